@@ -1,0 +1,80 @@
+//! Evaluating the whole build function on a database: every diagnostic, then every output.
+//!
+//! Work is spread over threads with salsa's snapshot model: each worker gets a clone of the
+//! database and calls per-file queries; later queries find those results memoised. Both
+//! `--once` and the watcher use these functions, so they cannot compute different things.
+
+use crate::db::{Database, Site, SourceFile};
+use crate::derive::all_diagnostics;
+use crate::diag::Diagnostic;
+use crate::parse::{parse_deck, parse_post, parse_series, parse_skill, parse_tag};
+use crate::render::{Output, output_plan, render_output};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Every diagnostic of the current revision. Parses all files in parallel first.
+pub fn diagnostics(db: &Database) -> Arc<[Diagnostic]> {
+    parse_in_parallel(db);
+    all_diagnostics(db).clone()
+}
+
+/// Every output file and its bytes, sorted by path.
+pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
+    let plan = output_plan(db).clone();
+    plan.par_iter()
+        .map_with(db.clone(), |db, file| {
+            (file.path.clone(), render_output(db, file))
+        })
+        .collect()
+}
+
+fn parse_in_parallel(db: &Database) {
+    let site = Site::get(db);
+    let mut jobs: Vec<(SourceFile, fn(&Database, SourceFile))> = Vec::new();
+    for tree in site.trees(db) {
+        jobs.extend(
+            tree.posts(db)
+                .iter()
+                .map(|&f| (f, parse_post_job as fn(&Database, SourceFile))),
+        );
+        jobs.extend(
+            tree.decks(db)
+                .iter()
+                .map(|&f| (f, parse_deck_job as fn(&Database, SourceFile))),
+        );
+    }
+    jobs.extend(
+        site.tags(db)
+            .iter()
+            .map(|&f| (f, parse_tag_job as fn(&Database, SourceFile))),
+    );
+    jobs.extend(
+        site.series(db)
+            .iter()
+            .map(|&f| (f, parse_series_job as fn(&Database, SourceFile))),
+    );
+    jobs.extend(
+        site.skills(db)
+            .iter()
+            .map(|&f| (f, parse_skill_job as fn(&Database, SourceFile))),
+    );
+    jobs.par_iter()
+        .with_min_len(64)
+        .for_each_with(db.clone(), |db, (file, job)| job(db, *file));
+}
+
+fn parse_post_job(db: &Database, file: SourceFile) {
+    parse_post(db, file);
+}
+fn parse_deck_job(db: &Database, file: SourceFile) {
+    parse_deck(db, file);
+}
+fn parse_tag_job(db: &Database, file: SourceFile) {
+    parse_tag(db, file);
+}
+fn parse_series_job(db: &Database, file: SourceFile) {
+    parse_series(db, file);
+}
+fn parse_skill_job(db: &Database, file: SourceFile) {
+    parse_skill(db, file);
+}

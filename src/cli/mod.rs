@@ -1,0 +1,86 @@
+//! The command line: flags, the resolved settings, and the mapping to exit codes.
+//!
+//! Orchestration only: each mode wires `source`, `db`, `build` and `write` together.
+
+mod once;
+mod settings;
+
+pub use settings::{Settings, resolve};
+
+use camino::Utf8PathBuf;
+use chrono::NaiveDate;
+use clap::{Args, Parser};
+use std::process::ExitCode;
+
+/// Turns a content folder (Markdown posts, series, tags, slide decks in English and Spanish)
+/// into a static, read-only JSON API with its OpenAPI description, ready for a CDN.
+///
+/// `content-api --once` builds the output folder and exits: the mode for CI. Settings come from
+/// `watch.toml` (optional; see the README for every key) and are overridden by the flags below.
+///
+/// Exit status: 0 on success, 1 when the content has errors (nothing is written then),
+/// 2 for usage or configuration errors.
+#[derive(Debug, Parser)]
+#[command(name = "content-api", version, about, long_about, max_term_width = 100)]
+pub struct Cli {
+    /// Build once, write the output folder and exit (the CI mode).
+    #[arg(long)]
+    pub once: bool,
+
+    #[command(flatten)]
+    pub build: BuildArgs,
+}
+
+/// Flags shared by every mode.
+#[derive(Debug, Clone, Args)]
+pub struct BuildArgs {
+    /// Config file. Default: `watch.toml` in the current folder, if it exists. Relative paths
+    /// inside it are resolved against the file's folder.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<Utf8PathBuf>,
+
+    /// Content folder to read (overrides `content_dir`; default `content`).
+    #[arg(long, value_name = "DIR")]
+    pub content: Option<Utf8PathBuf>,
+
+    /// Output folder to write (overrides `out_dir`; default `out`). Only files this tool wrote
+    /// are ever changed or removed there.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<Utf8PathBuf>,
+
+    /// Absolute base URL of the published site, used in every URL the API contains
+    /// (overrides `base_url`; default http://localhost:4321).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// Build as if today were this date: posts dated later are scheduled, not published.
+    /// Default: today in the site's time zone (`timezone`, default UTC).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub today: Option<NaiveDate>,
+
+    /// Preview mode: publish drafts too, marked `isDraft: true`. Never use it for production.
+    #[arg(long)]
+    pub drafts: bool,
+}
+
+/// Exit codes.
+pub const EXIT_CONTENT_ERRORS: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+
+/// Runs the command line; returns the process exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    let settings = match resolve(&cli.build) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    if cli.once {
+        return once::run(&settings);
+    }
+    eprintln!(
+        "error: watch mode is not available in this version; run `content-api --once` to build\n\nFor more information, try '--help'."
+    );
+    ExitCode::from(EXIT_USAGE)
+}

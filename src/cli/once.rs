@@ -1,0 +1,64 @@
+//! `content-api --once`: set every input, evaluate every output, write, exit.
+
+use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
+use crate::db::Workspace;
+use crate::diag::Diagnostic;
+use crate::write::{Verify, publish};
+use crate::{build, source};
+use std::process::ExitCode;
+use std::time::Instant;
+
+pub fn run(settings: &Settings) -> ExitCode {
+    let started = Instant::now();
+    let config = &settings.config;
+    if !config.content_dir.is_dir() {
+        eprintln!(
+            "error: content folder `{}` does not exist\n  help: create it, or point to it with --content DIR or `content_dir` in watch.toml",
+            config.content_dir
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let scan = source::scan(config.content_dir.as_std_path());
+    let file_count = scan.files.len();
+    let workspace = Workspace::new(config.clone(), settings.today(), settings.drafts, scan);
+    let diagnostics = build::diagnostics(workspace.db());
+    let errors = print_diagnostics(&workspace, &diagnostics, settings.color);
+    if errors > 0 {
+        eprintln!(
+            "error: {errors} error{} in the content; nothing was written to {}",
+            if errors == 1 { "" } else { "s" },
+            config.out_dir
+        );
+        return ExitCode::from(EXIT_CONTENT_ERRORS);
+    }
+    let outputs = build::outputs(workspace.db());
+    match publish(&config.out_dir, &outputs, Verify::Disk) {
+        Ok(report) => {
+            tracing::info!(
+                "built {} files from {file_count} sources in {} ms: {} written, {} unchanged, {} removed → {}",
+                outputs.len(),
+                started.elapsed().as_millis(),
+                report.written.len(),
+                report.unchanged,
+                report.removed.len(),
+                config.out_dir
+            );
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_CONTENT_ERRORS)
+        }
+    }
+}
+
+/// Prints every diagnostic (warnings too) and returns the number of errors.
+pub fn print_diagnostics(workspace: &Workspace, diagnostics: &[Diagnostic], color: bool) -> usize {
+    for diagnostic in diagnostics {
+        eprintln!(
+            "{}",
+            diagnostic.render(workspace.text_of(&diagnostic.path), color)
+        );
+    }
+    diagnostics.iter().filter(|d| d.is_error()).count()
+}

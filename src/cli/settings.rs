@@ -1,0 +1,63 @@
+//! Resolving flags and `watch.toml` into the settings of a run.
+
+use super::BuildArgs;
+use crate::config::{self, SiteConfig, normalise_base_url};
+use camino::Utf8PathBuf;
+use chrono::NaiveDate;
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+/// Everything a run needs, resolved: the config with flags applied, and the build options.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub config: Arc<SiteConfig>,
+    /// The config file in use, if any (watch mode reloads it).
+    pub config_path: Option<Utf8PathBuf>,
+    /// `--today`, when given; otherwise today is read from the clock in the site's time zone.
+    pub fixed_today: Option<NaiveDate>,
+    pub drafts: bool,
+    pub color: bool,
+}
+
+impl Settings {
+    /// Today's date for the build.
+    pub fn today(&self) -> NaiveDate {
+        self.fixed_today.unwrap_or_else(|| {
+            chrono::Utc::now()
+                .with_timezone(&self.config.timezone)
+                .date_naive()
+        })
+    }
+}
+
+/// Loads the config file and applies the flags. Errors are rendered, ready to print.
+pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
+    let color = std::io::stderr().is_terminal();
+    let (path, required) = match &args.config {
+        Some(path) => (path.clone(), true),
+        None => (Utf8PathBuf::from("watch.toml"), false),
+    };
+    let loaded = config::load(&path, required).map_err(|diagnostic| {
+        let text = std::fs::read_to_string(&path).ok();
+        diagnostic.render(text.as_deref(), color)
+    })?;
+    let config_path = loaded.is_some().then(|| path.clone());
+    let mut config = loaded.unwrap_or_else(|| SiteConfig::defaults(camino::Utf8Path::new(".")));
+    if let Some(content) = &args.content {
+        config.content_dir = content.clone();
+    }
+    if let Some(out) = &args.out {
+        config.out_dir = out.clone();
+    }
+    if let Some(base_url) = &args.base_url {
+        config.base_url = normalise_base_url(base_url)
+            .map_err(|why| format!("error: invalid --base-url: {why}"))?;
+    }
+    Ok(Settings {
+        config: Arc::new(config),
+        config_path,
+        fixed_today: args.today,
+        drafts: args.drafts,
+        color,
+    })
+}

@@ -1,0 +1,292 @@
+//! `watch.toml`: the site's settings, with defaults for every key and located errors.
+//!
+//! The file is optional. Relative paths in it are resolved against the folder that holds it,
+//! so a build behaves the same from any working directory. Command-line flags override it
+//! (see `cli`).
+
+use crate::diag::{Diagnostic, Location};
+use camino::{Utf8Path, Utf8PathBuf};
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// The base URL used when none is configured: clearly local, never mistaken for production.
+pub const DEFAULT_BASE_URL: &str = "http://localhost:4321";
+
+/// Everything the build needs to know about the site, resolved and validated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SiteConfig {
+    /// Absolute http(s) URL without a trailing slash.
+    pub base_url: String,
+    pub content_dir: Utf8PathBuf,
+    pub out_dir: Utf8PathBuf,
+    pub timezone: chrono_tz::Tz,
+    pub name: String,
+    pub description: String,
+    pub author: String,
+    pub contact: Contact,
+    pub licence: Licence,
+    pub api_version: String,
+    pub watch: WatchSettings,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Contact {
+    pub name: String,
+    pub email: Option<String>,
+    pub url: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Licence {
+    pub name: String,
+    pub url: String,
+}
+
+/// Watch-mode tuning (used by `watch` and `serve`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WatchSettings {
+    pub debounce_ms: u64,
+}
+
+impl SiteConfig {
+    /// The configuration used when there is no `watch.toml`, relative to `root`.
+    pub fn defaults(root: &Utf8Path) -> SiteConfig {
+        SiteConfig::from_file(FileConfig::default(), root).expect("defaults are valid")
+    }
+
+    /// `{base_url}{path}` for a site-absolute `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path)
+    }
+
+    fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, String)> {
+        let site = file.site;
+        let base_url = normalise_base_url(file.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL))
+            .map_err(|why| ("base_url".to_string(), why))?;
+        let timezone: chrono_tz::Tz = file
+            .timezone
+            .as_deref()
+            .unwrap_or("UTC")
+            .parse()
+            .map_err(|_| {
+                (
+                    "timezone".to_string(),
+                    "unknown time zone; use an IANA name such as \"UTC\", \"Europe/Madrid\" or \"America/Bogota\"".to_string(),
+                )
+            })?;
+        let api_version = file.api.version.unwrap_or_else(|| "1.0.0".into());
+        if !is_semver(&api_version) {
+            return Err((
+                "version".into(),
+                "the API version must be a semantic version such as \"1.0.0\"".into(),
+            ));
+        }
+        Ok(SiteConfig {
+            base_url,
+            content_dir: root.join(file.content_dir.as_deref().unwrap_or("content")),
+            out_dir: root.join(file.out_dir.as_deref().unwrap_or("out")),
+            timezone,
+            name: site.name.unwrap_or_else(|| "Content API".into()),
+            description: site.description.unwrap_or_else(|| {
+                "A public, read-only JSON API over the blog posts, series, tag timelines and slide decks of a bilingual site.".into()
+            }),
+            author: site.author.unwrap_or_else(|| "The site's author".into()),
+            contact: Contact {
+                name: site.contact_name.unwrap_or_else(|| "Site author".into()),
+                email: site.contact_email,
+                url: site.contact_url,
+            },
+            licence: Licence {
+                name: site.licence.unwrap_or_else(|| "CC BY 4.0".into()),
+                url: site
+                    .licence_url
+                    .unwrap_or_else(|| "https://creativecommons.org/licenses/by/4.0/".into()),
+            },
+            api_version,
+            watch: WatchSettings {
+                debounce_ms: file.watch.debounce_ms.unwrap_or(30),
+            },
+        })
+    }
+}
+
+/// What `watch.toml` may contain. Unknown keys are errors: a misspelt key would otherwise be
+/// silently ignored.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    base_url: Option<String>,
+    content_dir: Option<String>,
+    out_dir: Option<String>,
+    timezone: Option<String>,
+    #[serde(default)]
+    site: SiteSection,
+    #[serde(default)]
+    api: ApiSection,
+    #[serde(default)]
+    watch: WatchSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SiteSection {
+    name: Option<String>,
+    description: Option<String>,
+    author: Option<String>,
+    contact_name: Option<String>,
+    contact_email: Option<String>,
+    contact_url: Option<String>,
+    licence: Option<String>,
+    licence_url: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApiSection {
+    version: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WatchSection {
+    debounce_ms: Option<u64>,
+}
+
+/// Loads the config file at `path`. `Ok(None)` when the file does not exist and `required` is
+/// false (the default `watch.toml` is optional; one named with `--config` is not).
+pub fn load(path: &Utf8Path, required: bool) -> Result<Option<SiteConfig>, Diagnostic> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound && !required => return Ok(None),
+        Err(err) => {
+            return Err(Diagnostic::error(
+                path.as_str(),
+                format!("cannot read the config file: {err}"),
+            )
+            .help("check the path given with --config"));
+        }
+    };
+    let root = path.parent().unwrap_or(Utf8Path::new("."));
+    let root = if root.as_str().is_empty() {
+        Utf8Path::new(".")
+    } else {
+        root
+    };
+    parse(path.as_str(), &text, root).map(Some)
+}
+
+/// Parses config text; `root` is the folder relative paths are resolved against.
+pub fn parse(path: &str, text: &str, root: &Utf8Path) -> Result<SiteConfig, Diagnostic> {
+    let file: FileConfig = toml::from_str(text).map_err(|err| {
+        let mut diagnostic = Diagnostic::error(path, format!("invalid config: {}", err.message()))
+            .help("see the commented example watch.toml in the README for every key");
+        if let Some(span) = err.span() {
+            diagnostic = diagnostic.at(Location::in_text(text, span));
+        }
+        diagnostic
+    })?;
+    SiteConfig::from_file(file, root).map_err(|(key, why)| {
+        let at = find_key(text, &key);
+        let mut diagnostic = Diagnostic::error(path, format!("invalid `{key}`: {why}"));
+        if let Some(range) = at {
+            diagnostic = diagnostic.at(Location::in_text(text, range));
+        }
+        diagnostic.help(format!("fix `{key}` in {path}"))
+    })
+}
+
+fn find_key(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with(key) {
+            let start = offset + (line.len() - line.trim_start().len());
+            return Some(start..offset + line.trim_end().len());
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Checks that `raw` is an absolute http(s) URL with no query or fragment, and drops a trailing
+/// slash so that `url("/api/x")` never doubles it.
+pub fn normalise_base_url(raw: &str) -> Result<String, String> {
+    let parsed = url::Url::parse(raw).map_err(|err| {
+        format!("`{raw}` is not a URL ({err}); write it like \"https://example.com\"")
+    })?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(format!("`{raw}` must start with https:// or http://"));
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(format!("`{raw}` must not have a query (?) or fragment (#)"));
+    }
+    Ok(raw.trim_end_matches('/').to_string())
+}
+
+fn is_semver(version: &str) -> bool {
+    let core = version.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A shared, immutable config, as the database stores it.
+pub type SharedConfig = Arc<SiteConfig>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_file_gives_the_documented_defaults() {
+        let config = parse("watch.toml", "", Utf8Path::new("site")).unwrap();
+        assert_eq!(config.base_url, DEFAULT_BASE_URL);
+        assert_eq!(config.content_dir, "site/content");
+        assert_eq!(config.out_dir, "site/out");
+        assert_eq!(config.timezone, chrono_tz::UTC);
+        assert_eq!(config.api_version, "1.0.0");
+    }
+
+    #[test]
+    fn base_url_loses_its_trailing_slash() {
+        let config = parse(
+            "w.toml",
+            "base_url = \"https://example.com/\"\n",
+            Utf8Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(
+            config.url("/api/index.json"),
+            "https://example.com/api/index.json"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_key_is_an_error_at_its_line() {
+        let err = parse(
+            "w.toml",
+            "base_url = \"https://a.b\"\ncontnt_dir = \"x\"\n",
+            Utf8Path::new("."),
+        )
+        .unwrap_err();
+        assert!(err.message.contains("contnt_dir"), "{}", err.message);
+        assert_eq!(err.location.unwrap().line, 2);
+    }
+
+    #[test]
+    fn bad_values_name_the_key_and_the_fix() {
+        let err = parse(
+            "w.toml",
+            "timezone = \"Mars/Olympus\"\n",
+            Utf8Path::new("."),
+        )
+        .unwrap_err();
+        assert!(err.message.contains("timezone"));
+        assert!(err.message.contains("IANA"));
+        let err = parse("w.toml", "base_url = \"ftp://x\"\n", Utf8Path::new(".")).unwrap_err();
+        assert!(err.message.contains("https://"));
+        let err = parse("w.toml", "[api]\nversion = \"v1\"\n", Utf8Path::new(".")).unwrap_err();
+        assert_eq!(err.location.unwrap().line, 2);
+    }
+}

@@ -1,0 +1,70 @@
+//! The salsa inputs. Changing one of these is the only way the output can change.
+
+use crate::config::SiteConfig;
+use crate::diag::Diagnostic;
+use crate::model::Lang;
+use crate::source::{ContentPath, FileContents};
+use chrono::NaiveDate;
+use std::sync::Arc;
+
+/// One content file. Inputs cannot be deleted from salsa, so a deleted file keeps its input
+/// with `FileContents::Missing` and is dropped from its file list; recreating the path reuses it.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: ContentPath,
+    #[returns(ref)]
+    pub contents: FileContents,
+}
+
+/// The files of one language, each list sorted by path. One input per language, so adding an
+/// English post does not invalidate Spanish queries.
+#[salsa::input(debug)]
+pub struct LangTree {
+    #[returns(copy)]
+    pub lang: Lang,
+    #[returns(ref)]
+    pub posts: Arc<[SourceFile]>,
+    #[returns(ref)]
+    pub decks: Arc<[SourceFile]>,
+}
+
+/// Everything global. Separate fields are tracked separately: a new tag file does not
+/// invalidate what only reads `today`.
+#[salsa::input(singleton, debug)]
+pub struct Site {
+    #[returns(ref)]
+    pub config: Arc<SiteConfig>,
+    /// Today's date in the site's time zone: scheduled content becomes visible when it moves.
+    #[returns(copy)]
+    pub today: NaiveDate,
+    /// Preview mode (`--drafts`): drafts are published with `isDraft: true`.
+    #[returns(copy)]
+    pub drafts: bool,
+    #[returns(copy)]
+    pub en: LangTree,
+    #[returns(copy)]
+    pub es: LangTree,
+    #[returns(ref)]
+    pub tags: Arc<[SourceFile]>,
+    #[returns(ref)]
+    pub series: Arc<[SourceFile]>,
+    #[returns(ref)]
+    pub skills: Arc<[SourceFile]>,
+    /// Problems found while walking the folder (odd names, symlink loops).
+    #[returns(ref)]
+    pub scan_problems: Arc<[Diagnostic]>,
+}
+
+impl Site {
+    pub fn tree(self, db: &dyn salsa::Database, lang: Lang) -> LangTree {
+        match lang {
+            Lang::En => self.en(db),
+            Lang::Es => self.es(db),
+        }
+    }
+
+    pub fn trees(self, db: &dyn salsa::Database) -> [LangTree; 2] {
+        [self.en(db), self.es(db)]
+    }
+}

@@ -1,0 +1,264 @@
+//! The one place that writes salsa inputs. Every setter is preceded by a comparison, because a
+//! salsa setter always starts a new revision and invalidates readers, even when the value is
+//! equal.
+
+use super::Database;
+use super::inputs::{LangTree, Site, SourceFile};
+use crate::config::SiteConfig;
+use crate::diag::Diagnostic;
+use crate::model::Lang;
+use crate::source::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
+use chrono::NaiveDate;
+use salsa::Setter;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The database plus the path → input table. Paths that were deleted keep their input (with
+/// `FileContents::Missing`), so recreating a file reuses it.
+pub struct Workspace {
+    db: Database,
+    site: Site,
+    files: HashMap<ContentPath, SourceFile>,
+}
+
+/// What one change did to the inputs.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// Paths whose input changed (created, modified or deleted).
+    pub changed: Vec<ContentPath>,
+}
+
+impl Workspace {
+    /// A workspace holding `scan`, the result of walking the content folder.
+    pub fn new(config: Arc<SiteConfig>, today: NaiveDate, drafts: bool, scan: Scan) -> Workspace {
+        let db = Database::default();
+        let empty: Arc<[SourceFile]> = Arc::from([]);
+        let en = LangTree::new(&db, Lang::En, empty.clone(), empty.clone());
+        let es = LangTree::new(&db, Lang::Es, empty.clone(), empty.clone());
+        let site = Site::new(
+            &db,
+            config,
+            today,
+            drafts,
+            en,
+            es,
+            empty.clone(),
+            empty.clone(),
+            empty,
+            Arc::from([]),
+        );
+        let mut workspace = Workspace {
+            db,
+            site,
+            files: HashMap::new(),
+        };
+        workspace.sync_scan(scan);
+        workspace
+    }
+
+    pub fn db(&self) -> &Database {
+        &self.db
+    }
+
+    /// For tests that assert which queries re-ran.
+    pub fn db_mut(&mut self) -> &mut Database {
+        &mut self.db
+    }
+
+    pub fn site(&self) -> Site {
+        self.site
+    }
+
+    /// The input for `path`, if the path was ever seen.
+    pub fn file(&self, path: &ContentPath) -> Option<SourceFile> {
+        self.files.get(path).copied()
+    }
+
+    /// The current text of `path`, for rendering a diagnostic's source line.
+    pub fn text_of(&self, path: &str) -> Option<&str> {
+        let path = ContentPath::new(path)?;
+        self.files.get(&path)?.contents(&self.db).text()
+    }
+
+    pub fn set_today(&mut self, today: NaiveDate) -> bool {
+        if self.site.today(&self.db) == today {
+            return false;
+        }
+        self.site.set_today(&mut self.db).to(today);
+        true
+    }
+
+    pub fn set_config(&mut self, config: Arc<SiteConfig>) -> bool {
+        if **self.site.config(&self.db) == *config {
+            return false;
+        }
+        self.site.set_config(&mut self.db).to(config);
+        true
+    }
+
+    /// Makes the inputs equal to a full scan of the content folder: the initial load, and the
+    /// resynchronisation after a watcher rescan. Only differences reach salsa.
+    pub fn sync_scan(&mut self, scan: Scan) -> Applied {
+        let mut applied = Applied::default();
+        let mut seen = std::collections::HashSet::with_capacity(scan.files.len());
+        for scanned in scan.files {
+            seen.insert(scanned.path.clone());
+            if self.put(scanned.path.clone(), scanned.contents) {
+                applied.changed.push(scanned.path);
+            }
+        }
+        let gone: Vec<ContentPath> = self
+            .files
+            .iter()
+            .filter(|(path, file)| {
+                !seen.contains(*path) && *file.contents(&self.db) != FileContents::Missing
+            })
+            .map(|(path, _)| path.clone())
+            .collect();
+        for path in gone {
+            self.put(path.clone(), FileContents::Missing);
+            applied.changed.push(path);
+        }
+        let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
+        if **self.site.scan_problems(&self.db) != *problems {
+            self.site.set_scan_problems(&mut self.db).to(problems);
+        }
+        self.sync_lists();
+        applied.changed.sort();
+        applied
+    }
+
+    /// Sets one path's contents (creating its input on first sight). Returns whether anything
+    /// changed. File lists are not updated: call [`Workspace::sync_lists`] after a batch.
+    pub fn put(&mut self, path: ContentPath, contents: FileContents) -> bool {
+        match self.files.get(&path) {
+            Some(&file) => {
+                if *file.contents(&self.db) == contents {
+                    return false;
+                }
+                file.set_contents(&mut self.db).to(contents);
+                true
+            }
+            None if contents == FileContents::Missing => false,
+            None => {
+                let file = SourceFile::new(&self.db, path.clone(), contents);
+                self.files.insert(path, file);
+                true
+            }
+        }
+    }
+
+    /// Recomputes the per-kind file lists from the table (existing files only, sorted by path)
+    /// and sets the ones that differ.
+    pub fn sync_lists(&mut self) {
+        let mut paths: Vec<(&ContentPath, SourceFile)> = self
+            .files
+            .iter()
+            .filter(|(_, file)| *file.contents(&self.db) != FileContents::Missing)
+            .map(|(path, file)| (path, *file))
+            .collect();
+        paths.sort_by(|a, b| a.0.cmp(b.0));
+        let mut lists = Lists::default();
+        for (path, file) in paths {
+            match classify(path) {
+                FileRole::Post { lang: Lang::En, .. } => lists.en_posts.push(file),
+                FileRole::Post { lang: Lang::Es, .. } => lists.es_posts.push(file),
+                FileRole::Deck { lang: Lang::En, .. } => lists.en_decks.push(file),
+                FileRole::Deck { lang: Lang::Es, .. } => lists.es_decks.push(file),
+                FileRole::Tag { .. } => lists.tags.push(file),
+                FileRole::Series { .. } => lists.series.push(file),
+                FileRole::Skill { .. } => lists.skills.push(file),
+                FileRole::Misplaced { .. } | FileRole::Ignored => {}
+            }
+        }
+        let (en, es) = (self.site.en(&self.db), self.site.es(&self.db));
+        set_if_changed(
+            &mut self.db,
+            lists.en_posts,
+            |db| en.posts(db),
+            |db, v| {
+                en.set_posts(db).to(v);
+            },
+        );
+        set_if_changed(
+            &mut self.db,
+            lists.es_posts,
+            |db| es.posts(db),
+            |db, v| {
+                es.set_posts(db).to(v);
+            },
+        );
+        set_if_changed(
+            &mut self.db,
+            lists.en_decks,
+            |db| en.decks(db),
+            |db, v| {
+                en.set_decks(db).to(v);
+            },
+        );
+        set_if_changed(
+            &mut self.db,
+            lists.es_decks,
+            |db| es.decks(db),
+            |db, v| {
+                es.set_decks(db).to(v);
+            },
+        );
+        let site = self.site;
+        set_if_changed(
+            &mut self.db,
+            lists.tags,
+            |db| site.tags(db),
+            |db, v| {
+                site.set_tags(db).to(v);
+            },
+        );
+        set_if_changed(
+            &mut self.db,
+            lists.series,
+            |db| site.series(db),
+            |db, v| {
+                site.set_series(db).to(v);
+            },
+        );
+        set_if_changed(
+            &mut self.db,
+            lists.skills,
+            |db| site.skills(db),
+            |db, v| {
+                site.set_skills(db).to(v);
+            },
+        );
+    }
+}
+
+#[derive(Default)]
+struct Lists {
+    en_posts: Vec<SourceFile>,
+    es_posts: Vec<SourceFile>,
+    en_decks: Vec<SourceFile>,
+    es_decks: Vec<SourceFile>,
+    tags: Vec<SourceFile>,
+    series: Vec<SourceFile>,
+    skills: Vec<SourceFile>,
+}
+
+fn set_if_changed(
+    db: &mut Database,
+    new: Vec<SourceFile>,
+    get: impl Fn(&Database) -> &Arc<[SourceFile]>,
+    set: impl FnOnce(&mut Database, Arc<[SourceFile]>),
+) {
+    if **get(db) != *new {
+        set(db, new.into());
+    }
+}
+
+fn scan_problem(problem: &ScanProblem) -> Diagnostic {
+    let diagnostic = if problem.is_error {
+        Diagnostic::error(problem.path.clone(), problem.message.clone())
+    } else {
+        Diagnostic::warning(problem.path.clone(), problem.message.clone())
+    };
+    diagnostic.help(problem.help.clone())
+}

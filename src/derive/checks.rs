@@ -1,0 +1,139 @@
+//! Every diagnostic of the build: per-file parse errors, cross-file checks, and walk problems.
+
+use super::series::series_by_name;
+use super::taxonomy::tag_tiers;
+use crate::db::{LangTree, Site, SourceFile};
+use crate::diag::Diagnostic;
+use crate::parse::{
+    parse_deck, parse_post, parse_series, parse_skill, parse_tag, post_meta, tag_meta,
+};
+use crate::source::{FileRole, classify};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// All diagnostics, sorted by file, line and column. Errors in here fail a build.
+#[salsa::tracked(returns(ref))]
+pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
+    let site = Site::get(db);
+    let mut out: Vec<Diagnostic> = site.scan_problems(db).to_vec();
+    for tree in site.trees(db) {
+        for &file in tree.posts(db).iter() {
+            out.extend(post_diagnostics(db, file).iter().cloned());
+        }
+        for &file in tree.decks(db).iter() {
+            out.extend(parse_deck(db, file).diagnostics.iter().cloned());
+        }
+        out.extend(duplicate_ids(db, tree).iter().cloned());
+    }
+    for &file in site.tags(db).iter() {
+        out.extend(tag_diagnostics(db, file).iter().cloned());
+    }
+    for &file in site.series(db).iter() {
+        out.extend(parse_series(db, file).diagnostics.iter().cloned());
+    }
+    for &file in site.skills(db).iter() {
+        out.extend(parse_skill(db, file).diagnostics.iter().cloned());
+    }
+    out.sort_by(|a, b| {
+        let position = |d: &Diagnostic| d.location.as_ref().map(|l| (l.line, l.column));
+        a.path
+            .cmp(&b.path)
+            .then(position(a).cmp(&position(b)))
+            .then(a.message.cmp(&b.message))
+    });
+    out.dedup();
+    out.into()
+}
+
+/// A post's own errors plus the checks that need other files: its series must exist, and its
+/// tags should be in the taxonomy.
+#[salsa::tracked(returns(ref))]
+fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    let parsed = parse_post(db, file);
+    let mut out = parsed.parsed.diagnostics.clone();
+    let Some(meta) = post_meta(db, file) else {
+        return out;
+    };
+    let path = file.path(db).as_str();
+    if let Some(series) = &meta.series {
+        if !series_by_name(db).contains_key(series) {
+            let mut diagnostic = Diagnostic::error(path, format!("unknown series `{series}`"))
+                .label("no file series/".to_string() + series + ".md")
+                .help(format!(
+                    "create series/{series}.md, or fix the name to one of the files in series/"
+                ));
+            if let Some(at) = &parsed.series_location {
+                diagnostic = diagnostic.at(at.clone());
+            }
+            out.push(diagnostic);
+        }
+    }
+    let tiers = tag_tiers(db);
+    for tag in &meta.tags {
+        if !tiers.contains_key(tag) {
+            out.push(
+                Diagnostic::warning(
+                    path,
+                    format!("tag `{tag}` is not in the taxonomy; it counts as a primary tag"),
+                )
+                .help(format!(
+                    "add tags/{tag}.md with a `tier`, or fix the tag's spelling"
+                )),
+            );
+        }
+    }
+    out
+}
+
+/// A tag's own errors plus a warning when its parent is not a known tag.
+#[salsa::tracked(returns(ref))]
+fn tag_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    let mut out = parse_tag(db, file).diagnostics.clone();
+    if let Some(parent) = tag_meta(db, file)
+        .as_ref()
+        .and_then(|tag| tag.parent.clone())
+    {
+        if !tag_tiers(db).contains_key(&parent) {
+            out.push(
+                Diagnostic::warning(
+                    file.path(db).as_str(),
+                    format!("parent tag `{parent}` is not in the taxonomy"),
+                )
+                .help(format!("add tags/{parent}.md or fix the `parent` field")),
+            );
+        }
+    }
+    out
+}
+
+/// Two files with the same id (`x.md` beside `x.mdx`) in one language.
+#[salsa::tracked(returns(ref))]
+fn duplicate_ids(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for files in [tree.posts(db), tree.decks(db)] {
+        let mut by_id: BTreeMap<Arc<str>, Vec<&str>> = BTreeMap::new();
+        for file in files.iter() {
+            let path = file.path(db);
+            if let FileRole::Post { stem, .. } | FileRole::Deck { stem, .. } = classify(path) {
+                by_id.entry(stem).or_default().push(path.as_str());
+            }
+        }
+        for (stem, paths) in by_id {
+            if let [first, rest @ ..] = paths.as_slice() {
+                for other in rest {
+                    out.push(
+                        Diagnostic::error(
+                            *other,
+                            format!(
+                                "duplicate id `{}/{stem}`: {first} has the same name",
+                                tree.lang(db)
+                            ),
+                        )
+                        .help("keep one of the two files (.md or .mdx), or rename one"),
+                    );
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,157 @@
+//! Series: their localized definitions, their chapters in reading order, and each chapter's
+//! position.
+
+use super::posts::{post_links, published_posts};
+use super::tree_of;
+use crate::db::{LangTree, Site, SourceFile};
+use crate::model::Timestamp;
+use crate::parse::{post_meta, series_meta};
+use crate::source::{FileRole, classify};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Series name → its definition file, for every series file whose name is valid (whether or
+/// not its front matter is). Used to tell "unknown series" from "broken series file".
+#[salsa::tracked(returns(ref))]
+pub fn series_by_name(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, SourceFile>> {
+    let files = Site::get(db).series(db);
+    Arc::new(
+        files
+            .iter()
+            .filter_map(|&file| match classify(file.path(db)) {
+                FileRole::Series { name } => Some((name, file)),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// A series as one language shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LocalizedSeries {
+    pub title: String,
+    pub description: String,
+    pub hero_image: Option<String>,
+    pub order: i64,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn localized_series(
+    db: &dyn salsa::Database,
+    tree: LangTree,
+    name: Arc<str>,
+) -> Option<LocalizedSeries> {
+    let file = *series_by_name(db).get(&name)?;
+    let def = series_meta(db, file).as_ref()?;
+    let lang = tree.lang(db);
+    Some(LocalizedSeries {
+        title: def.localized("title", lang).unwrap_or_default().to_string(),
+        description: def
+            .localized("description", lang)
+            .unwrap_or_default()
+            .to_string(),
+        hero_image: def.localized("heroImage", lang).map(str::to_string),
+        order: def.order,
+    })
+}
+
+/// Series name → its published chapters in reading order: `seriesOrder` ascending (missing
+/// last), then `pubDate` ascending, then id.
+#[salsa::tracked(returns(ref))]
+pub fn series_members(
+    db: &dyn salsa::Database,
+    tree: LangTree,
+) -> Arc<BTreeMap<Arc<str>, Arc<[SourceFile]>>> {
+    type ReadingKey = (Option<i64>, Timestamp, Arc<str>);
+    let mut members: BTreeMap<Arc<str>, Vec<(ReadingKey, SourceFile)>> = BTreeMap::new();
+    for (key, file) in published_posts(db, tree).iter() {
+        if let Some((name, order)) = post_links(db, *file)
+            .as_ref()
+            .and_then(|links| links.series.clone())
+        {
+            members
+                .entry(name)
+                .or_default()
+                .push(((order, key.date, key.id.clone()), *file));
+        }
+    }
+    let reading_order = |a: &ReadingKey, b: &ReadingKey| {
+        let order = match (a.0, b.0) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        };
+        order
+            .then(a.1.cmp(&b.1))
+            .then_with(|| a.2.as_bytes().cmp(b.2.as_bytes()))
+    };
+    Arc::new(
+        members
+            .into_iter()
+            .map(|(name, mut chapters)| {
+                chapters.sort_by(|a, b| reading_order(&a.0, &b.0));
+                (name, chapters.into_iter().map(|(_, file)| file).collect())
+            })
+            .collect(),
+    )
+}
+
+/// The published chapters of one series, in reading order.
+#[salsa::tracked(returns(ref))]
+pub fn series_chapters(
+    db: &dyn salsa::Database,
+    tree: LangTree,
+    name: Arc<str>,
+) -> Arc<[SourceFile]> {
+    series_members(db, tree)
+        .get(&name)
+        .cloned()
+        .unwrap_or_else(|| Arc::from([]))
+}
+
+/// Where a published post stands in its series.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SeriesPosition {
+    pub slug: Arc<str>,
+    /// The front matter's `seriesOrder`, when given.
+    pub order: Option<i64>,
+    /// 1-based position among the published chapters of its language.
+    pub current: usize,
+    pub total: usize,
+    /// The localized series title.
+    pub title: String,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn post_series_position(db: &dyn salsa::Database, file: SourceFile) -> Option<SeriesPosition> {
+    let (name, order) = post_links(db, file).as_ref()?.series.clone()?;
+    let tree = tree_of(db, file)?;
+    let series = localized_series(db, tree, name.clone()).as_ref()?;
+    let chapters = series_chapters(db, tree, name.clone());
+    let index = chapters.iter().position(|&chapter| chapter == file)?;
+    Some(SeriesPosition {
+        slug: name,
+        order,
+        current: index + 1,
+        total: chapters.len(),
+        title: series.title.clone(),
+    })
+}
+
+/// The hero image of the first chapter in reading order, if it has one.
+pub fn first_chapter_hero(db: &dyn salsa::Database, chapters: &[SourceFile]) -> Option<String> {
+    let first = *chapters.first()?;
+    post_meta(db, first).as_ref()?.hero_image.clone()
+}
+
+/// The series with at least one published chapter (and a valid definition) in the language,
+/// sorted: the series files that exist.
+#[salsa::tracked(returns(ref))]
+pub fn series_names(db: &dyn salsa::Database, tree: LangTree) -> Arc<[Arc<str>]> {
+    series_members(db, tree)
+        .keys()
+        .filter(|name| localized_series(db, tree, (*name).clone()).is_some())
+        .cloned()
+        .collect()
+}

@@ -1,0 +1,22 @@
+//! content-api: an incremental build daemon that turns a bilingual Markdown content folder into
+//! a static, read-only JSON API (plus its OpenAPI description and error documents).
+//!
+//! The output is a pure function of (content tree, configuration, today's date). That function
+//! is expressed as salsa queries, so `--once` and watch mode evaluate the same queries; watch
+//! mode just re-evaluates them after changing an input.
+//!
+//! Data flows one way: [`source`] (files on disk) → [`db`] (salsa inputs) → [`parse`] →
+//! [`derive`] (indexes) → [`render`] (bytes) → [`write`] (the output folder). See
+//! ARCHITECTURE.md for what each module owns and the invariants.
+
+pub mod build;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod derive;
+pub mod diag;
+pub mod model;
+pub mod parse;
+pub mod render;
+pub mod source;
+pub mod write;

@@ -1,0 +1,540 @@
+//! Typed access to front-matter fields, with an error for every field of the wrong type.
+//!
+//! The YAML is parsed with `saphyr`, which keeps a position for every node; each accessor
+//! checks the node's type and, when it is wrong, records a diagnostic that points at the value
+//! and says what was expected. Accessors return `None` after recording such an error, so a
+//! parser can read every field and report all problems of a file at once.
+
+use super::frontmatter::Split;
+use crate::diag::{Diagnostic, Location};
+use crate::model::{SLUG_PATTERN, Timestamp, is_valid_slug};
+use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
+use std::sync::Arc;
+
+/// The front matter of one file, ready for typed reads.
+pub struct FrontMatter<'a> {
+    path: &'a str,
+    text: &'a str,
+    yaml: &'a str,
+    yaml_offset: usize,
+    entries: Vec<(&'a str, MarkedYaml<'a>, MarkedYaml<'a>)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> FrontMatter<'a> {
+    /// Parses the YAML of `split`. Syntax errors and a non-mapping document are recorded and
+    /// leave no fields, so every required field then reads as missing without more noise.
+    pub fn parse(path: &'a str, text: &'a str, split: &Split) -> FrontMatter<'a> {
+        let yaml = &text[split.yaml.clone()];
+        let mut front = FrontMatter {
+            path,
+            text,
+            yaml,
+            yaml_offset: split.yaml.start,
+            entries: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        match MarkedYaml::load_from_str(yaml) {
+            Err(err) => {
+                let at = front.location_of_chars(err.marker().index(), err.marker().index() + 1);
+                front.diagnostics.push(
+                    Diagnostic::error(
+                        path,
+                        format!("front matter is not valid YAML: {}", err.info()),
+                    )
+                    .at(at)
+                    .help(
+                        "quote values that contain `: `, or that start with `[`, `{`, `*`, \
+                             `&`, `!`, `|`, `>`, `%`, `@` or a backtick",
+                    ),
+                );
+            }
+            Ok(mut documents) => {
+                if documents.len() > 1 {
+                    front.push_error_at_chars(
+                        documents[1].span.start.index(),
+                        "front matter holds more than one YAML document",
+                        "a second document starts here",
+                        "remove the extra `---` or `...` line inside the front matter",
+                    );
+                }
+                match documents.drain(..).next().map(|doc| doc.data) {
+                    None | Some(YamlData::Value(Scalar::Null)) => {}
+                    Some(YamlData::Mapping(map)) => front.collect_entries(map),
+                    Some(other) => {
+                        let found = describe(&other);
+                        front.diagnostics.push(
+                            Diagnostic::error(path, format!("front matter must be a list of `key: value` fields, found {found}"))
+                                .at(Location::in_text(text, split.yaml.clone()))
+                                .help("write one `key: value` field per line between the `---` lines"),
+                        );
+                    }
+                }
+            }
+        }
+        front
+    }
+
+    fn collect_entries(&mut self, map: saphyr::AnnotatedMapping<'a, MarkedYaml<'a>>) {
+        for (key, value) in map {
+            match &key.data {
+                YamlData::Value(Scalar::String(name)) => {
+                    let name: &'a str = match name {
+                        std::borrow::Cow::Borrowed(s) => s,
+                        // Escaped keys are rare; look them up by their source text.
+                        std::borrow::Cow::Owned(_) => self.source_of(&key),
+                    };
+                    self.entries.push((name, key, value));
+                }
+                _ => {} // Non-string keys (`1: x`) are not fields of ours; ignore like unknown keys.
+            }
+        }
+    }
+
+    fn source_of(&self, node: &MarkedYaml<'a>) -> &'a str {
+        let start = char_to_byte(self.yaml, node.span.start.index());
+        let end = char_to_byte(self.yaml, node.span.end.index());
+        &self.yaml[start..end]
+    }
+
+    fn get(&self, key: &str) -> Option<&MarkedYaml<'a>> {
+        self.entries
+            .iter()
+            .find(|(name, _, _)| *name == key)
+            .map(|(_, _, value)| value)
+    }
+
+    pub fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Every field name, in order (for localized lookups like `titleEs`).
+    pub fn keys(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.entries.iter().map(|(name, _, _)| *name)
+    }
+
+    /// The location of the value of `key`, or of the front matter's first line.
+    pub fn location(&self, key: &str) -> Location {
+        match self.get(key) {
+            Some(node) => self.location_of_node(node),
+            None => self.opening_line(),
+        }
+    }
+
+    /// An optional string. An empty value (`key:` or `key: ""`) reads as absent.
+    pub fn string(&mut self, key: &str) -> Option<String> {
+        let node = self.get(key)?;
+        match scalar(node) {
+            Some(Scalar::Null) => None,
+            Some(Scalar::String(s)) if s.is_empty() => None,
+            Some(Scalar::String(s)) => Some(s.to_string()),
+            _ => {
+                let found = describe(&node.data);
+                let at = self.location_of_node(node);
+                self.type_error(
+                    key,
+                    at,
+                    "a string",
+                    &found,
+                    format!("put the value in quotes: {key}: \"...\""),
+                );
+                None
+            }
+        }
+    }
+
+    /// A required, non-empty string.
+    pub fn required_string(&mut self, key: &str) -> Option<String> {
+        if !self.has(key) {
+            self.missing(key, "\"...\"");
+            return None;
+        }
+        let value = self.string(key);
+        if value.is_none() && self.diagnostics_for(key) == 0 {
+            let at = self.location(key);
+            self.push(
+                Diagnostic::error(self.path, format!("`{key}` is empty"))
+                    .at(at)
+                    .help(format!(
+                        "give `{key}` a value, or remove the file from the content folder"
+                    )),
+            );
+        }
+        value
+    }
+
+    /// A date or date-time (see [`Timestamp::parse`]).
+    pub fn timestamp(&mut self, key: &str, required: bool) -> Option<Timestamp> {
+        let Some(node) = self.get(key) else {
+            if required {
+                self.missing(key, "2024-05-01");
+            }
+            return None;
+        };
+        let at = self.location_of_node(node);
+        match scalar(node) {
+            Some(Scalar::Null) if !required => None,
+            Some(Scalar::String(s)) => match Timestamp::parse(s) {
+                Some(ts) => Some(ts),
+                None => {
+                    let shown = s.to_string();
+                    self.push(
+                        Diagnostic::error(self.path, format!("`{key}` is not a valid date: `{shown}`"))
+                            .at(at)
+                            .label("expected a date like 2024-05-01 or 2024-05-01T09:30:00Z")
+                            .help(format!("write `{key}` as YYYY-MM-DD, optionally followed by THH:MM:SS and Z or an offset such as -05:00")),
+                    );
+                    None
+                }
+            },
+            _ => {
+                let found = describe(&node.data);
+                self.type_error(
+                    key,
+                    at,
+                    "a date",
+                    &found,
+                    format!("write a date such as {key}: 2024-05-01"),
+                );
+                None
+            }
+        }
+    }
+
+    /// An optional boolean. A quoted `"true"` is an error, as on the original site.
+    pub fn boolean(&mut self, key: &str) -> Option<bool> {
+        let node = self.get(key)?;
+        match scalar(node) {
+            Some(Scalar::Boolean(b)) => Some(*b),
+            Some(Scalar::Null) => None,
+            _ => {
+                let found = describe(&node.data);
+                let at = self.location_of_node(node);
+                self.type_error(
+                    key,
+                    at,
+                    "true or false",
+                    &found,
+                    format!("write it without quotes: {key}: true"),
+                );
+                None
+            }
+        }
+    }
+
+    /// An optional integer. `2.0` reads as 2; `"2"` (a string) and `2.5` are errors.
+    pub fn integer(&mut self, key: &str) -> Option<i64> {
+        let node = self.get(key)?;
+        match scalar(node) {
+            Some(Scalar::Integer(n)) => Some(*n),
+            Some(Scalar::FloatingPoint(f)) if f.fract() == 0.0 && f.abs() < 9e15 => {
+                Some(f.0 as i64)
+            }
+            Some(Scalar::Null) => None,
+            _ => {
+                let found = describe(&node.data);
+                let at = self.location_of_node(node);
+                self.type_error(
+                    key,
+                    at,
+                    "an integer",
+                    &found,
+                    format!("write a whole number without quotes: {key}: 2"),
+                );
+                None
+            }
+        }
+    }
+
+    /// An optional slug-valued string (a series or parent tag name).
+    pub fn slug(&mut self, key: &str) -> Option<Arc<str>> {
+        let value = self.string(key)?;
+        if is_valid_slug(&value) {
+            Some(value.into())
+        } else {
+            let at = self.location(key);
+            self.push(
+                Diagnostic::error(self.path, format!("`{key}` is not a valid name: `{value}`"))
+                    .at(at)
+                    .label(format!("names must match {SLUG_PATTERN}"))
+                    .help("use lowercase letters, digits and hyphens only, as in the file names under tags/ and series/"),
+            );
+            None
+        }
+    }
+
+    /// An optional list of slugs (`tags`). Duplicates are dropped with a warning; invalid
+    /// entries are errors.
+    pub fn slug_list(&mut self, key: &str) -> Vec<Arc<str>> {
+        let Some(node) = self.get(key) else {
+            return Vec::new();
+        };
+        let items = match &node.data {
+            YamlData::Sequence(items) => items.clone(),
+            YamlData::Value(Scalar::Null) => return Vec::new(),
+            other => {
+                let found = describe(other);
+                let at = self.location_of_node(node);
+                self.type_error(
+                    key,
+                    at,
+                    "a list",
+                    &found,
+                    format!("write a list: {key}: [\"rust\", \"web\"]"),
+                );
+                return Vec::new();
+            }
+        };
+        let mut out: Vec<Arc<str>> = Vec::with_capacity(items.len());
+        for item in &items {
+            let at = self.location_of_node(item);
+            match scalar(item) {
+                Some(Scalar::String(s)) if is_valid_slug(s) => {
+                    if out.iter().any(|seen| **seen == **s) {
+                        self.push(
+                            Diagnostic::warning(
+                                self.path,
+                                format!("`{s}` is listed twice in `{key}`"),
+                            )
+                            .at(at)
+                            .help("remove the second occurrence"),
+                        );
+                    } else {
+                        out.push(Arc::from(s.as_ref()));
+                    }
+                }
+                Some(Scalar::String(s)) => {
+                    let shown = s.to_string();
+                    self.push(
+                        Diagnostic::error(self.path, format!("`{shown}` in `{key}` is not a valid name"))
+                            .at(at)
+                            .label(format!("names must match {SLUG_PATTERN}"))
+                            .help("use lowercase letters, digits and hyphens only (it becomes part of a URL)"),
+                    );
+                }
+                _ => {
+                    let found = describe(&item.data);
+                    self.push(
+                        Diagnostic::error(
+                            self.path,
+                            format!("every entry of `{key}` must be a string, found {found}"),
+                        )
+                        .at(at)
+                        .help("put each entry in quotes"),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Records an error about the value of `key` (for checks beyond types).
+    pub fn invalid(&mut self, key: &str, message: String, label: &str, help: &str) {
+        let at = self.location(key);
+        self.push(
+            Diagnostic::error(self.path, message)
+                .at(at)
+                .label(label)
+                .help(help),
+        );
+    }
+
+    pub fn warn(&mut self, key: &str, message: String, help: &str) {
+        let at = self.location(key);
+        self.push(Diagnostic::warning(self.path, message).at(at).help(help));
+    }
+
+    pub fn missing(&mut self, key: &str, example: &str) {
+        let at = self.opening_line();
+        self.push(
+            Diagnostic::error(self.path, format!("missing required field `{key}`"))
+                .at(at)
+                .label("in this front matter")
+                .help(format!(
+                    "add a line `{key}: {example}` between the `---` lines"
+                )),
+        );
+    }
+
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    fn diagnostics_for(&self, key: &str) -> usize {
+        let needle = format!("`{key}`");
+        self.diagnostics
+            .iter()
+            .filter(|d| d.message.contains(&needle))
+            .count()
+    }
+
+    fn type_error(&mut self, key: &str, at: Location, expected: &str, found: &str, help: String) {
+        self.push(
+            Diagnostic::error(
+                self.path,
+                format!("`{key}` must be {expected}, found {found}"),
+            )
+            .at(at)
+            .label(format!("expected {expected}"))
+            .help(help),
+        );
+    }
+
+    fn opening_line(&self) -> Location {
+        let start = self.text.find("---").unwrap_or(0);
+        Location::in_text(self.text, start..start + 3)
+    }
+
+    fn location_of_node(&self, node: &MarkedYaml<'_>) -> Location {
+        self.location_of_chars(node.span.start.index(), node.span.end.index())
+    }
+
+    fn location_of_chars(&self, start: usize, end: usize) -> Location {
+        let start_byte = char_to_byte(self.yaml, start);
+        let end_byte = char_to_byte(self.yaml, end.max(start + 1)).max(start_byte);
+        Location::in_text(
+            self.text,
+            self.yaml_offset + start_byte..self.yaml_offset + end_byte,
+        )
+    }
+
+    fn push_error_at_chars(&mut self, chars: usize, message: &str, label: &str, help: &str) {
+        let at = self.location_of_chars(chars, chars + 3);
+        self.push(
+            Diagnostic::error(self.path, message)
+                .at(at)
+                .label(label)
+                .help(help),
+        );
+    }
+}
+
+/// The scalar a node holds, looking through explicit tags such as `!!str`.
+fn scalar<'n, 'a>(node: &'n MarkedYaml<'a>) -> Option<&'n Scalar<'a>> {
+    match &node.data {
+        YamlData::Value(value) => Some(value),
+        YamlData::Tagged(_, inner) => scalar(inner),
+        _ => None,
+    }
+}
+
+/// "a string", "a list"...: how a YAML node reads to an author.
+fn describe<'a>(data: &YamlData<'a, MarkedYaml<'a>>) -> String {
+    match data {
+        YamlData::Value(Scalar::Null) => "an empty value".into(),
+        YamlData::Value(Scalar::Boolean(b)) => format!("the boolean {b}"),
+        YamlData::Value(Scalar::Integer(n)) => format!("the number {n}"),
+        YamlData::Value(Scalar::FloatingPoint(f)) => format!("the number {f}"),
+        YamlData::Value(Scalar::String(s)) => format!("the string \"{s}\""),
+        YamlData::Sequence(_) => "a list".into(),
+        YamlData::Mapping(_) => "a nested mapping".into(),
+        YamlData::Tagged(_, inner) => describe(&inner.data),
+        YamlData::Alias(_) => "an alias".into(),
+        _ => "an unreadable value".into(),
+    }
+}
+
+/// saphyr counts characters; diagnostics need bytes.
+fn char_to_byte(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::frontmatter::split;
+
+    fn with_front<T>(
+        yaml: &str,
+        f: impl FnOnce(&mut FrontMatter<'_>) -> T,
+    ) -> (T, Vec<Diagnostic>) {
+        let text = format!("---\n{yaml}---\nbody\n");
+        let parts = split("x.md", &text).unwrap();
+        let mut front = FrontMatter::parse("x.md", &text, &parts);
+        let value = f(&mut front);
+        (value, front.diagnostics)
+    }
+
+    #[test]
+    fn strings_dates_and_lists_read_from_their_usual_spellings() {
+        let (value, diags) = with_front(
+            "title: \"Hola “mundo”\"\npubDate: 2024-05-01\ntags: [\"a\", b]\n# a comment\nempty: \"\"\n",
+            |f| {
+                (
+                    f.string("title"),
+                    f.timestamp("pubDate", true),
+                    f.slug_list("tags"),
+                    f.string("empty"),
+                )
+            },
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(value.0.as_deref(), Some("Hola “mundo”"));
+        assert_eq!(value.1.unwrap().to_string(), "2024-05-01T00:00:00.000Z");
+        assert_eq!(value.2, vec![Arc::<str>::from("a"), Arc::from("b")]);
+        assert_eq!(value.3, None);
+    }
+
+    #[test]
+    fn a_quoted_number_is_a_type_error_at_its_line() {
+        let (value, diags) = with_front("title: x\nseriesOrder: \"2\"\n", |f| {
+            f.integer("seriesOrder")
+        });
+        assert_eq!(value, None);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(
+            diags[0].message,
+            "`seriesOrder` must be an integer, found the string \"2\""
+        );
+        assert_eq!(diags[0].location.as_ref().unwrap().line, 3);
+    }
+
+    #[test]
+    fn a_whole_float_reads_as_an_integer() {
+        let (value, diags) = with_front("seriesOrder: 2.0\n", |f| f.integer("seriesOrder"));
+        assert_eq!((value, diags.len()), (Some(2), 0));
+    }
+
+    #[test]
+    fn a_quoted_boolean_is_a_type_error() {
+        let (value, diags) = with_front("draft: \"true\"\n", |f| f.boolean("draft"));
+        assert_eq!(value, None);
+        assert!(diags[0].message.contains("must be true or false"));
+    }
+
+    #[test]
+    fn missing_and_invalid_fields_are_all_reported() {
+        let (_, diags) = with_front("pubDate: 2024-02-30\ntags: [\"Rust\"]\n", |f| {
+            f.required_string("title");
+            f.timestamp("pubDate", true);
+            f.slug_list("tags");
+        });
+        let messages: Vec<_> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "missing required field `title`",
+                "`pubDate` is not a valid date: `2024-02-30`",
+                "`Rust` in `tags` is not a valid name"
+            ]
+        );
+    }
+
+    #[test]
+    fn broken_yaml_is_located() {
+        let (_, diags) = with_front("title: [unclosed\nother: 1\n", |_| ());
+        assert_eq!(diags.len(), 1);
+        assert!(
+            diags[0]
+                .message
+                .starts_with("front matter is not valid YAML")
+        );
+        assert!(diags[0].location.as_ref().unwrap().line >= 2);
+    }
+}

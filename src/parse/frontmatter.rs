@@ -1,0 +1,125 @@
+//! Splitting a content file into its YAML front matter and its body.
+
+use crate::diag::{Diagnostic, Location};
+
+/// Where the front matter and the body are in the file's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Byte range of the YAML between the two `---` lines.
+    pub yaml: std::ops::Range<usize>,
+    /// Byte offset where the body starts (after the closing `---` line).
+    pub body_start: usize,
+}
+
+/// Finds the front matter: a first line `---` (after an optional UTF-8 BOM), then everything up
+/// to the next line that is exactly `---`. Later `---` lines belong to the body.
+pub fn split(path: &str, text: &str) -> Result<Split, Diagnostic> {
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut lines = LineIter { text, pos: start };
+    let first = lines.next();
+    if first.clone().map(|(range, _)| trim_eol(&text[range])) != Some("---") {
+        let end = first.map_or(start, |(range, _)| range.end);
+        return Err(Diagnostic::error(path, "missing front matter")
+            .at(Location::in_text(text, start..end))
+            .label("expected the line `---` here")
+            .help("start the file with a line `---`, the YAML fields, then another line `---`"));
+    }
+    let yaml_start = first.map_or(start, |(_, next)| next);
+    for (range, next) in lines {
+        if trim_eol(&text[range.clone()]) == "---" {
+            return Ok(Split {
+                yaml: yaml_start..range.start,
+                body_start: next,
+            });
+        }
+    }
+    Err(Diagnostic::error(path, "front matter is not closed")
+        .at(Location::in_text(text, start..start + 3))
+        .label("this `---` opens the front matter, but no line `---` closes it")
+        .help("add a line `---` after the last front-matter field"))
+}
+
+fn trim_eol(line: &str) -> &str {
+    line.strip_suffix('\r').unwrap_or(line)
+}
+
+/// Yields each line's byte range (without `\n`) and the offset of the next line.
+struct LineIter<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl Iterator for LineIter<'_> {
+    type Item = (std::ops::Range<usize>, usize);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.pos >= self.text.len() {
+            return None;
+        }
+        let rest = &self.text[self.pos..];
+        let (len, step) = match memchr_newline(rest) {
+            Some(i) => (i, i + 1),
+            None => (rest.len(), rest.len()),
+        };
+        let item = (self.pos..self.pos + len, self.pos + step);
+        self.pos += step;
+        Some(item)
+    }
+}
+
+fn memchr_newline(text: &str) -> Option<usize> {
+    text.bytes().position(|b| b == b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(text: &str) -> (String, String) {
+        let split = split("x.md", text).unwrap();
+        (
+            text[split.yaml].to_string(),
+            text[split.body_start..].to_string(),
+        )
+    }
+
+    #[test]
+    fn body_may_contain_more_separator_lines() {
+        let (yaml, body) = parts("---\ntitle: a\n---\nintro\n---\nmore\n");
+        assert_eq!(yaml, "title: a\n");
+        assert_eq!(body, "intro\n---\nmore\n");
+    }
+
+    #[test]
+    fn bom_and_crlf_are_accepted() {
+        let (yaml, body) = parts("\u{feff}---\r\ntitle: a\r\n---\r\nbody\r\n");
+        assert_eq!(yaml, "title: a\r\n");
+        assert_eq!(body, "body\r\n");
+    }
+
+    #[test]
+    fn empty_front_matter_and_no_body() {
+        assert_eq!(parts("---\n---\n"), (String::new(), String::new()));
+        assert_eq!(parts("---\na: 1\n---"), ("a: 1\n".into(), String::new()));
+    }
+
+    #[test]
+    fn unclosed_front_matter_points_at_the_opening_line() {
+        let err = split("x.md", "---\ntitle: a\n\nbody\n").unwrap_err();
+        assert_eq!(err.message, "front matter is not closed");
+        assert_eq!(err.location.unwrap().line, 1);
+    }
+
+    #[test]
+    fn a_file_without_front_matter_is_reported() {
+        let err = split("x.md", "# Just a heading\n").unwrap_err();
+        assert_eq!(err.message, "missing front matter");
+        assert!(err.help.unwrap().contains("---"));
+    }
+
+    #[test]
+    fn a_dashed_line_with_more_text_does_not_close() {
+        assert!(split("x.md", "---\na: 1\n----\n").is_err());
+        assert!(split("x.md", "---\na: 1\n--- \n").is_err());
+    }
+}

@@ -1,0 +1,173 @@
+//! Blog posts: `blog/{lang}/YYYY-MM-DD_<slug>.md|.mdx`.
+
+use super::fields::FrontMatter;
+use super::{Parsed, check_image, dated_stem, frontmatter, text_or_failure};
+use crate::db::SourceFile;
+use crate::diag::Location;
+use crate::model::{Lang, PostMeta};
+use crate::source::{FileRole, classify};
+use std::sync::Arc;
+
+/// A parsed post, plus where its `series` value is (for the cross-file "unknown series" check).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedPost {
+    pub parsed: Parsed<PostMeta>,
+    pub series_location: Option<Location>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
+    let FileRole::Post { lang, stem } = classify(file.path(db)) else {
+        unreachable!("parse_post is only called on post files")
+    };
+    match text_or_failure(db, file) {
+        Ok(text) => parse_post_text(file.path(db).as_str(), lang, &stem, text),
+        Err(parsed) => ParsedPost {
+            parsed,
+            series_location: None,
+        },
+    }
+}
+
+/// The post without positions: what every index depends on. Equal across body-only edits.
+#[salsa::tracked(returns(ref))]
+pub fn post_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<PostMeta> {
+    parse_post(db, file).parsed.value.clone()
+}
+
+/// Parses the text of the post at `path` (pure: tests and the watcher's pre-check call it).
+pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> ParsedPost {
+    let split = match frontmatter::split(path, text) {
+        Ok(split) => split,
+        Err(diagnostic) => {
+            return ParsedPost {
+                parsed: Parsed::failed(diagnostic),
+                series_location: None,
+            };
+        }
+    };
+    let mut front = FrontMatter::parse(path, text, &split);
+    let name = dated_stem(path, stem);
+    let title = front.required_string("title");
+    let description = front.required_string("description");
+    let pub_date = front.timestamp("pubDate", true);
+    let tags = front.slug_list("tags");
+    let hero_image = check_image(&mut front, "heroImage");
+    let series = front.slug("series");
+    let series_order = front.integer("seriesOrder");
+    let draft = front.boolean("draft").unwrap_or(false);
+    if series_order.is_some() && !front.has("series") {
+        front.warn(
+            "seriesOrder",
+            "`seriesOrder` has no effect without `series`".into(),
+            "add `series: <name>` or remove `seriesOrder`",
+        );
+    }
+    let series_location = front.has("series").then(|| front.location("series"));
+    let (slug, name_error) = match name {
+        Ok((_, slug)) => (Some(slug), None),
+        Err(diagnostic) => (None, Some(diagnostic)),
+    };
+    let mut diagnostics = std::mem::take(&mut front.diagnostics);
+    diagnostics.extend(name_error);
+    let has_errors = diagnostics.iter().any(|d| d.is_error());
+    let value = match (has_errors, slug, title, description, pub_date) {
+        (false, Some(slug), Some(title), Some(description), Some(pub_date)) => Some(PostMeta {
+            id: Arc::from(format!("{lang}/{stem}")),
+            slug,
+            lang,
+            title,
+            description,
+            pub_date,
+            tags,
+            hero_image,
+            series,
+            series_order,
+            draft,
+        }),
+        _ => None,
+    };
+    ParsedPost {
+        parsed: Parsed {
+            value,
+            diagnostics,
+            body_start: split.body_start,
+        },
+        series_location,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> ParsedPost {
+        parse_post_text(
+            "blog/en/2024-05-01_hello.md",
+            Lang::En,
+            "2024-05-01_hello",
+            text,
+        )
+    }
+
+    #[test]
+    fn a_complete_post_parses() {
+        let post = parse(
+            "---\ntitle: Hello\ndescription: \"A first post\"\npubDate: '2024-05-01'\ntags: [tech, rust]\nheroImage: /images/hello.webp\nseries: intro\nseriesOrder: 2.0\ndraft: false\nkeywords: [\"ignored\"]\n---\nBody\n",
+        );
+        assert!(
+            post.parsed.diagnostics.is_empty(),
+            "{:?}",
+            post.parsed.diagnostics
+        );
+        let meta = post.parsed.value.unwrap();
+        assert_eq!(&*meta.id, "en/2024-05-01_hello");
+        assert_eq!(&*meta.slug, "hello");
+        assert_eq!(meta.series_order, Some(2));
+        assert_eq!(meta.series.as_deref(), Some("intro"));
+        assert_eq!(post.series_location.unwrap().line, 7);
+    }
+
+    #[test]
+    fn errors_leave_no_value_and_are_all_reported() {
+        let post = parse("---\ntitle: 3\npubDate: tomorrow\ndraft: \"true\"\n---\n");
+        assert!(post.parsed.value.is_none());
+        let messages: Vec<_> = post
+            .parsed
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(messages[0].contains("`title` must be a string"));
+        assert!(messages[1].contains("missing required field `description`"));
+        assert!(messages[2].contains("`pubDate` is not a valid date"));
+        assert!(messages[3].contains("`draft` must be true or false"));
+    }
+
+    #[test]
+    fn an_empty_hero_means_none_and_a_relative_one_is_an_error() {
+        let ok =
+            parse("---\ntitle: a\ndescription: b\npubDate: 2024-05-01\nheroImage: \"\"\n---\n");
+        assert_eq!(ok.parsed.value.unwrap().hero_image, None);
+        let bad =
+            parse("---\ntitle: a\ndescription: b\npubDate: 2024-05-01\nheroImage: hero.png\n---\n");
+        assert!(bad.parsed.diagnostics[0].message.contains("site-absolute"));
+    }
+
+    #[test]
+    fn a_bad_file_name_is_an_error() {
+        let post = parse_post_text(
+            "blog/en/Hello World.md",
+            Lang::En,
+            "Hello World",
+            "---\ntitle: a\ndescription: b\npubDate: 2024-05-01\n---\n",
+        );
+        assert!(post.parsed.value.is_none());
+        assert!(
+            post.parsed.diagnostics[0]
+                .message
+                .contains("does not start with a date")
+        );
+    }
+}

@@ -1,0 +1,135 @@
+//! Series definitions: `series/<name>.md`, front matter only.
+
+use super::fields::FrontMatter;
+use super::{Parsed, check_image, frontmatter, named_stem, text_or_failure};
+use crate::db::SourceFile;
+use crate::model::SeriesDef;
+use crate::source::{FileRole, classify};
+
+/// The localizable fields: each may also appear as `<field><Lang>` (`titleEs`).
+const LOCALIZED: [&str; 3] = ["title", "description", "heroImage"];
+
+#[salsa::tracked(returns(ref))]
+pub fn parse_series(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SeriesDef> {
+    let FileRole::Series { name } = classify(file.path(db)) else {
+        unreachable!("parse_series is only called on series files")
+    };
+    match text_or_failure(db, file) {
+        Ok(text) => parse_series_text(file.path(db).as_str(), &name, text),
+        Err(parsed) => parsed,
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn series_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<SeriesDef> {
+    parse_series(db, file).value.clone()
+}
+
+pub fn parse_series_text(path: &str, stem: &str, text: &str) -> Parsed<SeriesDef> {
+    let split = match frontmatter::split(path, text) {
+        Ok(split) => split,
+        Err(diagnostic) => return Parsed::failed(diagnostic),
+    };
+    let mut front = FrontMatter::parse(path, text, &split);
+    let file_name = named_stem(path, stem, "series").and_then(|name| {
+        if &*name == "index" {
+            Err(crate::diag::Diagnostic::error(path, "a series cannot be named `index`")
+                .help("`api/series/{lang}/index.json` is the series listing; rename the file, for example to `index-series.md`"))
+        } else {
+            Ok(name)
+        }
+    });
+    let name = front.required_string("name");
+    if let (Some(name), Ok(stem)) = (&name, &file_name) {
+        if name.as_str() != &**stem {
+            front.invalid(
+                "name",
+                format!("series `name` is `{name}` but the file is named `{stem}.md`"),
+                "must equal the file name without .md",
+                "make the two equal: posts refer to the series by this name",
+            );
+        }
+    }
+    front.required_string("title");
+    let order = front.integer("order").unwrap_or(0);
+    let keys: Vec<&str> = front.keys().collect();
+    let mut text_fields = Vec::new();
+    for key in keys {
+        let Some(base) = LOCALIZED.iter().find(|base| key.starts_with(**base)) else {
+            continue;
+        };
+        let suffix = &key[base.len()..];
+        let is_localized = suffix.is_empty()
+            || (suffix.len() == 2 && suffix.starts_with(|c: char| c.is_ascii_uppercase()));
+        if !is_localized {
+            continue;
+        }
+        let value = if *base == "heroImage" {
+            check_image(&mut front, key)
+        } else {
+            front.string(key)
+        };
+        if let Some(value) = value {
+            text_fields.push((key.to_string(), value));
+        }
+    }
+    let mut diagnostics = std::mem::take(&mut front.diagnostics);
+    let stem = match file_name {
+        Ok(stem) => Some(stem),
+        Err(diagnostic) => {
+            diagnostics.push(diagnostic);
+            None
+        }
+    };
+    let has_errors = diagnostics.iter().any(|d| d.is_error());
+    let value = match (has_errors, stem) {
+        (false, Some(name)) => Some(SeriesDef {
+            name,
+            order,
+            text: text_fields,
+        }),
+        _ => None,
+    };
+    Parsed {
+        value,
+        diagnostics,
+        body_start: split.body_start,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Lang;
+
+    #[test]
+    fn localized_fields_fall_back_to_the_default() {
+        let series = parse_series_text(
+            "series/intro.md",
+            "intro",
+            "---\nname: intro\ntitle: Intro\ntitleEs: Introducción\ndescription: About\norder: 2\nheroImage: /a.webp\n---\n",
+        )
+        .value
+        .unwrap();
+        assert_eq!(series.localized("title", Lang::Es), Some("Introducción"));
+        assert_eq!(series.localized("title", Lang::En), Some("Intro"));
+        assert_eq!(series.localized("description", Lang::Es), Some("About"));
+        assert_eq!(series.localized("heroImage", Lang::Es), Some("/a.webp"));
+        assert_eq!(series.order, 2);
+    }
+
+    #[test]
+    fn a_series_named_index_is_rejected() {
+        let series = parse_series_text(
+            "series/index.md",
+            "index",
+            "---\nname: index\ntitle: X\n---\n",
+        );
+        assert!(series.value.is_none());
+        assert!(
+            series.diagnostics[0]
+                .message
+                .contains("cannot be named `index`")
+        );
+    }
+}

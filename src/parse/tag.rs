@@ -1,0 +1,121 @@
+//! Taxonomy tags: `tags/<name>.md`, front matter only.
+
+use super::fields::FrontMatter;
+use super::{Parsed, frontmatter, named_stem, text_or_failure};
+use crate::db::SourceFile;
+use crate::model::{TagDef, Tier};
+use crate::source::{FileRole, classify};
+
+#[salsa::tracked(returns(ref))]
+pub fn parse_tag(db: &dyn salsa::Database, file: SourceFile) -> Parsed<TagDef> {
+    let FileRole::Tag { name } = classify(file.path(db)) else {
+        unreachable!("parse_tag is only called on tag files")
+    };
+    match text_or_failure(db, file) {
+        Ok(text) => parse_tag_text(file.path(db).as_str(), &name, text),
+        Err(parsed) => parsed,
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn tag_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<TagDef> {
+    parse_tag(db, file).value.clone()
+}
+
+pub fn parse_tag_text(path: &str, stem: &str, text: &str) -> Parsed<TagDef> {
+    let split = match frontmatter::split(path, text) {
+        Ok(split) => split,
+        Err(diagnostic) => return Parsed::failed(diagnostic),
+    };
+    let mut front = FrontMatter::parse(path, text, &split);
+    let file_name = named_stem(path, stem, "tag");
+    let name = front.required_string("name");
+    if let (Some(name), Ok(stem)) = (&name, &file_name) {
+        if name.as_str() != &**stem {
+            front.invalid(
+                "name",
+                format!("tag `name` is `{name}` but the file is named `{stem}.md`"),
+                "must equal the file name without .md",
+                "make the two equal: the file name is the tag's URL segment",
+            );
+        }
+    }
+    let description = front.string("description").unwrap_or_default();
+    let tier = match front.string("tier") {
+        None => Some(Tier::Primary),
+        Some(value) => {
+            let tier = Tier::from_front_matter(&value);
+            if tier.is_none() {
+                front.invalid(
+                    "tier",
+                    format!("unknown tag `tier`: `{value}`"),
+                    "expected primary, secondary or subtopic",
+                    "use one of primary, secondary, subtopic (or leave it out for primary)",
+                );
+            }
+            tier
+        }
+    };
+    let parent = front.slug("parent");
+    let order = front.integer("order").unwrap_or(0);
+    let mut diagnostics = std::mem::take(&mut front.diagnostics);
+    let name_ok = match file_name {
+        Ok(stem) => Some(stem),
+        Err(diagnostic) => {
+            diagnostics.push(diagnostic);
+            None
+        }
+    };
+    let has_errors = diagnostics.iter().any(|d| d.is_error());
+    let value = match (has_errors, name_ok, tier) {
+        (false, Some(name), Some(tier)) => Some(TagDef {
+            name,
+            description,
+            tier,
+            parent,
+            order,
+        }),
+        _ => None,
+    };
+    Parsed {
+        value,
+        diagnostics,
+        body_start: split.body_start,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tier_defaults_to_primary() {
+        let tag = parse_tag_text("tags/rust.md", "rust", "---\nname: rust\n---\n");
+        assert_eq!(tag.value.unwrap().tier, Tier::Primary);
+    }
+
+    #[test]
+    fn the_name_must_match_the_file() {
+        let tag = parse_tag_text(
+            "tags/rust.md",
+            "rust",
+            "---\nname: \"Rust\"\ntier: subtopic\n---\n",
+        );
+        assert!(tag.value.is_none());
+        assert!(
+            tag.diagnostics[0]
+                .message
+                .contains("file is named `rust.md`")
+        );
+    }
+
+    #[test]
+    fn an_unknown_tier_is_an_error() {
+        let tag = parse_tag_text(
+            "tags/rust.md",
+            "rust",
+            "---\nname: rust\ntier: tertiary\n---\n",
+        );
+        assert!(tag.diagnostics[0].message.contains("unknown tag `tier`"));
+    }
+}

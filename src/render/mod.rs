@@ -1,0 +1,22 @@
+//! Rendering: from derived values to the exact bytes of every output file.
+//!
+//! Each output file is produced by one tracked query returning an [`Output`]; [`output_plan`]
+//! lists which files exist. Lists of posts are assembled from per-entry fragments cached per
+//! source file, so an edit to one post re-serializes one entry, not the whole index.
+//! Only this module (and `serve`, for error bodies) knows the wire format.
+
+mod index;
+pub mod openapi;
+mod operations;
+mod output;
+mod plan;
+mod posts;
+pub mod problem;
+mod slides;
+mod static_docs;
+mod timelines;
+pub mod wire;
+
+pub use operations::{OPERATIONS, Operation, PathParam};
+pub use output::Output;
+pub use plan::{OutputFile, OutputKind, output_plan, render_output};

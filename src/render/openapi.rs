@@ -1,0 +1,197 @@
+//! `openapi.json`: an OpenAPI 3.1 description generated from the wire types and the operation
+//! table, so it describes exactly what the build writes.
+
+use super::operations::{OPERATIONS, PathParam};
+use super::wire;
+use crate::config::SiteConfig;
+use crate::model::SLUG_PATTERN;
+use schemars::SchemaGenerator;
+use schemars::generate::{Contract, SchemaSettings};
+use serde_json::{Map, Value, json};
+
+/// The component schemas: every resource of the contract, by name.
+pub fn component_schemas() -> Map<String, Value> {
+    let mut generator: SchemaGenerator = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.definitions_path = "/components/schemas".into();
+            s.meta_schema = None;
+            s.contract = Contract::Serialize;
+        })
+        .into_generator();
+    generator.subschema_for::<wire::Language>();
+    generator.subschema_for::<wire::PostIndex<'static>>();
+    generator.subschema_for::<wire::SeriesListing<'static>>();
+    generator.subschema_for::<wire::SeriesDetail<'static>>();
+    generator.subschema_for::<wire::TagTimeline<'static>>();
+    generator.subschema_for::<wire::SlidesTimeline<'static>>();
+    generator.subschema_for::<wire::ApiIndex>();
+    generator.subschema_for::<wire::Error>();
+    let mut schemas = generator.take_definitions(true);
+    for schema in schemas.values_mut() {
+        tidy(schema);
+    }
+    schemas.sort_keys();
+    schemas
+}
+
+/// Optional fields are left out when they do not apply, never `null`: schemars types an
+/// optional `Option<T>` as "T or null", so drop the null where the field is not required.
+/// Also drop schemars' Rust-specific integer formats (`uint`), which are not OpenAPI formats.
+fn tidy(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        if let Value::Array(items) = schema {
+            items.iter_mut().for_each(tidy);
+        }
+        return;
+    };
+    if matches!(object.get("format").and_then(Value::as_str), Some(f) if f.starts_with("uint")) {
+        object.remove("format");
+    }
+    let required: Vec<String> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for (name, property) in properties.iter_mut() {
+            if !required.contains(name) {
+                drop_null(property);
+            }
+        }
+    }
+    for value in object.values_mut() {
+        tidy(value);
+    }
+}
+
+fn drop_null(property: &mut Value) {
+    if let Some(Value::Array(types)) = property.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let only = types[0].clone();
+            property["type"] = only;
+        }
+    }
+}
+
+fn parameter(param: PathParam) -> Value {
+    match param {
+        PathParam::Lang => json!({
+            "name": "lang",
+            "in": "path",
+            "required": true,
+            "description": "Content language. Any other value yields 404.",
+            "schema": { "type": "string", "enum": ["en", "es"] }
+        }),
+        PathParam::Slug => json!({
+            "name": "slug",
+            "in": "path",
+            "required": true,
+            "description": "A series slug, always English. Valid values come from listSeries or getApiIndex.",
+            "schema": { "type": "string", "pattern": SLUG_PATTERN }
+        }),
+        PathParam::Tag => json!({
+            "name": "tag",
+            "in": "path",
+            "required": true,
+            "description": "A tag name. Valid values come from getApiIndex.",
+            "schema": { "type": "string", "pattern": SLUG_PATTERN }
+        }),
+    }
+}
+
+/// The whole OpenAPI 3.1 document.
+pub fn openapi_document(config: &SiteConfig) -> Value {
+    let mut paths = Map::new();
+    for op in &OPERATIONS {
+        let parameters: Vec<Value> = op
+            .params
+            .iter()
+            .map(|p| json!({ "$ref": format!("#/components/parameters/{}", p.name()) }))
+            .collect();
+        let mut get = json!({
+            "operationId": op.id,
+            "summary": op.summary,
+            "description": op.description,
+            "responses": {
+                "200": {
+                    "description": format!("The {} resource.", op.response),
+                    "headers": {
+                        "Cache-Control": { "$ref": "#/components/headers/Cache-Control" },
+                        "Access-Control-Allow-Origin": { "$ref": "#/components/headers/Access-Control-Allow-Origin" }
+                    },
+                    "content": {
+                        "application/json": {
+                            "schema": { "$ref": format!("#/components/schemas/{}", op.response) }
+                        }
+                    }
+                },
+                "404": { "$ref": "#/components/responses/NotFound" },
+                "500": { "$ref": "#/components/responses/InternalError" }
+            }
+        });
+        if !parameters.is_empty() {
+            get["parameters"] = Value::Array(parameters);
+        }
+        paths.insert(op.path_template.to_string(), json!({ "get": get }));
+    }
+    let mut contact = Map::new();
+    contact.insert("name".into(), config.contact.name.clone().into());
+    if let Some(email) = &config.contact.email {
+        contact.insert("email".into(), email.clone().into());
+    }
+    if let Some(url) = &config.contact.url {
+        contact.insert("url".into(), url.clone().into());
+    }
+    let error_response = |description: &str| {
+        json!({
+            "description": description,
+            "headers": {
+                "Cache-Control": { "$ref": "#/components/headers/Cache-Control" },
+                "Access-Control-Allow-Origin": { "$ref": "#/components/headers/Access-Control-Allow-Origin" }
+            },
+            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+        })
+    };
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": format!("{} API", config.name),
+            "version": config.api_version,
+            "description": format!("{} Every endpoint is a pre-generated static JSON file: public, anonymous and read-only (GET and HEAD only). Content is licensed {}.", config.description, config.licence.name),
+            "contact": contact,
+            "license": { "name": config.licence.name, "url": config.licence.url }
+        },
+        "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+        "servers": [{ "url": config.base_url }],
+        "security": [],
+        "externalDocs": { "description": "Developer portal", "url": config.url("/developers") },
+        "paths": paths,
+        "components": {
+            "schemas": component_schemas(),
+            "parameters": {
+                "lang": parameter(PathParam::Lang),
+                "slug": parameter(PathParam::Slug),
+                "tag": parameter(PathParam::Tag)
+            },
+            "headers": {
+                "Cache-Control": {
+                    "description": "Responses are cacheable for one hour.",
+                    "schema": { "type": "string", "const": "public, max-age=3600" }
+                },
+                "Access-Control-Allow-Origin": {
+                    "description": "CORS is open.",
+                    "schema": { "type": "string", "const": "*" }
+                }
+            },
+            "responses": {
+                "NotFound": error_response("No resource exists at that path (resource_not_found)."),
+                "InternalError": error_response("The request could not be completed; retrying is safe (internal_error).")
+            }
+        }
+    })
+}

@@ -1,0 +1,98 @@
+//! The eight operations of the contract: one table feeds the API index and `openapi.json`.
+
+/// A path parameter of an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathParam {
+    Lang,
+    Slug,
+    Tag,
+}
+
+impl PathParam {
+    pub fn name(self) -> &'static str {
+        match self {
+            PathParam::Lang => "lang",
+            PathParam::Slug => "slug",
+            PathParam::Tag => "tag",
+        }
+    }
+}
+
+/// One operation: its id, path template, and the wire type it returns.
+#[derive(Debug)]
+pub struct Operation {
+    pub id: &'static str,
+    pub path_template: &'static str,
+    pub summary: &'static str,
+    pub description: &'static str,
+    pub params: &'static [PathParam],
+    /// The name of the response schema in `components.schemas`.
+    pub response: &'static str,
+}
+
+pub const OPERATIONS: [Operation; 8] = [
+    Operation {
+        id: "getApiIndex",
+        path_template: "/api/index.json",
+        summary: "API entry point",
+        description: "Lists every endpoint with its resolved URLs, the versioning policy, the authentication model and links to the machine-readable documents.",
+        params: &[],
+        response: "ApiIndex",
+    },
+    Operation {
+        id: "listPosts",
+        path_template: "/api/posts.json",
+        summary: "Every published post in every language",
+        description: "Every published post in every language, newest first.",
+        params: &[],
+        response: "PostIndex",
+    },
+    Operation {
+        id: "listPostsInEnglish",
+        path_template: "/api/posts-en.json",
+        summary: "Every published English post",
+        description: "Every published English post, newest first.",
+        params: &[],
+        response: "PostIndex",
+    },
+    Operation {
+        id: "listPostsInSpanish",
+        path_template: "/api/posts-es.json",
+        summary: "Every published Spanish post",
+        description: "Every published Spanish post, newest first.",
+        params: &[],
+        response: "PostIndex",
+    },
+    Operation {
+        id: "listSeries",
+        path_template: "/api/series/{lang}/index.json",
+        summary: "Series of a language",
+        description: "Every series with at least one published post in the language, newest activity first.",
+        params: &[PathParam::Lang],
+        response: "SeriesListing",
+    },
+    Operation {
+        id: "getSeries",
+        path_template: "/api/series/{lang}/{slug}.json",
+        summary: "One series with its chapters",
+        description: "Every published chapter of one series in reading order.",
+        params: &[PathParam::Lang, PathParam::Slug],
+        response: "SeriesDetail",
+    },
+    Operation {
+        id: "getTimelineByTag",
+        path_template: "/api/timeline/{lang}/{tag}.json",
+        summary: "Posts carrying a tag",
+        description: "Every published post carrying the tag in the language, newest first.",
+        params: &[PathParam::Lang, PathParam::Tag],
+        response: "TagTimeline",
+    },
+    Operation {
+        id: "getSlidesTimeline",
+        path_template: "/api/slides-timeline/{lang}.json",
+        summary: "Slide decks of a language",
+        description: "Every published slide deck in the language, newest first, covering all three deck types.",
+        params: &[PathParam::Lang],
+        response: "SlidesTimeline",
+    },
+];

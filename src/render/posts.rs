@@ -1,0 +1,70 @@
+//! The post indexes: `api/posts.json`, `api/posts-en.json`, `api/posts-es.json`.
+
+use super::output::Output;
+use super::wire::{PostIndexEntry, join_fragments, to_json};
+use crate::db::{LangTree, Site, SourceFile};
+use crate::derive::{SortKey, post_series_position, published_posts, tag_tiers};
+use crate::model::Tier;
+use crate::parse::post_meta;
+use std::sync::Arc;
+
+/// One post's index entry, serialized once and reused by every index that lists it.
+#[salsa::tracked(returns(ref))]
+pub fn post_entry_json(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<str>> {
+    let meta = post_meta(db, file).as_ref()?;
+    let tiers = tag_tiers(db);
+    // Tags missing from the taxonomy count as primary (and are warned about elsewhere).
+    let tier_of = |tag: &Arc<str>| tiers.get(tag).copied().unwrap_or(Tier::Primary);
+    let with_tiers = |wanted: &[Tier]| -> Vec<&str> {
+        meta.tags
+            .iter()
+            .filter(|tag| wanted.contains(&tier_of(tag)))
+            .map(|tag| &**tag)
+            .collect()
+    };
+    let position = post_series_position(db, file).as_ref();
+    let entry = PostIndexEntry {
+        id: &meta.id,
+        slug: &meta.slug,
+        lang: meta.lang.into(),
+        title: &meta.title,
+        description: &meta.description,
+        pub_date: meta.pub_date.to_string(),
+        tags: with_tiers(&[Tier::Primary]),
+        topics: with_tiers(&[Tier::Secondary, Tier::Subtopic]),
+        subtopics: with_tiers(&[Tier::Subtopic]),
+        hero_image: meta.hero_image.as_deref(),
+        series: position.map(|p| &*p.slug),
+        series_order: position.and_then(|p| p.order),
+        series_current: position.map(|p| p.current),
+        series_total: position.map(|p| p.total),
+        series_title: position.map(|p| p.title.as_str()),
+    };
+    Some(to_json(&entry).into())
+}
+
+/// `api/posts-{lang}.json`.
+#[salsa::tracked(returns(ref))]
+pub fn posts_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
+    let posts = published_posts(db, tree);
+    let entries = posts
+        .iter()
+        .filter_map(|&(_, file)| post_entry_json(db, file).as_deref());
+    Output::new(join_fragments(entries))
+}
+
+/// `api/posts.json`: both languages merged newest first (ties by id, so `en/` before `es/`).
+#[salsa::tracked(returns(ref))]
+pub fn all_posts_json(db: &dyn salsa::Database) -> Output {
+    let site = Site::get(db);
+    let mut posts: Vec<&(SortKey, SourceFile)> = site
+        .trees(db)
+        .into_iter()
+        .flat_map(|tree| published_posts(db, tree).iter())
+        .collect();
+    posts.sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
+    let entries = posts
+        .iter()
+        .filter_map(|(_, file)| post_entry_json(db, *file).as_deref());
+    Output::new(join_fragments(entries))
+}

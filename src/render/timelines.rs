@@ -1,0 +1,126 @@
+//! Tag timelines and series: `api/timeline/{lang}/{tag}.json`, `api/series/{lang}/{slug}.json`
+//! and `api/series/{lang}/index.json`.
+
+use super::output::Output;
+use super::wire::{
+    Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,
+    join_fragments, to_json, to_json_spliced,
+};
+use crate::db::{LangTree, Site, SourceFile};
+use crate::derive::{
+    first_chapter_hero, localized_series, post_series_position, series_chapters, series_names,
+    sort_key, tag_posts,
+};
+use crate::parse::post_meta;
+use std::sync::Arc;
+
+/// One post as a timeline entry, serialized once for every timeline and series that lists it.
+#[salsa::tracked(returns(ref))]
+pub fn timeline_post_json(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<str>> {
+    let meta = post_meta(db, file).as_ref()?;
+    let position = post_series_position(db, file).as_ref();
+    let post = TimelinePost {
+        slug: &meta.slug,
+        lang: meta.lang.into(),
+        title: &meta.title,
+        description: &meta.description,
+        pub_date: meta.pub_date.to_string(),
+        tags: meta.tags.iter().map(|tag| &**tag).collect(),
+        hero_image: meta.hero_image.as_deref(),
+        // Only preview builds publish drafts, so this is false in production.
+        is_draft: meta.draft && Site::get(db).drafts(db),
+        series_slug: position.map(|p| &*p.slug),
+        series_current: position.map(|p| p.current),
+        series_total: position.map(|p| p.total),
+        series_title: position.map(|p| p.title.as_str()),
+    };
+    Some(to_json(&post).into())
+}
+
+fn timeline_array(db: &dyn salsa::Database, files: &[SourceFile]) -> (String, usize) {
+    let fragments: Vec<&str> = files
+        .iter()
+        .filter_map(|&file| timeline_post_json(db, file).as_deref())
+        .collect();
+    (join_fragments(fragments.iter().copied()), fragments.len())
+}
+
+/// `api/timeline/{lang}/{tag}.json`.
+#[salsa::tracked(returns(ref))]
+pub fn tag_timeline_json(db: &dyn salsa::Database, tree: LangTree, tag: Arc<str>) -> Output {
+    let (array, total) = timeline_array(db, tag_posts(db, tree, tag.clone()));
+    let timeline = TagTimeline {
+        tag: &tag,
+        lang: tree.lang(db).into(),
+        total,
+        posts: Fragments(&array),
+    };
+    Output::new(to_json_spliced(&timeline, &array))
+}
+
+/// `api/series/{lang}/{slug}.json`.
+#[salsa::tracked(returns(ref))]
+pub fn series_detail_json(db: &dyn salsa::Database, tree: LangTree, name: Arc<str>) -> Output {
+    let (array, total) = timeline_array(db, series_chapters(db, tree, name.clone()));
+    let detail = SeriesDetail {
+        series: &name,
+        lang: tree.lang(db).into(),
+        total,
+        posts: Fragments(&array),
+    };
+    Output::new(to_json_spliced(&detail, &array))
+}
+
+/// `api/series/{lang}/index.json`: ordered by latest chapter date descending, then `order`,
+/// then slug.
+#[salsa::tracked(returns(ref))]
+pub fn series_listing_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
+    let lang = tree.lang(db);
+    let mut rows = Vec::new();
+    for name in series_names(db, tree).iter() {
+        let Some(series) = localized_series(db, tree, name.clone()).as_ref() else {
+            continue;
+        };
+        let chapters = series_chapters(db, tree, name.clone());
+        let Some(last) = chapters
+            .iter()
+            .filter_map(|&f| sort_key(db, f).as_ref().map(|k| k.date))
+            .max()
+        else {
+            continue;
+        };
+        rows.push((
+            name,
+            series,
+            chapters.len(),
+            first_chapter_hero(db, chapters),
+            last,
+        ));
+    }
+    rows.sort_by(|a, b| {
+        b.4.cmp(&a.4)
+            .then(a.1.order.cmp(&b.1.order))
+            .then_with(|| a.0.cmp(b.0))
+    });
+    let series: Vec<SeriesListingEntry<'_>> = rows
+        .iter()
+        .map(
+            |(name, series, count, first_hero, last)| SeriesListingEntry {
+                slug: name,
+                title: &series.title,
+                description: &series.description,
+                order: series.order,
+                post_count: *count,
+                hero_image: series.hero_image.as_deref(),
+                first_post_hero: first_hero.as_deref(),
+                last_post_date: last.to_string(),
+            },
+        )
+        .collect();
+    let listing = SeriesListing {
+        lang: lang.into(),
+        total: series.len(),
+        series,
+    };
+    Output::new(to_json(&listing))
+}

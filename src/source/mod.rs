@@ -1,0 +1,13 @@
+//! Everything about the content folder on disk: which paths are content, and reading them.
+//!
+//! This module owns every read of the content folder. It produces plain values (a relative
+//! [`ContentPath`], its [`FileRole`], its [`FileContents`]); it knows nothing of salsa, so both
+//! `--once` and the watcher feed the database through the same functions.
+
+mod path;
+mod read;
+mod walk;
+
+pub use path::{ContentPath, FileRole, classify};
+pub use read::{FileContents, MAX_FILE_BYTES, read_file};
+pub use walk::{Scan, ScanProblem, scan};

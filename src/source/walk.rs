@@ -1,0 +1,154 @@
+//! Scanning the whole content folder: every content file with its role and contents, plus the
+//! problems found on the way (odd names, symlink loops) that belong to no readable file.
+
+use super::path::{ContentPath, FileRole, classify};
+use super::read::{FileContents, read_file};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// The top-level folders that can hold content. Nothing else is walked, so a stray
+/// `node_modules/` or `.git/` next to the content costs nothing.
+const CONTENT_FOLDERS: [&str; 5] = ["blog", "slides", "tags", "series", "agent-skills"];
+
+/// One content file found by a scan.
+#[derive(Debug)]
+pub struct ScannedFile {
+    pub path: ContentPath,
+    pub role: FileRole,
+    pub contents: FileContents,
+}
+
+/// A problem found while walking that is not about a file's contents.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ScanProblem {
+    /// The path as it can be shown (lossy when the name is not UTF-8).
+    pub path: String,
+    pub message: String,
+    pub help: String,
+    /// Errors fail the build; the others are warnings.
+    pub is_error: bool,
+}
+
+/// The result of scanning the content folder, sorted by path.
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub files: Vec<ScannedFile>,
+    pub problems: Vec<ScanProblem>,
+}
+
+/// Walks `root`, classifies every file, and reads the content files in parallel. Symlinks are
+/// followed (a symlinked content folder is common); loops are reported, not followed.
+pub fn scan(root: &Path) -> Scan {
+    let mut found: Vec<(ContentPath, FileRole, PathBuf)> = Vec::new();
+    let mut problems = Vec::new();
+    for top in CONTENT_FOLDERS {
+        let dir = root.join(top);
+        if dir.is_dir() {
+            walk_folder(root, &dir, &mut found, &mut problems);
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    let files = found
+        .into_par_iter()
+        .map(|(path, role, disk_path)| ScannedFile {
+            contents: read_file(&disk_path),
+            path,
+            role,
+        })
+        .collect();
+    problems.sort_by(|a: &ScanProblem, b| a.path.cmp(&b.path));
+    Scan { files, problems }
+}
+
+fn walk_folder(
+    root: &Path,
+    dir: &Path,
+    found: &mut Vec<(ContentPath, FileRole, PathBuf)>,
+    problems: &mut Vec<ScanProblem>,
+) {
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .into_iter()
+        .filter_entry(|entry| {
+            let name = entry.file_name().as_encoded_bytes();
+            entry.depth() == 0 || !(name.starts_with(b".") || name.starts_with(b"_"))
+        });
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                problems.push(walk_problem(root, &err));
+                continue;
+            }
+        };
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        match relative_content_path(relative) {
+            Some(path) => match classify(&path) {
+                FileRole::Ignored => {}
+                FileRole::Misplaced { reason } => problems.push(ScanProblem {
+                    path: path.to_string(),
+                    message: "this Markdown file is not read as content".into(),
+                    help: reason.into(),
+                    is_error: false,
+                }),
+                role => found.push((path, role, entry.into_path())),
+            },
+            None if looks_like_markdown(relative) => problems.push(ScanProblem {
+                path: relative.to_string_lossy().into_owned(),
+                message: "file name is not valid UTF-8, so it cannot become an id or a URL".into(),
+                help: "rename the file using UTF-8 characters (slugs use a-z, 0-9 and -)".into(),
+                is_error: true,
+            }),
+            None => {}
+        }
+    }
+}
+
+fn relative_content_path(relative: &Path) -> Option<ContentPath> {
+    let text = relative.to_str()?;
+    ContentPath::new(&text.replace(std::path::MAIN_SEPARATOR, "/"))
+}
+
+fn looks_like_markdown(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    bytes.ends_with(b".md") || bytes.ends_with(b".mdx")
+}
+
+fn walk_problem(root: &Path, err: &walkdir::Error) -> ScanProblem {
+    let shown = err
+        .path()
+        .map(|p| {
+            p.strip_prefix(root)
+                .unwrap_or(p)
+                .to_string_lossy()
+                .into_owned()
+        })
+        .unwrap_or_else(|| root.display().to_string());
+    if err.loop_ancestor().is_some() {
+        ScanProblem {
+            path: shown,
+            message: "symbolic link loop: this link points back to a folder that contains it"
+                .into(),
+            help: "remove the link or point it somewhere outside its own parent folders; it was \
+                   not followed"
+                .into(),
+            is_error: false,
+        }
+    } else {
+        // A dangling link to an image is harmless; one named like a post hides content.
+        let is_error = err
+            .path()
+            .is_none_or(|p| p.is_dir() || looks_like_markdown(p));
+        ScanProblem {
+            path: shown,
+            message: format!("cannot read this part of the content folder: {err}"),
+            help: "check that it exists and is readable (a dangling symbolic link is a common \
+                   cause)"
+                .into(),
+            is_error,
+        }
+    }
+}
