@@ -5,10 +5,10 @@
 //! `--once` and the watcher use these functions, so they cannot compute different things.
 
 use crate::db::{Database, Site, SourceFile};
-use crate::derive::all_diagnostics;
+use crate::derive::{all_diagnostics, published_posts};
 use crate::diag::Diagnostic;
 use crate::parse::{parse_deck, parse_post, parse_series, parse_skill, parse_tag};
-use crate::render::{Output, output_plan, render_output};
+use crate::render::{Output, output_plan, prepare_post, render_output};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -20,6 +20,7 @@ pub fn diagnostics(db: &Database) -> Arc<[Diagnostic]> {
 
 /// Every output file and its bytes, sorted by path.
 pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
+    prepare_in_parallel(db);
     let plan = output_plan(db).clone();
     plan.par_iter()
         .map_with(db.clone(), |db, file| {
@@ -28,35 +29,52 @@ pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
         .collect()
 }
 
+/// Serializes every published post's fragments in parallel; the lists then only join them.
+fn prepare_in_parallel(db: &Database) {
+    let site = Site::get(db);
+    let posts: Vec<SourceFile> = site
+        .trees(db)
+        .into_iter()
+        .flat_map(|tree| published_posts(db, tree).iter().map(|(_, file)| *file))
+        .collect();
+    posts
+        .par_iter()
+        .with_min_len(64)
+        .for_each_with(db.clone(), |db, file| prepare_post(db, *file));
+}
+
+/// One parse query, picked by the kind of file it runs on.
+type ParseJob = fn(&Database, SourceFile);
+
 fn parse_in_parallel(db: &Database) {
     let site = Site::get(db);
-    let mut jobs: Vec<(SourceFile, fn(&Database, SourceFile))> = Vec::new();
+    let mut jobs: Vec<(SourceFile, ParseJob)> = Vec::new();
     for tree in site.trees(db) {
         jobs.extend(
             tree.posts(db)
                 .iter()
-                .map(|&f| (f, parse_post_job as fn(&Database, SourceFile))),
+                .map(|&f| (f, parse_post_job as ParseJob)),
         );
         jobs.extend(
             tree.decks(db)
                 .iter()
-                .map(|&f| (f, parse_deck_job as fn(&Database, SourceFile))),
+                .map(|&f| (f, parse_deck_job as ParseJob)),
         );
     }
     jobs.extend(
         site.tags(db)
             .iter()
-            .map(|&f| (f, parse_tag_job as fn(&Database, SourceFile))),
+            .map(|&f| (f, parse_tag_job as ParseJob)),
     );
     jobs.extend(
         site.series(db)
             .iter()
-            .map(|&f| (f, parse_series_job as fn(&Database, SourceFile))),
+            .map(|&f| (f, parse_series_job as ParseJob)),
     );
     jobs.extend(
         site.skills(db)
             .iter()
-            .map(|&f| (f, parse_skill_job as fn(&Database, SourceFile))),
+            .map(|&f| (f, parse_skill_job as ParseJob)),
     );
     jobs.par_iter()
         .with_min_len(64)

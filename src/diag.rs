@@ -29,8 +29,8 @@ impl Location {
         let start = floor_char_boundary(text, bytes.start.min(text.len()));
         let end = floor_char_boundary(text, bytes.end.clamp(start, text.len()));
         let before = &text[..start];
-        let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1;
+        let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
         let column = text[line_start..start].chars().count() + 1;
         Location {
             line,
@@ -54,7 +54,8 @@ pub struct Diagnostic {
     /// Path relative to the content folder (or the config file's path).
     pub path: String,
     pub message: String,
-    pub location: Option<Location>,
+    /// Boxed: most diagnostics travel in `Result`s, and this keeps them small.
+    pub location: Option<Box<Location>>,
     /// Shown under the underlined text.
     pub label: Option<String>,
     /// One sentence on how to fix it.
@@ -81,7 +82,7 @@ impl Diagnostic {
     }
 
     pub fn at(mut self, location: Location) -> Diagnostic {
-        self.location = Some(location);
+        self.location = Some(Box::new(location));
         self
     }
 

@@ -20,8 +20,11 @@ pub fn run(settings: &Settings) -> ExitCode {
     }
     let scan = source::scan(config.content_dir.as_std_path());
     let file_count = scan.files.len();
+    tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
     let workspace = Workspace::new(config.clone(), settings.today(), settings.drafts, scan);
+    tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());
+    tracing::debug!("parsed and checked at {:?}", started.elapsed());
     let errors = print_diagnostics(&workspace, &diagnostics, settings.color);
     if errors > 0 {
         eprintln!(
@@ -32,6 +35,11 @@ pub fn run(settings: &Settings) -> ExitCode {
         return ExitCode::from(EXIT_CONTENT_ERRORS);
     }
     let outputs = build::outputs(workspace.db());
+    tracing::debug!(
+        "rendered {} outputs at {:?}",
+        outputs.len(),
+        started.elapsed()
+    );
     match publish(&config.out_dir, &outputs, Verify::Disk) {
         Ok(report) => {
             tracing::info!(

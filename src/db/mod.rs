@@ -26,10 +26,10 @@ impl Default for Database {
         let executed: Arc<Mutex<Option<Vec<String>>>> = Arc::default();
         let log = executed.clone();
         let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                if let Some(entries) = log.lock().expect("log lock").as_mut() {
-                    entries.push(format!("{database_key:?}"));
-                }
+            if let salsa::EventKind::WillExecute { database_key } = event.kind
+                && let Some(entries) = log.lock().expect("log lock").as_mut()
+            {
+                entries.push(format!("{database_key:?}"));
             }
         })));
         Database { storage, executed }

@@ -55,18 +55,18 @@ fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnosti
         return out;
     };
     let path = file.path(db).as_str();
-    if let Some(series) = &meta.series {
-        if !series_by_name(db).contains_key(series) {
-            let mut diagnostic = Diagnostic::error(path, format!("unknown series `{series}`"))
-                .label("no file series/".to_string() + series + ".md")
-                .help(format!(
-                    "create series/{series}.md, or fix the name to one of the files in series/"
-                ));
-            if let Some(at) = &parsed.series_location {
-                diagnostic = diagnostic.at(at.clone());
-            }
-            out.push(diagnostic);
+    if let Some(series) = &meta.series
+        && !series_by_name(db).contains_key(series)
+    {
+        let mut diagnostic = Diagnostic::error(path, format!("unknown series `{series}`"))
+            .label("no file series/".to_string() + series + ".md")
+            .help(format!(
+                "create series/{series}.md, or fix the name to one of the files in series/"
+            ));
+        if let Some(at) = &parsed.series_location {
+            diagnostic = diagnostic.at(at.clone());
         }
+        out.push(diagnostic);
     }
     let tiers = tag_tiers(db);
     for tag in &meta.tags {
@@ -92,16 +92,15 @@ fn tag_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic
     if let Some(parent) = tag_meta(db, file)
         .as_ref()
         .and_then(|tag| tag.parent.clone())
+        && !tag_tiers(db).contains_key(&parent)
     {
-        if !tag_tiers(db).contains_key(&parent) {
-            out.push(
-                Diagnostic::warning(
-                    file.path(db).as_str(),
-                    format!("parent tag `{parent}` is not in the taxonomy"),
-                )
-                .help(format!("add tags/{parent}.md or fix the `parent` field")),
-            );
-        }
+        out.push(
+            Diagnostic::warning(
+                file.path(db).as_str(),
+                format!("parent tag `{parent}` is not in the taxonomy"),
+            )
+            .help(format!("add tags/{parent}.md or fix the `parent` field")),
+        );
     }
     out
 }

@@ -136,7 +136,7 @@ mod tests {
             date: date(d),
             id: id.into(),
         };
-        let mut keys = vec![
+        let mut keys = [
             key("2024-01-01", "en/b"),
             key("2024-01-02", "en/z"),
             key("2024-01-01", "en/a"),

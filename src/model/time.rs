@@ -16,7 +16,7 @@ impl Timestamp {
             return Some(Timestamp::from_date(date));
         }
         if let Ok(with_zone) = DateTime::parse_from_rfc3339(text) {
-            return Some(Timestamp(with_zone.with_timezone(&Utc).into()).truncated());
+            return Some(Timestamp(with_zone.with_timezone(&Utc)).truncated());
         }
         let with_t = text.replacen(' ', "T", 1);
         if let Ok(with_zone) = DateTime::parse_from_rfc3339(&with_t) {

@@ -17,6 +17,8 @@ pub struct FrontMatter<'a> {
     text: &'a str,
     yaml: &'a str,
     yaml_offset: usize,
+    /// saphyr positions count characters; in ASCII text they are byte offsets already.
+    yaml_is_ascii: bool,
     entries: Vec<(&'a str, MarkedYaml<'a>, MarkedYaml<'a>)>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -31,6 +33,7 @@ impl<'a> FrontMatter<'a> {
             text,
             yaml,
             yaml_offset: split.yaml.start,
+            yaml_is_ascii: yaml.is_ascii(),
             entries: Vec::new(),
             diagnostics: Vec::new(),
         };
@@ -77,24 +80,31 @@ impl<'a> FrontMatter<'a> {
 
     fn collect_entries(&mut self, map: saphyr::AnnotatedMapping<'a, MarkedYaml<'a>>) {
         for (key, value) in map {
-            match &key.data {
-                YamlData::Value(Scalar::String(name)) => {
-                    let name: &'a str = match name {
-                        std::borrow::Cow::Borrowed(s) => s,
-                        // Escaped keys are rare; look them up by their source text.
-                        std::borrow::Cow::Owned(_) => self.source_of(&key),
-                    };
-                    self.entries.push((name, key, value));
-                }
-                _ => {} // Non-string keys (`1: x`) are not fields of ours; ignore like unknown keys.
+            // Non-string keys (`1: x`) are not fields of ours; they are ignored like unknown keys.
+            if let YamlData::Value(Scalar::String(name)) = &key.data {
+                let name: &'a str = match name {
+                    std::borrow::Cow::Borrowed(s) => s,
+                    // Escaped keys are rare; look them up by their source text.
+                    std::borrow::Cow::Owned(_) => self.source_of(&key),
+                };
+                self.entries.push((name, key, value));
             }
         }
     }
 
     fn source_of(&self, node: &MarkedYaml<'a>) -> &'a str {
-        let start = char_to_byte(self.yaml, node.span.start.index());
-        let end = char_to_byte(self.yaml, node.span.end.index());
+        let start = self.byte_offset(node.span.start.index());
+        let end = self.byte_offset(node.span.end.index());
         &self.yaml[start..end]
+    }
+
+    /// The byte offset in the YAML of a saphyr character index.
+    fn byte_offset(&self, chars: usize) -> usize {
+        if self.yaml_is_ascii {
+            chars.min(self.yaml.len())
+        } else {
+            char_to_byte(self.yaml, chars)
+        }
     }
 
     fn get(&self, key: &str) -> Option<&MarkedYaml<'a>> {
@@ -394,8 +404,8 @@ impl<'a> FrontMatter<'a> {
     }
 
     fn location_of_chars(&self, start: usize, end: usize) -> Location {
-        let start_byte = char_to_byte(self.yaml, start);
-        let end_byte = char_to_byte(self.yaml, end.max(start + 1)).max(start_byte);
+        let start_byte = self.byte_offset(start);
+        let end_byte = self.byte_offset(end.max(start + 1)).max(start_byte);
         Location::in_text(
             self.text,
             self.yaml_offset + start_byte..self.yaml_offset + end_byte,

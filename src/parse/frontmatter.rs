@@ -68,7 +68,7 @@ impl Iterator for LineIter<'_> {
 }
 
 fn memchr_newline(text: &str) -> Option<usize> {
-    text.bytes().position(|b| b == b'\n')
+    memchr::memchr(b'\n', text.as_bytes())
 }
 
 #[cfg(test)]

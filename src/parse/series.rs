@@ -40,15 +40,15 @@ pub fn parse_series_text(path: &str, stem: &str, text: &str) -> Parsed<SeriesDef
         }
     });
     let name = front.required_string("name");
-    if let (Some(name), Ok(stem)) = (&name, &file_name) {
-        if name.as_str() != &**stem {
-            front.invalid(
-                "name",
-                format!("series `name` is `{name}` but the file is named `{stem}.md`"),
-                "must equal the file name without .md",
-                "make the two equal: posts refer to the series by this name",
-            );
-        }
+    if let (Some(name), Ok(stem)) = (&name, &file_name)
+        && name.as_str() != &**stem
+    {
+        front.invalid(
+            "name",
+            format!("series `name` is `{name}` but the file is named `{stem}.md`"),
+            "must equal the file name without .md",
+            "make the two equal: posts refer to the series by this name",
+        );
     }
     front.required_string("title");
     let order = front.integer("order").unwrap_or(0);

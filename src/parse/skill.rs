@@ -23,15 +23,15 @@ pub fn parse_skill(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SkillMe
     let mut front = FrontMatter::parse(path, text, &split);
     let folder = named_stem(path, &name, "skill");
     let declared = front.required_string("name");
-    if let (Some(declared), Ok(folder)) = (&declared, &folder) {
-        if declared.as_str() != &**folder {
-            front.invalid(
-                "name",
-                format!("skill `name` is `{declared}` but its folder is `{folder}`"),
-                "must equal the folder name",
-                "rename the folder or the skill so that they are equal",
-            );
-        }
+    if let (Some(declared), Ok(folder)) = (&declared, &folder)
+        && declared.as_str() != &**folder
+    {
+        front.invalid(
+            "name",
+            format!("skill `name` is `{declared}` but its folder is `{folder}`"),
+            "must equal the folder name",
+            "rename the folder or the skill so that they are equal",
+        );
     }
     let description = front.required_string("description");
     let mut diagnostics = std::mem::take(&mut front.diagnostics);

@@ -30,15 +30,15 @@ pub fn parse_tag_text(path: &str, stem: &str, text: &str) -> Parsed<TagDef> {
     let mut front = FrontMatter::parse(path, text, &split);
     let file_name = named_stem(path, stem, "tag");
     let name = front.required_string("name");
-    if let (Some(name), Ok(stem)) = (&name, &file_name) {
-        if name.as_str() != &**stem {
-            front.invalid(
-                "name",
-                format!("tag `name` is `{name}` but the file is named `{stem}.md`"),
-                "must equal the file name without .md",
-                "make the two equal: the file name is the tag's URL segment",
-            );
-        }
+    if let (Some(name), Ok(stem)) = (&name, &file_name)
+        && name.as_str() != &**stem
+    {
+        front.invalid(
+            "name",
+            format!("tag `name` is `{name}` but the file is named `{stem}.md`"),
+            "must equal the file name without .md",
+            "make the two equal: the file name is the tag's URL segment",
+        );
     }
     let description = front.string("description").unwrap_or_default();
     let tier = match front.string("tier") {

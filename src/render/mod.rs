@@ -20,3 +20,12 @@ pub mod wire;
 pub use operations::{OPERATIONS, Operation, PathParam};
 pub use output::Output;
 pub use plan::{OutputFile, OutputKind, output_plan, render_output};
+
+use crate::db::SourceFile;
+
+/// Serializes the fragments of one post (its index entry and its timeline entry) ahead of the
+/// lists that need them, so a build can spread this work over threads.
+pub fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
+    posts::post_entry_json(db, file);
+    timelines::timeline_post_json(db, file);
+}

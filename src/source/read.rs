@@ -72,7 +72,7 @@ fn read_limited(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
 /// Decodes UTF-8 and rejects binary data. A NUL byte never occurs in Markdown; it means an image
 /// or archive was given a `.md` name.
 pub fn decode(bytes: Vec<u8>) -> FileContents {
-    if let Some(offset) = memchr_nul(&bytes) {
+    if let Some(offset) = memchr::memchr(0, &bytes) {
         return FileContents::Unusable {
             problem: "this is a binary file, not Markdown text (it contains a NUL byte)".into(),
             help: "content files must be UTF-8 Markdown; rename or move this file out of the content folder".into(),
@@ -108,10 +108,6 @@ fn position_of(bytes: &[u8], offset: usize) -> (usize, usize) {
         .count()
         + 1;
     (line, column)
-}
-
-fn memchr_nul(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == 0)
 }
 
 #[cfg(test)]

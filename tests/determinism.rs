@@ -1,0 +1,55 @@
+//! Output bytes depend on the content only: not on the order files are found in, the order
+//! salsa ids are handed out, or which thread ran which query.
+
+mod support;
+
+use content_api::config::SiteConfig;
+use content_api::db::Workspace;
+use content_api::{build, config, source};
+use proptest::prelude::*;
+use std::sync::Arc;
+use support::*;
+
+fn sample_config() -> Arc<SiteConfig> {
+    Arc::new(
+        config::load(
+            camino::Utf8Path::new(&format!("{}/watch.toml", repo().display())),
+            true,
+        )
+        .unwrap()
+        .unwrap(),
+    )
+}
+
+fn outputs_for(scan: source::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
+    let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
+    let workspace = Workspace::new(sample_config(), today, false, scan);
+    assert!(
+        build::diagnostics(workspace.db())
+            .iter()
+            .all(|d| !d.is_error())
+    );
+    build::outputs(workspace.db())
+        .into_iter()
+        .map(|(path, output)| (path, output.bytes.to_vec()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn shuffling_the_input_order_never_changes_a_byte(order in Just((0..55usize).collect::<Vec<_>>()).prop_shuffle()) {
+        let baseline = outputs_for(source::scan(&repo().join("content")));
+        let mut scan = source::scan(&repo().join("content"));
+        let mut files: Vec<_> = scan.files.drain(..).map(Some).collect();
+        let mut shuffled = Vec::with_capacity(files.len());
+        let count = files.len();
+        for &index in order.iter().filter(|&&i| i < count) {
+            shuffled.push(files[index].take().unwrap());
+        }
+        shuffled.extend(files.into_iter().flatten());
+        scan.files = shuffled;
+        prop_assert_eq!(baseline, outputs_for(scan));
+    }
+}

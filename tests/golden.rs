@@ -1,0 +1,143 @@
+//! The committed `out/` is the build of the bundled `content/`: anyone opening the repository
+//! sees the API, and any change to the output shows up as a reviewed diff.
+
+mod support;
+
+use support::*;
+
+const UPDATE: &str = "If the change is intended, rebuild it with `cargo run -- --once --today 2026-11-22` and review the diff of out/.";
+
+#[test]
+fn once_reproduces_the_committed_out_folder_byte_for_byte() {
+    let out = tempfile::tempdir().unwrap();
+    let result = content_api(&[
+        "--once",
+        "--today",
+        TODAY,
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    assert_same_tree(
+        &read_tree(&repo().join("out")),
+        &read_tree(out.path()),
+        UPDATE,
+    );
+}
+
+#[test]
+fn a_second_build_rewrites_nothing() {
+    let out = tempfile::tempdir().unwrap();
+    let content = repo().join("content");
+    build(&content, out.path(), &[]);
+    let mtimes = |dir: &std::path::Path| -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
+        walkdir::WalkDir::new(dir)
+            .sort_by_file_name()
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                (
+                    e.path().to_owned(),
+                    e.metadata().unwrap().modified().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let before = mtimes(out.path());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let second = build(&content, out.path(), &[]);
+    assert_eq!(
+        before,
+        mtimes(out.path()),
+        "an unchanged file was rewritten"
+    );
+    let log = String::from_utf8_lossy(&second.stderr);
+    assert!(log.contains(" 0 written"), "{log}");
+}
+
+#[test]
+fn files_the_tool_did_not_write_are_left_alone_and_stale_outputs_are_removed() {
+    let out = tempfile::tempdir().unwrap();
+    let content = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("content"), content.path());
+    build(content.path(), out.path(), &[]);
+    std::fs::write(out.path().join("api/notes.txt"), "mine").unwrap();
+    std::fs::write(out.path().join("CNAME"), "example.com").unwrap();
+    assert!(
+        out.path()
+            .join("api/timeline/en/half-marathon.json")
+            .exists()
+    );
+    // Remove every post tagged half-marathon: its timelines must disappear.
+    for lang in ["en", "es"] {
+        std::fs::remove_file(content.path().join(format!(
+            "blog/{lang}/2023-08-27_training-for-my-first-half-marathon.md"
+        )))
+        .unwrap();
+    }
+    build(content.path(), out.path(), &[]);
+    assert!(
+        !out.path()
+            .join("api/timeline/en/half-marathon.json")
+            .exists()
+    );
+    assert!(
+        !out.path()
+            .join("api/timeline/es/half-marathon.json")
+            .exists()
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("api/notes.txt")).unwrap(),
+        "mine"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("CNAME")).unwrap(),
+        "example.com"
+    );
+}
+
+#[test]
+fn no_temporary_files_are_left_behind() {
+    let out = tempfile::tempdir().unwrap();
+    build(&repo().join("content"), out.path(), &[]);
+    let leftovers: Vec<_> = read_tree(out.path())
+        .into_keys()
+        .filter(|p| p.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_inside_the_output_folder_is_never_written_through() {
+    let out = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), out.path().join("api")).unwrap();
+    let result = content_api(&[
+        "--once",
+        "--today",
+        TODAY,
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(!result.status.success());
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    assert!(
+        read_tree(outside.path()).is_empty(),
+        "something was written outside the output folder"
+    );
+}
+
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    for (path, bytes) in read_tree(from) {
+        let target = to.join(&path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+}
