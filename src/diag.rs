@@ -115,9 +115,11 @@ impl Diagnostic {
                 if let Some(label) = &self.label {
                     annotation = annotation.label(label.as_str());
                 }
+                // The bare path: annotate-snippets appends `:line:column` itself (giving it
+                // `display_path()` printed the position twice, `x.md:6:14:6:14`).
                 title.element(
                     Snippet::source(source)
-                        .path(path.as_str())
+                        .path(self.path.as_str())
                         .annotation(annotation),
                 )
             }
@@ -194,6 +196,7 @@ mod tests {
         .help("write the number without quotes");
         let shown = diagnostic.render(Some(text), false);
         assert!(shown.contains("blog/en/2024-01-01_x.md:2:14"), "{shown}");
+        assert!(!shown.contains(":2:14:"), "position printed twice: {shown}");
         assert!(shown.contains("found a string"), "{shown}");
         assert!(
             shown.contains("help: write the number without quotes"),

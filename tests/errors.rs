@@ -1,0 +1,490 @@
+//! Error reporting, end to end: the real binary on small broken sites.
+//!
+//! Every failing case checks the exit status, the message (file, line:column when known, what
+//! was expected, the help), and that the output folder of a previous good build is left exactly
+//! as it was (same files, same bytes, same modification times). Every run has a time limit
+//! (see `common::TIMEOUT`), so a hang fails the test instead of stalling the suite.
+
+mod common;
+
+use common::{EN_POST, EN_POST_TEXT, ES_POST, SERIES, Site, TAG, TODAY, post_with};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+
+/// Asserts a content-error run: exit 1, `errors` errors reported and counted in the summary,
+/// and `out/` exactly as `before`.
+fn assert_rejected(site: &Site, before: &common::Snapshot, run: &common::Run, errors: usize) {
+    run.assert_code(1);
+    assert_eq!(
+        run.errors().len(),
+        errors,
+        "number of errors\n--- stderr ---\n{}",
+        run.stderr
+    );
+    let plural = if errors == 1 { "" } else { "s" };
+    assert_eq!(
+        run.summary(),
+        Some(
+            format!("error: {errors} error{plural} in the content; nothing was written to out")
+                .as_str()
+        ),
+        "summary line\n--- stderr ---\n{}",
+        run.stderr
+    );
+    common::assert_same(before, &site.out_snapshot());
+}
+
+// 1. Missing content folder: a usage error (exit 2) that names the folder and the fix.
+#[test]
+fn missing_content_folder_is_a_usage_error() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let run = site.run(&[
+        "--once",
+        "--content",
+        "no-such-folder",
+        "--out",
+        "out",
+        "--today",
+        TODAY,
+    ]);
+    run.assert_code(2);
+    let error = run.find("content folder");
+    assert_eq!(error.level, "error");
+    assert_eq!(
+        error.message,
+        "content folder `no-such-folder` does not exist"
+    );
+    error.assert_help("--content DIR");
+    error.assert_help("content_dir");
+    assert_eq!(run.summary(), None);
+    common::assert_same(&before, &site.out_snapshot());
+}
+
+// 2. A post the build cannot read: an error at that file about its permissions. As root,
+// chmod 000 does not stop reads, so the test detects that and skips.
+#[test]
+fn unreadable_post_is_an_error() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let path = site.path(EN_POST);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&path).is_ok() {
+        eprintln!(
+            "note: skipping unreadable_post_is_an_error: chmod 000 does not stop reads here \
+             (running as root?)"
+        );
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        return;
+    }
+    let run = site.build();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_rejected(&site, &before, &run, 1);
+    let error = run.find("cannot read file");
+    assert!(error.message.contains("ermission denied"), "{}", error.text);
+    error.assert_at(EN_POST, None).assert_help("permissions");
+}
+
+// 3. Invalid UTF-8: located at the first bad byte (line 2, column 12: after `title: "Caf`).
+#[test]
+fn invalid_utf8_is_located() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    site.write(
+        EN_POST,
+        b"---\ntitle: \"Caf\xe9\"\ndescription: \"Latin-1\"\npubDate: 2024-05-01\n---\n",
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("not valid UTF-8")
+        .assert_at(EN_POST, Some((2, 12)))
+        .assert_help("save the file as UTF-8");
+}
+
+// 4. Unclosed front matter: points at the opening `---` and says to add the closing one.
+#[test]
+fn unclosed_front_matter() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    site.write(
+        EN_POST,
+        "---\ntitle: \"Hello\"\ndescription: \"No end\"\npubDate: 2024-05-01\n\nBody.\n",
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("front matter is not closed")
+        .assert_at(EN_POST, Some((1, 1)))
+        .assert_shows("1 | ---")
+        .assert_shows("no line `---` closes it")
+        .assert_help("add a line `---` after the last front-matter field");
+}
+
+// 5. Wrong types: both reported in one run, each at its own line, saying what was expected.
+#[test]
+fn wrong_types_are_all_reported_at_their_lines() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let path = "blog/en/2024-05-02_types.md";
+    site.write(
+        path,
+        post_with("series: intro\nseriesOrder: \"2\"\ndraft: \"true\"\n"),
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 2);
+    let order = run.find("`seriesOrder` must be an integer");
+    assert!(
+        order.message.ends_with("found the string \"2\""),
+        "{}",
+        order.text
+    );
+    order
+        .assert_at(path, Some((6, 14)))
+        .assert_shows("6 | seriesOrder: \"2\"")
+        .assert_shows("expected an integer")
+        .assert_help("write a whole number without quotes: seriesOrder: 2");
+    let draft = run.find("`draft` must be true or false");
+    assert!(
+        draft.message.ends_with("found the string \"true\""),
+        "{}",
+        draft.text
+    );
+    draft
+        .assert_at(path, Some((7, 8)))
+        .assert_shows("7 | draft: \"true\"")
+        .assert_help("write it without quotes: draft: true");
+}
+
+// 6a. A calendar date that does not exist.
+#[test]
+fn impossible_pub_date() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    site.write(
+        EN_POST,
+        "---\ntitle: \"Hello\"\ndescription: \"Leap\"\npubDate: 2024-02-30\n---\n",
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("`pubDate` is not a valid date: `2024-02-30`")
+        .assert_at(EN_POST, Some((4, 10)))
+        .assert_shows("expected a date like 2024-05-01")
+        .assert_help("write `pubDate` as YYYY-MM-DD");
+}
+
+// 6b. A bad `eventDate` in a slide deck.
+#[test]
+fn bad_event_date_in_deck() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let deck = "slides/en/2024-05-01_talk.md";
+    site.write(
+        deck,
+        "---\ntype: native\ntitle: \"Talk\"\ndescription: \"A talk\"\npubDate: 2024-05-01\n\
+         eventName: \"Meetup\"\neventDate: 2024-04-31\n---\n",
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("`eventDate` is not a valid date: `2024-04-31`")
+        .assert_at(deck, Some((7, 12)))
+        .assert_help("write `eventDate` as YYYY-MM-DD");
+}
+
+// 7a. A post file name whose slug is not `^[a-z0-9-]+$`: no line, the fix is a rename.
+#[test]
+fn bad_slug_in_file_name() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let path = "blog/en/2024-01-01_Bad_Slug.md";
+    site.write(path, post_with(""));
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    let error = run.find("the slug `Bad_Slug` in the file name is not valid");
+    assert!(error.message.contains("^[a-z0-9-]+$"), "{}", error.text);
+    error
+        .assert_at(path, None)
+        .assert_help("rename the file to YYYY-MM-DD_<slug>.md");
+}
+
+// 7b. A tag name with capitals in a post's `tags`.
+#[test]
+fn bad_tag_name_in_post() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    site.write(
+        EN_POST,
+        EN_POST_TEXT.replace("tags: [\"rust\"]", "tags: [\"rust\", \"Rust\"]"),
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("`Rust` in `tags` is not a valid name")
+        .assert_at(EN_POST, Some((5, 16)))
+        .assert_shows("names must match ^[a-z0-9-]+$")
+        .assert_help("lowercase letters, digits and hyphens");
+}
+
+// 8. A series that does not exist: the error points at the `series:` value.
+#[test]
+fn unknown_series() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    site.write(
+        EN_POST,
+        EN_POST_TEXT.replace("series: intro", "series: nope"),
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("unknown series `nope`")
+        .assert_at(EN_POST, Some((6, 9)))
+        .assert_shows("6 | series: nope")
+        .assert_shows("no file series/nope.md")
+        .assert_help("create series/nope.md");
+}
+
+// 9a. `x.md` beside `x.mdx`: the duplicate id is reported (besides each undated file name).
+#[test]
+fn duplicate_id_md_beside_mdx() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    site.write("blog/en/x.md", post_with(""));
+    site.write("blog/en/x.mdx", post_with(""));
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 3);
+    run.find("duplicate id `en/x`: blog/en/x.md has the same name")
+        .assert_at("blog/en/x.mdx", None)
+        .assert_help("keep one of the two files (.md or .mdx)");
+    let undated: Vec<_> = run
+        .errors()
+        .into_iter()
+        .filter(|e| e.message.contains("does not start with a date"))
+        .map(|e| e.path.unwrap())
+        .collect();
+    assert_eq!(undated, ["blog/en/x.md", "blog/en/x.mdx"]);
+}
+
+// 9b. The same with well-named files: the duplicate is then the only error.
+#[test]
+fn duplicate_id_of_dated_posts() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let mdx = EN_POST.replace(".md", ".mdx");
+    site.write(&mdx, EN_POST_TEXT);
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("duplicate id `en/2024-05-01_hello`")
+        .assert_at(&mdx, None)
+        .assert_help("keep one of the two files");
+}
+
+// 10. Several broken files at once: every error of the run is reported, sorted by file.
+#[test]
+fn all_errors_of_a_run_are_reported() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let utf8 = "blog/en/2024-05-03_latin1.md";
+    let deck = "slides/es/2024-05-01_talk.md";
+    site.write(EN_POST, "---\ntitle: \"Never closed\"\n");
+    site.write(
+        ES_POST,
+        post_with("seriesOrder: \"1\"\n").replace("2024-05-01", "2024-02-30"),
+    );
+    site.write(utf8, b"---\ntitle: \"\xff\"\n---\n");
+    site.write(TAG, "---\nname: rust\ntier: primero\n---\n");
+    site.write(SERIES, "---\nname: intro\n---\n");
+    site.write(
+        deck,
+        "---\ntype: video\ntitle: \"T\"\ndescription: \"D\"\npubDate: 2024-05-01\n---\n",
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 7);
+    let expected = [
+        (EN_POST, Some((1, 1)), "front matter is not closed"),
+        (utf8, Some((2, 9)), "file is not valid UTF-8"),
+        (ES_POST, Some((4, 10)), "`pubDate` is not a valid date"),
+        (ES_POST, Some((5, 14)), "`seriesOrder` must be an integer"),
+        (SERIES, Some((1, 1)), "missing required field `title`"),
+        (deck, Some((2, 7)), "unknown deck `type`: `video`"),
+        (TAG, Some((3, 7)), "unknown tag `tier`: `primero`"),
+    ];
+    let errors = run.errors();
+    assert_eq!(errors.len(), expected.len(), "{}", run.stderr);
+    for (error, (path, position, message)) in errors.iter().zip(expected) {
+        error.assert_at(path, position);
+        assert!(error.message.starts_with(message), "{}", error.text);
+        assert!(error.help.is_some(), "no help in\n{}", error.text);
+    }
+}
+
+// 11. A warning only (a tag missing from the taxonomy): exit 0, the warning printed, output
+// written (the unknown tag gets its timeline, as a primary tag).
+#[test]
+fn a_warning_does_not_fail_the_build() {
+    let site = Site::built();
+    site.write(
+        EN_POST,
+        EN_POST_TEXT.replace("tags: [\"rust\"]", "tags: [\"rust\", \"ghost\"]"),
+    );
+    let run = site.build();
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    assert_eq!(run.warnings().len(), 1, "{}", run.stderr);
+    run.find("tag `ghost` is not in the taxonomy; it counts as a primary tag")
+        .assert_at(EN_POST, None)
+        .assert_help("add tags/ghost.md");
+    assert_eq!(run.summary(), None);
+    let timeline = std::fs::read_to_string(site.out().join("api/timeline/en/ghost.json")).unwrap();
+    assert!(timeline.contains("\"hello\""), "{timeline}");
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(posts.contains("ghost"), "{posts}");
+    assert!(site.out().join("notes.txt").is_file());
+}
+
+// 12a. A `.md` file whose name is not valid UTF-8: an error (it cannot become an id or URL),
+// shown with the name decoded lossily.
+#[test]
+fn non_utf8_file_name_is_an_error() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let name = std::ffi::OsStr::from_bytes(b"2024-05-02_caf\xe9.md");
+    std::fs::write(site.path("blog/en").join(name), post_with("")).unwrap();
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("file name is not valid UTF-8")
+        .assert_at("blog/en/2024-05-02_caf\u{fffd}.md", None)
+        .assert_help("rename the file using UTF-8 characters");
+}
+
+// 12b. A 50 MB `.md` file: an error naming the 8 MB limit; only the limit is read.
+#[test]
+fn huge_file_is_refused() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let path = "blog/en/2024-05-02_huge.md";
+    let mut bytes = post_with("").into_bytes();
+    bytes.resize(50 * 1024 * 1024, b'a');
+    site.write(path, bytes);
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("file is larger than the 8 MB limit for a content file")
+        .assert_at(path, None)
+        .assert_help("move large assets out of the content folder");
+}
+
+// 12c. Binary data (an image renamed `.md`): an error that says it is binary, at the first NUL.
+#[test]
+fn binary_file_is_refused() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let path = "blog/en/2024-05-02_image.md";
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.extend((0..=255u8).cycle().take(4096));
+    site.write(path, png);
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("this is a binary file, not Markdown text")
+        .assert_at(path, Some((3, 1)))
+        .assert_help("content files must be UTF-8 Markdown");
+}
+
+// 12d. A symbolic link loop (`blog/en/loop -> ..`): a warning, the link is not followed, and
+// the build succeeds.
+#[test]
+fn symlink_loop_is_a_warning() {
+    let site = Site::new();
+    std::os::unix::fs::symlink("..", site.path("blog/en/loop")).unwrap();
+    let run = site.build();
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    run.find("symbolic link loop")
+        .assert_at("blog/en/loop", None)
+        .assert_help("it was not followed");
+    assert!(site.out().join("api/posts-en.json").is_file());
+}
+
+// 12e. A link to the content folder itself (`blog/en/loop -> ../..`): walked once, its
+// Markdown reported as misplaced (warnings), the loop caught one level down; still a success
+// with the same output as without the link.
+#[test]
+fn symlink_to_content_root_terminates() {
+    let site = Site::new();
+    site.build().assert_success();
+    let before = std::fs::read(site.out().join("api/posts.json")).unwrap();
+    std::os::unix::fs::symlink("../..", site.path("blog/en/loop")).unwrap();
+    let run = site.build();
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    run.find("symbolic link loop");
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w.message.contains("not read as content")),
+        "{}",
+        run.stderr
+    );
+    let after = std::fs::read(site.out().join("api/posts.json")).unwrap();
+    assert_eq!(before, after);
+}
+
+// 13a. A misspelt key in the config file: exit 2, located at its line, listing the valid keys.
+#[test]
+fn misspelt_config_key() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "base_url = \"https://example.com\"\ncontnt_dir = \"content\"\n",
+    )
+    .unwrap();
+    let run = site.run(&["--once", "--config", "watch.toml", "--today", TODAY]);
+    run.assert_code(2);
+    let error = run.find("unknown field `contnt_dir`");
+    assert!(
+        error.message.starts_with("invalid config:"),
+        "{}",
+        error.text
+    );
+    assert!(error.message.contains("`content_dir`"), "{}", error.text);
+    error
+        .assert_at("watch.toml", Some((2, 1)))
+        .assert_shows("2 | contnt_dir = \"content\"")
+        .assert_help("watch.toml");
+    common::assert_same(&before, &site.out_snapshot());
+}
+
+// 13b. A base URL that is not http(s).
+#[test]
+fn non_http_base_url() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let run = site.build_with(&["--base-url", "ftp://x"]);
+    run.assert_code(2);
+    assert_eq!(
+        run.find("--base-url").message,
+        "invalid --base-url: `ftp://x` must start with https:// or http://"
+    );
+    common::assert_same(&before, &site.out_snapshot());
+}
+
+// 13c. A `--today` that is not a date (month 13): rejected by the argument parser.
+#[test]
+fn impossible_today() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let run = site.run(&[
+        "--once",
+        "--content",
+        "content",
+        "--out",
+        "out",
+        "--today",
+        "2024-13-01",
+    ]);
+    run.assert_code(2);
+    let error = run.find("2024-13-01");
+    assert!(
+        error.message.contains("--today <YYYY-MM-DD>"),
+        "{}",
+        error.text
+    );
+    assert!(run.stderr.contains("--help"), "{}", run.stderr);
+    common::assert_same(&before, &site.out_snapshot());
+}
