@@ -5,9 +5,9 @@
 //! `--once` and the watcher use these functions, so they cannot compute different things.
 
 use crate::db::{Database, Site, SourceFile};
-use crate::derive::{all_diagnostics, published_posts};
+use crate::derive::{all_diagnostics, post_diagnostics, post_links, published_posts, sort_key};
 use crate::diag::Diagnostic;
-use crate::parse::{parse_deck, parse_post, parse_series, parse_skill, parse_tag};
+use crate::parse::{parse_deck, parse_series, parse_skill, parse_tag};
 use crate::render::{Output, output_plan, prepare_post, render_output};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -53,7 +53,7 @@ fn parse_in_parallel(db: &Database) {
         jobs.extend(
             tree.posts(db)
                 .iter()
-                .map(|&f| (f, parse_post_job as ParseJob)),
+                .map(|&f| (f, check_post_job as ParseJob)),
         );
         jobs.extend(
             tree.decks(db)
@@ -81,8 +81,13 @@ fn parse_in_parallel(db: &Database) {
         .for_each_with(db.clone(), |db, (file, job)| job(db, *file));
 }
 
-fn parse_post_job(db: &Database, file: SourceFile) {
-    parse_post(db, file);
+/// Parses a post and runs its cross-file checks, which `all_diagnostics` then only collects.
+/// Its sort key and links are computed here too: they are per file, and the indexes that read
+/// them for every post would otherwise compute them one after another.
+fn check_post_job(db: &Database, file: SourceFile) {
+    post_diagnostics(db, file);
+    sort_key(db, file);
+    post_links(db, file);
 }
 fn parse_deck_job(db: &Database, file: SourceFile) {
     parse_deck(db, file);

@@ -2,11 +2,11 @@
 //! built as of 2026-11-22: the counts of CONTENT_FORMAT.md section 6, series order, draft
 //! renumbering, valid JSON everywhere.
 
-mod support;
+mod common;
 
+use common::*;
 use serde_json::Value;
 use std::path::Path;
-use support::*;
 
 fn json(out: &Path, path: &str) -> Value {
     serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()

@@ -1,14 +1,14 @@
 //! Output bytes depend on the content only: not on the order files are found in, the order
 //! salsa ids are handed out, or which thread ran which query.
 
-mod support;
+mod common;
 
+use common::*;
 use content_api::config::SiteConfig;
 use content_api::db::Workspace;
 use content_api::{build, config, source};
 use proptest::prelude::*;
 use std::sync::Arc;
-use support::*;
 
 fn sample_config() -> Arc<SiteConfig> {
     Arc::new(
@@ -22,7 +22,7 @@ fn sample_config() -> Arc<SiteConfig> {
 }
 
 fn outputs_for(scan: source::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
-    let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
+    let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
     let workspace = Workspace::new(sample_config(), today, false, scan);
     assert!(
         build::diagnostics(workspace.db())

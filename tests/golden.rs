@@ -1,9 +1,9 @@
 //! The committed `out/` is the build of the bundled `content/`: anyone opening the repository
 //! sees the API, and any change to the output shows up as a reviewed diff.
 
-mod support;
+mod common;
 
-use support::*;
+use common::*;
 
 const UPDATE: &str = "If the change is intended, rebuild it with `cargo run -- --once --today 2026-11-22` and review the diff of out/.";
 
@@ -13,7 +13,7 @@ fn once_reproduces_the_committed_out_folder_byte_for_byte() {
     let result = content_api(&[
         "--once",
         "--today",
-        TODAY,
+        SAMPLE_TODAY,
         "--out",
         out.path().to_str().unwrap(),
     ]);
@@ -121,7 +121,7 @@ fn a_symlink_inside_the_output_folder_is_never_written_through() {
     let result = content_api(&[
         "--once",
         "--today",
-        TODAY,
+        SAMPLE_TODAY,
         "--out",
         out.path().to_str().unwrap(),
     ]);

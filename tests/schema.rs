@@ -2,11 +2,11 @@
 //! its operation, strictly: required fields present, formats checked, and no field that the
 //! schema does not declare.
 
-mod support;
+mod common;
 
+use common::*;
 use serde_json::{Value, json};
 use std::path::Path;
-use support::*;
 
 /// The operation's path template as a regex over output paths.
 fn template_regex(template: &str) -> regex_lite::Regex {

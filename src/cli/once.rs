@@ -21,7 +21,7 @@ pub fn run(settings: &Settings) -> ExitCode {
     let scan = source::scan(config.content_dir.as_std_path());
     let file_count = scan.files.len();
     tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
-    let workspace = Workspace::new(config.clone(), settings.today(), settings.drafts, scan);
+    let workspace = Workspace::frozen(config.clone(), settings.today(), settings.drafts, scan);
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());
     tracing::debug!("parsed and checked at {:?}", started.elapsed());
@@ -42,6 +42,8 @@ pub fn run(settings: &Settings) -> ExitCode {
     );
     match publish(&config.out_dir, &outputs, Verify::Disk) {
         Ok(report) => {
+            // The process ends here: skip freeing the database piece by piece.
+            std::mem::forget(workspace);
             tracing::info!(
                 "built {} files from {file_count} sources in {} ms: {} written, {} unchanged, {} removed → {}",
                 outputs.len(),

@@ -15,41 +15,39 @@ use std::sync::{Arc, Mutex};
 
 /// The database. Cloning gives a handle for another thread (salsa's snapshot model).
 #[salsa::db]
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Database {
     storage: salsa::Storage<Self>,
-    executed: Arc<Mutex<Option<Vec<String>>>>,
-}
-
-impl Default for Database {
-    fn default() -> Self {
-        let executed: Arc<Mutex<Option<Vec<String>>>> = Arc::default();
-        let log = executed.clone();
-        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind
-                && let Some(entries) = log.lock().expect("log lock").as_mut()
-            {
-                entries.push(format!("{database_key:?}"));
-            }
-        })));
-        Database { storage, executed }
-    }
+    /// Present only in a [`Database::recording`] database: salsa calls an event callback for
+    /// every query it looks at, which costs time in a normal build.
+    executed: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl Database {
-    /// Starts recording which queries execute (salsa's `WillExecute` events), so tests can
-    /// assert that an edit re-ran only what it had to.
-    pub fn record_executions(&self) {
-        *self.executed.lock().expect("log lock") = Some(Vec::new());
+    /// A database that records which queries execute (salsa's `WillExecute` events), so tests
+    /// can assert that an edit re-ran only what it had to.
+    pub fn recording() -> Database {
+        let executed: Arc<Mutex<Vec<String>>> = Arc::default();
+        let log = executed.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                log.lock()
+                    .expect("log lock")
+                    .push(format!("{database_key:?}"));
+            }
+        })));
+        Database {
+            storage,
+            executed: Some(executed),
+        }
     }
 
-    /// The queries executed since the last call, as `query_name(Id(..))`.
+    /// The queries executed since the last call, as `query_name(Id(..))`. Always empty for a
+    /// database that is not [`Database::recording`].
     pub fn take_executions(&self) -> Vec<String> {
         self.executed
-            .lock()
-            .expect("log lock")
-            .as_mut()
-            .map(std::mem::take)
+            .as_ref()
+            .map(|log| std::mem::take(&mut *log.lock().expect("log lock")))
             .unwrap_or_default()
     }
 }

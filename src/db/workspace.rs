@@ -9,7 +9,7 @@ use crate::diag::Diagnostic;
 use crate::model::Lang;
 use crate::source::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
 use chrono::NaiveDate;
-use salsa::Setter;
+use salsa::{Durability, Setter};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -29,31 +29,80 @@ pub struct Applied {
 }
 
 impl Workspace {
-    /// A workspace holding `scan`, the result of walking the content folder.
+    /// A workspace for a watch session: its inputs change as files do.
     pub fn new(config: Arc<SiteConfig>, today: NaiveDate, drafts: bool, scan: Scan) -> Workspace {
-        let db = Database::default();
-        let empty: Arc<[SourceFile]> = Arc::from([]);
-        let en = LangTree::new(&db, Lang::En, empty.clone(), empty.clone());
-        let es = LangTree::new(&db, Lang::Es, empty.clone(), empty.clone());
-        let site = Site::new(
-            &db,
+        Workspace::with_database(
+            Database::default(),
+            config,
+            today,
+            drafts,
+            scan,
+            Durability::LOW,
+        )
+    }
+
+    /// A workspace for a one-shot build. Its inputs never change, so salsa does not record
+    /// dependencies on them (less time and memory); setting one would panic.
+    pub fn frozen(
+        config: Arc<SiteConfig>,
+        today: NaiveDate,
+        drafts: bool,
+        scan: Scan,
+    ) -> Workspace {
+        Workspace::with_database(
+            Database::default(),
+            config,
+            today,
+            drafts,
+            scan,
+            Durability::NEVER_CHANGE,
+        )
+    }
+
+    /// A workspace on a given database (tests pass a recording one), with every input created
+    /// at `durability`.
+    pub fn with_database(
+        db: Database,
+        config: Arc<SiteConfig>,
+        today: NaiveDate,
+        drafts: bool,
+        scan: Scan,
+        durability: Durability,
+    ) -> Workspace {
+        let mut files = HashMap::with_capacity(scan.files.len());
+        let mut lists = Lists::default();
+        // The scan is sorted by path, so the lists come out sorted.
+        for scanned in scan.files {
+            if scanned.contents != FileContents::Missing {
+                let file = SourceFile::builder(scanned.path.clone(), scanned.contents)
+                    .durability(durability)
+                    .new(&db);
+                lists.push(&scanned.path, file);
+                files.insert(scanned.path, file);
+            }
+        }
+        // Every input is created with its final value: no setter, so no new revision.
+        let en = LangTree::builder(Lang::En, lists.en_posts.into(), lists.en_decks.into())
+            .durability(durability)
+            .new(&db);
+        let es = LangTree::builder(Lang::Es, lists.es_posts.into(), lists.es_decks.into())
+            .durability(durability)
+            .new(&db);
+        let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
+        let site = Site::builder(
             config,
             today,
             drafts,
             en,
             es,
-            empty.clone(),
-            empty.clone(),
-            empty,
-            Arc::from([]),
-        );
-        let mut workspace = Workspace {
-            db,
-            site,
-            files: HashMap::new(),
-        };
-        workspace.sync_scan(scan);
-        workspace
+            lists.tags.into(),
+            lists.series.into(),
+            lists.skills.into(),
+            problems,
+        )
+        .durability(durability)
+        .new(&db);
+        Workspace { db, site, files }
     }
 
     pub fn db(&self) -> &Database {
@@ -151,26 +200,7 @@ impl Workspace {
     /// Recomputes the per-kind file lists from the table (existing files only, sorted by path)
     /// and sets the ones that differ.
     pub fn sync_lists(&mut self) {
-        let mut paths: Vec<(&ContentPath, SourceFile)> = self
-            .files
-            .iter()
-            .filter(|(_, file)| *file.contents(&self.db) != FileContents::Missing)
-            .map(|(path, file)| (path, *file))
-            .collect();
-        paths.sort_by(|a, b| a.0.cmp(b.0));
-        let mut lists = Lists::default();
-        for (path, file) in paths {
-            match classify(path) {
-                FileRole::Post { lang: Lang::En, .. } => lists.en_posts.push(file),
-                FileRole::Post { lang: Lang::Es, .. } => lists.es_posts.push(file),
-                FileRole::Deck { lang: Lang::En, .. } => lists.en_decks.push(file),
-                FileRole::Deck { lang: Lang::Es, .. } => lists.es_decks.push(file),
-                FileRole::Tag { .. } => lists.tags.push(file),
-                FileRole::Series { .. } => lists.series.push(file),
-                FileRole::Skill { .. } => lists.skills.push(file),
-                FileRole::Misplaced { .. } | FileRole::Ignored => {}
-            }
-        }
+        let lists = Lists::collect(&self.db, &self.files);
         let (en, es) = (self.site.en(&self.db), self.site.es(&self.db));
         set_if_changed(
             &mut self.db,
@@ -241,6 +271,37 @@ struct Lists {
     tags: Vec<SourceFile>,
     series: Vec<SourceFile>,
     skills: Vec<SourceFile>,
+}
+
+impl Lists {
+    /// The existing files of `files`, sorted by path, split by kind.
+    fn collect(db: &Database, files: &HashMap<ContentPath, SourceFile>) -> Lists {
+        let mut existing: Vec<(&ContentPath, SourceFile)> = files
+            .iter()
+            .filter(|(_, file)| *file.contents(db) != FileContents::Missing)
+            .map(|(path, file)| (path, *file))
+            .collect();
+        existing.sort_by(|a, b| a.0.cmp(b.0));
+        let mut lists = Lists::default();
+        for (path, file) in existing {
+            lists.push(path, file);
+        }
+        lists
+    }
+
+    /// Appends `file` to the list of its kind (callers push in path order).
+    fn push(&mut self, path: &ContentPath, file: SourceFile) {
+        match classify(path) {
+            FileRole::Post { lang: Lang::En, .. } => self.en_posts.push(file),
+            FileRole::Post { lang: Lang::Es, .. } => self.es_posts.push(file),
+            FileRole::Deck { lang: Lang::En, .. } => self.en_decks.push(file),
+            FileRole::Deck { lang: Lang::Es, .. } => self.es_decks.push(file),
+            FileRole::Tag { .. } => self.tags.push(file),
+            FileRole::Series { .. } => self.series.push(file),
+            FileRole::Skill { .. } => self.skills.push(file),
+            FileRole::Misplaced { .. } | FileRole::Ignored => {}
+        }
+    }
 }
 
 fn set_if_changed(

@@ -48,7 +48,7 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
 /// A post's own errors plus the checks that need other files: its series must exist, and its
 /// tags should be in the taxonomy.
 #[salsa::tracked(returns(ref))]
-fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
     let parsed = parse_post(db, file);
     let mut out = parsed.parsed.diagnostics.clone();
     let Some(meta) = post_meta(db, file) else {

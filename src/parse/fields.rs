@@ -181,13 +181,14 @@ impl<'a> FrontMatter<'a> {
             }
             return None;
         };
-        let at = self.location_of_node(node);
+        // Locations are computed on the error paths only: they cost a scan of the text.
         match scalar(node) {
             Some(Scalar::Null) if !required => None,
             Some(Scalar::String(s)) => match Timestamp::parse(s) {
                 Some(ts) => Some(ts),
                 None => {
                     let shown = s.to_string();
+                    let at = self.location_of_node(node);
                     self.push(
                         Diagnostic::error(self.path, format!("`{key}` is not a valid date: `{shown}`"))
                             .at(at)
@@ -199,6 +200,7 @@ impl<'a> FrontMatter<'a> {
             },
             _ => {
                 let found = describe(&node.data);
+                let at = self.location_of_node(node);
                 self.type_error(
                     key,
                     at,
@@ -280,7 +282,7 @@ impl<'a> FrontMatter<'a> {
             return Vec::new();
         };
         let items = match &node.data {
-            YamlData::Sequence(items) => items.clone(),
+            YamlData::Sequence(items) => items,
             YamlData::Value(Scalar::Null) => return Vec::new(),
             other => {
                 let found = describe(other);
@@ -296,17 +298,18 @@ impl<'a> FrontMatter<'a> {
             }
         };
         let mut out: Vec<Arc<str>> = Vec::with_capacity(items.len());
-        for item in &items {
-            let at = self.location_of_node(item);
+        // Collected apart from `self.diagnostics` because `items` borrows `self`.
+        let mut problems = Vec::new();
+        for item in items {
             match scalar(item) {
                 Some(Scalar::String(s)) if is_valid_slug(s) => {
                     if out.iter().any(|seen| **seen == **s) {
-                        self.push(
+                        problems.push(
                             Diagnostic::warning(
                                 self.path,
                                 format!("`{s}` is listed twice in `{key}`"),
                             )
-                            .at(at)
+                            .at(self.location_of_node(item))
                             .help("remove the second occurrence"),
                         );
                     } else {
@@ -314,27 +317,27 @@ impl<'a> FrontMatter<'a> {
                     }
                 }
                 Some(Scalar::String(s)) => {
-                    let shown = s.to_string();
-                    self.push(
-                        Diagnostic::error(self.path, format!("`{shown}` in `{key}` is not a valid name"))
-                            .at(at)
+                    problems.push(
+                        Diagnostic::error(self.path, format!("`{s}` in `{key}` is not a valid name"))
+                            .at(self.location_of_node(item))
                             .label(format!("names must match {SLUG_PATTERN}"))
                             .help("use lowercase letters, digits and hyphens only (it becomes part of a URL)"),
                     );
                 }
                 _ => {
                     let found = describe(&item.data);
-                    self.push(
+                    problems.push(
                         Diagnostic::error(
                             self.path,
                             format!("every entry of `{key}` must be a string, found {found}"),
                         )
-                        .at(at)
+                        .at(self.location_of_node(item))
                         .help("put each entry in quotes"),
                     );
                 }
             }
         }
+        self.diagnostics.extend(problems);
         out
     }
 

@@ -12,7 +12,9 @@ pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// its error is reported where the file is, and fixing the file clears it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FileContents {
-    Text(Arc<str>),
+    /// `Arc<String>` rather than `Arc<str>`: the read buffer is kept as is, where converting it
+    /// to `Arc<str>` would copy every byte of the content once more.
+    Text(Arc<String>),
     /// The file exists but is not usable text. `position` (1-based line and column) locates
     /// the problem when known.
     Unusable {
@@ -80,7 +82,7 @@ pub fn decode(bytes: Vec<u8>) -> FileContents {
         };
     }
     match String::from_utf8(bytes) {
-        Ok(text) => FileContents::Text(text.into()),
+        Ok(text) => FileContents::Text(Arc::new(text)),
         Err(err) => {
             let offset = err.utf8_error().valid_up_to();
             FileContents::Unusable {

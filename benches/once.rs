@@ -1,0 +1,164 @@
+//! Cold `--once` benchmark: wall time and peak memory of a full build into an empty output
+//! folder, on generated corpora of 1,000 and 10,000 posts per language (or the sizes given).
+//!
+//!     cargo bench --bench once                 # 1000 and 10000 posts per language
+//!     cargo bench --bench once -- 1000 50000   # other sizes
+//!     CONTENT_API_BIN=path/to/content-api cargo bench --bench once   # another binary
+//!
+//! Corpora come from `../shared/tools/gen_corpus.py` when it is there (the generator the
+//! reference numbers of Hugo and Astro were measured with), else from the Rust port in
+//! `benches/support/corpus.rs`. They are cached under `target/bench-corpora/`.
+//!
+//! "Cold" means a new process and an empty output folder. The content files are read once
+//! before each run so that they are in the OS page cache: on this kind of VM the page cache
+//! drains within seconds, and disk latency would otherwise dominate and vary run to run.
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 5;
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![1_000, 10_000]
+    } else {
+        sizes
+    };
+    // CONTENT_API_BIN measures another build (for example an older commit) on the same corpora.
+    let binary = std::env::var("CONTENT_API_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_content-api").into());
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-corpora");
+    println!("content-api --once, cold (new process, empty output folder), {RUNS} runs each\n");
+    println!(
+        "{:>10} {:>7} {:>6} {:>10} {:>7} {:>7} {:>12} {:>8}",
+        "posts/lang", "files", "MB", "median ms", "min ms", "max ms", "median cpu ms", "peak MB"
+    );
+    for posts in sizes {
+        let content = corpus_for(&root, posts);
+        let (files, bytes) = tree_size(&content);
+        let mut walls = Vec::new();
+        let mut cpus = Vec::new();
+        let mut peak_kb = 0;
+        for run in 0..RUNS {
+            warm(&content);
+            let out = root.join(format!("out-{posts}-{run}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&out);
+            let started = Instant::now();
+            #[allow(clippy::zombie_processes)] // reaped by wait_with_rusage
+            let child = Command::new(&binary)
+                .args(["--once", "--today", "2026-11-22", "--content"])
+                .arg(&content)
+                .arg("--out")
+                .arg(&out)
+                .env("RUST_LOG", "warn")
+                .spawn()
+                .expect("content-api starts");
+            // Reaped by wait4, which also reports the child's peak memory and CPU time.
+            let (status, max_rss_kb, cpu) = wait_with_rusage(child.id());
+            std::mem::forget(child);
+            walls.push(started.elapsed());
+            cpus.push(cpu);
+            assert!(status == 0, "build failed for {posts} posts");
+            peak_kb = peak_kb.max(max_rss_kb);
+            let _ = std::fs::remove_dir_all(&out);
+        }
+        walls.sort();
+        cpus.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "{:>10} {:>7} {:>6.1} {:>10.0} {:>7.0} {:>7.0} {:>12.0} {:>8.0}",
+            posts,
+            files,
+            bytes as f64 / 1e6,
+            ms(walls[walls.len() / 2]),
+            ms(walls[0]),
+            ms(walls[walls.len() - 1]),
+            ms(cpus[cpus.len() / 2]),
+            peak_kb as f64 / 1024.0
+        );
+    }
+}
+
+/// The corpus for `posts` posts per language, generated on first use.
+fn corpus_for(root: &Path, posts: usize) -> PathBuf {
+    let dir = root.join(format!("posts-{posts}"));
+    if dir.join("blog").is_dir() {
+        return dir;
+    }
+    let shape = corpus::Shape::scaled(posts);
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/gen_corpus.py");
+    let generated_by_script = script.is_file()
+        && Command::new("python3")
+            .arg(&script)
+            .arg(&dir)
+            .args([
+                "--posts",
+                &posts.to_string(),
+                "--tags",
+                &shape.tags.to_string(),
+            ])
+            .args([
+                "--series",
+                &shape.series.to_string(),
+                "--slides",
+                &shape.slides.to_string(),
+            ])
+            .status()
+            .is_ok_and(|s| s.success());
+    if !generated_by_script {
+        eprintln!("generating {posts} posts per language with the built-in generator");
+        corpus::generate(&dir, shape);
+    }
+    dir
+}
+
+fn tree_size(dir: &Path) -> (usize, u64) {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .fold((0, 0), |(n, bytes), e| {
+            (n + 1, bytes + e.metadata().map(|m| m.len()).unwrap_or(0))
+        })
+}
+
+/// Reads every file once so that the run measures the build, not the disk.
+fn warm(dir: &Path) {
+    for entry in walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if entry.file_type().is_file() {
+            let _ = std::fs::read(entry.path());
+        }
+    }
+}
+
+/// Waits for the child and returns its exit status, peak resident memory (KB) and CPU time
+/// (user + system: steadier than wall time on a shared machine).
+fn wait_with_rusage(pid: u32) -> (i32, i64, Duration) {
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4 on our own child with valid pointers to local variables.
+    let result = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(result, pid as libc::pid_t, "wait4 failed");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    (
+        code,
+        usage.ru_maxrss,
+        time(usage.ru_utime) + time(usage.ru_stime),
+    )
+}
