@@ -4,7 +4,7 @@
 //! when the diagnostic is made (the text is at hand then); rendering only needs the text again to
 //! show the offending line, rustc style, through `annotate-snippets`.
 
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use std::fmt;
 use std::ops::Range;
 
@@ -107,7 +107,6 @@ impl Diagnostic {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
         };
-        let path = self.display_path();
         let title = level.primary_title(self.message.as_str());
         let group = match (&self.location, source) {
             (Some(location), Some(source)) if location.bytes.end <= source.len() => {
@@ -124,7 +123,12 @@ impl Diagnostic {
                 )
             }
             _ => {
-                let mut group = title.element(Level::NOTE.no_name().message(format!("--> {path}")));
+                // No text to show (a file name, an unreadable file): just `--> path:line:col`.
+                let mut origin = Origin::path(self.path.as_str());
+                if let Some(location) = &self.location {
+                    origin = origin.line(location.line).char_column(location.column);
+                }
+                let mut group = title.element(origin);
                 if let Some(label) = &self.label {
                     group = group.element(Level::NOTE.message(label.as_str()));
                 }
@@ -172,6 +176,25 @@ impl fmt::Display for Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_source_text_the_position_is_still_shown_rustc_style() {
+        let shown = Diagnostic::error("blog/en/x.md", "file is not valid UTF-8")
+            .at(Location {
+                line: 2,
+                column: 11,
+                bytes: 0..0,
+            })
+            .help("save the file as UTF-8")
+            .render(None, false);
+        assert!(shown.contains("--> blog/en/x.md:2:11"), "{shown}");
+        assert!(!shown.contains("= -->"), "{shown}");
+        let shown = Diagnostic::error("blog/en/x.mdx", "duplicate id").render(None, false);
+        assert!(
+            shown.lines().any(|line| line.trim() == "--> blog/en/x.mdx"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn location_counts_lines_and_characters_not_bytes() {

@@ -51,10 +51,8 @@ fn missing_content_folder_is_a_usage_error() {
     run.assert_code(2);
     let error = run.find("content folder");
     assert_eq!(error.level, "error");
-    assert_eq!(
-        error.message,
-        "content folder `no-such-folder` does not exist"
-    );
+    assert_eq!(error.message, "the content folder does not exist");
+    assert_eq!(error.path.as_deref(), Some("no-such-folder"));
     error.assert_help("--content DIR");
     error.assert_help("content_dir");
     assert_eq!(run.summary(), None);

@@ -11,11 +11,8 @@ use std::time::Instant;
 pub fn run(settings: &Settings) -> ExitCode {
     let started = Instant::now();
     let config = &settings.config;
-    if !config.content_dir.is_dir() {
-        eprintln!(
-            "error: content folder `{}` does not exist\n  help: create it, or point to it with --content DIR or `content_dir` in watch.toml",
-            config.content_dir
-        );
+    if let Some(problem) = content_folder_problem(&config.content_dir) {
+        eprintln!("{}", problem.render(None, settings.color));
         return ExitCode::from(EXIT_USAGE);
     }
     let scan = source::scan(config.content_dir.as_std_path());
@@ -59,6 +56,29 @@ pub fn run(settings: &Settings) -> ExitCode {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_CONTENT_ERRORS)
         }
+    }
+}
+
+/// Why `dir` cannot be used as the content folder, if it cannot.
+pub fn content_folder_problem(dir: &camino::Utf8Path) -> Option<Diagnostic> {
+    let help =
+        "create it, or point to the content with --content DIR or `content_dir` in watch.toml";
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some(
+            Diagnostic::error(dir.as_str(), "the content folder is a file, not a folder")
+                .help(help),
+        ),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            Some(Diagnostic::error(dir.as_str(), "the content folder does not exist").help(help))
+        }
+        Err(err) => Some(
+            Diagnostic::error(
+                dir.as_str(),
+                format!("cannot open the content folder: {err}"),
+            )
+            .help(help),
+        ),
     }
 }
 

@@ -51,7 +51,11 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
     }
     if let Some(base_url) = &args.base_url {
         config.base_url = normalise_base_url(base_url)
-            .map_err(|why| format!("error: invalid --base-url: {why}"))?;
+            .map_err(|why| {
+                format!(
+                    "error: invalid --base-url: {why}\n  = help: give the absolute address the site is published at, for example --base-url https://example.com"
+                )
+            })?;
     }
     Ok(Settings {
         config: Arc::new(config),

@@ -96,8 +96,9 @@ pub fn decode(bytes: Vec<u8>) -> FileContents {
     }
 }
 
-/// Line and column (1-based, columns in characters) of byte `offset`, where everything before
-/// `offset` is valid UTF-8 (true for both callers: NUL bytes and UTF-8 errors).
+/// Line and column (1-based, columns in characters) of byte `offset`. Bytes before `offset` may
+/// not be valid UTF-8 (a binary file's header); they are counted lossily, which is exact for
+/// the UTF-8 error case and close enough to find a NUL.
 fn position_of(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
