@@ -29,6 +29,15 @@ pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
         .collect()
 }
 
+/// Every output file and its bytes, for a database that already built once: salsa re-runs only
+/// what changed, so the parallel warm-up of [`outputs`] would be wasted work here.
+pub fn refresh_outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
+    output_plan(db)
+        .iter()
+        .map(|file| (file.path.clone(), render_output(db, file)))
+        .collect()
+}
+
 /// Serializes every published post's fragments in parallel; the lists then only join them.
 fn prepare_in_parallel(db: &Database) {
     let site = Site::get(db);

@@ -18,5 +18,6 @@ pub mod diag;
 pub mod model;
 pub mod parse;
 pub mod render;
+pub mod session;
 pub mod source;
 pub mod write;

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use content_api::config::SiteConfig;
-use content_api::db::Workspace;
+use content_api::db::{Lifetime, Workspace};
 use content_api::{build, config, source};
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -23,7 +23,7 @@ fn sample_config() -> Arc<SiteConfig> {
 
 fn outputs_for(scan: source::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
     let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
-    let workspace = Workspace::new(sample_config(), today, false, scan);
+    let workspace = Workspace::new(sample_config(), today, false, scan, Lifetime::Watch);
     assert!(
         build::diagnostics(workspace.db())
             .iter()

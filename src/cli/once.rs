@@ -1,9 +1,9 @@
 //! `content-api --once`: set every input, evaluate every output, write, exit.
 
 use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
-use crate::db::Workspace;
+use crate::db::{Lifetime, Workspace};
 use crate::diag::Diagnostic;
-use crate::write::{Verify, publish};
+use crate::write::Publisher;
 use crate::{build, source};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -18,7 +18,13 @@ pub fn run(settings: &Settings) -> ExitCode {
     let scan = source::scan(config.content_dir.as_std_path());
     let file_count = scan.files.len();
     tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
-    let workspace = Workspace::frozen(config.clone(), settings.today(), settings.drafts, scan);
+    let workspace = Workspace::new(
+        config.clone(),
+        settings.today(),
+        settings.drafts,
+        scan,
+        Lifetime::Once,
+    );
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());
     tracing::debug!("parsed and checked at {:?}", started.elapsed());
@@ -37,7 +43,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         outputs.len(),
         started.elapsed()
     );
-    match publish(&config.out_dir, &outputs, Verify::Disk) {
+    match Publisher::open(&config.out_dir).publish(&outputs) {
         Ok(report) => {
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(workspace);

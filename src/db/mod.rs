@@ -9,7 +9,7 @@ mod inputs;
 pub mod workspace;
 
 pub use inputs::{LangTree, Site, SourceFile};
-pub use workspace::Workspace;
+pub use workspace::{Lifetime, Staged, Workspace};
 
 use std::sync::{Arc, Mutex};
 

@@ -28,46 +28,71 @@ pub struct Applied {
     pub changed: Vec<ContentPath>,
 }
 
-impl Workspace {
-    /// A workspace for a watch session: its inputs change as files do.
-    pub fn new(config: Arc<SiteConfig>, today: NaiveDate, drafts: bool, scan: Scan) -> Workspace {
-        Workspace::with_database(
-            Database::default(),
-            config,
-            today,
-            drafts,
-            scan,
-            Durability::LOW,
-        )
+/// What [`Workspace::put`] did to one path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Staged {
+    Unchanged,
+    Modified,
+    /// The file now exists (created, or recreated after a deletion).
+    Appeared,
+    Disappeared,
+}
+
+/// How long the inputs are expected to stay as they are. salsa skips re-validating a query that
+/// depends only on inputs more durable than the ones that changed, so durability is what keeps
+/// an edit's cost proportional to what it affects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lifetime {
+    /// A one-shot build: nothing ever changes, so no dependency on an input is recorded.
+    Once,
+    /// A watch session: files as loaded are HIGH, the file lists MEDIUM (they change when a file
+    /// is created or deleted), and a file edited during the session becomes LOW.
+    Watch,
+}
+
+impl Lifetime {
+    fn files(self) -> Durability {
+        match self {
+            Lifetime::Once => Durability::NEVER_CHANGE,
+            Lifetime::Watch => Durability::HIGH,
+        }
     }
 
-    /// A workspace for a one-shot build. Its inputs never change, so salsa does not record
-    /// dependencies on them (less time and memory); setting one would panic.
-    pub fn frozen(
+    fn lists(self) -> Durability {
+        match self {
+            Lifetime::Once => Durability::NEVER_CHANGE,
+            Lifetime::Watch => Durability::MEDIUM,
+        }
+    }
+
+    fn settings(self) -> Durability {
+        match self {
+            Lifetime::Once => Durability::NEVER_CHANGE,
+            Lifetime::Watch => Durability::HIGH,
+        }
+    }
+}
+
+impl Workspace {
+    /// A workspace holding `scan`, the result of walking the content folder.
+    pub fn new(
         config: Arc<SiteConfig>,
         today: NaiveDate,
         drafts: bool,
         scan: Scan,
+        lifetime: Lifetime,
     ) -> Workspace {
-        Workspace::with_database(
-            Database::default(),
-            config,
-            today,
-            drafts,
-            scan,
-            Durability::NEVER_CHANGE,
-        )
+        Workspace::with_database(Database::default(), config, today, drafts, scan, lifetime)
     }
 
-    /// A workspace on a given database (tests pass a recording one), with every input created
-    /// at `durability`.
+    /// Like [`Workspace::new`], on a given database (tests pass a recording one).
     pub fn with_database(
         db: Database,
         config: Arc<SiteConfig>,
         today: NaiveDate,
         drafts: bool,
         scan: Scan,
-        durability: Durability,
+        lifetime: Lifetime,
     ) -> Workspace {
         let mut files = HashMap::with_capacity(scan.files.len());
         let mut lists = Lists::default();
@@ -75,7 +100,7 @@ impl Workspace {
         for scanned in scan.files {
             if scanned.contents != FileContents::Missing {
                 let file = SourceFile::builder(scanned.path.clone(), scanned.contents)
-                    .durability(durability)
+                    .durability(lifetime.files())
                     .new(&db);
                 lists.push(&scanned.path, file);
                 files.insert(scanned.path, file);
@@ -83,10 +108,10 @@ impl Workspace {
         }
         // Every input is created with its final value: no setter, so no new revision.
         let en = LangTree::builder(Lang::En, lists.en_posts.into(), lists.en_decks.into())
-            .durability(durability)
+            .durability(lifetime.lists())
             .new(&db);
         let es = LangTree::builder(Lang::Es, lists.es_posts.into(), lists.es_decks.into())
-            .durability(durability)
+            .durability(lifetime.lists())
             .new(&db);
         let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
         let site = Site::builder(
@@ -100,7 +125,10 @@ impl Workspace {
             lists.skills.into(),
             problems,
         )
-        .durability(durability)
+        .durability(lifetime.lists())
+        .config_durability(lifetime.settings())
+        .today_durability(lifetime.settings())
+        .drafts_durability(lifetime.settings())
         .new(&db);
         Workspace { db, site, files }
     }
@@ -129,11 +157,29 @@ impl Workspace {
         self.files.get(&path)?.contents(&self.db).text()
     }
 
+    /// The contents salsa holds for `path` (`Missing` for a path never seen).
+    pub fn contents_of(&self, path: &ContentPath) -> FileContents {
+        self.files.get(path).map_or(FileContents::Missing, |file| {
+            file.contents(&self.db).clone()
+        })
+    }
+
+    /// Every path that currently exists, in no particular order.
+    pub fn existing_paths(&self) -> impl Iterator<Item = &ContentPath> {
+        self.files
+            .iter()
+            .filter(|(_, file)| *file.contents(&self.db) != FileContents::Missing)
+            .map(|(path, _)| path)
+    }
+
     pub fn set_today(&mut self, today: NaiveDate) -> bool {
         if self.site.today(&self.db) == today {
             return false;
         }
-        self.site.set_today(&mut self.db).to(today);
+        self.site
+            .set_today(&mut self.db)
+            .with_durability(Durability::HIGH)
+            .to(today);
         true
     }
 
@@ -141,124 +187,123 @@ impl Workspace {
         if **self.site.config(&self.db) == *config {
             return false;
         }
-        self.site.set_config(&mut self.db).to(config);
+        self.site
+            .set_config(&mut self.db)
+            .with_durability(Durability::HIGH)
+            .to(config);
         true
     }
 
-    /// Makes the inputs equal to a full scan of the content folder: the initial load, and the
-    /// resynchronisation after a watcher rescan. Only differences reach salsa.
+    /// Makes the inputs equal to a full scan of the content folder: the resynchronisation after
+    /// a watcher rescan. Only differences reach salsa.
     pub fn sync_scan(&mut self, scan: Scan) -> Applied {
         let mut applied = Applied::default();
         let mut seen = std::collections::HashSet::with_capacity(scan.files.len());
         for scanned in scan.files {
             seen.insert(scanned.path.clone());
-            if self.put(scanned.path.clone(), scanned.contents) {
+            if self.put(scanned.path.clone(), scanned.contents) != Staged::Unchanged {
                 applied.changed.push(scanned.path);
             }
         }
         let gone: Vec<ContentPath> = self
-            .files
-            .iter()
-            .filter(|(path, file)| {
-                !seen.contains(*path) && *file.contents(&self.db) != FileContents::Missing
-            })
-            .map(|(path, _)| path.clone())
+            .existing_paths()
+            .filter(|path| !seen.contains(*path))
+            .cloned()
             .collect();
         for path in gone {
             self.put(path.clone(), FileContents::Missing);
             applied.changed.push(path);
         }
         let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
-        if **self.site.scan_problems(&self.db) != *problems {
-            self.site.set_scan_problems(&mut self.db).to(problems);
-        }
+        self.set_scan_problems(problems);
         self.sync_lists();
         applied.changed.sort();
         applied
     }
 
-    /// Sets one path's contents (creating its input on first sight). Returns whether anything
-    /// changed. File lists are not updated: call [`Workspace::sync_lists`] after a batch.
-    pub fn put(&mut self, path: ContentPath, contents: FileContents) -> bool {
+    /// Replaces the problems found while walking (set by a full scan).
+    pub fn set_scan_problems(&mut self, problems: Arc<[Diagnostic]>) {
+        if **self.site.scan_problems(&self.db) != *problems {
+            self.site
+                .set_scan_problems(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(problems);
+        }
+    }
+
+    /// Sets one path's contents (creating its input on first sight) at LOW durability: a file
+    /// being edited is likely to change again. File lists are not updated here: call
+    /// [`Workspace::sync_lists`] after a batch in which a file appeared or disappeared.
+    pub fn put(&mut self, path: ContentPath, contents: FileContents) -> Staged {
+        let missing = FileContents::Missing;
         match self.files.get(&path) {
             Some(&file) => {
-                if *file.contents(&self.db) == contents {
-                    return false;
+                let old = file.contents(&self.db);
+                if *old == contents {
+                    return Staged::Unchanged;
                 }
-                file.set_contents(&mut self.db).to(contents);
-                true
+                let staged = match (*old == missing, contents == missing) {
+                    (true, false) => Staged::Appeared,
+                    (false, true) => Staged::Disappeared,
+                    _ => Staged::Modified,
+                };
+                file.set_contents(&mut self.db)
+                    .with_durability(Durability::LOW)
+                    .to(contents);
+                staged
             }
-            None if contents == FileContents::Missing => false,
+            None if contents == missing => Staged::Unchanged,
             None => {
-                let file = SourceFile::new(&self.db, path.clone(), contents);
+                let file = SourceFile::builder(path.clone(), contents)
+                    .durability(Durability::LOW)
+                    .new(&self.db);
                 self.files.insert(path, file);
-                true
+                Staged::Appeared
             }
         }
     }
 
     /// Recomputes the per-kind file lists from the table (existing files only, sorted by path)
-    /// and sets the ones that differ.
+    /// and sets the ones that differ, at MEDIUM durability.
     pub fn sync_lists(&mut self) {
         let lists = Lists::collect(&self.db, &self.files);
-        let (en, es) = (self.site.en(&self.db), self.site.es(&self.db));
-        set_if_changed(
-            &mut self.db,
-            lists.en_posts,
-            |db| en.posts(db),
-            |db, v| {
-                en.set_posts(db).to(v);
-            },
-        );
-        set_if_changed(
-            &mut self.db,
-            lists.es_posts,
-            |db| es.posts(db),
-            |db, v| {
-                es.set_posts(db).to(v);
-            },
-        );
-        set_if_changed(
-            &mut self.db,
-            lists.en_decks,
-            |db| en.decks(db),
-            |db, v| {
-                en.set_decks(db).to(v);
-            },
-        );
-        set_if_changed(
-            &mut self.db,
-            lists.es_decks,
-            |db| es.decks(db),
-            |db, v| {
-                es.set_decks(db).to(v);
-            },
-        );
-        let site = self.site;
-        set_if_changed(
-            &mut self.db,
-            lists.tags,
-            |db| site.tags(db),
-            |db, v| {
-                site.set_tags(db).to(v);
-            },
-        );
-        set_if_changed(
-            &mut self.db,
-            lists.series,
-            |db| site.series(db),
-            |db, v| {
-                site.set_series(db).to(v);
-            },
-        );
-        set_if_changed(
-            &mut self.db,
-            lists.skills,
-            |db| site.skills(db),
-            |db, v| {
-                site.set_skills(db).to(v);
-            },
-        );
+        let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
+        let db = &mut self.db;
+        if **en.posts(db) != *lists.en_posts {
+            en.set_posts(db)
+                .with_durability(Durability::MEDIUM)
+                .to(lists.en_posts.into());
+        }
+        if **es.posts(db) != *lists.es_posts {
+            es.set_posts(db)
+                .with_durability(Durability::MEDIUM)
+                .to(lists.es_posts.into());
+        }
+        if **en.decks(db) != *lists.en_decks {
+            en.set_decks(db)
+                .with_durability(Durability::MEDIUM)
+                .to(lists.en_decks.into());
+        }
+        if **es.decks(db) != *lists.es_decks {
+            es.set_decks(db)
+                .with_durability(Durability::MEDIUM)
+                .to(lists.es_decks.into());
+        }
+        if **site.tags(db) != *lists.tags {
+            site.set_tags(db)
+                .with_durability(Durability::MEDIUM)
+                .to(lists.tags.into());
+        }
+        if **site.series(db) != *lists.series {
+            site.set_series(db)
+                .with_durability(Durability::MEDIUM)
+                .to(lists.series.into());
+        }
+        if **site.skills(db) != *lists.skills {
+            site.set_skills(db)
+                .with_durability(Durability::MEDIUM)
+                .to(lists.skills.into());
+        }
     }
 }
 
@@ -304,18 +349,8 @@ impl Lists {
     }
 }
 
-fn set_if_changed(
-    db: &mut Database,
-    new: Vec<SourceFile>,
-    get: impl Fn(&Database) -> &Arc<[SourceFile]>,
-    set: impl FnOnce(&mut Database, Arc<[SourceFile]>),
-) {
-    if **get(db) != *new {
-        set(db, new.into());
-    }
-}
-
-fn scan_problem(problem: &ScanProblem) -> Diagnostic {
+/// A walk problem as a diagnostic.
+pub fn scan_problem(problem: &ScanProblem) -> Diagnostic {
     let diagnostic = if problem.is_error {
         Diagnostic::error(problem.path.clone(), problem.message.clone())
     } else {

@@ -45,6 +45,20 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
     out.into()
 }
 
+/// One file's diagnostics, including the cross-file checks that are about it. Together with
+/// `all_diagnostics` when files appear or disappear, this is enough to know the errors of an
+/// edit: editing a file's contents cannot create an error in another file.
+pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    match classify(file.path(db)) {
+        FileRole::Post { .. } => post_diagnostics(db, file).clone(),
+        FileRole::Deck { .. } => parse_deck(db, file).diagnostics.clone(),
+        FileRole::Tag { .. } => tag_diagnostics(db, file).clone(),
+        FileRole::Series { .. } => parse_series(db, file).diagnostics.clone(),
+        FileRole::Skill { .. } => parse_skill(db, file).diagnostics.clone(),
+        FileRole::Misplaced { .. } | FileRole::Ignored => Vec::new(),
+    }
+}
+
 /// A post's own errors plus the checks that need other files: its series must exist, and its
 /// tags should be in the taxonomy.
 #[salsa::tracked(returns(ref))]

@@ -13,7 +13,7 @@ mod series;
 mod slides;
 mod taxonomy;
 
-pub use checks::{all_diagnostics, post_diagnostics};
+pub use checks::{all_diagnostics, file_diagnostics, post_diagnostics};
 pub use posts::{
     PostLinks, SortKey, is_published, post_links, published_posts, sort_key, tag_members,
     tag_names, tag_posts,

@@ -10,4 +10,4 @@ mod walk;
 
 pub use path::{ContentPath, FileRole, classify};
 pub use read::{FileContents, MAX_FILE_BYTES, read_file};
-pub use walk::{Scan, ScanProblem, scan};
+pub use walk::{Scan, ScanProblem, ScannedFile, in_content_folder, scan, scan_under};

@@ -47,6 +47,40 @@ pub fn scan(root: &Path) -> Scan {
             walk_folder(root, &dir, &mut found, &mut problems);
         }
     }
+    read_found(found, problems)
+}
+
+/// Scans one folder below the content root (`relative`, `/`-separated), for a watcher that saw
+/// it appear or move. Folders that cannot hold content give an empty scan.
+pub fn scan_under(root: &Path, relative: &str) -> Scan {
+    let mut parts = relative.split('/');
+    let holds_content = parts
+        .next()
+        .is_some_and(|top| CONTENT_FOLDERS.contains(&top))
+        && relative
+            .split('/')
+            .all(|p| !p.starts_with('.') && !p.starts_with('_'));
+    let mut found = Vec::new();
+    let mut problems = Vec::new();
+    let dir = root.join(relative);
+    if holds_content && dir.is_dir() {
+        walk_folder(root, &dir, &mut found, &mut problems);
+    }
+    read_found(found, problems)
+}
+
+/// Whether `relative` names one of the top-level folders that hold content, or something in one.
+pub fn in_content_folder(relative: &str) -> bool {
+    relative
+        .split('/')
+        .next()
+        .is_some_and(|top| CONTENT_FOLDERS.contains(&top))
+}
+
+fn read_found(
+    mut found: Vec<(ContentPath, FileRole, PathBuf)>,
+    mut problems: Vec<ScanProblem>,
+) -> Scan {
     found.sort_by(|a, b| a.0.cmp(&b.0));
     let files = found
         .into_par_iter()

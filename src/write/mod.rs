@@ -19,19 +19,10 @@ pub use safe_path::{SafePathError, check_relative};
 use crate::render::Output;
 use camino::{Utf8Path, Utf8PathBuf};
 use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// How to decide that a file on disk is already right.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verify {
-    /// Read the file and compare bytes (`--once`: the folder may have been edited by hand).
-    Disk,
-    /// Trust the manifest's hash when the file exists with the right size (watch mode, where
-    /// this process wrote the previous version).
-    Manifest,
-}
 
 /// What a publish did.
 #[derive(Debug, Default)]
@@ -39,6 +30,12 @@ pub struct Report {
     pub written: Vec<Arc<str>>,
     pub removed: Vec<String>,
     pub unchanged: usize,
+}
+
+impl Report {
+    pub fn is_empty(&self) -> bool {
+        self.written.is_empty() && self.removed.is_empty()
+    }
 }
 
 /// An I/O failure, with the path it happened on.
@@ -59,76 +56,124 @@ pub enum WriteError {
     NotADirectory { path: Utf8PathBuf },
 }
 
-/// Makes `out_dir` hold exactly `outputs` (plus whatever files this tool never wrote).
-pub fn publish(
-    out_dir: &Utf8Path,
-    outputs: &[(Arc<str>, Output)],
-    verify: Verify,
-) -> Result<Report, WriteError> {
-    std::fs::create_dir_all(out_dir).map_err(|source| WriteError::Io {
-        path: out_dir.to_owned(),
-        source,
-    })?;
-    let previous = Manifest::load(out_dir);
-    for (path, _) in outputs {
-        check_relative(path).map_err(|reason| WriteError::Unsafe {
-            path: path.to_string(),
-            reason,
+/// Keeps an output folder equal to the latest outputs, remembering what it holds so that a
+/// rebuild touches only the files that changed.
+///
+/// A file whose content is not known (the first publish, or after the folder was deleted) is
+/// read and compared, so an unchanged file is never rewritten, even across restarts.
+pub struct Publisher {
+    out_dir: Utf8PathBuf,
+    /// Every file this tool owns in the folder, with the hash of its bytes when known.
+    files: HashMap<Arc<str>, Option<u128>>,
+    /// The owned paths as the manifest on disk lists them.
+    manifest: Manifest,
+}
+
+impl Publisher {
+    /// A publisher for `out_dir`, knowing which files an earlier build wrote (its manifest).
+    pub fn open(out_dir: &Utf8Path) -> Publisher {
+        let manifest = Manifest::load(out_dir);
+        Publisher {
+            out_dir: out_dir.to_owned(),
+            files: manifest
+                .paths()
+                .map(|path| (Arc::from(path), None))
+                .collect(),
+            manifest,
+        }
+    }
+
+    pub fn out_dir(&self) -> &Utf8Path {
+        &self.out_dir
+    }
+
+    /// False when files were published and the manifest has since disappeared (the output
+    /// folder was deleted): the next publish must write everything again.
+    pub fn is_intact(&self) -> bool {
+        !self.files.values().any(Option::is_some) || self.out_dir.join(MANIFEST_PATH).is_file()
+    }
+
+    /// Makes the folder hold exactly `outputs` (plus files this tool never wrote). Writes run in
+    /// parallel; the manifest is written last, and only when the set of files changed.
+    pub fn publish(&mut self, outputs: &[(Arc<str>, Output)]) -> Result<Report, WriteError> {
+        if !self.is_intact() {
+            // The folder (or its manifest) was deleted behind our back: trust nothing we knew.
+            tracing::info!("{} was removed; writing it again", self.out_dir);
+            self.files.values_mut().for_each(|hash| *hash = None);
+        }
+        std::fs::create_dir_all(&self.out_dir).map_err(|source| WriteError::Io {
+            path: self.out_dir.clone(),
+            source,
         })?;
-    }
-    let results: Vec<Result<Option<Arc<str>>, WriteError>> = outputs
-        .par_iter()
-        .map(|(path, output)| {
-            let target = out_dir.join(&**path);
-            let fresh = match verify {
-                Verify::Disk => std::fs::read(&target).is_ok_and(|bytes| bytes == *output.bytes),
-                Verify::Manifest => {
-                    previous.hash(path) == Some(output.hash)
-                        && std::fs::metadata(&target)
-                            .is_ok_and(|m| m.len() == output.bytes.len() as u64)
+        for (path, _) in outputs {
+            check_relative(path).map_err(|reason| WriteError::Unsafe {
+                path: path.to_string(),
+                reason,
+            })?;
+        }
+        let out_dir = &self.out_dir;
+        let stale: Vec<&(Arc<str>, Output)> = outputs
+            .iter()
+            .filter(|(path, output)| self.files.get(path).copied().flatten() != Some(output.hash))
+            .collect();
+        let written: Vec<Result<Option<Arc<str>>, WriteError>> = stale
+            .par_iter()
+            .with_max_len(8)
+            .map(|(path, output)| {
+                let target = out_dir.join(&**path);
+                if std::fs::read(&target).is_ok_and(|bytes| bytes == *output.bytes) {
+                    return Ok(None);
                 }
-            };
-            if fresh {
-                return Ok(None);
-            }
-            write_atomically(out_dir, path, &output.bytes)?;
-            Ok(Some(path.clone()))
-        })
-        .collect();
-    let mut report = Report::default();
-    for result in results {
-        match result? {
-            Some(path) => report.written.push(path),
-            None => report.unchanged += 1,
-        }
-    }
-    let manifest = Manifest::from_outputs(outputs);
-    for stale in previous.paths().filter(|path| !manifest.contains(path)) {
-        if check_relative(stale).is_err() {
-            continue; // A manifest edited by hand cannot make us delete outside the folder.
-        }
-        let target = out_dir.join(stale);
-        match std::fs::remove_file(&target) {
-            Ok(()) => {
-                remove_empty_parents(out_dir, &target);
-                report.removed.push(stale.to_string());
-            }
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(source) => {
-                return Err(WriteError::Io {
-                    path: target,
-                    source,
-                });
+                write_atomically(out_dir, path, &output.bytes)?;
+                Ok(Some(path.clone()))
+            })
+            .collect();
+        let mut report = Report::default();
+        for result in written {
+            if let Some(path) = result? {
+                report.written.push(path);
             }
         }
+        report.unchanged = outputs.len() - report.written.len();
+        let current: HashSet<&str> = outputs.iter().map(|(path, _)| &**path).collect();
+        let mut gone: Vec<Arc<str>> = self
+            .files
+            .keys()
+            .filter(|path| !current.contains(&***path))
+            .cloned()
+            .collect();
+        gone.sort();
+        for path in gone {
+            self.files.remove(&path);
+            if check_relative(&path).is_err() {
+                continue; // A manifest edited by hand cannot make us delete outside the folder.
+            }
+            let target = self.out_dir.join(&*path);
+            match std::fs::remove_file(&target) {
+                Ok(()) => {
+                    remove_empty_parents(&self.out_dir, &target);
+                    report.removed.push(path.to_string());
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(WriteError::Io {
+                        path: target,
+                        source,
+                    });
+                }
+            }
+        }
+        for (path, output) in outputs {
+            self.files.insert(path.clone(), Some(output.hash));
+        }
+        let manifest = Manifest::from_paths(outputs.iter().map(|(path, _)| &**path));
+        if manifest != self.manifest || !self.out_dir.join(MANIFEST_PATH).is_file() {
+            write_atomically(&self.out_dir, MANIFEST_PATH, &manifest.to_bytes())?;
+            self.manifest = manifest;
+        }
+        report.written.sort();
+        Ok(report)
     }
-    let manifest_bytes = manifest.to_bytes();
-    if std::fs::read(out_dir.join(MANIFEST_PATH)).ok().as_deref() != Some(&manifest_bytes[..]) {
-        write_atomically(out_dir, MANIFEST_PATH, &manifest_bytes)?;
-    }
-    report.written.sort();
-    report.removed.sort();
-    Ok(report)
 }
 
 /// Writes `bytes` to `out_dir/relative` through a temporary file and a rename.

@@ -1,0 +1,756 @@
+//! The central property of watch mode: after any sequence of edits that leaves the content
+//! valid, the output folder is byte-identical to a fresh `--once` build of the same content;
+//! while a file is broken, the output is what it was before that file broke.
+//!
+//! Edits are real file operations on a copy of the sample site, fed to the incremental path
+//! (`Session::apply`) the way the watcher feeds it: as a batch of changed paths.
+
+mod common;
+
+use common::{SAMPLE_TODAY, read_tree, repo};
+use content_api::config::{self, SiteConfig};
+use content_api::db::{Lifetime, Workspace};
+use content_api::session::{Batch, Session};
+use content_api::{build, source};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+const WORDS: &[&str] = &[
+    "incremental",
+    "año",
+    "niño",
+    "rust",
+    "salsa",
+    "“quoted”",
+    "watch",
+    "café",
+    "build",
+    "json",
+];
+const TAGS: &[&str] = &[
+    "tech",
+    "rust",
+    "salsa",
+    "static-sites",
+    "json-api",
+    "personal",
+    "running",
+    "travel",
+    "fresh-tag",
+];
+const SERIES: &[&str] = &[
+    "incremental-builds-in-rust",
+    "from-markdown-to-json-api",
+    "new-series",
+];
+
+/// One step of an edit sequence.
+#[derive(Clone, Debug)]
+enum Op {
+    Create {
+        lang: bool,
+        day: u16,
+        words: Vec<usize>,
+        tags: Vec<usize>,
+        series: Option<(usize, u8)>,
+        draft: bool,
+    },
+    EditTitle {
+        post: usize,
+        words: Vec<usize>,
+    },
+    EditBody {
+        post: usize,
+        words: Vec<usize>,
+    },
+    EditTags {
+        post: usize,
+        tags: Vec<usize>,
+    },
+    EditDate {
+        post: usize,
+        day: u16,
+    },
+    SetSeries {
+        post: usize,
+        series: Option<(usize, u8)>,
+    },
+    ToggleDraft {
+        post: usize,
+    },
+    Delete {
+        post: usize,
+    },
+    Rename {
+        post: usize,
+        word: usize,
+    },
+    MoveLanguage {
+        post: usize,
+    },
+    BreakThenFix {
+        post: usize,
+        breakage: usize,
+    },
+    Retier {
+        tag: usize,
+        tier: usize,
+    },
+    CreateSeries,
+    EditSeriesTitle {
+        series: usize,
+        words: Vec<usize>,
+    },
+    DeleteSeriesThenRestore {
+        series: usize,
+    },
+    DuplicateThenRemove {
+        post: usize,
+    },
+}
+
+fn words() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(0..WORDS.len(), 1..5)
+}
+
+fn series() -> impl Strategy<Value = Option<(usize, u8)>> {
+    prop::option::of((0..SERIES.len(), 1u8..5))
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (any::<bool>(), 0u16..2600, words(), prop::collection::vec(0..TAGS.len(), 0..4), series(), prop::bool::weighted(0.15))
+            .prop_map(|(lang, day, words, tags, series, draft)| Op::Create { lang, day, words, tags, series, draft }),
+        2 => (any::<usize>(), words()).prop_map(|(post, words)| Op::EditTitle { post, words }),
+        2 => (any::<usize>(), words()).prop_map(|(post, words)| Op::EditBody { post, words }),
+        2 => (any::<usize>(), prop::collection::vec(0..TAGS.len(), 0..4)).prop_map(|(post, tags)| Op::EditTags { post, tags }),
+        1 => (any::<usize>(), 0u16..2600).prop_map(|(post, day)| Op::EditDate { post, day }),
+        1 => (any::<usize>(), series()).prop_map(|(post, series)| Op::SetSeries { post, series }),
+        1 => any::<usize>().prop_map(|post| Op::ToggleDraft { post }),
+        1 => any::<usize>().prop_map(|post| Op::Delete { post }),
+        1 => (any::<usize>(), 0..WORDS.len()).prop_map(|(post, word)| Op::Rename { post, word }),
+        1 => any::<usize>().prop_map(|post| Op::MoveLanguage { post }),
+        2 => (any::<usize>(), 0usize..4).prop_map(|(post, breakage)| Op::BreakThenFix { post, breakage }),
+        1 => (0..TAGS.len() - 1, 0usize..3).prop_map(|(tag, tier)| Op::Retier { tag, tier }),
+        1 => Just(Op::CreateSeries),
+        1 => (0usize..2, words()).prop_map(|(series, words)| Op::EditSeriesTitle { series, words }),
+        1 => (0usize..2).prop_map(|series| Op::DeleteSeriesThenRestore { series }),
+        1 => any::<usize>().prop_map(|post| Op::DuplicateThenRemove { post }),
+    ]
+}
+
+/// A post the test owns entirely: its file is rendered from these fields.
+#[derive(Clone, Debug)]
+struct Post {
+    path: String,
+    title: String,
+    day: u16,
+    tags: Vec<&'static str>,
+    series: Option<(&'static str, u8)>,
+    draft: bool,
+    body: String,
+}
+
+impl Post {
+    fn text(&self) -> String {
+        let date = chrono::NaiveDate::from_ymd_opt(2020, 1, 1).unwrap()
+            + chrono::Duration::days(self.day as i64);
+        let mut fm = format!(
+            "---\ntitle: {:?}\ndescription: \"About {}\"\npubDate: {date}\ntags: [{}]\n",
+            self.title,
+            self.title.replace('"', "'"),
+            self.tags
+                .iter()
+                .map(|t| format!("{t:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if let Some((name, order)) = self.series {
+            fm += &format!("series: {name}\nseriesOrder: {order}\n");
+        }
+        if self.draft {
+            fm += "draft: true\n";
+        }
+        format!("{fm}---\n\n{}\n", self.body)
+    }
+}
+
+/// The site on disk plus the incremental session over it.
+struct Harness {
+    _dir: tempfile::TempDir,
+    content: PathBuf,
+    out: PathBuf,
+    config: Arc<SiteConfig>,
+    session: Session,
+    /// Posts created by the test, by path.
+    owned: BTreeMap<String, Post>,
+    created: usize,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        let dir = tempfile::tempdir().unwrap();
+        let content = dir.path().join("content");
+        for (path, bytes) in read_tree(&repo().join("content")) {
+            let target = content.join(path);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, bytes).unwrap();
+        }
+        let out = dir.path().join("out");
+        let mut config = config::load(
+            camino::Utf8Path::new(&format!("{}/watch.toml", repo().display())),
+            true,
+        )
+        .unwrap()
+        .unwrap();
+        config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
+        config.out_dir = camino::Utf8PathBuf::from_path_buf(out.clone()).unwrap();
+        let config = Arc::new(config);
+        let (session, outcome) = Session::start(config.clone(), today(), false).unwrap();
+        assert_eq!(outcome.errors, 0);
+        Harness {
+            _dir: dir,
+            content,
+            out,
+            config,
+            session,
+            owned: BTreeMap::new(),
+            created: 0,
+        }
+    }
+
+    /// Every post file, sorted (sample posts and owned ones).
+    fn posts(&self) -> Vec<String> {
+        let mut posts: Vec<String> = read_tree(&self.content)
+            .into_keys()
+            .filter(|p| p.starts_with("blog/") && !p.contains("/_"))
+            .collect();
+        posts.sort();
+        posts
+    }
+
+    fn pick(&self, index: usize) -> Option<String> {
+        let posts = self.posts();
+        (!posts.is_empty()).then(|| posts[index % posts.len()].clone())
+    }
+
+    fn pick_owned(&self, index: usize) -> Option<String> {
+        let owned: Vec<&String> = self.owned.keys().collect();
+        (!owned.is_empty()).then(|| owned[index % owned.len()].clone())
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let target = self.content.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, text).unwrap();
+    }
+
+    fn read(&self, path: &str) -> String {
+        std::fs::read_to_string(self.content.join(path)).unwrap()
+    }
+
+    fn remove(&self, path: &str) {
+        std::fs::remove_file(self.content.join(path)).unwrap();
+    }
+
+    /// Tells the session about `paths`, as the watcher would, and returns the outcome's
+    /// held-back paths.
+    fn apply(&mut self, paths: &[&str]) -> Vec<String> {
+        let batch = Batch {
+            paths: paths.iter().map(|p| p.to_string()).collect(),
+            rescan: false,
+        };
+        let outcome = self.session.apply(&batch).unwrap();
+        outcome.held_back.iter().map(|p| p.to_string()).collect()
+    }
+
+    fn save_owned(&mut self, post: Post) -> String {
+        let path = post.path.clone();
+        self.write(&path, &post.text());
+        self.owned.insert(path.clone(), post);
+        path
+    }
+
+    /// The output folder, without the manifest.
+    fn output(&self) -> BTreeMap<String, Vec<u8>> {
+        read_tree(&self.out)
+            .into_iter()
+            .filter(|(p, _)| !p.starts_with(".content-api/"))
+            .collect()
+    }
+
+    /// A fresh one-shot build of the content on disk, in memory.
+    fn fresh(&self) -> BTreeMap<String, Vec<u8>> {
+        let workspace = Workspace::new(
+            self.config.clone(),
+            today(),
+            false,
+            source::scan(&self.content),
+            Lifetime::Once,
+        );
+        let errors: Vec<String> = build::diagnostics(workspace.db())
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "the content should be valid here: {errors:#?}"
+        );
+        build::outputs(workspace.db())
+            .into_iter()
+            .map(|(p, o)| (p.to_string(), o.bytes.to_vec()))
+            .collect()
+    }
+
+    fn assert_fresh(&self, step: &str) {
+        let (fresh, output) = (self.fresh(), self.output());
+        if fresh != output {
+            let differing: Vec<&String> = fresh
+                .keys()
+                .chain(output.keys())
+                .filter(|p| fresh.get(*p) != output.get(*p))
+                .collect();
+            panic!("after {step}: the output differs from a fresh build in {differing:?}");
+        }
+    }
+
+    fn run(&mut self, op: &Op) {
+        let step = format!("{op:?}");
+        match op {
+            Op::Create {
+                lang,
+                day,
+                words,
+                tags,
+                series,
+                draft,
+            } => {
+                self.created += 1;
+                let lang = if *lang { "en" } else { "es" };
+                let date = chrono::NaiveDate::from_ymd_opt(2020, 1, 1).unwrap()
+                    + chrono::Duration::days(*day as i64);
+                let path = format!("blog/{lang}/{date}_created-{}.md", self.created);
+                let post = Post {
+                    path,
+                    title: title(words),
+                    day: *day,
+                    tags: tags
+                        .iter()
+                        .map(|t| TAGS[*t])
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .into_iter()
+                        .collect(),
+                    series: series
+                        .map(|(s, o)| (SERIES[s], o))
+                        .filter(|(s, _)| self.series_exists(s)),
+                    draft: *draft,
+                    body: title(words),
+                };
+                let path = self.save_owned(post);
+                self.apply(&[&path]);
+            }
+            Op::EditTitle { post, words } => {
+                let Some(path) = self.pick_owned(*post) else {
+                    return;
+                };
+                let mut post = self.owned[&path].clone();
+                post.title = title(words);
+                self.save_owned(post);
+                self.apply(&[&path]);
+            }
+            Op::EditBody { post, words } => {
+                let Some(path) = self.pick(*post) else { return };
+                let text = self.read(&path) + "\n" + &title(words) + "\n";
+                self.write(&path, &text);
+                if let Some(owned) = self.owned.get_mut(&path) {
+                    owned.body = text
+                        .split_once("\n---\n")
+                        .unwrap()
+                        .1
+                        .trim_start_matches('\n')
+                        .trim_end_matches('\n')
+                        .to_string();
+                }
+                self.apply(&[&path]);
+            }
+            Op::EditTags { post, tags } => {
+                let Some(path) = self.pick_owned(*post) else {
+                    return;
+                };
+                let mut post = self.owned[&path].clone();
+                post.tags = tags
+                    .iter()
+                    .map(|t| TAGS[*t])
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                self.save_owned(post);
+                self.apply(&[&path]);
+            }
+            Op::EditDate { post, day } => {
+                // The date in the file name stays: ids are stable; only pubDate moves.
+                let Some(path) = self.pick_owned(*post) else {
+                    return;
+                };
+                let mut post = self.owned[&path].clone();
+                post.day = *day;
+                self.save_owned(post);
+                self.apply(&[&path]);
+            }
+            Op::SetSeries { post, series } => {
+                let Some(path) = self.pick_owned(*post) else {
+                    return;
+                };
+                let mut post = self.owned[&path].clone();
+                post.series = series
+                    .map(|(s, o)| (SERIES[s], o))
+                    .filter(|(s, _)| self.series_exists(s));
+                self.save_owned(post);
+                self.apply(&[&path]);
+            }
+            Op::ToggleDraft { post } => {
+                let Some(path) = self.pick_owned(*post) else {
+                    return;
+                };
+                let mut post = self.owned[&path].clone();
+                post.draft = !post.draft;
+                self.save_owned(post);
+                self.apply(&[&path]);
+            }
+            Op::Delete { post } => {
+                let Some(path) = self.pick(*post) else { return };
+                self.remove(&path);
+                self.owned.remove(&path);
+                self.apply(&[&path]);
+            }
+            Op::Rename { post, word } => {
+                let Some(path) = self.pick(*post) else { return };
+                let (folder, name) = path.rsplit_once('/').unwrap();
+                let (date, _) = name.split_once('_').unwrap();
+                let slug = WORDS[*word]
+                    .chars()
+                    .filter(|c| c.is_ascii_lowercase())
+                    .collect::<String>();
+                let new = format!("{folder}/{date}_renamed-{slug}-{}.md", self.created);
+                self.created += 1;
+                self.rename(&path, &new);
+                self.apply(&[&path, &new]);
+            }
+            Op::MoveLanguage { post } => {
+                let Some(path) = self.pick(*post) else { return };
+                let new = if path.starts_with("blog/en/") {
+                    path.replacen("blog/en/", "blog/es/", 1)
+                } else {
+                    path.replacen("blog/es/", "blog/en/", 1)
+                };
+                if self.content.join(&new).exists() {
+                    return;
+                }
+                self.rename(&path, &new);
+                self.apply(&[&path, &new]);
+            }
+            Op::BreakThenFix { post, breakage } => {
+                let Some(path) = self.pick(*post) else { return };
+                let good = self.read(&path);
+                let before = self.output();
+                let broken = match breakage {
+                    0 => good.replacen("---\n", "---\nseriesOrder: \"two\"\n", 1),
+                    1 => good.replacen("---\n", "---\npubDate: 2024-02-30\n", 1),
+                    2 => good.replacen("---\n", "---\ntags: [\"Not A Slug\"]\n", 1),
+                    _ => good.replacen("\n---\n", "\n", 1), // unclosed front matter
+                };
+                self.write(&path, &broken);
+                let held = self.apply(&[&path]);
+                assert_eq!(held, [path.clone()], "{step}: the broken file is held back");
+                assert!(
+                    before == self.output(),
+                    "{step}: a broken file changed the output"
+                );
+                self.write(&path, &good);
+                assert!(
+                    self.apply(&[&path]).is_empty(),
+                    "{step}: the fixed file is accepted"
+                );
+            }
+            Op::Retier { tag, tier } => {
+                let path = format!("tags/{}.md", TAGS[*tag]);
+                if !self.content.join(&path).exists() {
+                    return;
+                }
+                let tier = ["primary", "secondary", "subtopic"][*tier];
+                let text = self.read(&path);
+                let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("tier:")).collect();
+                let text = kept
+                    .join("\n")
+                    .replacen("---\n", &format!("---\ntier: {tier}\n"), 1)
+                    + "\n";
+                self.write(&path, &text);
+                self.apply(&[&path]);
+            }
+            Op::CreateSeries => {
+                let path = "series/new-series.md";
+                self.write(path, "---\nname: new-series\ntitle: \"A new series\"\ntitleEs: \"Una serie nueva\"\norder: 3\n---\n");
+                self.apply(&[path]);
+            }
+            Op::EditSeriesTitle { series, words } => {
+                let path = format!("series/{}.md", SERIES[*series]);
+                let text = self.read(&path);
+                let edited: Vec<String> = text
+                    .lines()
+                    .map(|l| {
+                        if l.starts_with("title:") {
+                            format!("title: {:?}", title(words))
+                        } else {
+                            l.to_string()
+                        }
+                    })
+                    .collect();
+                self.write(&path, &(edited.join("\n") + "\n"));
+                self.apply(&[&path]);
+            }
+            Op::DeleteSeriesThenRestore { series } => {
+                let path = format!("series/{}.md", SERIES[*series]);
+                let good = self.read(&path);
+                let before = self.output();
+                self.remove(&path);
+                let held = self.apply(&[&path]);
+                if self.references_series(SERIES[*series]) {
+                    assert!(
+                        !held.is_empty(),
+                        "{step}: deleting a series that posts name is held back"
+                    );
+                    assert!(
+                        before == self.output(),
+                        "{step}: an invalid deletion changed the output"
+                    );
+                } else {
+                    self.assert_fresh(&step);
+                }
+                self.write(&path, &good);
+                self.apply(&[&path]);
+            }
+            Op::DuplicateThenRemove { post } => {
+                let Some(path) = self.pick(*post) else { return };
+                let twin = if let Some(stem) = path.strip_suffix(".md") {
+                    format!("{stem}.mdx")
+                } else {
+                    path.trim_end_matches('x').to_string()
+                };
+                let before = self.output();
+                self.write(&twin, &self.read(&path));
+                let held = self.apply(&[&twin]);
+                assert!(!held.is_empty(), "{step}: a duplicate id is held back");
+                assert!(
+                    before == self.output(),
+                    "{step}: a duplicate id changed the output"
+                );
+                self.remove(&twin);
+                self.apply(&[&twin]);
+            }
+        }
+        self.assert_fresh(&step);
+    }
+
+    fn rename(&mut self, from: &str, to: &str) {
+        std::fs::create_dir_all(self.content.join(to).parent().unwrap()).unwrap();
+        std::fs::rename(self.content.join(from), self.content.join(to)).unwrap();
+        if let Some(mut post) = self.owned.remove(from) {
+            post.path = to.to_string();
+            self.owned.insert(to.to_string(), post);
+        }
+    }
+
+    fn series_exists(&self, name: &str) -> bool {
+        self.content.join(format!("series/{name}.md")).exists()
+    }
+
+    fn references_series(&self, name: &str) -> bool {
+        let needle = format!("series: {name}");
+        let quoted = format!("series: \"{name}\"");
+        self.posts().iter().any(|p| {
+            let text = self.read(p);
+            text.lines()
+                .any(|l| l.trim() == needle || l.trim() == quoted)
+        })
+    }
+}
+
+fn title(words: &[usize]) -> String {
+    words
+        .iter()
+        .map(|w| WORDS[*w])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn today() -> chrono::NaiveDate {
+    chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, max_shrink_iters: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn incremental_output_always_equals_a_fresh_build(ops in prop::collection::vec(op(), 1..10)) {
+        let mut harness = Harness::new();
+        harness.assert_fresh("the first build");
+        for op in &ops {
+            harness.run(op);
+        }
+    }
+}
+
+#[test]
+fn a_deleted_folder_and_a_recreated_folder_are_followed() {
+    let mut harness = Harness::new();
+    let es = harness.content.join("blog/es");
+    let saved = tempfile::tempdir().unwrap();
+    std::fs::rename(&es, saved.path().join("es")).unwrap();
+    harness.apply(&["blog/es"]);
+    harness.assert_fresh("deleting blog/es");
+    std::fs::rename(saved.path().join("es"), &es).unwrap();
+    harness.apply(&["blog/es"]);
+    harness.assert_fresh("restoring blog/es");
+}
+
+#[test]
+fn a_rescan_resynchronises_everything() {
+    let mut harness = Harness::new();
+    // Changes the session is not told about, as when the watcher's queue overflows.
+    harness.remove("blog/en/2024-06-02_running-up-las-palmas.md");
+    let path = "blog/es/2024-02-10_what-incremental-really-means.md";
+    let text = harness
+        .read(path)
+        .replacen("title:", "title: \"Cambiado\"\nx-old-title:", 1);
+    harness.write(path, &text);
+    let outcome = harness
+        .session
+        .apply(&Batch {
+            paths: Default::default(),
+            rescan: true,
+        })
+        .unwrap();
+    assert_eq!(outcome.errors, 0);
+    harness.assert_fresh("a rescan");
+}
+
+#[test]
+fn scheduled_posts_go_live_when_the_date_moves() {
+    let mut harness = Harness::new();
+    let live = chrono::NaiveDate::from_ymd_opt(2031, 3, 14).unwrap();
+    let outcome = harness.session.set_today(live).unwrap();
+    let written = outcome.report.unwrap().written;
+    assert!(
+        written.iter().any(|p| &**p == "api/posts-en.json"),
+        "{written:?}"
+    );
+    let posts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(harness.out.join("api/posts-en.json")).unwrap())
+            .unwrap();
+    assert_eq!(posts[0]["slug"], "a-post-from-the-future");
+}
+
+#[test]
+fn a_deleted_output_folder_is_written_again() {
+    let mut harness = Harness::new();
+    let before = harness.output();
+    std::fs::remove_dir_all(&harness.out).unwrap();
+    let outcome = harness
+        .session
+        .repair_output()
+        .unwrap()
+        .expect("the deletion is noticed");
+    assert_eq!(outcome.report.unwrap().written.len(), before.len());
+    assert!(before == harness.output());
+}
+
+#[test]
+fn errors_at_startup_publish_nothing_until_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    for (path, bytes) in read_tree(&repo().join("content")) {
+        let target = content.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+    let broken = content.join("blog/en/2023-04-09_hello-from-medellin.md");
+    let good = std::fs::read_to_string(&broken).unwrap();
+    std::fs::write(&broken, good.replacen("---\n", "---\ndraft: \"yes\"\n", 1)).unwrap();
+    let mut config = SiteConfig::defaults(camino::Utf8Path::new("."));
+    config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
+    config.out_dir = camino::Utf8PathBuf::from_path_buf(dir.path().join("out")).unwrap();
+    let (mut session, outcome) = Session::start(Arc::new(config), today(), false).unwrap();
+    assert_eq!(outcome.errors, 1);
+    assert!(outcome.report.is_none());
+    assert_eq!(outcome.new_diagnostics.len(), 1);
+    assert!(
+        !dir.path().join("out").exists(),
+        "nothing is written while the content has errors"
+    );
+    std::fs::write(&broken, good).unwrap();
+    let outcome = session
+        .apply(&Batch {
+            paths: ["blog/en/2023-04-09_hello-from-medellin.md".to_string()].into(),
+            rescan: false,
+        })
+        .unwrap();
+    assert_eq!(outcome.errors, 0);
+    assert!(outcome.report.is_some_and(|r| !r.written.is_empty()));
+}
+
+#[test]
+fn an_error_is_reported_once_while_it_persists() {
+    let mut harness = Harness::new();
+    let path = "blog/en/2023-04-09_hello-from-medellin.md";
+    let good = harness.read(path);
+    harness.write(path, &good.replacen("---\n", "---\ndraft: \"yes\"\n", 1));
+    let first = harness
+        .session
+        .apply(&Batch {
+            paths: [path.to_string()].into(),
+            rescan: false,
+        })
+        .unwrap();
+    assert_eq!(first.new_diagnostics.len(), 1);
+    // Another edit elsewhere: the broken file is retried, its error is not shown again.
+    let other = "blog/en/2024-06-02_running-up-las-palmas.md";
+    harness.write(other, &(harness.read(other) + "\nMore.\n"));
+    let second = harness
+        .session
+        .apply(&Batch {
+            paths: [other.to_string()].into(),
+            rescan: false,
+        })
+        .unwrap();
+    assert_eq!(
+        second
+            .held_back
+            .iter()
+            .map(|p| p.as_str())
+            .collect::<Vec<_>>(),
+        [path]
+    );
+    assert!(
+        second.new_diagnostics.is_empty(),
+        "{:?}",
+        second.new_diagnostics
+    );
+    let rendered = harness.session.render(&first.new_diagnostics[0], false);
+    assert!(
+        rendered.contains("draft: \"yes\""),
+        "rendered with the broken text: {rendered}"
+    );
+    harness.write(path, &good);
+    let fixed = harness
+        .session
+        .apply(&Batch {
+            paths: [path.to_string()].into(),
+            rescan: false,
+        })
+        .unwrap();
+    assert!(fixed.held_back.is_empty());
+    harness.assert_fresh("the fix");
+}
