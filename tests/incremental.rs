@@ -464,7 +464,11 @@ impl Harness {
                 };
                 self.write(&path, &broken);
                 let held = self.apply(&[&path]);
-                assert_eq!(held, [path.clone()], "{step}: the broken file is held back");
+                assert_eq!(
+                    held,
+                    std::slice::from_ref(&path),
+                    "{step}: the broken file is held back"
+                );
                 assert!(
                     before == self.output(),
                     "{step}: a broken file changed the output"
