@@ -20,4 +20,5 @@ pub mod parse;
 pub mod render;
 pub mod session;
 pub mod source;
+pub mod watch;
 pub mod write;

@@ -53,6 +53,24 @@ pub struct Outcome {
     pub took: Duration,
 }
 
+impl Outcome {
+    /// A rebuild that found nothing to do.
+    fn unchanged(published: bool) -> Outcome {
+        Outcome {
+            report: published.then(Report::default),
+            ..Outcome::default()
+        }
+    }
+
+    /// True when nothing was accepted, held back, reported or written.
+    pub fn is_noop(&self) -> bool {
+        self.accepted.is_empty()
+            && self.held_back.is_empty()
+            && self.new_diagnostics.is_empty()
+            && self.report.as_ref().is_some_and(Report::is_empty)
+    }
+}
+
 pub struct Session {
     workspace: Workspace,
     publisher: Publisher,
@@ -114,7 +132,8 @@ impl Session {
         self.workspace.site().config(self.workspace.db())
     }
 
-    /// Re-reads what `batch` names and rebuilds.
+    /// Re-reads what `batch` names and rebuilds. A batch that changes nothing (the disk holds
+    /// what the build already uses) does no work and returns an empty outcome.
     pub fn apply(&mut self, batch: &Batch) -> Result<Outcome, WriteError> {
         let started = Instant::now();
         if batch.rescan {
@@ -123,6 +142,9 @@ impl Session {
             for path in &batch.paths {
                 self.stage_path(path);
             }
+        }
+        if self.pending.is_empty() && !batch.rescan {
+            return Ok(Outcome::unchanged(self.has_published));
         }
         self.rebuild(started)
     }

@@ -1,0 +1,53 @@
+//! Watching the content folder and the config file: notify plus a debouncer, reduced to one
+//! [`Changes`] value per quiet period.
+//!
+//! This module produces changes and nothing else: it does not read files, and knows nothing of
+//! the database. [`filter`] says which file names editors use as scratch space; [`watcher`]
+//! wraps notify. What to do with a change is `session`'s job.
+
+pub mod filter;
+mod watcher;
+
+pub use watcher::{Mode, StartError, Watcher, start};
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// Everything that changed during one quiet period.
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    /// Changed paths below the content folder, `/`-separated (files or folders; created,
+    /// modified, removed, or either end of a rename).
+    pub content: BTreeSet<String>,
+    /// The config file changed (or was created, replaced or removed).
+    pub config: bool,
+    /// Events were lost (a queue overflow, or the OS says so): compare everything with disk.
+    pub rescan: bool,
+    /// When the first event of the period happened (for "event to last write" timings).
+    pub first_event: Option<Instant>,
+}
+
+impl Changes {
+    pub fn is_empty(&self) -> bool {
+        self.content.is_empty() && !self.config && !self.rescan
+    }
+
+    /// Folds `other` (a later period) into this one.
+    pub fn merge(&mut self, other: Changes) {
+        self.content.extend(other.content);
+        self.config |= other.config;
+        self.rescan |= other.rescan;
+        self.first_event = match (self.first_event, other.first_event) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// What the watcher reports to its handler.
+#[derive(Debug)]
+pub enum Signal {
+    Changes(Changes),
+    /// A watcher error that does not stop watching (it is logged).
+    Error(String),
+}

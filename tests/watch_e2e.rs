@@ -1,0 +1,469 @@
+//! The real binary in watch mode, on a temporary site, under the file operations that editors
+//! and tools really perform. After each one the test waits until the output folder equals a
+//! fresh build of the content on disk (and fails if it never does).
+
+mod common;
+
+use common::{SAMPLE_TODAY, read_tree, repo};
+use content_api::config;
+use content_api::db::{Lifetime, Workspace};
+use content_api::{build, source};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Daemon {
+    child: Child,
+    log: Arc<Mutex<Vec<String>>>,
+    site: tempfile::TempDir,
+    /// Where the content really is (the content folder may be a symlink to it).
+    content: PathBuf,
+}
+
+impl Daemon {
+    /// Starts `content-api` (watch mode) on a copy of the sample site. With `symlinked`, the
+    /// site's `content` is a symbolic link to a folder elsewhere.
+    fn start(symlinked: bool, extra: &[&str]) -> Daemon {
+        let site = tempfile::tempdir().unwrap();
+        let content = if symlinked {
+            site.path().join("real-content")
+        } else {
+            site.path().join("content")
+        };
+        for (path, bytes) in read_tree(&repo().join("content")) {
+            let target = content.join(path);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, bytes).unwrap();
+        }
+        if symlinked {
+            std::os::unix::fs::symlink(&content, site.path().join("content")).unwrap();
+        }
+        std::fs::write(
+            site.path().join("watch.toml"),
+            "base_url = \"https://watch.example\"\n[watch]\ndebounce_ms = 20\n",
+        )
+        .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_content-api"))
+            .args(["--today", SAMPLE_TODAY])
+            .args(extra)
+            .current_dir(site.path())
+            .env("RUST_LOG", "info,salsa=warn")
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        let daemon = Daemon {
+            child,
+            log,
+            site,
+            content,
+        };
+        daemon.wait_for_log("watching");
+        daemon
+    }
+
+    fn out(&self) -> PathBuf {
+        self.site.path().join("out")
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.content.join(relative)
+    }
+
+    fn wait_for_log(&self, needle: &str) {
+        let start = Instant::now();
+        while start.elapsed() < PATIENCE {
+            if self.log.lock().unwrap().iter().any(|l| l.contains(needle)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!(
+            "no log line with {needle:?}: {:#?}",
+            self.log.lock().unwrap()
+        );
+    }
+
+    fn rebuilds(&self) -> usize {
+        self.log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.contains(" changed") || l.contains("rescan"))
+            .count()
+    }
+
+    /// A fresh one-shot build of the content on disk, without the manifest.
+    fn fresh(&self) -> BTreeMap<String, Vec<u8>> {
+        let mut config = config::load(
+            camino::Utf8Path::from_path(&self.site.path().join("watch.toml")).unwrap(),
+            true,
+        )
+        .unwrap()
+        .unwrap();
+        config.content_dir = camino::Utf8PathBuf::from_path_buf(self.content.clone()).unwrap();
+        let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
+        let workspace = Workspace::new(
+            Arc::new(config),
+            today,
+            false,
+            source::scan(&self.content),
+            Lifetime::Once,
+        );
+        build::outputs(workspace.db())
+            .into_iter()
+            .map(|(p, o)| (p.to_string(), o.bytes.to_vec()))
+            .collect()
+    }
+
+    /// The output folder as it is now, without the manifest. The daemon may be writing: files
+    /// that vanish during the walk and in-flight temporary files are skipped (the caller polls).
+    fn output(&self) -> BTreeMap<String, Vec<u8>> {
+        let mut files = BTreeMap::new();
+        for entry in walkdir::WalkDir::new(self.out())
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            let relative = entry
+                .path()
+                .strip_prefix(self.out())
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if !entry.file_type().is_file()
+                || relative.starts_with(".content-api/")
+                || relative.ends_with(".tmp")
+            {
+                continue;
+            }
+            if let Ok(bytes) = std::fs::read(entry.path()) {
+                files.insert(relative, bytes);
+            }
+        }
+        files
+    }
+
+    /// Waits until the output equals a fresh build of the content on disk.
+    fn settles(&self, what: &str) {
+        let fresh = self.fresh();
+        let start = Instant::now();
+        while start.elapsed() < PATIENCE {
+            if self.output() == fresh {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        let output = self.output();
+        let differing: Vec<&String> = fresh
+            .keys()
+            .chain(output.keys())
+            .filter(|p| fresh.get(*p) != output.get(*p))
+            .collect();
+        panic!(
+            "after {what}, the output never matched a fresh build: {differing:?}\nlog: {:#?}",
+            self.log.lock().unwrap()
+        );
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn edit_title(path: &Path, title: &str) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| {
+            if l.starts_with("title:") {
+                format!("title: {title:?}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+const POST: &str = "blog/en/2024-06-02_running-up-las-palmas.md";
+
+#[test]
+fn editor_save_patterns_are_followed() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    let post = daemon.path(POST);
+
+    // Atomic save (VS Code, most editors): write a temporary file, rename it over the post.
+    let temp = daemon.path("blog/en/.2024-06-02_running-up-las-palmas.md.tmp");
+    std::fs::write(&temp, edit_title(&post, "Atomic save")).unwrap();
+    std::fs::rename(&temp, &post).unwrap();
+    daemon.settles("an atomic save");
+
+    // vim with `backupcopy=no`: probe file 4913, rename the original to a backup, write anew,
+    // delete the backup. The post is briefly missing.
+    let probe = daemon.path("blog/en/4913");
+    std::fs::write(&probe, "").unwrap();
+    std::fs::remove_file(&probe).unwrap();
+    let backup = daemon.path("blog/en/2024-06-02_running-up-las-palmas.md~");
+    let new_text = edit_title(&post, "Vim save");
+    std::fs::rename(&post, &backup).unwrap();
+    std::fs::write(&post, new_text).unwrap();
+    std::fs::remove_file(&backup).unwrap();
+    daemon.settles("a vim save");
+
+    // JetBrains "safe write": write x___jb_tmp___, rename the original to x___jb_old___,
+    // rename the temporary over, delete the old one.
+    let jb_tmp = daemon.path("blog/en/2024-06-02_running-up-las-palmas.md___jb_tmp___");
+    let jb_old = daemon.path("blog/en/2024-06-02_running-up-las-palmas.md___jb_old___");
+    std::fs::write(&jb_tmp, edit_title(&post, "JetBrains save")).unwrap();
+    std::fs::rename(&post, &jb_old).unwrap();
+    std::fs::rename(&jb_tmp, &post).unwrap();
+    std::fs::remove_file(&jb_old).unwrap();
+    daemon.settles("a JetBrains save");
+
+    // A plain in-place write (truncate and write, like `echo > file`).
+    std::fs::write(&post, edit_title(&post, "In place")).unwrap();
+    daemon.settles("an in-place write");
+}
+
+#[test]
+fn editor_scratch_files_never_trigger_a_rebuild() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    let before = daemon.rebuilds();
+    for name in [
+        ".x.md.swp",
+        ".x.md.swx",
+        "4913",
+        ".#x.md",
+        ".goutputstream-XYZ12",
+        "x.md___jb_tmp___",
+        "x.md~",
+    ] {
+        std::fs::write(daemon.path(&format!("blog/en/{name}")), "scratch").unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(
+        daemon.rebuilds(),
+        before,
+        "{:#?}",
+        daemon.log.lock().unwrap()
+    );
+    daemon.settles("scratch files");
+}
+
+#[test]
+fn files_and_folders_move_appear_and_disappear() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    // Renaming a post changes its slug.
+    std::fs::rename(
+        daemon.path(POST),
+        daemon.path("blog/en/2024-06-02_up-las-palmas.md"),
+    )
+    .unwrap();
+    daemon.settles("a rename");
+    // Moving a post from en/ to es/ (the Spanish twin moves away first).
+    std::fs::rename(
+        daemon.path("blog/es/2023-04-09_hello-from-medellin.md"),
+        daemon.path("blog/es/2023-04-09_hola-desde-medellin.md"),
+    )
+    .unwrap();
+    std::fs::rename(
+        daemon.path("blog/en/2023-04-09_hello-from-medellin.md"),
+        daemon.path("blog/es/2023-04-09_hello-from-medellin.md"),
+    )
+    .unwrap();
+    daemon.settles("a move between languages");
+    // Deleting a whole folder.
+    let slides = daemon.path("slides/es");
+    let saved = tempfile::tempdir().unwrap();
+    std::fs::rename(&slides, saved.path().join("es")).unwrap();
+    daemon.settles("deleting a folder");
+    // Creating a folder with files in it (moved in at once, like an unzip or a git checkout).
+    std::fs::rename(saved.path().join("es"), &slides).unwrap();
+    daemon.settles("creating a folder with files");
+    // A new folder created first, then filled.
+    let extra = daemon.path("slides/es-draft");
+    std::fs::create_dir_all(&extra).unwrap();
+    std::fs::write(
+        extra.join("notes.md"),
+        "not content: unsupported language folder\n",
+    )
+    .unwrap();
+    daemon.settles("a folder that is not content");
+}
+
+#[test]
+fn a_checkout_of_hundreds_of_files_is_one_consistent_rebuild() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    // Like `git checkout` of another branch: hundreds of files written in a burst.
+    for i in 0..300 {
+        let lang = if i % 2 == 0 { "en" } else { "es" };
+        let text = format!(
+            "---\ntitle: \"Checkout post {i}\"\ndescription: \"Generated\"\npubDate: 2025-{:02}-{:02}\ntags: [\"tech\", \"rust\"]\n---\n\nBody {i}.\n",
+            1 + i % 12,
+            1 + i % 28
+        );
+        std::fs::write(
+            daemon.path(&format!(
+                "blog/{lang}/2025-{:02}-{:02}_checkout-{i}.md",
+                1 + i % 12,
+                1 + i % 28
+            )),
+            text,
+        )
+        .unwrap();
+    }
+    daemon.settles("writing 300 files at once");
+    for i in (0..300).step_by(3) {
+        let lang = if i % 2 == 0 { "en" } else { "es" };
+        std::fs::remove_file(daemon.path(&format!(
+            "blog/{lang}/2025-{:02}-{:02}_checkout-{i}.md",
+            1 + i % 12,
+            1 + i % 28
+        )))
+        .unwrap();
+    }
+    daemon.settles("deleting 100 files at once");
+}
+
+#[test]
+fn a_symlinked_content_folder_is_watched() {
+    let daemon = Daemon::start(true, &[]);
+    daemon.settles("the first build");
+    std::fs::write(
+        daemon.path(POST),
+        edit_title(&daemon.path(POST), "Through a symlink"),
+    )
+    .unwrap();
+    daemon.settles("an edit in a symlinked content folder");
+}
+
+#[test]
+fn polling_finds_changes_too() {
+    let daemon = Daemon::start(false, &["--poll", "100ms"]);
+    daemon.settles("the first build");
+    // Modification times are compared at one-second resolution: the first edit must fall in a
+    // later second than the copy that created the file.
+    std::thread::sleep(Duration::from_millis(1100));
+    std::fs::write(
+        daemon.path(POST),
+        edit_title(&daemon.path(POST), "Found by polling"),
+    )
+    .unwrap();
+    daemon.settles("an edit seen by polling");
+    // A second save within the same second is caught by the re-read a second later.
+    std::fs::write(
+        daemon.path(POST),
+        edit_title(&daemon.path(POST), "Saved twice"),
+    )
+    .unwrap();
+    daemon.settles("a second save within the same second");
+    std::fs::remove_file(daemon.path("blog/es/2023-04-09_hello-from-medellin.md")).unwrap();
+    daemon.settles("a deletion seen by polling");
+}
+
+#[test]
+fn a_broken_file_keeps_its_last_good_version_and_the_daemon_keeps_running() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    let post = daemon.path(POST);
+    let good = std::fs::read_to_string(&post).unwrap();
+    let before = daemon.output();
+    std::fs::write(
+        &post,
+        good.replacen("---\n", "---\nseriesOrder: \"two\"\n", 1),
+    )
+    .unwrap();
+    daemon.wait_for_log("has errors");
+    assert!(
+        before == daemon.output(),
+        "a broken file changed the output"
+    );
+    // The rest of the site keeps building.
+    let other = daemon.path("blog/es/2023-04-09_hello-from-medellin.md");
+    std::fs::write(&other, edit_title(&other, "Sigue funcionando")).unwrap();
+    let start = Instant::now();
+    while start.elapsed() < PATIENCE
+        && !String::from_utf8_lossy(&std::fs::read(daemon.out().join("api/posts-es.json")).unwrap())
+            .contains("Sigue funcionando")
+    {
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    assert!(
+        String::from_utf8_lossy(&std::fs::read(daemon.out().join("api/posts-es.json")).unwrap())
+            .contains("Sigue funcionando")
+    );
+    let errors = daemon
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.contains("`seriesOrder` must be an integer"))
+        .count();
+    assert_eq!(errors, 1, "the error is printed once");
+    std::fs::write(&post, good).unwrap();
+    daemon.settles("fixing the file");
+}
+
+#[test]
+fn config_changes_and_a_deleted_output_folder_are_followed() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    std::fs::write(
+        daemon.site.path().join("watch.toml"),
+        "base_url = \"https://moved.example\"\n[watch]\ndebounce_ms = 20\n",
+    )
+    .unwrap();
+    daemon.settles("a new base_url");
+    assert!(
+        String::from_utf8_lossy(&std::fs::read(daemon.out().join("api/index.json")).unwrap())
+            .contains("https://moved.example/api/posts.json")
+    );
+    std::fs::remove_dir_all(daemon.out()).unwrap();
+    daemon.settles("deleting the output folder");
+}
+
+#[test]
+fn ctrl_c_stops_cleanly() {
+    let mut daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    // SIGINT, as Ctrl-C sends.
+    let status = Command::new("kill")
+        .args(["-INT", &daemon.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    let exit = loop {
+        if let Some(exit) = daemon.child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(start.elapsed() < PATIENCE, "the daemon did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exit.success(), "{exit:?}");
+    let leftovers: Vec<String> = read_tree(&daemon.out())
+        .into_keys()
+        .filter(|p| p.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
