@@ -307,6 +307,11 @@ impl Session {
             self.pending.remove(path);
         }
         held_back.sort();
+        tracing::debug!(
+            "applied and checked {} changes in {:?}",
+            attempt.len(),
+            started.elapsed()
+        );
         let report = self.publish()?;
         let new_diagnostics = self.remember_shown_for(&diagnostics, structural, attempt.keys());
         Ok(Outcome {
@@ -371,8 +376,16 @@ impl Session {
     }
 
     fn publish(&mut self) -> Result<Report, WriteError> {
+        let started = Instant::now();
         let outputs = build::refresh_outputs(self.workspace.db());
-        self.publisher.publish(&outputs)
+        let rendered = started.elapsed();
+        let report = self.publisher.publish(&outputs);
+        tracing::debug!(
+            "rendered {} outputs in {rendered:?}, published in {:?}",
+            outputs.len(),
+            started.elapsed() - rendered
+        );
+        report
     }
 
     /// Replaces the shown set with `current` and returns what was not shown before.

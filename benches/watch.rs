@@ -1,0 +1,231 @@
+//! Watch-mode benchmark: time from a file write to the last output write, per kind of edit, on
+//! generated corpora; and resident memory over many consecutive edits.
+//!
+//!     cargo bench --bench watch                    # 1000 and 10000 posts per language
+//!     cargo bench --bench watch -- 1000 10000 50000
+//!     cargo bench --bench watch -- 10000 --edits 10000   # memory over 10,000 edits
+//!
+//! Edits go through the same path as the daemon (`Session::apply` with the changed path), so
+//! the numbers exclude only the debounce window and the OS's notification latency. Each
+//! measured edit writes the file, applies it, and waits for every output write to finish.
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use content_api::config::SiteConfig;
+use content_api::session::{Batch, Session};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const EDITS_PER_KIND: usize = 200;
+
+fn main() {
+    if std::env::var_os("RUST_LOG").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .init();
+    }
+    let mut sizes = Vec::new();
+    let mut memory_edits = 0;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--edits" {
+            memory_edits = args.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+        } else if let Ok(n) = arg.parse() {
+            sizes.push(n);
+        }
+    }
+    if sizes.is_empty() {
+        sizes = vec![1_000, 10_000];
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-corpora");
+    println!(
+        "watch mode: file write → last output write (debounce excluded), {EDITS_PER_KIND} edits per kind\n"
+    );
+    println!(
+        "{:>10} {:<26} {:>9} {:>9} {:>9} {:>9} {:>8}",
+        "posts/lang", "edit", "median ms", "p99 ms", "max ms", "first ms", "writes"
+    );
+    for posts in sizes {
+        let source = corpus_for(&root, posts);
+        let work = tempfile::tempdir().unwrap();
+        let content = work.path().join("content");
+        copy_tree(&source, &content);
+        let mut config = SiteConfig::defaults(camino::Utf8Path::new("."));
+        config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
+        config.out_dir = camino::Utf8PathBuf::from_path_buf(work.path().join("out")).unwrap();
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+        let started = Instant::now();
+        let (mut session, outcome) = Session::start(Arc::new(config), today, false).unwrap();
+        assert_eq!(outcome.errors, 0);
+        let rss_start = rss_mb();
+        println!(
+            "{:>10} {:<26} {:>9.0} (first build; resident memory {rss_start:.0} MB)",
+            posts,
+            "start",
+            ms(started.elapsed())
+        );
+        let posts_en = post_paths(&content, "en");
+        let target = posts_en[posts_en.len() / 2].clone();
+        let kinds: [(&str, fn(&str, usize) -> String); 3] = [
+            ("body (same post)", |text, i| {
+                text.trim_end().to_string() + &format!("\n\nEdit {i}.\n")
+            }),
+            ("title (same post)", |text, i| {
+                set_line(text, "title:", &format!("title: \"Edited title {i}\""))
+            }),
+            ("tags (same post)", |text, i| {
+                let tags = if i % 2 == 0 {
+                    "tags: [\"tech\", \"topic-6\"]"
+                } else {
+                    "tags: [\"personal\", \"topic-9\"]"
+                };
+                set_line(text, "tags:", tags)
+            }),
+        ];
+        for (name, edit) in kinds {
+            measure(&mut session, &content, posts, name, |i| {
+                (target.clone(), edit as fn(&str, usize) -> String, i)
+            });
+        }
+        // Every edit on a different post: each is that post's first edit in the session.
+        let spread = posts_en.clone();
+        measure(
+            &mut session,
+            &content,
+            posts,
+            "title (a different post)",
+            move |i| {
+                (
+                    spread[(i * 7919) % spread.len()].clone(),
+                    (|text, i| set_line(text, "title:", &format!("title: \"Spread {i}\"")))
+                        as fn(&str, usize) -> String,
+                    i,
+                )
+            },
+        );
+        if memory_edits > 0 {
+            let before = rss_mb();
+            for i in 0..memory_edits {
+                let path = &posts_en[i % 50];
+                let file = content.join(path);
+                let text = std::fs::read_to_string(&file).unwrap();
+                let edited = if i % 2 == 0 {
+                    set_line(&text, "title:", &format!("title: \"Memory {i}\""))
+                } else {
+                    text.trim_end().to_string() + "\n\nMore.\n"
+                };
+                std::fs::write(&file, edited).unwrap();
+                session
+                    .apply(&Batch {
+                        paths: [path.clone()].into(),
+                        rescan: false,
+                    })
+                    .unwrap();
+            }
+            let after = rss_mb();
+            println!(
+                "{:>10} resident memory over {memory_edits} edits: {before:.0} MB → {after:.0} MB ({:+.1}%)",
+                posts,
+                (after - before) / before * 100.0
+            );
+        }
+    }
+}
+
+/// Applies `EDITS_PER_KIND` edits produced by `edit(i) = (path, how, i)` and prints the timings.
+fn measure(
+    session: &mut Session,
+    content: &Path,
+    posts: usize,
+    name: &str,
+    edit: impl Fn(usize) -> (String, fn(&str, usize) -> String, usize),
+) {
+    let mut times = Vec::with_capacity(EDITS_PER_KIND);
+    let mut writes = 0;
+    for i in 0..EDITS_PER_KIND {
+        let (path, how, i) = edit(i);
+        let file = content.join(&path);
+        let edited = how(&std::fs::read_to_string(&file).unwrap(), i);
+        let started = Instant::now();
+        std::fs::write(&file, edited).unwrap();
+        let outcome = session
+            .apply(&Batch {
+                paths: [path].into(),
+                rescan: false,
+            })
+            .unwrap();
+        times.push(started.elapsed());
+        writes += outcome.report.map_or(0, |r| r.written.len());
+    }
+    let first = times[0];
+    times.sort();
+    println!(
+        "{:>10} {:<26} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>8.1}",
+        posts,
+        name,
+        ms(times[times.len() / 2]),
+        ms(times[times.len() * 99 / 100]),
+        ms(times[times.len() - 1]),
+        ms(first),
+        writes as f64 / EDITS_PER_KIND as f64
+    );
+}
+
+fn set_line(text: &str, prefix: &str, line: &str) -> String {
+    text.lines()
+        .map(|l| if l.starts_with(prefix) { line } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+fn post_paths(content: &Path, lang: &str) -> Vec<String> {
+    let mut paths: Vec<String> = std::fs::read_dir(content.join("blog").join(lang))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| format!("blog/{lang}/{}", e.file_name().to_string_lossy()))
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+/// Current resident memory of this process.
+fn rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The corpus for `posts` posts per language (see benches/once.rs), generated on first use.
+fn corpus_for(root: &Path, posts: usize) -> PathBuf {
+    let dir = root.join(format!("posts-{posts}"));
+    if !dir.join("blog").is_dir() {
+        corpus::generate(&dir, corpus::Shape::scaled(posts));
+    }
+    dir
+}

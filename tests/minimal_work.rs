@@ -1,0 +1,211 @@
+//! Minimal work is asserted, not assumed: salsa's `WillExecute` events show which queries ran
+//! for an edit, and the publish report shows which files were written.
+
+mod common;
+
+use common::{SAMPLE_TODAY, read_tree, repo};
+use content_api::config;
+use content_api::db::Database;
+use content_api::session::{Batch, Outcome, Session};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+struct Site {
+    _dir: tempfile::TempDir,
+    content: PathBuf,
+    session: Session,
+}
+
+impl Site {
+    fn new() -> Site {
+        let dir = tempfile::tempdir().unwrap();
+        let content = dir.path().join("content");
+        for (path, bytes) in read_tree(&repo().join("content")) {
+            let target = content.join(path);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, bytes).unwrap();
+        }
+        let mut config = config::load(
+            camino::Utf8Path::new(&format!("{}/watch.toml", repo().display())),
+            true,
+        )
+        .unwrap()
+        .unwrap();
+        config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
+        config.out_dir = camino::Utf8PathBuf::from_path_buf(dir.path().join("out")).unwrap();
+        let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
+        let (session, _) =
+            Session::start_with_database(Database::recording(), Arc::new(config), today, false)
+                .unwrap();
+        session.database().take_executions();
+        Site {
+            _dir: dir,
+            content,
+            session,
+        }
+    }
+
+    /// Rewrites `path` with `edit`, tells the session, and returns the queries that executed
+    /// (by name) and the outcome.
+    fn edit(&mut self, path: &str, edit: impl FnOnce(String) -> String) -> (Vec<String>, Outcome) {
+        let file = self.content.join(path);
+        std::fs::write(&file, edit(std::fs::read_to_string(&file).unwrap())).unwrap();
+        let outcome = self
+            .session
+            .apply(&Batch {
+                paths: [path.to_string()].into(),
+                rescan: false,
+            })
+            .unwrap();
+        let executed = self
+            .session
+            .database()
+            .take_executions()
+            .into_iter()
+            .map(|e| e.split('(').next().unwrap().to_string())
+            .collect();
+        (executed, outcome)
+    }
+}
+
+fn count(executed: &[String], query: &str) -> usize {
+    executed.iter().filter(|q| *q == query).count()
+}
+
+fn written(outcome: &Outcome) -> BTreeSet<String> {
+    outcome
+        .report
+        .as_ref()
+        .unwrap()
+        .written
+        .iter()
+        .map(|p| p.to_string())
+        .collect()
+}
+
+const POST: &str = "blog/en/2024-06-02_running-up-las-palmas.md";
+
+#[test]
+fn a_body_edit_reparses_one_file_and_rewrites_no_api_file() {
+    let mut site = Site::new();
+    let (executed, outcome) = site.edit(POST, |text| text + "\nOne more paragraph.\n");
+    assert_eq!(count(&executed, "parse_post"), 1, "{executed:?}");
+    for query in [
+        "parse_deck",
+        "parse_tag",
+        "parse_series",
+        "post_entry_json",
+        "timeline_post_json",
+        "posts_json",
+        "all_posts_json",
+        "tag_timeline_json",
+        "series_detail_json",
+        "api_index_json",
+    ] {
+        assert_eq!(
+            count(&executed, query),
+            0,
+            "{query} ran for a body edit: {executed:?}"
+        );
+    }
+    let api: Vec<String> = written(&outcome)
+        .into_iter()
+        .filter(|p| p.starts_with("api/"))
+        .collect();
+    assert!(api.is_empty(), "a body edit rewrote {api:?}");
+}
+
+#[test]
+fn a_tag_change_rerenders_only_the_affected_timelines_and_indexes() {
+    let mut site = Site::new();
+    // The post's tags are [personal, running, travel, colombia]; drop colombia, add rust.
+    let (executed, outcome) = site.edit(POST, |text| {
+        text.lines()
+            .map(|l| {
+                if l.starts_with("tags:") {
+                    "tags: [\"personal\", \"running\", \"travel\", \"rust\"]".to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    });
+    let old: BTreeSet<&str> = ["personal", "running", "travel", "colombia"].into();
+    let new: BTreeSet<&str> = ["personal", "running", "travel", "rust"].into();
+    let affected: BTreeSet<&str> = old.union(&new).copied().collect();
+    assert_eq!(
+        count(&executed, "tag_timeline_json"),
+        affected.len(),
+        "{executed:?}"
+    );
+    assert_eq!(count(&executed, "parse_post"), 1);
+    assert_eq!(
+        count(&executed, "post_entry_json"),
+        1,
+        "one index entry is serialized again"
+    );
+    let mut expected: BTreeSet<String> = affected
+        .iter()
+        .map(|tag| format!("api/timeline/en/{tag}.json"))
+        .collect();
+    expected.extend([
+        "api/posts.json".to_string(),
+        "api/posts-en.json".to_string(),
+    ]);
+    // Other posts still carry colombia: the set of URLs is unchanged, so is the index.
+    assert_eq!(written(&outcome), expected);
+}
+
+#[test]
+fn the_index_is_rewritten_only_when_the_set_of_urls_changes() {
+    let mut site = Site::new();
+    let (_, outcome) = site.edit(POST, |text| {
+        text.replacen("tags: [", "tags: [\"brand-new-tag\", ", 1)
+    });
+    let files = written(&outcome);
+    assert!(
+        files.contains("api/index.json"),
+        "a new tag adds a URL: {files:?}"
+    );
+    assert!(files.contains("api/timeline/en/brand-new-tag.json"));
+    let (executed, outcome) = site.edit(POST, |text| {
+        text.replacen("title:", "title: \"Retitled\"\nx-was:", 1)
+    });
+    assert_eq!(
+        count(&executed, "api_index_json"),
+        0,
+        "a title edit does not touch the index: {executed:?}"
+    );
+    assert!(!written(&outcome).contains("api/index.json"));
+}
+
+#[test]
+fn a_title_edit_touches_only_outputs_that_show_the_post() {
+    let mut site = Site::new();
+    let (executed, outcome) = site.edit(POST, |text| {
+        text.replacen("title:", "title: \"New title\"\nx-was:", 1)
+    });
+    assert_eq!(count(&executed, "parse_post"), 1);
+    assert_eq!(
+        count(&executed, "published_posts"),
+        0,
+        "the order did not change: {executed:?}"
+    );
+    assert_eq!(
+        count(&executed, "tag_members"),
+        0,
+        "tag membership did not change: {executed:?}"
+    );
+    let mut expected: BTreeSet<String> = ["personal", "running", "travel", "colombia"]
+        .iter()
+        .map(|t| format!("api/timeline/en/{t}.json"))
+        .collect();
+    expected.extend([
+        "api/posts.json".to_string(),
+        "api/posts-en.json".to_string(),
+    ]);
+    assert_eq!(written(&outcome), expected);
+}
