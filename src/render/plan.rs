@@ -153,7 +153,8 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
         }
         OutputKind::Slides(lang) => slides_json(db, site.tree(db, *lang)).clone(),
         OutputKind::PostMarkdown { file, .. } => docs::post_markdown(db, *file)
-            .clone()
+            .as_ref()
+            .map(|variant| variant.output.clone())
             .expect("planned posts are published"),
         OutputKind::LlmsTxt => docs::llms_txt(db).clone(),
         OutputKind::LlmsFullTxt => docs::llms_full_txt(db).clone(),

@@ -1,11 +1,9 @@
 //! `llms-full.txt`: every published post with its metadata and Markdown body, for retrieval and
 //! grounding. Each post's section is cached per source file; the file only joins them.
 
-use super::post_md::{
-    hero_line, language_line, metadata_line, post_body, push_body, tags_line, title_block,
-};
+use super::post_md::{metadata_line, post_markdown};
 use super::text::markdown;
-use super::{LLMS_TXT, post_markdown_file, post_page_path};
+use super::{LLMS_TXT, post_markdown_file};
 use crate::db::{Site, SourceFile};
 use crate::derive::{SortKey, post_series_position, published_posts};
 use crate::parse::post_meta;
@@ -17,23 +15,25 @@ const OPEN: &str = "<post ";
 /// The line that closes a post's section.
 const CLOSE: &str = "</post>";
 
-/// One post's section: `<post id=".." lang="..">`, the title, the metadata lines (series position
-/// included), the body, `</post>`.
+/// One post's section: `<post id=".." lang="..">`, the post's Markdown variant with two more
+/// metadata lines (the variant's URL and the series position), `</post>`. Built from the
+/// variant's bytes, so a post's body is prepared once.
 #[salsa::tracked(returns(ref))]
 pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<str>> {
     let meta = post_meta(db, file).as_ref()?;
+    let variant = post_markdown(db, file).as_ref()?;
     let config = Site::get(db).config(db);
-    let page = post_page_path(meta.lang, &meta.slug);
-    let mut out = format!("{OPEN}id=\"{}\" lang=\"{}\">\n\n", meta.id, meta.lang);
-    out.push_str(&title_block(meta));
-    out.push_str(&metadata_line("Published", &meta.pub_date.to_string()));
-    out.push_str(&language_line(meta));
-    out.push_str(&metadata_line("Canonical URL", &config.url(&page)));
+    let body = guard_separators(variant.body());
+    let mut out = String::with_capacity(variant.output.bytes.len() + 512);
+    out.push_str(&format!(
+        "{OPEN}id=\"{}\" lang=\"{}\">\n\n",
+        meta.id, meta.lang
+    ));
+    out.push_str(variant.header());
     out.push_str(&metadata_line(
         "Markdown",
         &config.url(&format!("/{}", post_markdown_file(meta.lang, &meta.slug))),
     ));
-    out.push_str(&tags_line(meta));
     if let Some(position) = post_series_position(db, file) {
         let series_url = config.url(&format!("/api/series/{}/{}.json", meta.lang, position.slug));
         out.push_str(&metadata_line(
@@ -46,8 +46,10 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<A
             ),
         ));
     }
-    out.push_str(&hero_line(config, meta));
-    push_body(&mut out, &guard_separators(&post_body(db, file)));
+    if !body.is_empty() {
+        out.push('\n');
+        out.push_str(&body);
+    }
     out.push('\n');
     out.push_str(CLOSE);
     out.push('\n');
@@ -57,7 +59,12 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<A
 /// A body line that starts like a section separator is indented by one space (which changes
 /// nothing in Markdown), so `<post` and `</post>` at the start of a line always mean a section
 /// boundary.
-fn guard_separators(body: &str) -> String {
+fn guard_separators(body: &str) -> std::borrow::Cow<'_, str> {
+    let starts_a_line =
+        |marker: &str| body.starts_with(marker) || body.contains(&format!("\n{marker}"));
+    if !starts_a_line(OPEN) && !starts_a_line(CLOSE) {
+        return body.into();
+    }
     let mut out = String::with_capacity(body.len());
     for line in body.split_inclusive('\n') {
         if line.starts_with(OPEN) || line.starts_with(CLOSE) {
@@ -65,7 +72,7 @@ fn guard_separators(body: &str) -> String {
         }
         out.push_str(line);
     }
-    out
+    out.into()
 }
 
 /// `llms-full.txt`: licence and attribution, then every published post newest first (on the

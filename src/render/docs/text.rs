@@ -86,7 +86,13 @@ pub fn language_name(lang: Lang) -> &'static str {
 /// A Markdown body as it is published: CRLF line ends made LF, leading blank lines dropped,
 /// exactly one final line end (nothing for an empty body).
 pub fn normalized_body(body: &str) -> String {
-    let body = body.replace("\r\n", "\n");
+    let unix;
+    let body = if body.contains('\r') {
+        unix = body.replace("\r\n", "\n");
+        &unix
+    } else {
+        body
+    };
     let body = body.trim_start_matches('\n').trim_end();
     if body.is_empty() {
         String::new()
