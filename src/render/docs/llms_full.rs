@@ -2,7 +2,7 @@
 //! grounding. Each post's section is cached per source file; the file only joins them.
 
 use super::post_md::{metadata_line, post_markdown};
-use super::text::markdown;
+use super::text::{markdown, site_summary};
 use super::{LLMS_TXT, post_markdown_file};
 use crate::db::{Site, SourceFile};
 use crate::derive::{SortKey, post_series_position, published_posts};
@@ -94,7 +94,7 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
     let mut out = format!(
         "# {}: full content\n\n> {}\n\n",
         markdown(&config.name),
-        markdown(&config.description)
+        markdown(&site_summary(config))
     );
     out.push_str(&format!(
         "Licence: {} ({}). Author: {}. Reuse is allowed, including for training and grounding, with attribution to {} ({}) and a link to the post's canonical URL.\n\n",

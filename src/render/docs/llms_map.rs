@@ -5,7 +5,7 @@
 
 use super::skill_output_file;
 use super::skills::published_skills;
-use super::text::{language_name, markdown, one_line};
+use super::text::{language_name, markdown, one_line, site_summary};
 use crate::config::SiteConfig;
 use crate::db::Site;
 use crate::derive::{
@@ -111,7 +111,7 @@ fn header(config: &SiteConfig) -> String {
     format!(
         "# {}\n\n> {}\n\nThe site's posts, series, tag timelines and slide decks, in English and Spanish, as static JSON: public, anonymous and read-only (GET and HEAD, no keys). Start at the API index: it lists every URL that exists right now. Content by {} is licensed {} ({}): reuse is allowed, including for training and grounding, with attribution.\n",
         markdown(&config.name),
-        markdown(&config.description),
+        markdown(&site_summary(config)),
         markdown(&config.author),
         markdown(&config.licence.name),
         config.licence.url,

@@ -75,6 +75,20 @@ pub fn sha256_digest(bytes: &[u8]) -> String {
     out
 }
 
+/// The site's one-line summary: its configured description, or a plain sentence when that is
+/// empty (llms.txt requires a non-empty summary).
+pub fn site_summary(config: &crate::config::SiteConfig) -> String {
+    let description = one_line(&config.description);
+    if description.is_empty() {
+        format!(
+            "The public, read-only content API of {}.",
+            one_line(&config.name)
+        )
+    } else {
+        description
+    }
+}
+
 /// A language's name in English, as the documents show it.
 pub fn language_name(lang: Lang) -> &'static str {
     match lang {
@@ -187,6 +201,17 @@ mod tests {
         assert_eq!(
             strip_mdx_esm(body),
             "Text\nimport in prose\n\n```js\nimport x from 'y';\n```\n\n<A>kept</A>\n"
+        );
+    }
+
+    #[test]
+    fn an_empty_description_still_gives_a_summary() {
+        let mut config = crate::config::SiteConfig::defaults(camino::Utf8Path::new("."));
+        config.description = " \n".into();
+        config.name = "Notes".into();
+        assert_eq!(
+            site_summary(&config),
+            "The public, read-only content API of Notes."
         );
     }
 
