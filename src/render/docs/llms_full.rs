@@ -106,11 +106,10 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
     ));
     out.push_str(&format!(
         "Every published post of {}, newest first (on the same date, English before Spanish). Each post is one section that starts with a `{OPEN}id=\"..\" lang=\"..\">` line and ends with a `{CLOSE}` line: its title, description and metadata, then its Markdown body. A post's Markdown alone is at its canonical URL plus `.md`; the curated site map is {}.\n",
-        config.base_url,
+        markdown(&config.name),
         config.url(&format!("/{LLMS_TXT}")),
     ));
-    let total: usize = out.len() + sections.iter().map(|s| s.len() + 1).sum::<usize>();
-    out.reserve(total - out.len());
+    out.reserve(sections.iter().map(|s| s.len() + 1).sum());
     for section in sections {
         out.push('\n');
         out.push_str(section);
