@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 
 const EDITS_PER_KIND: usize = 200;
 
+/// Rewrites a file's text for the `i`-th edit.
+type Edit = fn(&str, usize) -> String;
+
 fn main() {
     if std::env::var_os("RUST_LOG").is_some() {
         tracing_subscriber::fmt()
@@ -68,7 +71,7 @@ fn main() {
         );
         let posts_en = post_paths(&content, "en");
         let target = posts_en[posts_en.len() / 2].clone();
-        let kinds: [(&str, fn(&str, usize) -> String); 3] = [
+        let kinds: [(&str, Edit); 3] = [
             ("body (same post)", |text, i| {
                 text.trim_end().to_string() + &format!("\n\nEdit {i}.\n")
             }),
@@ -86,7 +89,7 @@ fn main() {
         ];
         for (name, edit) in kinds {
             measure(&mut session, &content, posts, name, |i| {
-                (target.clone(), edit as fn(&str, usize) -> String, i)
+                (target.clone(), edit as Edit, i)
             });
         }
         // Every edit on a different post: each is that post's first edit in the session.
@@ -140,7 +143,7 @@ fn measure(
     content: &Path,
     posts: usize,
     name: &str,
-    edit: impl Fn(usize) -> (String, fn(&str, usize) -> String, usize),
+    edit: impl Fn(usize) -> (String, Edit, usize),
 ) {
     let mut times = Vec::with_capacity(EDITS_PER_KIND);
     let mut writes = 0;

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{EN_POST, EN_POST_TEXT, ES_POST, SERIES, Site, TAG, TODAY, post_with};
+use common::{EN_POST, EN_POST_TEXT, ES_POST, ES_POST_TEXT, SERIES, Site, TAG, TODAY, post_with};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 
@@ -271,6 +271,20 @@ fn duplicate_id_of_dated_posts() {
     run.find("duplicate id `en/2024-05-01_hello`")
         .assert_at(&mdx, None)
         .assert_help("keep one of the two files");
+}
+
+// 9c. Two dated posts of one language with the same slug: their pages would be one URL.
+#[test]
+fn duplicate_slug_of_two_dated_posts() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let later = "blog/es/2024-05-09_hello.md";
+    site.write(later, ES_POST_TEXT);
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("duplicate slug `hello`: blog/es/2024-05-01_hello.md has the same slug, so both would be published at /es/blog/hello")
+        .assert_at(later, None)
+        .assert_help("give one of the posts another slug");
 }
 
 // 10. Several broken files at once: every error of the run is reported, sorted by file.

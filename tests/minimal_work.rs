@@ -39,11 +39,22 @@ impl Site {
             Session::start_with_database(Database::recording(), Arc::new(config), today, false)
                 .unwrap();
         session.database().take_executions();
-        Site {
+        let mut site = Site {
             _dir: dir,
             content,
             session,
-        }
+        };
+        // The first edit of a file lowers its durability (HIGH as loaded, LOW once edited).
+        // salsa cannot backdate across that drop, so the file's dependents re-run once (their
+        // bytes are equal: nothing is rewritten). The tests measure the edits that follow.
+        let (executed, outcome) = site.edit(POST, |text| text + "\nFirst edit.\n");
+        assert_eq!(count(&executed, "parse_post"), 1, "{executed:?}");
+        let api: Vec<String> = written(&outcome)
+            .into_iter()
+            .filter(|p| p.starts_with("api/"))
+            .collect();
+        assert!(api.is_empty(), "the first edit rewrote {api:?}");
+        site
     }
 
     /// Rewrites `path` with `edit`, tells the session, and returns the queries that executed
@@ -84,6 +95,14 @@ fn written(outcome: &Outcome) -> BTreeSet<String> {
         .collect()
 }
 
+/// The written files under `api/`.
+fn api_files(outcome: &Outcome) -> BTreeSet<String> {
+    written(outcome)
+        .into_iter()
+        .filter(|p| p.starts_with("api/"))
+        .collect()
+}
+
 const POST: &str = "blog/en/2024-06-02_running-up-las-palmas.md";
 
 #[test]
@@ -119,7 +138,7 @@ fn a_body_edit_reparses_one_file_and_rewrites_no_api_file() {
 #[test]
 fn a_tag_change_rerenders_only_the_affected_timelines_and_indexes() {
     let mut site = Site::new();
-    // The post's tags are [personal, running, travel, colombia]; drop colombia, add rust.
+    // The post's tags are [personal, running, colombia]; drop colombia, add travel and rust.
     let (executed, outcome) = site.edit(POST, |text| {
         text.lines()
             .map(|l| {
@@ -133,7 +152,7 @@ fn a_tag_change_rerenders_only_the_affected_timelines_and_indexes() {
             .join("\n")
             + "\n"
     });
-    let old: BTreeSet<&str> = ["personal", "running", "travel", "colombia"].into();
+    let old: BTreeSet<&str> = ["personal", "running", "colombia"].into();
     let new: BTreeSet<&str> = ["personal", "running", "travel", "rust"].into();
     let affected: BTreeSet<&str> = old.union(&new).copied().collect();
     assert_eq!(
@@ -155,8 +174,11 @@ fn a_tag_change_rerenders_only_the_affected_timelines_and_indexes() {
         "api/posts.json".to_string(),
         "api/posts-en.json".to_string(),
     ]);
-    // Other posts still carry colombia: the set of URLs is unchanged, so is the index.
-    assert_eq!(written(&outcome), expected);
+    // Other posts still carry colombia and travel: the set of URLs is unchanged, so is the
+    // index. The post's Markdown variant and llms-full.txt show its tags too.
+    assert_eq!(api_files(&outcome), expected);
+    assert!(written(&outcome).contains("blog/running-up-las-palmas.md"));
+    assert!(written(&outcome).contains("llms-full.txt"));
 }
 
 #[test]
@@ -199,7 +221,7 @@ fn a_title_edit_touches_only_outputs_that_show_the_post() {
         0,
         "tag membership did not change: {executed:?}"
     );
-    let mut expected: BTreeSet<String> = ["personal", "running", "travel", "colombia"]
+    let mut expected: BTreeSet<String> = ["personal", "running", "colombia"]
         .iter()
         .map(|t| format!("api/timeline/en/{t}.json"))
         .collect();
@@ -207,5 +229,5 @@ fn a_title_edit_touches_only_outputs_that_show_the_post() {
         "api/posts.json".to_string(),
         "api/posts-en.json".to_string(),
     ]);
-    assert_eq!(written(&outcome), expected);
+    assert_eq!(api_files(&outcome), expected);
 }

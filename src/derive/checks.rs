@@ -24,6 +24,7 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
             out.extend(parse_deck(db, file).diagnostics.iter().cloned());
         }
         out.extend(duplicate_ids(db, tree).iter().cloned());
+        out.extend(duplicate_slugs(db, tree).iter().cloned());
     }
     for &file in site.tags(db).iter() {
         out.extend(tag_diagnostics(db, file).iter().cloned());
@@ -145,6 +146,44 @@ fn duplicate_ids(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {
                         .help("keep one of the two files (.md or .mdx), or rename one"),
                     );
                 }
+            }
+        }
+    }
+    out
+}
+
+/// Two posts of one language with the same slug (`2023-01-01_x.md` and `2024-01-01_x.md`):
+/// their pages, and so their Markdown variants, would have the same URL.
+#[salsa::tracked(returns(ref))]
+fn duplicate_slugs(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {
+    let lang = tree.lang(db);
+    let mut by_slug: BTreeMap<String, Vec<(Arc<str>, &str)>> = BTreeMap::new();
+    for file in tree.posts(db).iter() {
+        let path = file.path(db);
+        if let FileRole::Post { stem, .. } = classify(path)
+            && let Some((_, slug)) = stem.split_once('_')
+        {
+            let entry = by_slug.entry(slug.to_string()).or_default();
+            // `x.md` beside `x.mdx` is a duplicate id, which `duplicate_ids` reports.
+            if !entry.iter().any(|(other, _)| *other == stem) {
+                entry.push((stem.clone(), path.as_str()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (slug, posts) in by_slug {
+        if let [(_, first), rest @ ..] = posts.as_slice() {
+            for (_, other) in rest {
+                out.push(
+                    Diagnostic::error(
+                        *other,
+                        format!(
+                            "duplicate slug `{slug}`: {first} has the same slug, so both would be published at {}/blog/{slug}",
+                            lang.site_prefix()
+                        ),
+                    )
+                    .help("give one of the posts another slug (the part of the file name after the date)"),
+                );
             }
         }
     }

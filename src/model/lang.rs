@@ -28,6 +28,14 @@ impl Lang {
         }
     }
 
+    /// Where the language's pages live on the site: English at the root, Spanish under `/es`.
+    pub fn site_prefix(self) -> &'static str {
+        match self {
+            Lang::En => "",
+            Lang::Es => "/es",
+        }
+    }
+
     /// The suffix of localized front-matter keys, as in `titleEs`.
     pub fn field_suffix(self) -> &'static str {
         match self {

@@ -1,26 +1,129 @@
 //! `api/index.json` (getApiIndex): the entry point, with every URL the templates resolve to.
 
-use super::operations::{OPERATIONS, PathParam};
+use super::docs;
+use super::operations::{OPERATIONS, Operation, PathParam};
 use super::output::Output;
 use super::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, to_json};
 use crate::db::Site;
 use crate::derive::{series_names, tag_names};
 use crate::model::Lang;
 
-/// The machine-readable documents the index links to: (link name, site-absolute path). Each
-/// one is a file of the build; `output_plan` checks this in debug builds.
-pub const DOCUMENTS: [(&str, &str); 1] = [("openapi", "/openapi.json")];
+/// A document the site publishes for agents and tools (contract section 4.3, plus the developer
+/// portal). `api/index.json` links every one of them under `name`.
+#[derive(Debug)]
+pub struct Document {
+    /// The key in the index's `links`.
+    pub name: &'static str,
+    /// The site-absolute URL path the document is linked at.
+    pub path: &'static str,
+    /// The output file that URL is served from (the path itself, or `{path}/index.html`).
+    pub file: &'static str,
+    /// A short human-readable name.
+    pub title: &'static str,
+    /// What it is for, in one line.
+    pub purpose: &'static str,
+}
+
+/// Every discovery document, in the order the index and the catalogs list them. This is the
+/// single list: `links` of `api/index.json`, the AI catalog and the developer portal read it,
+/// and a test checks that each `file` is a planned output that `path` resolves to.
+pub const DOCUMENTS: [Document; 10] = [
+    Document {
+        name: "openapi",
+        path: "/openapi.json",
+        file: "openapi.json",
+        title: "OpenAPI description",
+        purpose: "OpenAPI 3.1 description of every operation, generated from the types that produce the files.",
+    },
+    Document {
+        name: "developers",
+        path: "/developers",
+        file: docs::DEVELOPERS_HTML,
+        title: "Developer documentation",
+        purpose: "Quickstart, every endpoint with a live example, the error model, versioning, authentication and limits.",
+    },
+    Document {
+        name: "developers_markdown",
+        path: "/developers.md",
+        file: docs::DEVELOPERS_MD,
+        title: "Developer documentation (Markdown)",
+        purpose: "The developer documentation as Markdown, for agents.",
+    },
+    Document {
+        name: "llms_txt",
+        path: "/llms.txt",
+        file: docs::LLMS_TXT,
+        title: "llms.txt",
+        purpose: "Curated site map for language models (llmstxt.org format).",
+    },
+    Document {
+        name: "llms_full_txt",
+        path: "/llms-full.txt",
+        file: docs::LLMS_FULL_TXT,
+        title: "llms-full.txt",
+        purpose: "Every published post with its Markdown body, for retrieval and grounding.",
+    },
+    Document {
+        name: "auth",
+        path: "/auth.md",
+        file: docs::AUTH_MD,
+        title: "Access policy",
+        purpose: "Everything is public, anonymous and read-only: no keys, no accounts, no tiers.",
+    },
+    Document {
+        name: "api_catalog",
+        path: "/.well-known/api-catalog",
+        file: docs::API_CATALOG,
+        title: "API catalog",
+        purpose: "RFC 9727 linkset pointing at the API, its OpenAPI description and its documentation.",
+    },
+    Document {
+        name: "ai_catalog",
+        path: "/.well-known/ai-catalog.json",
+        file: docs::AI_CATALOG,
+        title: "AI catalog",
+        purpose: "Manifest of every agent-facing artifact the site publishes.",
+    },
+    Document {
+        name: "mcp_server_card",
+        path: "/.well-known/mcp/server-card.json",
+        file: docs::MCP_SERVER_CARD,
+        title: "MCP server card",
+        purpose: "Server card for the read-only site tools, each mapped onto API operations.",
+    },
+    Document {
+        name: "agent_skills",
+        path: "/.well-known/agent-skills/index.json",
+        file: docs::AGENT_SKILLS_INDEX,
+        title: "Agent skills index",
+        purpose: "Discovery index of the agent skills the site publishes, with SHA-256 digests.",
+    },
+];
+
+/// The document named `name` (a name of [`DOCUMENTS`]).
+pub fn document(name: &str) -> &'static Document {
+    DOCUMENTS
+        .iter()
+        .find(|d| d.name == name)
+        .unwrap_or_else(|| panic!("no document named {name}"))
+}
 
 pub const VERSIONING_POLICY: &str = "Semantic versioning. Additive changes (new endpoints, new optional fields) ship without notice and without a version change in the path; clients ignore fields they do not know. Breaking changes (a removed or retyped field, a removed endpoint) ship under the path prefix /api/v2/. Unprefixed paths are never reused for another purpose and keep working for at least six months after a new prefix ships.";
 
+/// `authentication.required` of the index: nothing is behind authentication.
+pub const AUTH_REQUIRED: bool = false;
+
+/// `authentication.scheme` of the index.
+pub const AUTH_SCHEME: &str = "none";
+
 pub const AUTHENTICATION: &str = "None. Every endpoint is public, anonymous and read-only: there is no API key, registration, account, OAuth flow or tier, and credentials sent with a request are ignored.";
 
-/// Built from the operation table and the current tag and series names, so it changes only when
-/// the set of URLs (or the configuration) changes.
-#[salsa::tracked(returns(ref))]
-pub fn api_index_json(db: &dyn salsa::Database) -> Output {
+pub const ERROR_FORMAT: &str = "Errors are RFC 9457 problem-details bodies (type, title, status, detail, instance) extended with a nested `error` object (code, message, hint, documentation_url). Codes: resource_not_found (404), method_not_allowed (405), gone (410), internal_error (500). HTML is never returned under /api/.";
+
+/// The site-absolute paths `op`'s template currently resolves to: `en` before `es`, then by
+/// slug or tag. Empty when no series or tag exists yet.
+pub fn resolved_paths(db: &dyn salsa::Database, op: &Operation) -> Vec<String> {
     let site = Site::get(db);
-    let config = site.config(db);
     let names = |lang: Lang, param: PathParam| -> Vec<String> {
         let tree = site.tree(db, lang);
         let names = match param {
@@ -30,28 +133,40 @@ pub fn api_index_json(db: &dyn salsa::Database) -> Output {
         };
         names.iter().map(|name| name.to_string()).collect()
     };
+    let mut paths = Vec::new();
+    match op.params {
+        [] => paths.push(op.path_template.to_string()),
+        [PathParam::Lang] => {
+            for lang in Lang::ALL {
+                paths.push(op.path_template.replace("{lang}", lang.as_str()));
+            }
+        }
+        [PathParam::Lang, param] => {
+            for lang in Lang::ALL {
+                let with_lang = op.path_template.replace("{lang}", lang.as_str());
+                let placeholder = format!("{{{}}}", param.name());
+                for name in names(lang, *param) {
+                    paths.push(with_lang.replace(&placeholder, &name));
+                }
+            }
+        }
+        other => unreachable!("no operation has parameters {other:?}"),
+    }
+    paths
+}
+
+/// Built from the operation table and the current tag and series names, so it changes only when
+/// the set of URLs (or the configuration) changes.
+#[salsa::tracked(returns(ref))]
+pub fn api_index_json(db: &dyn salsa::Database) -> Output {
+    let config = Site::get(db).config(db);
     let endpoints: Vec<Endpoint> = OPERATIONS
         .iter()
         .map(|op| {
-            let mut urls = Vec::new();
-            match op.params {
-                [] => urls.push(config.url(op.path_template)),
-                [PathParam::Lang] => {
-                    for lang in Lang::ALL {
-                        urls.push(config.url(&op.path_template.replace("{lang}", lang.as_str())));
-                    }
-                }
-                [PathParam::Lang, param] => {
-                    for lang in Lang::ALL {
-                        let with_lang = op.path_template.replace("{lang}", lang.as_str());
-                        let placeholder = format!("{{{}}}", param.name());
-                        for name in names(lang, *param) {
-                            urls.push(config.url(&with_lang.replace(&placeholder, &name)));
-                        }
-                    }
-                }
-                other => unreachable!("no operation has parameters {other:?}"),
-            }
+            let urls = resolved_paths(db, op)
+                .iter()
+                .map(|path| config.url(path))
+                .collect();
             Endpoint {
                 operation_id: op.id.into(),
                 description: op.description.into(),
@@ -62,10 +177,10 @@ pub fn api_index_json(db: &dyn salsa::Database) -> Output {
         .collect();
     let links = DOCUMENTS
         .iter()
-        .map(|(name, path)| {
+        .map(|doc| {
             (
-                name.to_string(),
-                serde_json::Value::String(config.url(path)),
+                doc.name.to_string(),
+                serde_json::Value::String(config.url(doc.path)),
             )
         })
         .collect();
@@ -79,15 +194,15 @@ pub fn api_index_json(db: &dyn salsa::Database) -> Output {
             documentation_url: config.url("/developers#versioning"),
         },
         authentication: Authentication {
-            required: false,
-            scheme: "none".into(),
+            required: AUTH_REQUIRED,
+            scheme: AUTH_SCHEME.into(),
             description: AUTHENTICATION.into(),
             documentation_url: config.url("/developers#authentication"),
         },
         methods: vec!["GET".into(), "HEAD".into()],
         error_format: ErrorFormat {
             media_type: "application/json".into(),
-            description: "Errors are RFC 9457 problem-details bodies (type, title, status, detail, instance) extended with a nested `error` object (code, message, hint, documentation_url). Codes: resource_not_found (404), method_not_allowed (405), gone (410), internal_error (500). HTML is never returned under /api/.".into(),
+            description: ERROR_FORMAT.into(),
             documentation_url: config.url("/developers#errors"),
         },
         links,

@@ -5,7 +5,9 @@
 //! source file, so an edit to one post re-serializes one entry, not the whole index.
 //! Only this module (and `serve`, for error bodies) knows the wire format.
 
-mod index;
+pub mod docs;
+pub mod index;
+pub mod media;
 pub mod openapi;
 mod operations;
 mod output;
@@ -17,15 +19,18 @@ mod static_docs;
 mod timelines;
 pub mod wire;
 
+pub use media::media_type;
 pub use operations::{OPERATIONS, Operation, PathParam};
 pub use output::Output;
 pub use plan::{OutputFile, OutputKind, output_plan, render_output};
 
 use crate::db::SourceFile;
 
-/// Serializes the fragments of one post (its index entry and its timeline entry) ahead of the
-/// lists that need them, so a build can spread this work over threads.
+/// Renders the per-post fragments of one post (its index entry, its timeline entry, its
+/// Markdown variant and its `llms-full.txt` section) ahead of the files that join them, so a
+/// build can spread this work over threads.
 pub fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
     posts::post_entry_json(db, file);
     timelines::timeline_post_json(db, file);
+    docs::prepare_post(db, file);
 }

@@ -1,7 +1,7 @@
 //! `openapi.json`: an OpenAPI 3.1 description generated from the wire types and the operation
 //! table, so it describes exactly what the build writes.
 
-use super::operations::{OPERATIONS, PathParam};
+use super::operations::{ALLOW_ORIGIN, CACHE_CONTROL, OPERATIONS, PathParam};
 use super::wire;
 use crate::config::SiteConfig;
 use crate::model::SLUG_PATTERN;
@@ -84,21 +84,21 @@ fn parameter(param: PathParam) -> Value {
             "name": "lang",
             "in": "path",
             "required": true,
-            "description": "Content language. Any other value yields 404.",
+            "description": PathParam::Lang.description(),
             "schema": { "type": "string", "enum": ["en", "es"] }
         }),
         PathParam::Slug => json!({
             "name": "slug",
             "in": "path",
             "required": true,
-            "description": "A series slug, always English. Valid values come from listSeries or getApiIndex.",
+            "description": PathParam::Slug.description(),
             "schema": { "type": "string", "pattern": SLUG_PATTERN }
         }),
         PathParam::Tag => json!({
             "name": "tag",
             "in": "path",
             "required": true,
-            "description": "A tag name. Valid values come from getApiIndex.",
+            "description": PathParam::Tag.description(),
             "schema": { "type": "string", "pattern": SLUG_PATTERN }
         }),
     }
@@ -169,7 +169,7 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
         "servers": [{ "url": config.base_url }],
         "security": [],
-        "externalDocs": { "description": "Developer portal", "url": config.url("/developers") },
+        "externalDocs": { "description": "Developer portal", "url": config.url(super::index::document("developers").path) },
         "paths": paths,
         "components": {
             "schemas": component_schemas(),
@@ -181,11 +181,11 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
             "headers": {
                 "Cache-Control": {
                     "description": "Responses are cacheable for one hour.",
-                    "schema": { "type": "string", "const": "public, max-age=3600" }
+                    "schema": { "type": "string", "const": CACHE_CONTROL }
                 },
                 "Access-Control-Allow-Origin": {
                     "description": "CORS is open.",
-                    "schema": { "type": "string", "const": "*" }
+                    "schema": { "type": "string", "const": ALLOW_ORIGIN }
                 }
             },
             "responses": {

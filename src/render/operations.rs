@@ -16,6 +16,33 @@ impl PathParam {
             PathParam::Tag => "tag",
         }
     }
+
+    /// What the parameter means, for `openapi.json`, the developer portal and the MCP tools.
+    pub fn description(self) -> &'static str {
+        match self {
+            PathParam::Lang => "Content language. Any other value yields 404.",
+            PathParam::Slug => {
+                "A series slug, always English. Valid values come from listSeries or getApiIndex."
+            }
+            PathParam::Tag => "A tag name. Valid values come from getApiIndex.",
+        }
+    }
+}
+
+/// The `Cache-Control` header of every response.
+pub const CACHE_CONTROL: &str = "public, max-age=3600";
+
+/// The `Access-Control-Allow-Origin` header of every response.
+pub const ALLOW_ORIGIN: &str = "*";
+
+impl Operation {
+    /// The operation with this `operationId`.
+    pub fn by_id(id: &str) -> &'static Operation {
+        OPERATIONS
+            .iter()
+            .find(|op| op.id == id)
+            .unwrap_or_else(|| panic!("no operation {id}"))
+    }
 }
 
 /// One operation: its id, path template, and the wire type it returns.

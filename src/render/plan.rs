@@ -1,13 +1,14 @@
 //! Which output files exist, and how each one is rendered.
 
-use super::index::{DOCUMENTS, api_index_json};
+use super::docs;
+use super::index::api_index_json;
 use super::output::Output;
 use super::posts::{all_posts_json, posts_json};
 use super::slides::slides_json;
 use super::static_docs::static_documents;
 use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
-use crate::db::Site;
-use crate::derive::{series_names, tag_names};
+use crate::db::{Site, SourceFile};
+use crate::derive::{published_posts, series_names, tag_names};
 use crate::model::Lang;
 use std::sync::Arc;
 
@@ -21,6 +22,23 @@ pub enum OutputKind {
     SeriesDetail(Lang, Arc<str>),
     TagTimeline(Lang, Arc<str>),
     Slides(Lang),
+    /// A published post's Markdown variant.
+    PostMarkdown {
+        lang: Lang,
+        slug: Arc<str>,
+        file: SourceFile,
+    },
+    LlmsTxt,
+    LlmsFullTxt,
+    /// A published agent skill, copied as it is.
+    Skill {
+        name: Arc<str>,
+        file: SourceFile,
+    },
+    SkillsIndex,
+    AiCatalog,
+    Developers,
+    DevelopersMarkdown,
     /// A document that depends on the configuration only (OpenAPI, error bodies...).
     Static,
 }
@@ -44,19 +62,52 @@ impl OutputKind {
             OutputKind::SeriesDetail(lang, name) => format!("api/series/{lang}/{name}.json"),
             OutputKind::TagTimeline(lang, tag) => format!("api/timeline/{lang}/{tag}.json"),
             OutputKind::Slides(lang) => format!("api/slides-timeline/{lang}.json"),
+            OutputKind::PostMarkdown { lang, slug, .. } => docs::post_markdown_file(*lang, slug),
+            OutputKind::LlmsTxt => docs::LLMS_TXT.into(),
+            OutputKind::LlmsFullTxt => docs::LLMS_FULL_TXT.into(),
+            OutputKind::Skill { name, .. } => docs::skill_output_file(name),
+            OutputKind::SkillsIndex => docs::AGENT_SKILLS_INDEX.into(),
+            OutputKind::AiCatalog => docs::AI_CATALOG.into(),
+            OutputKind::Developers => docs::DEVELOPERS_HTML.into(),
+            OutputKind::DevelopersMarkdown => docs::DEVELOPERS_MD.into(),
             OutputKind::Static => unreachable!("static documents carry their own paths"),
         }
     }
 }
 
-/// Every output file, sorted by path. Re-runs when a tag or series appears or disappears;
-/// backdates otherwise.
+/// Every output file, sorted by path. Re-runs when a tag, series, published post or skill
+/// appears or disappears; backdates otherwise.
 #[salsa::tracked(returns(ref))]
 pub fn output_plan(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
     let site = Site::get(db);
-    let mut kinds = vec![OutputKind::ApiIndex, OutputKind::AllPosts];
+    let mut kinds = vec![
+        OutputKind::ApiIndex,
+        OutputKind::AllPosts,
+        OutputKind::LlmsTxt,
+        OutputKind::LlmsFullTxt,
+        OutputKind::SkillsIndex,
+        OutputKind::AiCatalog,
+        OutputKind::Developers,
+        OutputKind::DevelopersMarkdown,
+    ];
+    kinds.extend(
+        docs::published_skills(db)
+            .iter()
+            .map(|(name, file)| OutputKind::Skill {
+                name: name.clone(),
+                file: *file,
+            }),
+    );
     for tree in site.trees(db) {
         let lang = tree.lang(db);
+        kinds.extend(published_posts(db, tree).iter().map(|(key, file)| {
+            let slug = key.id.split_once('_').map_or(&*key.id, |(_, slug)| slug);
+            OutputKind::PostMarkdown {
+                lang,
+                slug: slug.into(),
+                file: *file,
+            }
+        }));
         kinds.push(OutputKind::Posts(lang));
         kinds.push(OutputKind::SeriesListing(lang));
         kinds.push(OutputKind::Slides(lang));
@@ -83,11 +134,6 @@ pub fn output_plan(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
         kind: OutputKind::Static,
     }));
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    debug_assert!(
-        DOCUMENTS
-            .iter()
-            .all(|(_, path)| files.iter().any(|f| format!("/{}", f.path) == *path))
-    );
     files.into()
 }
 
@@ -106,6 +152,20 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
             tag_timeline_json(db, site.tree(db, *lang), tag.clone()).clone()
         }
         OutputKind::Slides(lang) => slides_json(db, site.tree(db, *lang)).clone(),
+        OutputKind::PostMarkdown { file, .. } => docs::post_markdown(db, *file)
+            .as_ref()
+            .map(|variant| variant.output.clone())
+            .expect("planned posts are published"),
+        OutputKind::LlmsTxt => docs::llms_txt(db).clone(),
+        OutputKind::LlmsFullTxt => docs::llms_full_txt(db).clone(),
+        OutputKind::Skill { file, .. } => docs::skill_file(db, *file)
+            .as_ref()
+            .map(|skill| skill.output.clone())
+            .expect("planned skills are readable"),
+        OutputKind::SkillsIndex => docs::skills_index_json(db).clone(),
+        OutputKind::AiCatalog => docs::ai_catalog_json(db).clone(),
+        OutputKind::Developers => docs::developer_docs(db).html.clone(),
+        OutputKind::DevelopersMarkdown => docs::developer_docs(db).markdown.clone(),
         OutputKind::Static => static_documents(db)
             .get(&file.path)
             .cloned()

@@ -1,5 +1,7 @@
-//! Documents that depend on the configuration only: `openapi.json` and the error bodies.
+//! Documents that depend on the configuration only: `openapi.json`, the error bodies, the
+//! access policy, the API catalog and the MCP server card.
 
+use super::docs;
 use super::output::Output;
 use super::problem::{STATIC_PROBLEMS, static_problem};
 use super::wire::to_json;
@@ -11,14 +13,23 @@ use std::sync::Arc;
 #[salsa::tracked(returns(ref))]
 pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Output>> {
     let config = Site::get(db).config(db);
-    let mut docs: BTreeMap<Arc<str>, Output> = BTreeMap::new();
+    let mut files: BTreeMap<Arc<str>, Output> = BTreeMap::new();
     let openapi = super::openapi::openapi_document(config);
-    docs.insert("openapi.json".into(), Output::new(to_json(&openapi)));
+    files.insert("openapi.json".into(), Output::new(to_json(&openapi)));
+    files.insert(docs::AUTH_MD.into(), Output::new(docs::auth_md(config)));
+    files.insert(
+        docs::API_CATALOG.into(),
+        Output::new(docs::api_catalog(config)),
+    );
+    files.insert(
+        docs::MCP_SERVER_CARD.into(),
+        Output::new(docs::server_card(config)),
+    );
     for (code, path) in STATIC_PROBLEMS {
-        docs.insert(
+        files.insert(
             path.into(),
             Output::new(to_json(&static_problem(config, code))),
         );
     }
-    Arc::new(docs)
+    Arc::new(files)
 }

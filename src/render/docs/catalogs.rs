@@ -1,0 +1,183 @@
+//! The two catalogs: `.well-known/api-catalog` (RFC 9727) and `.well-known/ai-catalog.json`
+//! (AI Catalog).
+
+use super::skill_output_file;
+use super::skills::published_skills;
+use crate::config::SiteConfig;
+use crate::db::Site;
+use crate::parse::skill_meta;
+use crate::render::Output;
+use crate::render::index::{DOCUMENTS, Document, document};
+use crate::render::media::{API_CATALOG_PROFILE, media_type};
+use crate::render::wire::to_json;
+use serde_json::{Value, json};
+
+/// One target link of a linkset: `href`, plus `type` from the media type of the file it is
+/// served from.
+fn target(config: &SiteConfig, doc: &Document) -> Value {
+    json!({ "href": config.url(doc.path), "type": media_type(doc.file) })
+}
+
+/// The RFC 9727 API catalog: an RFC 9264 linkset (`application/linkset+json`, with the RFC 9727
+/// profile as its media type parameter, see [`media_type`]).
+///
+/// Two link contexts. The catalog itself links the API with `item` (RFC 9727 section 4.1: the
+/// catalog MUST link each API) and names its `profile` (RFC 6906). The API, identified by its
+/// entry point `api/index.json` (the document that describes its purpose and usage policy, as
+/// RFC 9727 asks of an `item` target), links its machine-readable description (`service-desc`,
+/// RFC 8631), its documentation for people and for language models (`service-doc`), its
+/// metadata (`service-meta`: the index, with version, versioning and authentication, and the
+/// access policy) and its licence.
+pub fn api_catalog(config: &SiteConfig) -> String {
+    let index =
+        json!({ "href": config.url("/api/index.json"), "type": media_type("api/index.json") });
+    let catalog = json!({
+        "linkset": [
+            {
+                "anchor": config.url(document("api_catalog").path),
+                "item": [index],
+                "profile": [{ "href": API_CATALOG_PROFILE }]
+            },
+            {
+                "anchor": config.url("/api/index.json"),
+                "service-desc": [target(config, document("openapi"))],
+                "service-doc": [
+                    target(config, document("developers")),
+                    target(config, document("developers_markdown")),
+                    target(config, document("llms_txt"))
+                ],
+                "service-meta": [index, target(config, document("auth"))],
+                "license": [{ "href": config.licence.url, "title": config.licence.name }]
+            }
+        ]
+    });
+    to_json(&catalog)
+}
+
+/// The host part of the base URL (`lucia-montoya.example`).
+pub fn site_host(config: &SiteConfig) -> String {
+    url::Url::parse(&config.base_url)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_string))
+        .unwrap_or_else(|| "localhost".into())
+}
+
+/// One AI Catalog entry. `type` is the member's name since AI Catalog ADR 0014 (as the MCP
+/// discovery documents use it); `mediaType` is its name in the AI Catalog 1.0 text. Both hold
+/// the media type the file is served with, so readers of either revision understand the entry.
+fn entry(
+    identifier: String,
+    display_name: &str,
+    file: &str,
+    url: String,
+    description: &str,
+) -> Value {
+    json!({
+        "identifier": identifier,
+        "displayName": display_name,
+        "type": media_type(file),
+        "mediaType": media_type(file),
+        "url": url,
+        "description": description
+    })
+}
+
+/// `.well-known/ai-catalog.json`: every agent-facing artifact of the site (the discovery
+/// documents of `DOCUMENTS` and each published skill), each with its URL, media type and
+/// purpose, and the content licence. Follows the AI Catalog specification 1.0
+/// (Agent-Card/ai-catalog: `specVersion`, `host`, `entries`, `metadata`), with identifiers in
+/// the domain-anchored `urn:air:{publisher}:{namespace}:{name}` form the MCP discovery
+/// documents recommend.
+#[salsa::tracked(returns(ref))]
+pub fn ai_catalog_json(db: &dyn salsa::Database) -> Output {
+    let config = Site::get(db).config(db);
+    let host = site_host(config);
+    let mut entries: Vec<Value> = DOCUMENTS
+        .iter()
+        .filter(|doc| doc.name != "ai_catalog")
+        .map(|doc| {
+            let namespace = if doc.name == "mcp_server_card" {
+                "mcp"
+            } else {
+                "doc"
+            };
+            entry(
+                format!("urn:air:{host}:{namespace}:{}", doc.name.replace('_', "-")),
+                doc.title,
+                doc.file,
+                config.url(doc.path),
+                doc.purpose,
+            )
+        })
+        .collect();
+    for (name, file) in published_skills(db).iter() {
+        let Some(meta) = skill_meta(db, *file).as_ref() else {
+            continue;
+        };
+        let path = skill_output_file(name);
+        entries.push(entry(
+            format!("urn:air:{host}:skill:{name}"),
+            &format!("Agent skill: {name}"),
+            &path,
+            config.url(&format!("/{path}")),
+            &meta.description,
+        ));
+    }
+    let catalog = json!({
+        "specVersion": "1.0",
+        "host": {
+            "displayName": config.name,
+            "identifier": host,
+            "documentationUrl": config.url(document("developers").path)
+        },
+        "entries": entries,
+        "metadata": {
+            "license": { "name": config.licence.name, "url": config.licence.url },
+            "attribution": format!(
+                "Content by {} ({}), licensed {}: reuse is allowed, including for training and grounding, with attribution.",
+                config.author, config.name, config.licence.name
+            )
+        }
+    });
+    Output::new(to_json(&catalog))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_api_catalog_is_an_rfc_9727_linkset() {
+        let config = SiteConfig::defaults(camino::Utf8Path::new("."));
+        let catalog: Value = serde_json::from_str(&api_catalog(&config)).unwrap();
+        let contexts = catalog["linkset"].as_array().unwrap();
+        assert_eq!(
+            contexts[0]["anchor"],
+            "http://localhost:4321/.well-known/api-catalog"
+        );
+        assert_eq!(
+            contexts[0]["item"][0]["href"],
+            "http://localhost:4321/api/index.json"
+        );
+        let api = &contexts[1];
+        assert_eq!(api["anchor"], contexts[0]["item"][0]["href"]);
+        assert_eq!(
+            api["service-desc"][0]["href"],
+            "http://localhost:4321/openapi.json"
+        );
+        assert_eq!(api["service-desc"][0]["type"], "application/json");
+        assert_eq!(
+            api["service-doc"][0]["href"],
+            "http://localhost:4321/developers"
+        );
+        assert_eq!(api["service-doc"][0]["type"], "text/html; charset=utf-8");
+    }
+
+    #[test]
+    fn the_host_comes_from_the_base_url() {
+        let mut config = SiteConfig::defaults(camino::Utf8Path::new("."));
+        assert_eq!(site_host(&config), "localhost");
+        config.base_url = "https://lucia-montoya.example".into();
+        assert_eq!(site_host(&config), "lucia-montoya.example");
+    }
+}

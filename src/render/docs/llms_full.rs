@@ -1,0 +1,131 @@
+//! `llms-full.txt`: every published post with its metadata and Markdown body, for retrieval and
+//! grounding. Each post's section is cached per source file; the file only joins them.
+
+use super::post_md::{metadata_line, post_markdown};
+use super::text::{markdown, site_summary};
+use super::{LLMS_TXT, post_markdown_file};
+use crate::db::{Site, SourceFile};
+use crate::derive::{SortKey, post_series_position, published_posts};
+use crate::parse::post_meta;
+use crate::render::Output;
+use std::sync::Arc;
+
+/// The line that opens a post's section (its id and language as attributes).
+const OPEN: &str = "<post ";
+/// The line that closes a post's section.
+const CLOSE: &str = "</post>";
+
+/// One post's section: `<post id=".." lang="..">`, the post's Markdown variant with two more
+/// metadata lines (the variant's URL and the series position), `</post>`. Built from the
+/// variant's bytes, so a post's body is prepared once.
+#[salsa::tracked(returns(ref))]
+pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<str>> {
+    let meta = post_meta(db, file).as_ref()?;
+    let variant = post_markdown(db, file).as_ref()?;
+    let config = Site::get(db).config(db);
+    let body = guard_separators(variant.body());
+    let mut out = String::with_capacity(variant.output.bytes.len() + 512);
+    out.push_str(&format!(
+        "{OPEN}id=\"{}\" lang=\"{}\">\n\n",
+        meta.id, meta.lang
+    ));
+    out.push_str(variant.header());
+    out.push_str(&metadata_line(
+        "Markdown",
+        &config.url(&format!("/{}", post_markdown_file(meta.lang, &meta.slug))),
+    ));
+    if let Some(position) = post_series_position(db, file) {
+        let series_url = config.url(&format!("/api/series/{}/{}.json", meta.lang, position.slug));
+        out.push_str(&metadata_line(
+            "Series",
+            &format!(
+                "{}, chapter {} of {} ({series_url})",
+                markdown(&position.title),
+                position.current,
+                position.total
+            ),
+        ));
+    }
+    if !body.is_empty() {
+        out.push('\n');
+        out.push_str(&body);
+    }
+    out.push('\n');
+    out.push_str(CLOSE);
+    out.push('\n');
+    Some(out.into())
+}
+
+/// A body line that starts like a section separator is indented by one space (which changes
+/// nothing in Markdown), so `<post` and `</post>` at the start of a line always mean a section
+/// boundary.
+fn guard_separators(body: &str) -> std::borrow::Cow<'_, str> {
+    let starts_a_line =
+        |marker: &str| body.starts_with(marker) || body.contains(&format!("\n{marker}"));
+    if !starts_a_line(OPEN) && !starts_a_line(CLOSE) {
+        return body.into();
+    }
+    let mut out = String::with_capacity(body.len());
+    for line in body.split_inclusive('\n') {
+        if line.starts_with(OPEN) || line.starts_with(CLOSE) {
+            out.push(' ');
+        }
+        out.push_str(line);
+    }
+    out.into()
+}
+
+/// `llms-full.txt`: licence and attribution, then every published post newest first (on the
+/// same date, English before Spanish: ties are broken by id).
+#[salsa::tracked(returns(ref))]
+pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
+    let site = Site::get(db);
+    let config = site.config(db);
+    let mut posts: Vec<&(SortKey, SourceFile)> = site
+        .trees(db)
+        .into_iter()
+        .flat_map(|tree| published_posts(db, tree).iter())
+        .collect();
+    posts.sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
+    let sections: Vec<&str> = posts
+        .iter()
+        .filter_map(|(_, file)| llms_full_section(db, *file).as_deref())
+        .collect();
+    let mut out = format!(
+        "# {}: full content\n\n> {}\n\n",
+        markdown(&config.name),
+        markdown(&site_summary(config))
+    );
+    out.push_str(&format!(
+        "Licence: {} ({}). Author: {}. Reuse is allowed, including for training and grounding, with attribution to {} ({}) and a link to the post's canonical URL.\n\n",
+        markdown(&config.licence.name),
+        config.licence.url,
+        markdown(&config.author),
+        markdown(&config.author),
+        markdown(&config.name),
+    ));
+    out.push_str(&format!(
+        "Every published post of {}, newest first (on the same date, English before Spanish). Each post is one section that starts with a `{OPEN}id=\"..\" lang=\"..\">` line and ends with a `{CLOSE}` line: its title, description and metadata, then its Markdown body. A post's Markdown alone is at its canonical URL plus `.md`; the curated site map is {}.\n",
+        markdown(&config.name),
+        config.url(&format!("/{LLMS_TXT}")),
+    ));
+    out.reserve(sections.iter().map(|s| s.len() + 1).sum());
+    for section in sections {
+        out.push('\n');
+        out.push_str(section);
+    }
+    Output::new(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_lines_that_look_like_separators_are_indented() {
+        assert_eq!(
+            guard_separators("a\n</post>\n<post id=x>\n <post\n"),
+            "a\n </post>\n <post id=x>\n <post\n"
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! The documents for agents and people (contract section 4.3 and the developer portal), each
+//! generated from the content and the configuration by the same incremental build as the API,
+//! so none of them can drift from what is served.
+//!
+//! One file per document family:
+//!
+//! - `post_md`: each published post's Markdown variant (`blog/{slug}.md`, `es/blog/{slug}.md`),
+//!   one tracked query per post;
+//! - `llms_full`: `llms-full.txt`, joined from one cached section per post;
+//! - `llms_map`: `llms.txt`, the curated site map;
+//! - `skills`: the agent skills copied from the content, and their discovery index;
+//! - `catalogs`: the RFC 9727 API catalog and the AI catalog;
+//! - `mcp`: the MCP server card;
+//! - `auth`: `auth.md`;
+//! - `developers`: the developer portal, HTML and Markdown from one page model (`page`);
+//! - `text`: escaping and small text helpers shared by all of them.
+//!
+//! Invariants: every URL a document names is absolute and is an output of the same build (a
+//! test checks every link of the output folder); hero images are written as plain text, never
+//! as links, because they are site assets this build does not own. Post bodies are only read
+//! by the per-post queries, so a body-only edit re-renders that post's Markdown variant, its
+//! `llms-full.txt` section and `llms-full.txt`, and nothing under `api/`.
+
+mod auth;
+mod catalogs;
+mod developers;
+mod llms_full;
+mod llms_map;
+mod mcp;
+mod page;
+mod post_md;
+mod schema_doc;
+mod skills;
+mod text;
+
+pub use auth::auth_md;
+pub use catalogs::{ai_catalog_json, api_catalog};
+pub use developers::{DeveloperDocs, developer_docs};
+pub use llms_full::{llms_full_section, llms_full_txt};
+pub use llms_map::llms_txt;
+pub use mcp::server_card;
+pub use post_md::post_markdown;
+pub use skills::{published_skills, skill_file, skills_index_json};
+
+use crate::db::SourceFile;
+use crate::model::Lang;
+
+pub const LLMS_TXT: &str = "llms.txt";
+pub const LLMS_FULL_TXT: &str = "llms-full.txt";
+pub const AUTH_MD: &str = "auth.md";
+pub const API_CATALOG: &str = ".well-known/api-catalog";
+pub const AI_CATALOG: &str = ".well-known/ai-catalog.json";
+pub const MCP_SERVER_CARD: &str = ".well-known/mcp/server-card.json";
+pub const AGENT_SKILLS_INDEX: &str = ".well-known/agent-skills/index.json";
+pub const DEVELOPERS_HTML: &str = "developers/index.html";
+pub const DEVELOPERS_MD: &str = "developers.md";
+
+/// The site-absolute path of a post's page: English at the root, Spanish under `/es/`.
+pub fn post_page_path(lang: Lang, slug: &str) -> String {
+    format!("{}/blog/{slug}", lang.site_prefix())
+}
+
+/// The output file of a post's Markdown variant: its page path plus `.md`.
+pub fn post_markdown_file(lang: Lang, slug: &str) -> String {
+    let page = post_page_path(lang, slug);
+    format!("{}.md", &page[1..])
+}
+
+/// The output file of a published agent skill, where the Agent Skills discovery draft puts it.
+pub fn skill_output_file(name: &str) -> String {
+    format!(".well-known/agent-skills/{name}/SKILL.md")
+}
+
+/// Renders one post's documents ahead of the files that join them, so a build can spread this
+/// work over threads.
+pub fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
+    post_markdown(db, file);
+    llms_full_section(db, file);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn english_is_at_the_root_and_spanish_under_es() {
+        assert_eq!(post_page_path(Lang::En, "hello"), "/blog/hello");
+        assert_eq!(post_page_path(Lang::Es, "hello"), "/es/blog/hello");
+        assert_eq!(post_markdown_file(Lang::En, "hello"), "blog/hello.md");
+        assert_eq!(post_markdown_file(Lang::Es, "hello"), "es/blog/hello.md");
+    }
+}

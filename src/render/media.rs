@@ -1,0 +1,66 @@
+//! The media type of every output file: the single source for the `Content-Type` a server (or a
+//! CDN's headers file) sends, and for the media types the discovery documents announce.
+
+/// The RFC 9727 profile of an API catalog linkset (RFC 9727 section 4.2: the linkset SHOULD
+/// carry it as the `profile` parameter of its media type).
+pub const API_CATALOG_PROFILE: &str = "https://www.rfc-editor.org/info/rfc9727";
+
+/// The media type of the output file at `path` (relative to the output folder, with or without
+/// a leading `/`).
+///
+/// Three documents have a registered or specified type of their own: the API catalog
+/// (`application/linkset+json` with the RFC 9727 profile), the AI catalog
+/// (`application/ai-catalog+json`, AI Catalog 1.0 section "Media Type") and the MCP server card
+/// (`application/mcp-server-card+json`, MCP server-card extension, "Hosted Server Card
+/// Location"). Every other file is typed by its extension; text types say UTF-8.
+pub fn media_type(path: &str) -> &'static str {
+    let path = path.strip_prefix('/').unwrap_or(path);
+    match path {
+        ".well-known/api-catalog" => {
+            "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\""
+        }
+        ".well-known/ai-catalog.json" => "application/ai-catalog+json",
+        ".well-known/mcp/server-card.json" => "application/mcp-server-card+json",
+        _ => match path.rsplit_once('.').map(|(_, extension)| extension) {
+            Some("json") => "application/json",
+            Some("md") => "text/markdown; charset=utf-8",
+            Some("txt") => "text/plain; charset=utf-8",
+            Some("html") => "text/html; charset=utf-8",
+            _ => "application/octet-stream",
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_output_has_its_type() {
+        assert_eq!(media_type("api/posts.json"), "application/json");
+        assert_eq!(media_type("/openapi.json"), "application/json");
+        assert_eq!(media_type("llms.txt"), "text/plain; charset=utf-8");
+        assert_eq!(media_type("es/blog/x.md"), "text/markdown; charset=utf-8");
+        assert_eq!(
+            media_type("developers/index.html"),
+            "text/html; charset=utf-8"
+        );
+        assert_eq!(
+            media_type("/.well-known/api-catalog"),
+            format!("application/linkset+json; profile=\"{API_CATALOG_PROFILE}\"")
+        );
+        assert_eq!(
+            media_type(".well-known/ai-catalog.json"),
+            "application/ai-catalog+json"
+        );
+        assert_eq!(
+            media_type(".well-known/mcp/server-card.json"),
+            "application/mcp-server-card+json"
+        );
+        assert_eq!(
+            media_type(".well-known/agent-skills/index.json"),
+            "application/json"
+        );
+        assert_eq!(media_type("a/b"), "application/octet-stream");
+    }
+}
