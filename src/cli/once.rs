@@ -3,7 +3,7 @@
 use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
 use crate::db::Workspace;
 use crate::diag::Diagnostic;
-use crate::write::{Verify, publish};
+use crate::write::{History, Verify, publish};
 use crate::{build, source};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -18,7 +18,14 @@ pub fn run(settings: &Settings) -> ExitCode {
     let scan = source::scan(config.content_dir.as_std_path());
     let file_count = scan.files.len();
     tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
-    let workspace = Workspace::frozen(config.clone(), settings.today(), settings.drafts, scan);
+    let history = History::load(&config.out_dir);
+    let workspace = Workspace::frozen(
+        config.clone(),
+        settings.today(),
+        settings.drafts,
+        scan,
+        history.published(),
+    );
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());
     tracing::debug!("parsed and checked at {:?}", started.elapsed());

@@ -3,7 +3,7 @@
 //! equal.
 
 use super::Database;
-use super::inputs::{LangTree, Site, SourceFile};
+use super::inputs::{LangTree, Published, Site, SourceFile};
 use crate::config::SiteConfig;
 use crate::diag::Diagnostic;
 use crate::model::Lang;
@@ -29,14 +29,22 @@ pub struct Applied {
 }
 
 impl Workspace {
-    /// A workspace for a watch session: its inputs change as files do.
-    pub fn new(config: Arc<SiteConfig>, today: NaiveDate, drafts: bool, scan: Scan) -> Workspace {
+    /// A workspace for a watch session: its inputs change as files do. `published` is the
+    /// output folder's history (`write::History::load(out_dir).published()`).
+    pub fn new(
+        config: Arc<SiteConfig>,
+        today: NaiveDate,
+        drafts: bool,
+        scan: Scan,
+        published: Published,
+    ) -> Workspace {
         Workspace::with_database(
             Database::default(),
             config,
             today,
             drafts,
             scan,
+            published,
             Durability::LOW,
         )
     }
@@ -48,6 +56,7 @@ impl Workspace {
         today: NaiveDate,
         drafts: bool,
         scan: Scan,
+        published: Published,
     ) -> Workspace {
         Workspace::with_database(
             Database::default(),
@@ -55,6 +64,7 @@ impl Workspace {
             today,
             drafts,
             scan,
+            published,
             Durability::NEVER_CHANGE,
         )
     }
@@ -67,6 +77,7 @@ impl Workspace {
         today: NaiveDate,
         drafts: bool,
         scan: Scan,
+        published: Published,
         durability: Durability,
     ) -> Workspace {
         let mut files = HashMap::with_capacity(scan.files.len());
@@ -99,6 +110,7 @@ impl Workspace {
             lists.series.into(),
             lists.skills.into(),
             problems,
+            published,
         )
         .durability(durability)
         .new(&db);
@@ -142,6 +154,16 @@ impl Workspace {
             return false;
         }
         self.site.set_config(&mut self.db).to(config);
+        true
+    }
+
+    /// Sets the API paths published so far (after each publish, from `write::Report`). Only a
+    /// different set reaches salsa, so `_redirects` re-renders only when the history grows.
+    pub fn set_published(&mut self, published: Published) -> bool {
+        if **self.site.published(&self.db) == *published {
+            return false;
+        }
+        self.site.set_published(&mut self.db).to(published);
         true
     }
 

@@ -5,6 +5,7 @@
 //! source file, so an edit to one post re-serializes one entry, not the whole index.
 //! Only this module (and `serve`, for error bodies) knows the wire format.
 
+pub mod hosting;
 mod index;
 pub mod openapi;
 mod operations;

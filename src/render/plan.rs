@@ -1,5 +1,6 @@
 //! Which output files exist, and how each one is rendered.
 
+use super::hosting::redirects_file;
 use super::index::{DOCUMENTS, api_index_json};
 use super::output::Output;
 use super::posts::{all_posts_json, posts_json};
@@ -21,6 +22,8 @@ pub enum OutputKind {
     SeriesDetail(Lang, Arc<str>),
     TagTimeline(Lang, Arc<str>),
     Slides(Lang),
+    /// `_redirects`: depends on the history of published paths as well as the plan.
+    Redirects,
     /// A document that depends on the configuration only (OpenAPI, error bodies...).
     Static,
 }
@@ -44,6 +47,7 @@ impl OutputKind {
             OutputKind::SeriesDetail(lang, name) => format!("api/series/{lang}/{name}.json"),
             OutputKind::TagTimeline(lang, tag) => format!("api/timeline/{lang}/{tag}.json"),
             OutputKind::Slides(lang) => format!("api/slides-timeline/{lang}.json"),
+            OutputKind::Redirects => "_redirects".into(),
             OutputKind::Static => unreachable!("static documents carry their own paths"),
         }
     }
@@ -54,7 +58,11 @@ impl OutputKind {
 #[salsa::tracked(returns(ref))]
 pub fn output_plan(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
     let site = Site::get(db);
-    let mut kinds = vec![OutputKind::ApiIndex, OutputKind::AllPosts];
+    let mut kinds = vec![
+        OutputKind::ApiIndex,
+        OutputKind::AllPosts,
+        OutputKind::Redirects,
+    ];
     for tree in site.trees(db) {
         let lang = tree.lang(db);
         kinds.push(OutputKind::Posts(lang));
@@ -106,6 +114,7 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
             tag_timeline_json(db, site.tree(db, *lang), tag.clone()).clone()
         }
         OutputKind::Slides(lang) => slides_json(db, site.tree(db, *lang)).clone(),
+        OutputKind::Redirects => redirects_file(db).clone(),
         OutputKind::Static => static_documents(db)
             .get(&file.path)
             .cloned()

@@ -1,5 +1,7 @@
-//! Documents that depend on the configuration only: `openapi.json` and the error bodies.
+//! Documents that depend on the configuration only: `openapi.json`, the error bodies, and the
+//! host files that do not depend on the content (`_headers`, `404.html`, `api/404.html`).
 
+use super::hosting::{api_not_found_page, headers_file, not_found_page};
 use super::output::Output;
 use super::problem::{STATIC_PROBLEMS, static_problem};
 use super::wire::to_json;
@@ -20,5 +22,11 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
             Output::new(to_json(&static_problem(config, code))),
         );
     }
+    docs.insert("_headers".into(), Output::new(headers_file()));
+    docs.insert("404.html".into(), Output::new(not_found_page(config)));
+    docs.insert(
+        "api/404.html".into(),
+        Output::new(api_not_found_page(config)),
+    );
     Arc::new(docs)
 }

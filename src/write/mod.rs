@@ -6,16 +6,21 @@
 //! - a file whose bytes are already right is not touched (its mtime stays);
 //! - files this tool wrote earlier (listed in its manifest) that are no longer outputs are
 //!   removed; nothing else in the folder is touched;
+//! - the history of published API paths grows by this build's API paths (so a later build can
+//!   answer 410 for the ones it removes);
 //! - the manifest is written last: it is the commit point of a build;
 //! - no path can leave the output folder: every path is checked part by part, and the writer
 //!   refuses to go through a symbolic link inside the folder.
 
+mod history;
 mod manifest;
 mod safe_path;
 
+pub use history::{HISTORY_PATH, History, is_api_path};
 pub use manifest::{MANIFEST_PATH, Manifest};
 pub use safe_path::{SafePathError, check_relative};
 
+use crate::db::Published;
 use crate::render::Output;
 use camino::{Utf8Path, Utf8PathBuf};
 use rayon::prelude::*;
@@ -39,6 +44,9 @@ pub struct Report {
     pub written: Vec<Arc<str>>,
     pub removed: Vec<String>,
     pub unchanged: usize,
+    /// Every API path published so far, this build's included: the next build's
+    /// `Site.published` input (`Workspace::set_published`).
+    pub published: Published,
 }
 
 /// An I/O failure, with the path it happened on.
@@ -122,13 +130,21 @@ pub fn publish(
             }
         }
     }
-    let manifest_bytes = manifest.to_bytes();
-    if std::fs::read(out_dir.join(MANIFEST_PATH)).ok().as_deref() != Some(&manifest_bytes[..]) {
-        write_atomically(out_dir, MANIFEST_PATH, &manifest_bytes)?;
-    }
+    let history = History::load(out_dir).with_outputs(outputs);
+    write_if_changed(out_dir, HISTORY_PATH, &history.to_bytes())?;
+    report.published = history.published();
+    write_if_changed(out_dir, MANIFEST_PATH, &manifest.to_bytes())?;
     report.written.sort();
     report.removed.sort();
     Ok(report)
+}
+
+/// Writes a state file of the tool unless it already holds `bytes`.
+fn write_if_changed(out_dir: &Utf8Path, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
+    if std::fs::read(out_dir.join(relative)).ok().as_deref() == Some(bytes) {
+        return Ok(());
+    }
+    write_atomically(out_dir, relative, bytes)
 }
 
 /// Writes `bytes` to `out_dir/relative` through a temporary file and a rename.
