@@ -39,9 +39,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Build, then serve the output folder over HTTP exactly as the API contract says: GET and
-    /// HEAD with ETags, JSON error bodies (404, 405, 410, 500), CORS, and a live-update stream
-    /// at /__events.
+    /// Build, then serve the output folder on localhost as production answers.
+    ///
+    /// The API contract's HTTP behaviour exactly: GET and HEAD with strong ETags and 304, JSON
+    /// error bodies (404, 405 with Allow, 410 for removed API paths, 500), CORS, and a
+    /// Server-Sent Events stream of rebuilds at /__events. Prints `listening on URL` on stdout;
+    /// Ctrl-C stops it.
     Serve(ServeArgs),
 }
 
