@@ -155,6 +155,9 @@ pub async fn serve_on(
         };
         let _ = stream.set_nodelay(true);
         let state = state.clone();
+        // Reading a file is a short blocking call (the output folder is local and mostly in the
+        // page cache, and the cache skips the read for a version already served), made on the
+        // worker thread as nginx does on its event loop rather than handed to another thread.
         let service = service_fn(move |request| {
             let response = router::respond(&state, &request);
             async move { Ok::<_, Infallible>(response) }
