@@ -42,7 +42,7 @@ fn main() {
         "posts/lang", "files", "MB", "median ms", "min ms", "max ms", "median cpu ms", "peak MB"
     );
     for posts in sizes {
-        let content = corpus_for(&root, posts);
+        let content = corpus::corpus_for(&root, posts);
         let (files, bytes) = tree_size(&content);
         let mut walls = Vec::new();
         let mut cpus = Vec::new();
@@ -85,39 +85,6 @@ fn main() {
             peak_kb as f64 / 1024.0
         );
     }
-}
-
-/// The corpus for `posts` posts per language, generated on first use.
-fn corpus_for(root: &Path, posts: usize) -> PathBuf {
-    let dir = root.join(format!("posts-{posts}"));
-    if dir.join("blog").is_dir() {
-        return dir;
-    }
-    let shape = corpus::Shape::scaled(posts);
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/gen_corpus.py");
-    let generated_by_script = script.is_file()
-        && Command::new("python3")
-            .arg(&script)
-            .arg(&dir)
-            .args([
-                "--posts",
-                &posts.to_string(),
-                "--tags",
-                &shape.tags.to_string(),
-            ])
-            .args([
-                "--series",
-                &shape.series.to_string(),
-                "--slides",
-                &shape.slides.to_string(),
-            ])
-            .status()
-            .is_ok_and(|s| s.success());
-    if !generated_by_script {
-        eprintln!("generating {posts} posts per language with the built-in generator");
-        corpus::generate(&dir, shape);
-    }
-    dir
 }
 
 fn tree_size(dir: &Path) -> (usize, u64) {

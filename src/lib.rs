@@ -6,7 +6,8 @@
 //! mode just re-evaluates them after changing an input.
 //!
 //! Data flows one way: [`source`] (files on disk) → [`db`] (salsa inputs) → [`parse`] →
-//! [`derive`] (indexes) → [`render`] (bytes) → [`write`] (the output folder). See
+//! [`derive`] (indexes) → [`render`] (bytes) → [`write`] (the output folder); [`serve`] reads
+//! that folder back over HTTP. See
 //! ARCHITECTURE.md for what each module owns and the invariants.
 
 pub mod build;
@@ -18,6 +19,7 @@ pub mod diag;
 pub mod model;
 pub mod parse;
 pub mod render;
+pub mod serve;
 pub mod session;
 pub mod source;
 pub mod watch;

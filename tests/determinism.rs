@@ -23,7 +23,14 @@ fn sample_config() -> Arc<SiteConfig> {
 
 fn outputs_for(scan: source::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
     let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
-    let workspace = Workspace::new(sample_config(), today, false, scan, Lifetime::Watch);
+    let workspace = Workspace::new(
+        sample_config(),
+        today,
+        false,
+        scan,
+        Lifetime::Watch,
+        Default::default(),
+    );
     assert!(
         build::diagnostics(workspace.db())
             .iter()

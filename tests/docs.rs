@@ -785,6 +785,7 @@ fn a_body_edit_rewrites_the_post_markdown_and_llms_full_only() {
         false,
         scan,
         Lifetime::Watch,
+        Default::default(),
     );
     let post = "blog/en/2024-06-02_running-up-las-palmas.md";
     // The first edit of a file in a session lowers its durability (HIGH as loaded, LOW once
@@ -869,6 +870,7 @@ fn every_document_is_a_planned_output_even_without_content() {
         false,
         source::Scan::default(),
         Lifetime::Once,
+        Default::default(),
     );
     let paths: BTreeSet<String> = build::outputs(workspace.db())
         .into_iter()

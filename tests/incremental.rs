@@ -289,6 +289,9 @@ impl Harness {
             false,
             source::scan(&self.content),
             Lifetime::Once,
+            // The history a `--once` run on this output folder would read.
+            content_api::write::Publisher::open(camino::Utf8Path::from_path(&self.out).unwrap())
+                .published(),
         );
         let errors: Vec<String> = build::diagnostics(workspace.db())
             .iter()

@@ -70,6 +70,7 @@ fn validate_build(out: &Path) -> usize {
         let instance: Value =
             serde_json::from_slice(bytes).unwrap_or_else(|e| panic!("{path} is not JSON: {e}"));
         let validator = if [
+            "api/404.html",
             "api/404.json",
             "api/405.json",
             "api/410.json",

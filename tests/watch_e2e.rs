@@ -122,6 +122,9 @@ impl Daemon {
             false,
             source::scan(&self.content),
             Lifetime::Once,
+            // The history a `--once` run on this output folder would read.
+            content_api::write::Publisher::open(camino::Utf8Path::from_path(&self.out()).unwrap())
+                .published(),
         );
         build::outputs(workspace.db())
             .into_iter()

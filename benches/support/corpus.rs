@@ -285,3 +285,39 @@ pub fn generate(root: &Path, shape: Shape) {
         }
     }
 }
+
+/// The corpus for `posts` posts per language under `root`, generated on first use: by
+/// `../shared/tools/gen_corpus.py` when it is there (the generator the reference numbers were
+/// measured with), else by [`generate`].
+pub fn corpus_for(root: &Path, posts: usize) -> std::path::PathBuf {
+    let dir = root.join(format!("posts-{posts}"));
+    if dir.join("blog").is_dir() {
+        return dir;
+    }
+    let shape = Shape::scaled(posts);
+    let script =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/gen_corpus.py");
+    let generated_by_script = script.is_file()
+        && std::process::Command::new("python3")
+            .arg(&script)
+            .arg(&dir)
+            .args([
+                "--posts",
+                &posts.to_string(),
+                "--tags",
+                &shape.tags.to_string(),
+            ])
+            .args([
+                "--series",
+                &shape.series.to_string(),
+                "--slides",
+                &shape.slides.to_string(),
+            ])
+            .status()
+            .is_ok_and(|s| s.success());
+    if !generated_by_script {
+        eprintln!("generating {posts} posts per language with the built-in generator");
+        generate(&dir, shape);
+    }
+    dir
+}

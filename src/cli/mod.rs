@@ -4,6 +4,7 @@
 //! together.
 
 mod once;
+mod serve;
 mod settings;
 mod watch;
 
@@ -13,15 +14,17 @@ pub use watch::WatchArgs;
 use camino::Utf8PathBuf;
 use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand};
+use std::net::SocketAddr;
 use std::process::ExitCode;
 
 /// Turns a content folder (Markdown posts, series, tags, slide decks in English and Spanish)
 /// into a static, read-only JSON API with its OpenAPI description, ready for a CDN.
 ///
 /// `content-api` builds the output folder, then watches the content and `watch.toml` and
-/// rebuilds only what each change affects, until Ctrl-C. `content-api --once` builds and exits:
-/// the mode for CI. Settings come from `watch.toml` (optional; see the README for every key)
-/// and are overridden by the flags below.
+/// rebuilds only what each change affects, until Ctrl-C. `content-api serve` does the same and
+/// serves the folder on localhost with the API's exact HTTP behaviour. `content-api --once`
+/// builds and exits: the mode for CI. Settings come from `watch.toml` (optional; see the README
+/// for every key) and are overridden by the flags below.
 ///
 /// Exit status: 0 on success, 1 when the content has errors (with --once nothing is written
 /// then), 2 for usage or configuration errors.
@@ -55,6 +58,23 @@ pub enum Command {
     /// Build, then rebuild on every change until Ctrl-C (the default). A broken file is
     /// reported once and its last good version stays published until it is fixed.
     Watch,
+    /// Build, watch (as `watch` does), and serve the output folder on localhost as production
+    /// answers.
+    ///
+    /// The API contract's HTTP behaviour exactly: GET and HEAD with strong ETags and 304, JSON
+    /// error bodies (404, 405 with Allow, 410 for removed API paths, 500), CORS, and a
+    /// Server-Sent Events stream of rebuilds at /__events. Prints `listening on URL` on stdout;
+    /// Ctrl-C stops it.
+    Serve(ServeArgs),
+}
+
+/// Flags of `serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on. Only the loopback address by default: give another one to share
+    /// the preview on a network. Port 0 picks a free port (printed at start).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:4321")]
+    pub addr: SocketAddr,
 }
 
 /// Flags shared by every mode.
@@ -104,8 +124,9 @@ pub fn run(cli: Cli) -> ExitCode {
             }
         };
     }
-    match cli.command {
+    match &cli.command {
         None | Some(Command::Watch) => watch::run(&cli.build, &cli.watch),
+        Some(Command::Serve(args)) => serve::run(&cli.build, &cli.watch, args),
     }
 }
 
@@ -132,6 +153,17 @@ mod tests {
         let cli = Cli::try_parse_from(["content-api", "--once", "--today", "2026-11-22"]).unwrap();
         assert!(cli.once && cli.command.is_none());
         assert!(Cli::try_parse_from(["content-api", "--once", "watch"]).is_err());
+        assert!(Cli::try_parse_from(["content-api", "--once", "serve"]).is_err());
         assert!(Cli::try_parse_from(["content-api", "--poll", "soon"]).is_err());
+        let cli = Cli::try_parse_from([
+            "content-api",
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--out",
+            "o",
+        ])
+        .unwrap();
+        assert!(matches!(cli.command, Some(Command::Serve(_))));
     }
 }

@@ -24,6 +24,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         settings.drafts,
         scan,
         Lifetime::Once,
+        Publisher::open(&config.out_dir).published(),
     );
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());

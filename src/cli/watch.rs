@@ -7,6 +7,7 @@ use super::once::content_folder_problem;
 use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings, resolve};
 use crate::session::{Batch, Outcome, Session};
 use crate::watch::{self, Changes, Mode, Signal};
+use crate::write::Report;
 use clap::Args;
 use std::process::ExitCode;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -40,6 +41,23 @@ enum End {
 }
 
 pub fn run(args: &BuildArgs, watch_args: &WatchArgs) -> ExitCode {
+    run_with(args, watch_args, &mut |_| {})
+}
+
+/// What the watch loop tells its caller (`serve` starts answering, and announces rebuilds).
+pub enum Progress<'a> {
+    /// The first build of a session is done (published, or reported as broken).
+    Ready,
+    /// A publish wrote or removed files.
+    Published(&'a Report),
+}
+
+/// Like [`run`], telling `on_progress` about the first build and every publish.
+pub fn run_with(
+    args: &BuildArgs,
+    watch_args: &WatchArgs,
+    on_progress: &mut dyn FnMut(Progress<'_>),
+) -> ExitCode {
     let mut settings = match resolve(args) {
         Ok(settings) => settings,
         Err(message) => {
@@ -64,7 +82,7 @@ pub fn run(args: &BuildArgs, watch_args: &WatchArgs) -> ExitCode {
         None => Mode::Native,
     };
     loop {
-        match watch_session(&settings, args, mode, &tx, &rx) {
+        match watch_session(&settings, args, mode, &tx, &rx, on_progress) {
             Ok(End::Shutdown) => return ExitCode::SUCCESS,
             Ok(End::Restart(next)) => settings = *next,
             Err(code) => return code,
@@ -79,6 +97,7 @@ fn watch_session(
     mode: Mode,
     tx: &mpsc::Sender<Message>,
     rx: &mpsc::Receiver<Message>,
+    on_progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<End, ExitCode> {
     let config = settings.config.clone();
     if let Some(problem) = content_folder_problem(&config.content_dir) {
@@ -109,7 +128,12 @@ fn watch_session(
             eprintln!("error: {err}");
             ExitCode::from(EXIT_CONTENT_ERRORS)
         })?;
-    report(&session, &outcome, settings.color, None, "initial build");
+    let mut reporter = Reporter {
+        color: settings.color,
+        on_progress,
+    };
+    reporter.report(&session, &outcome, None, "initial build");
+    (reporter.on_progress)(Progress::Ready);
     tracing::info!(
         "watching {} ({}); writing to {}; Ctrl-C to stop",
         config.content_dir,
@@ -132,13 +156,7 @@ fn watch_session(
                 rescan: false,
             };
             let outcome = session.apply(&batch);
-            finish(
-                &session,
-                outcome,
-                settings.color,
-                None,
-                "re-read after polling",
-            );
+            reporter.finish(&session, outcome, None, "re-read after polling");
         }
         let wait = recheck.as_ref().map_or(TICK, |(due, _)| {
             due.saturating_duration_since(Instant::now()).min(TICK)
@@ -166,10 +184,9 @@ fn watch_session(
                         Reload::Restart(next) => return Ok(End::Restart(next)),
                         Reload::Apply(next) => {
                             let outcome = session.set_config(next.config.clone());
-                            finish(
+                            reporter.finish(
                                 &session,
                                 outcome,
-                                settings.color,
                                 changes.first_event,
                                 "config reloaded",
                             );
@@ -188,13 +205,7 @@ fn watch_session(
                     };
                     let what = describe_changes(&changes);
                     let outcome = session.apply(&batch);
-                    finish(
-                        &session,
-                        outcome,
-                        settings.color,
-                        changes.first_event,
-                        &what,
-                    );
+                    reporter.finish(&session, outcome, changes.first_event, &what);
                 }
             }
             Ok(Message::WatcherError(error)) => tracing::warn!("{error}"),
@@ -206,22 +217,12 @@ fn watch_session(
                 let today = settings.today();
                 if today != session.workspace().site().today(session.database()) {
                     let outcome = session.set_today(today);
-                    finish(
-                        &session,
-                        outcome,
-                        settings.color,
-                        None,
-                        &format!("the date is now {today}"),
-                    );
+                    reporter.finish(&session, outcome, None, &format!("the date is now {today}"));
                 }
                 match session.repair_output() {
-                    Ok(Some(outcome)) => report(
-                        &session,
-                        &outcome,
-                        settings.color,
-                        None,
-                        "output folder recreated",
-                    ),
+                    Ok(Some(outcome)) => {
+                        reporter.report(&session, &outcome, None, "output folder recreated")
+                    }
                     Ok(None) => {}
                     Err(err) => tracing::error!("{err}"),
                 }
@@ -259,69 +260,80 @@ fn reload(args: &BuildArgs, current: &Settings) -> Reload {
     }
 }
 
-fn finish(
-    session: &Session,
-    outcome: Result<Outcome, crate::write::WriteError>,
+/// Prints what rebuilds did, and tells `on_progress` about every publish that changed files.
+struct Reporter<'a> {
     color: bool,
-    first_event: Option<Instant>,
-    what: &str,
-) {
-    match outcome {
-        Ok(outcome) => report(session, &outcome, color, first_event, what),
-        // The daemon keeps running: the next change retries the writes.
-        Err(err) => tracing::error!("{err}"),
-    }
+    on_progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
-/// Prints new diagnostics and one line for the rebuild.
-fn report(
-    session: &Session,
-    outcome: &Outcome,
-    color: bool,
-    first_event: Option<Instant>,
-    what: &str,
-) {
-    if outcome.is_noop() {
-        return;
-    }
-    for diagnostic in &outcome.new_diagnostics {
-        eprintln!("{}", session.render(diagnostic, color));
-    }
-    for path in &outcome.held_back {
-        tracing::warn!(
-            "{path} has errors: its last good version stays published until it is fixed"
-        );
-    }
-    let since_event = first_event
-        .map(|t| {
-            format!(
-                ", {:.1} ms after the first event",
-                t.elapsed().as_secs_f64() * 1000.0
-            )
-        })
-        .unwrap_or_default();
-    let took = format!("{:.1} ms", outcome.took.as_secs_f64() * 1000.0);
-    match &outcome.report {
-        None => tracing::error!(
-            "{what}: {} error{} in the content; nothing is published until it builds (fix and save)",
-            outcome.errors,
-            if outcome.errors == 1 { "" } else { "s" }
-        ),
-        Some(report) if report.is_empty() => {
-            tracing::info!("{what}: nothing to write ({took}{since_event})")
+impl Reporter<'_> {
+    fn finish(
+        &mut self,
+        session: &Session,
+        outcome: Result<Outcome, crate::write::WriteError>,
+        first_event: Option<Instant>,
+        what: &str,
+    ) {
+        match outcome {
+            Ok(outcome) => self.report(session, &outcome, first_event, what),
+            // The daemon keeps running: the next change retries the writes.
+            Err(err) => tracing::error!("{err}"),
         }
-        Some(report) => tracing::info!(
-            "{what}: wrote {}{} in {took}{since_event}",
-            list(report.written.iter().map(|p| &**p)),
-            if report.removed.is_empty() {
-                String::new()
-            } else {
+    }
+
+    /// Prints new diagnostics and one line for the rebuild.
+    fn report(
+        &mut self,
+        session: &Session,
+        outcome: &Outcome,
+        first_event: Option<Instant>,
+        what: &str,
+    ) {
+        if outcome.is_noop() {
+            return;
+        }
+        for diagnostic in &outcome.new_diagnostics {
+            eprintln!("{}", session.render(diagnostic, self.color));
+        }
+        for path in &outcome.held_back {
+            tracing::warn!(
+                "{path} has errors: its last good version stays published until it is fixed"
+            );
+        }
+        let since_event = first_event
+            .map(|t| {
                 format!(
-                    ", removed {}",
-                    list(report.removed.iter().map(String::as_str))
+                    ", {:.1} ms after the first event",
+                    t.elapsed().as_secs_f64() * 1000.0
                 )
-            },
-        ),
+            })
+            .unwrap_or_default();
+        let took = format!("{:.1} ms", outcome.took.as_secs_f64() * 1000.0);
+        match &outcome.report {
+            None => tracing::error!(
+                "{what}: {} error{} in the content; nothing is published until it builds (fix and save)",
+                outcome.errors,
+                if outcome.errors == 1 { "" } else { "s" }
+            ),
+            Some(report) if report.is_empty() => {
+                tracing::info!("{what}: nothing to write ({took}{since_event})")
+            }
+            Some(report) => {
+                tracing::info!(
+                    "{what}: wrote {}{} in {took}{since_event}",
+                    list(report.written.iter().map(|p| &**p)),
+                    if report.removed.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", removed {}",
+                            list(report.removed.iter().map(String::as_str))
+                        )
+                    },
+                );
+                (self.on_progress)(Progress::Published(report));
+            }
+        }
     }
 }
 

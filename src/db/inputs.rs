@@ -54,7 +54,15 @@ pub struct Site {
     /// Problems found while walking the folder (odd names, symlink loops).
     #[returns(ref)]
     pub scan_problems: Arc<[Diagnostic]>,
+    /// Every API path (relative to the output folder, sorted, e.g. `api/posts.json`) that an
+    /// earlier build published, read from the output folder's state. The one input that comes
+    /// from history rather than from the content: it decides which removed paths answer 410.
+    #[returns(ref)]
+    pub published: Published,
 }
+
+/// A sorted, duplicate-free list of output paths.
+pub type Published = Arc<[Arc<str>]>;
 
 impl Site {
     pub fn tree(self, db: &dyn salsa::Database, lang: Lang) -> LangTree {

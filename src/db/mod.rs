@@ -2,13 +2,13 @@
 //!
 //! Ground state is small: one [`SourceFile`] per content path, one [`LangTree`] per language
 //! (which files exist there), and the [`Site`] singleton (config, today's date, preview mode,
-//! and the file lists that belong to no language). Everything else is a tracked query in
+//! the file lists that belong to no language, and the API paths published by earlier builds). Everything else is a tracked query in
 //! `parse`, `derive` and `render`. Only [`workspace`] calls setters.
 
 mod inputs;
 pub mod workspace;
 
-pub use inputs::{LangTree, Site, SourceFile};
+pub use inputs::{LangTree, Published, Site, SourceFile};
 pub use workspace::{Lifetime, Staged, Workspace};
 
 use std::sync::{Arc, Mutex};

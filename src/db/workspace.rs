@@ -3,7 +3,7 @@
 //! equal.
 
 use super::Database;
-use super::inputs::{LangTree, Site, SourceFile};
+use super::inputs::{LangTree, Published, Site, SourceFile};
 use crate::config::SiteConfig;
 use crate::diag::Diagnostic;
 use crate::model::Lang;
@@ -81,8 +81,17 @@ impl Workspace {
         drafts: bool,
         scan: Scan,
         lifetime: Lifetime,
+        published: Published,
     ) -> Workspace {
-        Workspace::with_database(Database::default(), config, today, drafts, scan, lifetime)
+        Workspace::with_database(
+            Database::default(),
+            config,
+            today,
+            drafts,
+            scan,
+            lifetime,
+            published,
+        )
     }
 
     /// Like [`Workspace::new`], on a given database (tests pass a recording one).
@@ -93,6 +102,7 @@ impl Workspace {
         drafts: bool,
         scan: Scan,
         lifetime: Lifetime,
+        published: Published,
     ) -> Workspace {
         let mut files = HashMap::with_capacity(scan.files.len());
         let mut lists = Lists::default();
@@ -124,6 +134,7 @@ impl Workspace {
             lists.series.into(),
             lists.skills.into(),
             problems,
+            published,
         )
         .durability(lifetime.lists())
         .config_durability(lifetime.settings())
@@ -191,6 +202,19 @@ impl Workspace {
             .set_config(&mut self.db)
             .with_durability(Durability::HIGH)
             .to(config);
+        true
+    }
+
+    /// Sets the API paths published so far (after each publish, from `write::Report`). Only a
+    /// different set reaches salsa, so `_redirects` re-renders only when the history grows.
+    pub fn set_published(&mut self, published: Published) -> bool {
+        if **self.site.published(&self.db) == *published {
+            return false;
+        }
+        self.site
+            .set_published(&mut self.db)
+            .with_durability(Durability::MEDIUM)
+            .to(published);
         true
     }
 

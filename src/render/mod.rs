@@ -6,6 +6,7 @@
 //! Only this module (and `serve`, for error bodies) knows the wire format.
 
 pub mod docs;
+pub mod hosting;
 pub mod index;
 pub mod media;
 pub mod openapi;

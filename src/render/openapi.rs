@@ -137,6 +137,10 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
         if !parameters.is_empty() {
             get["parameters"] = Value::Array(parameters);
         }
+        // A series or tag can disappear; its URLs then answer 410 rather than 404.
+        if op.params.iter().any(|p| *p != PathParam::Lang) {
+            get["responses"]["410"] = json!({ "$ref": "#/components/responses/Gone" });
+        }
         paths.insert(op.path_template.to_string(), json!({ "get": get }));
     }
     let mut contact = Map::new();
@@ -190,6 +194,7 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
             },
             "responses": {
                 "NotFound": error_response("No resource exists at that path (resource_not_found)."),
+                "Gone": error_response("The resource existed and was permanently removed (gone)."),
                 "InternalError": error_response("The request could not be completed; retrying is safe (internal_error).")
             }
         }

@@ -1,6 +1,7 @@
 //! Which output files exist, and how each one is rendered.
 
 use super::docs;
+use super::hosting::redirects_file;
 use super::index::api_index_json;
 use super::output::Output;
 use super::posts::{all_posts_json, posts_json};
@@ -39,6 +40,8 @@ pub enum OutputKind {
     AiCatalog,
     Developers,
     DevelopersMarkdown,
+    /// `_redirects`: depends on the history of published paths as well as the plan.
+    Redirects,
     /// A document that depends on the configuration only (OpenAPI, error bodies...).
     Static,
 }
@@ -70,6 +73,7 @@ impl OutputKind {
             OutputKind::AiCatalog => docs::AI_CATALOG.into(),
             OutputKind::Developers => docs::DEVELOPERS_HTML.into(),
             OutputKind::DevelopersMarkdown => docs::DEVELOPERS_MD.into(),
+            OutputKind::Redirects => "_redirects".into(),
             OutputKind::Static => unreachable!("static documents carry their own paths"),
         }
     }
@@ -89,6 +93,7 @@ pub fn output_plan(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
         OutputKind::AiCatalog,
         OutputKind::Developers,
         OutputKind::DevelopersMarkdown,
+        OutputKind::Redirects,
     ];
     kinds.extend(
         docs::published_skills(db)
@@ -166,6 +171,7 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
         OutputKind::AiCatalog => docs::ai_catalog_json(db).clone(),
         OutputKind::Developers => docs::developer_docs(db).html.clone(),
         OutputKind::DevelopersMarkdown => docs::developer_docs(db).markdown.clone(),
+        OutputKind::Redirects => redirects_file(db).clone(),
         OutputKind::Static => static_documents(db)
             .get(&file.path)
             .cloned()

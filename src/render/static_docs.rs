@@ -1,7 +1,9 @@
 //! Documents that depend on the configuration only: `openapi.json`, the error bodies, the
-//! access policy, the API catalog and the MCP server card.
+//! access policy, the API catalog, the MCP server card, and the host files that do not depend
+//! on the content (`_headers`, `404.html`, `api/404.html`).
 
 use super::docs;
+use super::hosting::{api_not_found_page, headers_file, not_found_page};
 use super::output::Output;
 use super::problem::{STATIC_PROBLEMS, static_problem};
 use super::wire::to_json;
@@ -31,5 +33,11 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
             Output::new(to_json(&static_problem(config, code))),
         );
     }
+    files.insert("_headers".into(), Output::new(headers_file()));
+    files.insert("404.html".into(), Output::new(not_found_page(config)));
+    files.insert(
+        "api/404.html".into(),
+        Output::new(api_not_found_page(config)),
+    );
     Arc::new(files)
 }

@@ -104,7 +104,9 @@ impl Session {
         let content_dir = config.content_dir.as_std_path().to_owned();
         let publisher = Publisher::open(&config.out_dir);
         let scan = source::scan(&content_dir);
-        let workspace = Workspace::with_database(db, config, today, drafts, scan, Lifetime::Watch);
+        let published = publisher.published();
+        let workspace =
+            Workspace::with_database(db, config, today, drafts, scan, Lifetime::Watch, published);
         let mut session = Session {
             workspace,
             publisher,
@@ -380,6 +382,11 @@ impl Session {
         let outputs = build::refresh_outputs(self.workspace.db());
         let rendered = started.elapsed();
         let report = self.publisher.publish(&outputs);
+        // The history of published API paths grows; `_redirects` reads it at the next rebuild
+        // (as a `--once` run on this folder would).
+        if let Ok(report) = &report {
+            self.workspace.set_published(report.published.clone());
+        }
         tracing::debug!(
             "rendered {} outputs in {rendered:?}, published in {:?}",
             outputs.len(),

@@ -53,6 +53,10 @@ impl Manifest {
         bytes
     }
 
+    pub fn contains(&self, path: &str) -> bool {
+        self.files.contains(path)
+    }
+
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.files.iter().map(String::as_str)
     }

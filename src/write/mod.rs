@@ -6,16 +6,21 @@
 //! - a file whose bytes are already right is not touched (its mtime stays);
 //! - files this tool wrote earlier (listed in its manifest) that are no longer outputs are
 //!   removed; nothing else in the folder is touched;
+//! - the history of published API paths grows by this build's API paths (so a later build can
+//!   answer 410 for the ones it removes);
 //! - the manifest is written last: it is the commit point of a build;
 //! - no path can leave the output folder: every path is checked part by part, and the writer
 //!   refuses to go through a symbolic link inside the folder.
 
+mod history;
 mod manifest;
 mod safe_path;
 
+pub use history::{HISTORY_PATH, History, is_api_path};
 pub use manifest::{MANIFEST_PATH, Manifest};
 pub use safe_path::{SafePathError, check_relative};
 
+use crate::db::Published;
 use crate::render::Output;
 use camino::{Utf8Path, Utf8PathBuf};
 use rayon::prelude::*;
@@ -30,6 +35,9 @@ pub struct Report {
     pub written: Vec<Arc<str>>,
     pub removed: Vec<String>,
     pub unchanged: usize,
+    /// Every API path published so far, this build's included: the next build's
+    /// `Site.published` input (`Workspace::set_published`).
+    pub published: Published,
 }
 
 impl Report {
@@ -67,6 +75,8 @@ pub struct Publisher {
     files: HashMap<Arc<str>, Option<u128>>,
     /// The owned paths as the manifest on disk lists them.
     manifest: Manifest,
+    /// Every API path ever published here, as the history file on disk lists them.
+    history: History,
 }
 
 impl Publisher {
@@ -80,7 +90,13 @@ impl Publisher {
                 .map(|path| (Arc::from(path), None))
                 .collect(),
             manifest,
+            history: History::load(out_dir),
         }
+    }
+
+    /// Every API path published so far (the build's `Site.published` input).
+    pub fn published(&self) -> Published {
+        self.history.published()
     }
 
     pub fn out_dir(&self) -> &Utf8Path {
@@ -166,6 +182,12 @@ impl Publisher {
         for (path, output) in outputs {
             self.files.insert(path.clone(), Some(output.hash));
         }
+        let history = self.history.with_outputs(outputs);
+        if history != self.history || !self.out_dir.join(HISTORY_PATH).is_file() {
+            write_atomically(&self.out_dir, HISTORY_PATH, &history.to_bytes())?;
+            self.history = history;
+        }
+        report.published = self.history.published();
         let manifest = Manifest::from_paths(outputs.iter().map(|(path, _)| &**path));
         if manifest != self.manifest || !self.out_dir.join(MANIFEST_PATH).is_file() {
             write_atomically(&self.out_dir, MANIFEST_PATH, &manifest.to_bytes())?;

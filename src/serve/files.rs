@@ -1,0 +1,238 @@
+//! Reading one file of the output folder: inside the folder, and one version of it.
+//!
+//! - The joined path is canonicalized (every symbolic link resolved) and must lie inside the
+//!   canonicalized output folder; a link that leads out of it answers "no such file".
+//! - The file is opened once (`O_NOFOLLOW`, `O_NONBLOCK` so a FIFO cannot hang a worker), its
+//!   metadata is read from that handle, and its bytes come from that handle. The writer
+//!   replaces files by renaming a complete temporary file over them, so an open handle always
+//!   sees one whole version, never a mix.
+//! - A cache keeps the bytes and ETag of recently served versions, keyed by the identity the
+//!   open handle reports (device, inode, size, modification and change times). The writer never
+//!   modifies a file in place, so a new version is a new inode; a hand edit in place changes the
+//!   times. The cache is also emptied after every rebuild.
+
+use bytes::Bytes;
+use std::collections::HashMap;
+use std::io::{self, Read};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use xxhash_rust::xxh3::xxh3_128;
+
+/// Files larger than this are served but not cached.
+const CACHE_FILE_LIMIT: u64 = 16 << 20;
+/// The cache is emptied when it would hold more than this.
+const CACHE_TOTAL_LIMIT: u64 = 256 << 20;
+
+/// One version of one file, ready to send.
+#[derive(Clone, Debug)]
+pub struct Served {
+    /// The file's path relative to the output folder (decides the media type).
+    pub path: String,
+    pub bytes: Bytes,
+    /// A strong validator: the quoted 128-bit hash of exactly these bytes, as the writer
+    /// records it.
+    pub etag: String,
+}
+
+/// The output folder, for reading.
+pub struct Files {
+    root: PathBuf,
+    cache: Mutex<Cache>,
+}
+
+#[derive(Default)]
+struct Cache {
+    entries: HashMap<PathBuf, (Identity, Bytes, String)>,
+    bytes: u64,
+}
+
+/// What the open handle says about the version it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Identity {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Files {
+    /// The output folder `out_dir`, which must exist.
+    pub fn new(out_dir: &Path) -> io::Result<Files> {
+        Ok(Files {
+            root: std::fs::canonicalize(out_dir)?,
+            cache: Mutex::default(),
+        })
+    }
+
+    /// The canonical output folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The file at `relative` (a path that passed `SafePath`): `Ok(None)` when there is no
+    /// regular file there inside the output folder, `Err` for any other failure (a symbolic
+    /// link loop, an unreadable file), which the server answers with 500.
+    pub fn read(&self, relative: &str) -> io::Result<Option<Served>> {
+        let canonical = match std::fs::canonicalize(self.root.join(relative)) {
+            Ok(path) => path,
+            Err(err) if is_absent(&err) => return Ok(None),
+            Err(err) => return Err(err),
+        };
+        if !canonical.starts_with(&self.root) {
+            tracing::debug!("refusing {relative}: it resolves outside the output folder");
+            return Ok(None);
+        }
+        let mut file = match std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(&canonical)
+        {
+            Ok(file) => file,
+            // ELOOP here: the last part became a symbolic link after it was resolved.
+            Err(err) if is_absent(&err) || err.raw_os_error() == Some(libc::ELOOP) => {
+                return Ok(None);
+            }
+            Err(err) => return Err(err),
+        };
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Ok(None);
+        }
+        let identity = Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        };
+        if let Some((cached, bytes, etag)) = self.lock().entries.get(&canonical)
+            && *cached == identity
+        {
+            return Ok(Some(Served {
+                path: relative.to_string(),
+                bytes: bytes.clone(),
+                etag: etag.clone(),
+            }));
+        }
+        let mut buffer = Vec::with_capacity(identity.size as usize);
+        file.read_to_end(&mut buffer)?;
+        let etag = etag_of(&buffer);
+        let bytes = Bytes::from(buffer);
+        if identity.size <= CACHE_FILE_LIMIT && bytes.len() as u64 == identity.size {
+            let mut cache = self.lock();
+            if cache.bytes + identity.size > CACHE_TOTAL_LIMIT {
+                *cache = Cache::default();
+            }
+            cache.bytes += identity.size;
+            if let Some((old, _, _)) = cache
+                .entries
+                .insert(canonical, (identity, bytes.clone(), etag.clone()))
+            {
+                cache.bytes -= old.size;
+            }
+        }
+        Ok(Some(Served {
+            path: relative.to_string(),
+            bytes,
+            etag,
+        }))
+    }
+
+    /// Forgets every cached version (after a rebuild).
+    pub fn clear_cache(&self) {
+        *self.lock() = Cache::default();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
+        // The cache holds no invariant a panic could break: recover it.
+        self.cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The strong ETag of `bytes`: the same 128-bit hash the build gives the output, quoted.
+pub fn etag_of(bytes: &[u8]) -> String {
+    format!("\"{:032x}\"", xxh3_128(bytes))
+}
+
+/// Errors that mean "there is no such file", as opposed to a failure.
+fn is_absent(err: &io::Error) -> bool {
+    matches!(
+        err.raw_os_error(),
+        Some(libc::ENOENT | libc::ENOTDIR | libc::ENAMETOOLONG | libc::EISDIR)
+    ) || err.kind() == io::ErrorKind::NotFound
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder() -> (tempfile::TempDir, Files) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("out/api")).unwrap();
+        std::fs::write(dir.path().join("out/api/a.json"), "[1]").unwrap();
+        std::fs::write(dir.path().join("secret.json"), "secret").unwrap();
+        let files = Files::new(&dir.path().join("out")).unwrap();
+        (dir, files)
+    }
+
+    #[test]
+    fn a_file_is_read_with_its_etag_and_a_missing_one_is_none() {
+        let (_dir, files) = folder();
+        let served = files.read("api/a.json").unwrap().unwrap();
+        assert_eq!(&served.bytes[..], b"[1]");
+        assert_eq!(served.etag, etag_of(b"[1]"));
+        assert_eq!(served.etag.len(), 34);
+        assert!(files.read("api/b.json").unwrap().is_none());
+        assert!(files.read("api/a.json/x").unwrap().is_none());
+        assert!(
+            files.read("api").unwrap().is_none(),
+            "a folder is not a file"
+        );
+    }
+
+    #[test]
+    fn a_replaced_file_is_read_again_not_taken_from_the_cache() {
+        let (dir, files) = folder();
+        assert_eq!(
+            &files.read("api/a.json").unwrap().unwrap().bytes[..],
+            b"[1]"
+        );
+        let temp = dir.path().join("out/api/.a.tmp");
+        std::fs::write(&temp, "[2]").unwrap();
+        std::fs::rename(&temp, dir.path().join("out/api/a.json")).unwrap();
+        let served = files.read("api/a.json").unwrap().unwrap();
+        assert_eq!(&served.bytes[..], b"[2]");
+        assert_eq!(served.etag, etag_of(b"[2]"));
+    }
+
+    #[test]
+    fn links_out_of_the_folder_are_refused_and_links_inside_are_followed() {
+        let (dir, files) = folder();
+        let out = dir.path().join("out");
+        std::os::unix::fs::symlink(dir.path().join("secret.json"), out.join("api/out.json"))
+            .unwrap();
+        std::os::unix::fs::symlink(dir.path(), out.join("up")).unwrap();
+        std::os::unix::fs::symlink(out.join("api/a.json"), out.join("api/in.json")).unwrap();
+        assert!(files.read("api/out.json").unwrap().is_none());
+        assert!(files.read("up/secret.json").unwrap().is_none());
+        assert_eq!(
+            &files.read("api/in.json").unwrap().unwrap().bytes[..],
+            b"[1]"
+        );
+    }
+
+    #[test]
+    fn a_symlink_loop_is_a_failure_and_a_fifo_is_not_a_file() {
+        let (dir, files) = folder();
+        let out = dir.path().join("out");
+        std::os::unix::fs::symlink(out.join("api/loop.json"), out.join("api/loop.json")).unwrap();
+        assert!(files.read("api/loop.json").is_err());
+        let fifo = std::ffi::CString::new(out.join("api/fifo.json").to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        assert!(files.read("api/fifo.json").unwrap().is_none());
+    }
+}

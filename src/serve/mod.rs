@@ -1,0 +1,228 @@
+//! `content-api serve`: the output folder over HTTP, with the contract's exact behaviour
+//! (methods, status codes, headers, JSON problem bodies), on localhost.
+//!
+//! The server reads only what `write` published: the files, the manifest and the history of
+//! published API paths. It never parses content or renders anything but error bodies (with
+//! `render::problem`), so it cannot disagree with the static host about what exists.
+//!
+//! - [`path`]: request path → safe relative path → candidate files;
+//! - [`files`]: reading one version of one file inside the output folder, with its ETag;
+//! - [`router`]: the HTTP rules;
+//! - [`problem`]: headers and error responses;
+//! - [`gone`]: which removed paths answer 410;
+//! - [`events`]: the Server-Sent Events stream of rebuilds.
+//!
+//! The build side (watch mode) hands each publish to the server through a [`Feed`].
+
+mod events;
+mod files;
+mod gone;
+mod media;
+mod path;
+mod problem;
+mod router;
+
+pub use events::EVENTS_PATH;
+pub use files::etag_of;
+pub use media::media_type;
+
+use crate::config::SiteConfig;
+use crate::write::Report;
+use bytes::Bytes;
+use camino::Utf8PathBuf;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{broadcast, watch};
+
+/// One rebuild's effect, as URL paths (site-absolute, e.g. "/api/posts.json").
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Rebuild {
+    pub changed: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+impl Rebuild {
+    /// The URLs a publish changed and removed. Host configuration files (`_headers`,
+    /// `_redirects`) are not URLs and are left out.
+    pub fn from_report(report: &Report) -> Rebuild {
+        let urls = |paths: &mut dyn Iterator<Item = &str>| -> Vec<String> {
+            paths
+                .filter(|p| !path::HOST_FILES.contains(p))
+                .map(|p| format!("/{p}"))
+                .collect()
+        };
+        Rebuild {
+            changed: urls(&mut report.written.iter().map(|p| &**p)),
+            removed: urls(&mut report.removed.iter().map(String::as_str)),
+        }
+    }
+}
+
+/// Handed to the build side: every publish sends one Rebuild (SSE subscribers get it).
+#[derive(Clone)]
+pub struct Feed(broadcast::Sender<Rebuild>);
+
+impl Default for Feed {
+    fn default() -> Feed {
+        Feed::new()
+    }
+}
+
+impl Feed {
+    pub fn new() -> Feed {
+        Feed(broadcast::channel(64).0)
+    }
+
+    /// Announces a publish. Without a running server (no subscriber) this does nothing.
+    pub fn send(&self, rebuild: Rebuild) {
+        let _ = self.0.send(rebuild);
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Rebuild> {
+        self.0.subscribe()
+    }
+}
+
+/// What every request handler shares.
+struct State {
+    config: Arc<SiteConfig>,
+    files: files::Files,
+    gone: gone::Gone,
+    /// Serialized SSE frames, sent only after the state above was refreshed for the rebuild
+    /// they describe: a client that sees an event and then asks gets the new answer.
+    frames: broadcast::Sender<Bytes>,
+    /// Becomes true at shutdown (ends the event streams).
+    stop: watch::Receiver<bool>,
+}
+
+/// Serves `out_dir` on `addr` until `shutdown` resolves.
+pub async fn serve(
+    addr: SocketAddr,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    feed: Feed,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let listener = TcpListener::bind(addr).await?;
+    serve_on(listener, out_dir, config, feed, shutdown).await
+}
+
+/// [`serve`] on a listener that is already bound (so a caller can bind port 0 and learn the
+/// port first).
+pub async fn serve_on(
+    listener: TcpListener,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    feed: Feed,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let files = files::Files::new(out_dir.as_std_path())?;
+    let (stop_tx, stop) = watch::channel(false);
+    let state = Arc::new(State {
+        config,
+        files,
+        gone: gone::Gone::load(out_dir),
+        frames: broadcast::channel(64).0,
+        stop,
+    });
+    tokio::spawn(relay(feed.subscribe(), state.clone(), stop_tx.subscribe()));
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(
+            "serving {} on http://{addr}/ (live updates: http://{addr}{EVENTS_PATH})",
+            state.files.root().display()
+        );
+    }
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    // Out of file descriptors, for example: wait a little and go on.
+                    tracing::warn!("cannot accept a connection: {err}");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let state = state.clone();
+        // Reading a file is a short blocking call (the output folder is local and mostly in the
+        // page cache, and the cache skips the read for a version already served), made on the
+        // worker thread as nginx does on its event loop rather than handed to another thread.
+        let service = service_fn(move |request| {
+            let response = router::respond(&state, &request);
+            async move { Ok::<_, Infallible>(response) }
+        });
+        let connection = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(Duration::from_secs(30))
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(err) = connection.await {
+                tracing::debug!("connection ended: {err}");
+            }
+        });
+    }
+    drop(listener);
+    let _ = stop_tx.send(true);
+    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("some connections were still open after 5 s; closing them");
+    }
+    Ok(())
+}
+
+/// Applies each rebuild to the server's state, then tells the event streams.
+async fn relay(
+    mut rebuilds: broadcast::Receiver<Rebuild>,
+    state: Arc<State>,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        let received = tokio::select! {
+            received = rebuilds.recv() => received,
+            _ = stop.wait_for(|stopped| *stopped) => return,
+        };
+        let frame = match received {
+            Ok(rebuild) => events::frame(&rebuild),
+            Err(broadcast::error::RecvError::Lagged(missed)) => events::lagged(missed),
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        state.files.clear_cache();
+        state.gone.refresh();
+        let _ = state.frames.send(frame);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_becomes_urls_without_the_host_files() {
+        let report = Report {
+            written: vec!["_redirects".into(), "api/posts.json".into()],
+            removed: vec!["api/timeline/en/x.json".into()],
+            ..Report::default()
+        };
+        assert_eq!(
+            Rebuild::from_report(&report),
+            Rebuild {
+                changed: vec!["/api/posts.json".into()],
+                removed: vec!["/api/timeline/en/x.json".into()],
+            }
+        );
+    }
+}

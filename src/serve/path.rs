@@ -1,0 +1,273 @@
+//! From a request path to the output files that may answer it, refusing anything that could
+//! name a file outside the output folder.
+//!
+//! The path is percent-decoded exactly once; a decoded path with a NUL, a backslash, a `.` or
+//! `..` part, an empty part (`//`, which would make the rest absolute), a colon, or a hidden part
+//! (other than the leading `.well-known`) is refused. What survives is a relative path made of
+//! plain names. `files` then checks, after resolving symbolic links, that the file is inside
+//! the output folder.
+
+use percent_encoding::percent_decode_str;
+
+/// Files in the output folder that are configuration for a static host, never served.
+pub const HOST_FILES: [&str; 2] = ["_headers", "_redirects"];
+
+/// A request path that passed the safety rules, relative to the output folder (no leading `/`;
+/// a trailing `/` is kept, `""` is the root).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SafePath(String);
+
+impl SafePath {
+    /// Decodes and checks the path of a request (the URI path, without the query).
+    pub fn parse(raw: &str) -> Option<SafePath> {
+        let relative = raw.strip_prefix('/')?;
+        let decoded = percent_decode_str(relative).decode_utf8().ok()?;
+        if decoded.contains(['\0', '\\', ':']) {
+            return None;
+        }
+        if decoded.is_empty() {
+            return Some(SafePath(String::new()));
+        }
+        let parts: Vec<&str> = decoded.split('/').collect();
+        let last = parts.len() - 1;
+        for (i, part) in parts.iter().enumerate() {
+            let ok = match *part {
+                // A trailing slash (a folder URL) leaves one empty last part.
+                "" => i == last && i > 0,
+                "." | ".." => false,
+                ".well-known" => i == 0,
+                name => !name.starts_with('.'),
+            };
+            if !ok {
+                return None;
+            }
+        }
+        Some(SafePath(decoded.into_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether the path is under `/api/`, where every answer is JSON.
+    pub fn is_api(&self) -> bool {
+        self.0 == "api" || self.0.starts_with("api/")
+    }
+
+    /// The output files that can answer the request, in order of preference.
+    ///
+    /// - Under `/api/`: the `.json` file itself, nothing else (no Markdown, no HTML).
+    /// - Elsewhere: with `markdown` (the client asked for `text/markdown`), the Markdown variant
+    ///   first (`x.md`, or `index.html.md` / `index.md` for a folder URL), then the resource;
+    ///   a folder URL is answered by its `index.html`, and `x` by `x.html` or `x/index.html`,
+    ///   as static hosts do.
+    pub fn candidates(&self, markdown: bool) -> Vec<String> {
+        let path = &self.0;
+        if self.is_api() {
+            return if path.ends_with(".json") {
+                vec![path.clone()]
+            } else {
+                Vec::new()
+            };
+        }
+        if HOST_FILES.contains(&path.as_str()) {
+            return Vec::new();
+        }
+        let folder = path.is_empty() || path.ends_with('/');
+        let mut out = Vec::new();
+        if markdown && !path.ends_with(".md") {
+            if folder {
+                out.push(format!("{path}index.html.md"));
+                out.push(format!("{path}index.md"));
+            } else {
+                out.push(format!("{path}.md"));
+            }
+        }
+        if folder {
+            out.push(format!("{path}index.html"));
+        } else {
+            out.push(path.clone());
+            if !has_extension(path) {
+                out.push(format!("{path}.html"));
+                out.push(format!("{path}/index.html"));
+            }
+        }
+        out
+    }
+}
+
+/// Whether the last part of `path` has an extension (`a.json`, not `a` or `.well-known/x`).
+fn has_extension(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.contains('.')
+}
+
+/// Whether an `Accept` header prefers Markdown: `text/markdown` is listed with a nonzero
+/// quality that no other explicitly named type beats. Wildcards (`*/*`, `text/*`) do not
+/// compete: they accept Markdown too.
+pub fn prefers_markdown(accept: &str) -> bool {
+    let mut markdown = 0.0_f32;
+    let mut other = 0.0_f32;
+    for range in accept.split(',') {
+        let mut params = range.split(';');
+        let media = params.next().unwrap_or("").trim().to_ascii_lowercase();
+        let quality = params
+            .filter_map(|p| {
+                let (name, value) = p.split_once('=')?;
+                (name.trim().eq_ignore_ascii_case("q")).then(|| value.trim().parse::<f32>().ok())?
+            })
+            .next()
+            .unwrap_or(1.0);
+        if media == "text/markdown" {
+            markdown = markdown.max(quality);
+        } else if !media.ends_with("/*") && !media.is_empty() {
+            other = other.max(quality);
+        }
+    }
+    markdown > 0.0 && markdown >= other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(raw: &str) -> Option<String> {
+        SafePath::parse(raw).map(|p| p.0)
+    }
+
+    #[test]
+    fn plain_paths_pass_decoded() {
+        assert_eq!(parse("/api/posts.json").as_deref(), Some("api/posts.json"));
+        assert_eq!(parse("/").as_deref(), Some(""));
+        assert_eq!(parse("/developers/").as_deref(), Some("developers/"));
+        assert_eq!(
+            parse("/.well-known/api-catalog").as_deref(),
+            Some(".well-known/api-catalog")
+        );
+        assert_eq!(
+            parse("/api/timeline/en/caf%C3%A9.json").as_deref(),
+            Some("api/timeline/en/café.json")
+        );
+    }
+
+    #[test]
+    fn traversal_and_odd_paths_are_refused() {
+        for raw in [
+            "",
+            "*",
+            "/..",
+            "/../etc/passwd",
+            "/api/../../etc/passwd",
+            "/api/%2e%2e/%2e%2e/etc/passwd",
+            "/%2E%2E/x",
+            "/api/..%2fx",
+            "/api/..%2F..%2Fx",
+            "/%2fetc%2fpasswd",
+            "//etc/passwd",
+            "/api//posts.json",
+            "/./api/posts.json",
+            "/api/%2e/posts.json",
+            "/..%5c..%5cwindows",
+            "/api\\posts.json",
+            "/api/posts.json%00",
+            "/api/%00",
+            "/c:/windows",
+            "/.content-api/manifest.json",
+            "/api/.posts.json.123-4.tmp",
+            "/api/.well-known/x",
+            "/%ff",
+        ] {
+            assert_eq!(parse(raw), None, "{raw:?} must be refused");
+        }
+    }
+
+    #[test]
+    fn api_paths_are_answered_by_json_files_only() {
+        let api = SafePath::parse("/api/posts.json").unwrap();
+        assert_eq!(api.candidates(true), ["api/posts.json"]);
+        assert!(
+            SafePath::parse("/api/posts.json.md")
+                .unwrap()
+                .candidates(true)
+                .is_empty()
+        );
+        assert!(
+            SafePath::parse("/api/404.html")
+                .unwrap()
+                .candidates(false)
+                .is_empty()
+        );
+        assert!(
+            SafePath::parse("/api/")
+                .unwrap()
+                .candidates(false)
+                .is_empty()
+        );
+        assert!(
+            SafePath::parse("/api")
+                .unwrap()
+                .candidates(false)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn site_paths_try_the_markdown_variant_first_when_asked() {
+        let page = SafePath::parse("/developers").unwrap();
+        assert_eq!(
+            page.candidates(false),
+            ["developers", "developers.html", "developers/index.html"]
+        );
+        assert_eq!(
+            page.candidates(true),
+            [
+                "developers.md",
+                "developers",
+                "developers.html",
+                "developers/index.html"
+            ]
+        );
+        let folder = SafePath::parse("/developers/").unwrap();
+        assert_eq!(
+            folder.candidates(true),
+            [
+                "developers/index.html.md",
+                "developers/index.md",
+                "developers/index.html"
+            ]
+        );
+        assert_eq!(
+            SafePath::parse("/auth.md").unwrap().candidates(true),
+            ["auth.md"]
+        );
+        assert_eq!(
+            SafePath::parse("/llms.txt").unwrap().candidates(false),
+            ["llms.txt"]
+        );
+        assert!(
+            SafePath::parse("/_headers")
+                .unwrap()
+                .candidates(false)
+                .is_empty()
+        );
+        assert!(
+            SafePath::parse("/_redirects")
+                .unwrap()
+                .candidates(true)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn accept_negotiation() {
+        assert!(prefers_markdown("text/markdown"));
+        assert!(prefers_markdown("text/markdown, */*;q=0.8"));
+        assert!(prefers_markdown("text/html;q=0.5, text/markdown"));
+        assert!(prefers_markdown("TEXT/MARKDOWN; charset=utf-8"));
+        assert!(!prefers_markdown("text/html, text/markdown;q=0.9"));
+        assert!(!prefers_markdown("text/markdown;q=0"));
+        assert!(!prefers_markdown("*/*"));
+        assert!(!prefers_markdown("application/json"));
+        assert!(!prefers_markdown(""));
+    }
+}

@@ -1,0 +1,180 @@
+//! Responses: the contract's headers, and the error responses with their section-7 bodies
+//! (built by `render::problem`, the same constructors as the static error documents).
+
+use crate::config::SiteConfig;
+use crate::render::hosting::{ALLOW_ORIGIN, CACHE_CONTROL};
+use crate::render::problem::{not_found as not_found_body, problem};
+use crate::render::wire::{ErrorCode, to_json};
+use bytes::Bytes;
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Empty, Full};
+use hyper::header::{
+    ACCESS_CONTROL_ALLOW_ORIGIN, ALLOW, CACHE_CONTROL as CACHE_CONTROL_HEADER, CONTENT_LENGTH,
+    CONTENT_TYPE, HeaderValue, X_CONTENT_TYPE_OPTIONS,
+};
+use hyper::{Response, StatusCode};
+use std::convert::Infallible;
+
+/// Every response body.
+pub type Body = UnsyncBoxBody<Bytes, Infallible>;
+
+/// The methods the API supports, as the `Allow` header lists them.
+pub const ALLOWED_METHODS: &str = "GET, HEAD";
+
+pub fn full(bytes: impl Into<Bytes>) -> Body {
+    Full::new(bytes.into()).boxed_unsync()
+}
+
+pub fn empty() -> Body {
+    Empty::new().boxed_unsync()
+}
+
+/// A response builder with the headers every response carries (contract sections 4.1 and 8):
+/// one-hour caching, open CORS, and no content sniffing.
+pub fn with_contract_headers(status: StatusCode) -> hyper::http::response::Builder {
+    Response::builder()
+        .status(status)
+        .header(CACHE_CONTROL_HEADER, CACHE_CONTROL)
+        .header(ACCESS_CONTROL_ALLOW_ORIGIN, ALLOW_ORIGIN)
+        .header(X_CONTENT_TYPE_OPTIONS, "nosniff")
+}
+
+/// An error response: status, headers, and the JSON body (its length only, for `HEAD`).
+fn error(code: ErrorCode, body: &crate::render::wire::Error, head: bool) -> Response<Body> {
+    let json = to_json(body);
+    let status = StatusCode::from_u16(code.status()).expect("error statuses are valid");
+    let mut builder = with_contract_headers(status)
+        .header(CONTENT_TYPE, "application/json")
+        .header(CONTENT_LENGTH, json.len());
+    if code == ErrorCode::MethodNotAllowed {
+        builder = builder.header(ALLOW, ALLOWED_METHODS);
+    }
+    let body = if head { empty() } else { full(json) };
+    builder.body(body).expect("valid error response")
+}
+
+/// 404 `resource_not_found`: `instance` and `detail` name the requested path.
+pub fn not_found(config: &SiteConfig, path: &str, head: bool) -> Response<Body> {
+    error(
+        ErrorCode::ResourceNotFound,
+        &not_found_body(config, path),
+        head,
+    )
+}
+
+/// 405 `method_not_allowed`, with `Allow: GET, HEAD`.
+pub fn method_not_allowed(config: &SiteConfig, path: &str, method: &str) -> Response<Body> {
+    let detail =
+        format!("{method} is not supported at {path}: the API is read-only (GET and HEAD only).");
+    error(
+        ErrorCode::MethodNotAllowed,
+        &problem(config, ErrorCode::MethodNotAllowed, path, detail),
+        false,
+    )
+}
+
+/// 410 `gone`: the path was published by an earlier build and removed since.
+pub fn gone(config: &SiteConfig, path: &str, head: bool) -> Response<Body> {
+    let detail = format!("The resource at {path} existed and was permanently removed.");
+    error(
+        ErrorCode::Gone,
+        &problem(config, ErrorCode::Gone, path, detail),
+        head,
+    )
+}
+
+/// 500 `internal_error`: the request failed on our side; retrying is safe.
+pub fn internal_error(config: &SiteConfig, path: &str, head: bool) -> Response<Body> {
+    let detail = format!("The request for {path} could not be completed.");
+    error(
+        ErrorCode::InternalError,
+        &problem(config, ErrorCode::InternalError, path, detail),
+        head,
+    )
+}
+
+/// The reply to a CORS preflight (`OPTIONS`): 204 with the CORS headers and `Allow`. Any
+/// request header is allowed, since credentials and other headers are ignored anyway.
+pub fn preflight(request_headers: Option<&HeaderValue>) -> Response<Body> {
+    let mut builder = with_contract_headers(StatusCode::NO_CONTENT)
+        .header(ALLOW, ALLOWED_METHODS)
+        .header("access-control-allow-methods", ALLOWED_METHODS)
+        .header("access-control-max-age", "86400")
+        .header("vary", "Access-Control-Request-Headers");
+    if let Some(headers) = request_headers {
+        builder = builder.header("access-control-allow-headers", headers);
+    }
+    builder.body(empty()).expect("valid preflight response")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt;
+
+    async fn body_json(response: Response<Body>) -> serde_json::Value {
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    fn config() -> SiteConfig {
+        SiteConfig::defaults(camino::Utf8Path::new("."))
+    }
+
+    #[tokio::test]
+    async fn each_error_has_its_status_code_headers_and_body() {
+        let config = config();
+        let cases = [
+            (
+                not_found(&config, "/api/x.json", false),
+                404,
+                "resource_not_found",
+            ),
+            (
+                method_not_allowed(&config, "/api/x.json", "POST"),
+                405,
+                "method_not_allowed",
+            ),
+            (gone(&config, "/api/x.json", false), 410, "gone"),
+            (
+                internal_error(&config, "/api/x.json", false),
+                500,
+                "internal_error",
+            ),
+        ];
+        for (response, status, code) in cases {
+            assert_eq!(response.status().as_u16(), status);
+            let headers = response.headers();
+            assert_eq!(headers[CONTENT_TYPE], "application/json");
+            assert_eq!(headers[CACHE_CONTROL_HEADER], "public, max-age=3600");
+            assert_eq!(headers[ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+            assert_eq!(headers.get(ALLOW).is_some(), status == 405);
+            let length: usize = headers[CONTENT_LENGTH].to_str().unwrap().parse().unwrap();
+            let body = body_json(response).await;
+            assert_eq!(body.to_string().len(), length);
+            assert_eq!(body["status"], status);
+            assert_eq!(body["error"]["code"], code);
+            assert_eq!(body["instance"], "/api/x.json");
+            assert!(body["detail"].as_str().unwrap().contains("/api/x.json"));
+        }
+    }
+
+    #[tokio::test]
+    async fn a_head_error_has_the_length_but_no_body() {
+        let response = not_found(&config(), "/nope", true);
+        assert!(response.headers()[CONTENT_LENGTH] != "0");
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        assert!(bytes.is_empty());
+    }
+
+    #[tokio::test]
+    async fn internal_errors_say_retrying_is_safe() {
+        let body = body_json(internal_error(&config(), "/api/posts.json", false)).await;
+        assert!(
+            body["error"]["hint"]
+                .as_str()
+                .unwrap()
+                .contains("Retrying is safe")
+        );
+    }
+}

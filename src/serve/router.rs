@@ -1,0 +1,126 @@
+//! One request, one response: the HTTP rules of the contract (sections 4.1, 5, 7, 8).
+//!
+//! Order of the rules: the method (405 for anything but GET, HEAD and a CORS preflight), the
+//! live-update stream, then the path: refused paths and paths with no file are 404, unless an
+//! earlier build published them (410). Query strings, credentials and cookies are never read.
+//! A failure while reading, or a panic, is a 500 and the server goes on.
+
+use super::State;
+use super::events::{self, EVENTS_PATH};
+use super::files::Served;
+use super::media::media_type;
+use super::path::{SafePath, prefers_markdown};
+use super::problem::{
+    self, Body, empty, full, gone, internal_error, method_not_allowed, not_found,
+    with_contract_headers,
+};
+use hyper::header::{
+    ACCEPT, ACCESS_CONTROL_REQUEST_HEADERS, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap,
+    IF_NONE_MATCH, VARY,
+};
+use hyper::{Method, Request, Response, StatusCode};
+use std::panic::AssertUnwindSafe;
+
+/// Answers one request. Never fails: every problem becomes an error response.
+pub fn respond<B>(state: &State, request: &Request<B>) -> Response<Body> {
+    let path = request.uri().path();
+    let head = request.method() == Method::HEAD;
+    match std::panic::catch_unwind(AssertUnwindSafe(|| route(state, request))) {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::error!("a request for {path} panicked; answered 500");
+            internal_error(&state.config, path, head)
+        }
+    }
+}
+
+fn route<B>(state: &State, request: &Request<B>) -> Response<Body> {
+    let path = request.uri().path();
+    let config = &state.config;
+    let head = match *request.method() {
+        Method::GET => false,
+        Method::HEAD => true,
+        Method::OPTIONS => {
+            return problem::preflight(request.headers().get(ACCESS_CONTROL_REQUEST_HEADERS));
+        }
+        ref other => return method_not_allowed(config, path, other.as_str()),
+    };
+    if path == EVENTS_PATH {
+        return events::response(state.frames.subscribe(), state.stop.clone(), head);
+    }
+    let Some(safe) = SafePath::parse(path) else {
+        return not_found(config, path, head);
+    };
+    let markdown = !safe.is_api()
+        && request
+            .headers()
+            .get(ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(prefers_markdown);
+    for candidate in safe.candidates(markdown) {
+        match state.files.read(&candidate) {
+            Ok(Some(served)) => {
+                return file(served, request.headers(), head, !safe.is_api());
+            }
+            Ok(None) => {}
+            Err(err) => {
+                tracing::error!("cannot read {candidate} for {path}: {err}");
+                return internal_error(config, path, head);
+            }
+        }
+    }
+    if state.gone.contains(safe.as_str()) {
+        return gone(config, path, head);
+    }
+    not_found(config, path, head)
+}
+
+/// 200 with the file (or its headers, for `HEAD`), or 304 when the client's copy is current.
+fn file(served: Served, headers: &HeaderMap, head: bool, negotiated: bool) -> Response<Body> {
+    let fresh = headers
+        .get_all(IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|value| etag_matches(value, &served.etag));
+    let status = if fresh {
+        StatusCode::NOT_MODIFIED
+    } else {
+        StatusCode::OK
+    };
+    let mut builder = with_contract_headers(status).header(ETAG, &served.etag);
+    if negotiated {
+        builder = builder.header(VARY, "Accept");
+    }
+    if fresh {
+        return builder.body(empty()).expect("valid 304 response");
+    }
+    builder = builder
+        .header(CONTENT_TYPE, media_type(&served.path))
+        .header(CONTENT_LENGTH, served.bytes.len());
+    let body = if head { empty() } else { full(served.bytes) };
+    builder.body(body).expect("valid file response")
+}
+
+/// `If-None-Match` (RFC 9110 §13.1.2): `*`, or a list of entity tags compared weakly.
+fn etag_matches(header: &str, etag: &str) -> bool {
+    header.split(',').map(str::trim).any(|candidate| {
+        candidate == "*" || candidate.strip_prefix("W/").unwrap_or(candidate) == etag
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::etag_matches;
+
+    #[test]
+    fn if_none_match_compares_weakly_and_accepts_lists_and_star() {
+        let etag = "\"abc\"";
+        assert!(etag_matches("\"abc\"", etag));
+        assert!(etag_matches("W/\"abc\"", etag));
+        assert!(etag_matches("\"x\", \"abc\"", etag));
+        assert!(etag_matches("*", etag));
+        assert!(!etag_matches("\"abd\"", etag));
+        assert!(!etag_matches("abc", etag));
+        assert!(!etag_matches("", etag));
+    }
+}
