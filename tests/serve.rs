@@ -1016,16 +1016,28 @@ async fn an_edit_seen_by_the_watcher_reaches_the_event_stream() {
         common::EN_POST,
         common::EN_POST_TEXT.replace("\"Hello\"", "\"Hello again\""),
     );
-    let rebuild = events.next_rebuild().await;
-    let changed: Vec<&str> = rebuild["changed"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|url| url.as_str().unwrap())
-        .collect();
-    assert!(changed.contains(&"/api/posts-en.json"), "{rebuild}");
-    // By the time the event arrives, the server answers with the new version.
-    let (status, body) = server.get("/api/posts-en.json").await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(String::from_utf8_lossy(&body).contains("Hello again"));
+    // Events of earlier rebuilds (the first build's, relayed late under load) may come first:
+    // wait for the one that carries the edit. After it, the server answers with the new bytes.
+    let start = std::time::Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the edit never reached the event stream"
+        );
+        let rebuild = events.next_rebuild().await;
+        let changed: Vec<&str> = rebuild["changed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|url| url.as_str().unwrap())
+            .collect();
+        if !changed.contains(&"/api/posts-en.json") {
+            continue;
+        }
+        let (status, body) = server.get("/api/posts-en.json").await;
+        assert_eq!(status, StatusCode::OK);
+        if String::from_utf8_lossy(&body).contains("Hello again") {
+            break;
+        }
+    }
 }
