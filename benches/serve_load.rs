@@ -21,8 +21,8 @@ use bytes::Bytes;
 use camino::{Utf8Path, Utf8PathBuf};
 use content_api::build;
 use content_api::config::SiteConfig;
-use content_api::db::{Lifetime, Workspace};
 use content_api::source::{self, ContentPath, FileContents};
+use content_api::workspace::{Lifetime, Workspace};
 use content_api::write::Publisher;
 use http_body_util::{BodyExt, Empty};
 use hyper::Request;
@@ -195,8 +195,7 @@ impl Site {
             })
             .collect();
         self.workspace
-            .put(self.post.clone(), FileContents::Text(Arc::new(text)));
-        self.workspace.sync_lists();
+            .apply([(self.post.clone(), FileContents::Text(Arc::new(text)))]);
         self.publish();
     }
 }

@@ -23,4 +23,5 @@ pub mod serve;
 pub mod session;
 pub mod source;
 pub mod watch;
+pub mod workspace;
 pub mod write;

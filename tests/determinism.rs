@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use content_api::config::SiteConfig;
-use content_api::db::{Lifetime, Workspace};
+use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, config, source};
 use proptest::prelude::*;
 use std::sync::Arc;

@@ -7,10 +7,11 @@ mod common;
 
 use common::*;
 use content_api::config::SiteConfig;
-use content_api::db::{Database, Lifetime, Workspace};
+use content_api::db::Database;
 use content_api::render::index::DOCUMENTS;
 use content_api::render::media_type;
 use content_api::source::{ContentPath, FileContents};
+use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, config, source};
 use serde::Deserialize;
 use serde_json::Value;
@@ -767,11 +768,10 @@ fn changed(before: &BTreeMap<String, u128>, after: &BTreeMap<String, u128>) -> V
 }
 
 fn put(workspace: &mut Workspace, path: &str, text: String) {
-    workspace.put(
+    workspace.apply([(
         ContentPath::new(path).unwrap(),
         FileContents::Text(Arc::new(text)),
-    );
-    workspace.sync_lists();
+    )]);
 }
 
 #[test]

@@ -8,8 +8,9 @@
 mod common;
 
 use common::*;
-use content_api::db::{Database, Lifetime, Staged, Workspace};
+use content_api::db::Database;
 use content_api::source::{self, ContentPath, FileContents};
+use content_api::workspace::{Lifetime, Workspace};
 use content_api::write::HISTORY_PATH;
 use content_api::{build, config};
 use std::sync::Arc;
@@ -111,10 +112,10 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     // salsa cannot backdate across that drop: its dependents re-run once. Edit once first.
     let post = ContentPath::new(HALF_MARATHON[0]).unwrap();
     let text = std::fs::read_to_string(repo().join("content").join(HALF_MARATHON[0])).unwrap();
-    workspace.put(
+    workspace.apply([(
         post,
         FileContents::Text(Arc::new(format!("{text}\nA first edit.\n"))),
-    );
+    )]);
     redirects_of(&workspace);
     workspace.db_mut().take_executions();
 
@@ -125,11 +126,8 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     let post = ContentPath::new(HALF_MARATHON[0]).unwrap();
     let text = std::fs::read_to_string(repo().join("content").join(HALF_MARATHON[0])).unwrap();
     let edited = text.replace("Training for My First", "Training for a First");
-    assert_eq!(
-        workspace.put(post, FileContents::Text(Arc::new(edited))),
-        Staged::Modified
-    );
-    workspace.sync_lists();
+    let applied = workspace.apply([(post, FileContents::Text(Arc::new(edited)))]);
+    assert_eq!(applied.changed.len(), 1);
     redirects_of(&workspace);
     let executed = workspace.db_mut().take_executions();
     assert!(

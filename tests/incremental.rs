@@ -9,8 +9,8 @@ mod common;
 
 use common::{SAMPLE_TODAY, read_tree, repo};
 use content_api::config::{self, SiteConfig};
-use content_api::db::{Lifetime, Workspace};
 use content_api::session::{Batch, Session};
+use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
 use proptest::prelude::*;
 use std::collections::BTreeMap;

@@ -6,7 +6,7 @@ mod common;
 
 use common::{SAMPLE_TODAY, read_tree, repo};
 use content_api::config;
-use content_api::db::{Lifetime, Workspace};
+use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};

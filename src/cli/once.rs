@@ -1,8 +1,8 @@
 //! `content-api --once`: set every input, evaluate every output, write, exit.
 
 use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
-use crate::db::{Lifetime, Workspace};
 use crate::diag::Diagnostic;
+use crate::workspace::{Lifetime, Workspace};
 use crate::write::Publisher;
 use crate::{build, source};
 use std::process::ExitCode;

@@ -2,9 +2,10 @@
 
 use crate::config::SiteConfig;
 use crate::diag::Diagnostic;
-use crate::model::Lang;
+use crate::model::{Lang, SortKey};
 use crate::source::{ContentPath, FileContents};
 use chrono::NaiveDate;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One content file. Inputs cannot be deleted from salsa, so a deleted file keeps its input
@@ -75,4 +76,64 @@ impl Site {
     pub fn trees(self, db: &dyn salsa::Database) -> [LangTree; 2] {
         [self.en(db), self.es(db)]
     }
+}
+
+/// The indexes over published posts, one per language. They are inputs, maintained by the
+/// workspace from the per-file `sort_key` and `post_links` queries, so that an edit sets only
+/// the entries it touches: a timeline whose members did not change never reads anything the
+/// edit changed, and salsa verifies it in O(1) (see ARCHITECTURE.md, "Why the indexes are
+/// inputs").
+#[salsa::input(singleton, debug)]
+pub struct Index {
+    #[returns(copy)]
+    pub en: LangIndex,
+    #[returns(copy)]
+    pub es: LangIndex,
+}
+
+impl Index {
+    pub fn lang(self, db: &dyn salsa::Database, lang: Lang) -> LangIndex {
+        match lang {
+            Lang::En => self.en(db),
+            Lang::Es => self.es(db),
+        }
+    }
+}
+
+/// One language's indexes.
+#[salsa::input(debug)]
+pub struct LangIndex {
+    #[returns(copy)]
+    pub lang: Lang,
+    /// The published posts, newest first.
+    #[returns(ref)]
+    pub published: Arc<[(SortKey, SourceFile)]>,
+    /// Every tag with at least one published post, by name.
+    #[returns(ref)]
+    pub tags: Arc<BTreeMap<Arc<str>, TagMembers>>,
+    /// Every series with at least one published chapter, by name.
+    #[returns(ref)]
+    pub series: Arc<BTreeMap<Arc<str>, SeriesMembers>>,
+}
+
+/// The published posts carrying one tag in one language, newest first.
+#[salsa::input(debug)]
+pub struct TagMembers {
+    #[returns(copy)]
+    pub lang: Lang,
+    #[returns(ref)]
+    pub tag: Arc<str>,
+    #[returns(ref)]
+    pub files: Arc<[SourceFile]>,
+}
+
+/// The published chapters of one series in one language, in reading order.
+#[salsa::input(debug)]
+pub struct SeriesMembers {
+    #[returns(copy)]
+    pub lang: Lang,
+    #[returns(ref)]
+    pub name: Arc<str>,
+    #[returns(ref)]
+    pub files: Arc<[SourceFile]>,
 }

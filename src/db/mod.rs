@@ -6,10 +6,10 @@
 //! `parse`, `derive` and `render`. Only [`workspace`] calls setters.
 
 mod inputs;
-pub mod workspace;
 
-pub use inputs::{LangTree, Published, Site, SourceFile};
-pub use workspace::{Lifetime, Staged, Workspace};
+pub use inputs::{
+    Index, LangIndex, LangTree, Published, SeriesMembers, Site, SourceFile, TagMembers,
+};
 
 use std::sync::{Arc, Mutex};
 

@@ -1,11 +1,11 @@
-//! Derived indexes: which posts and decks are published, in what order, and how posts group
-//! into tags and series. Every query here is tracked and works from the per-file `*_meta`
-//! queries, never from text.
+//! Derived values: which posts and decks are published, where each post sorts and what it links
+//! to, series positions, the taxonomy, and every diagnostic. Every query here is tracked and
+//! works from the per-file `*_meta` queries, never from text.
 //!
-//! The queries are layered so that an edit invalidates as little as possible: a post's
-//! [`SortKey`] (date, id) and its [`PostLinks`] (series, tags) are separate, so a title edit
-//! changes neither, a tag edit does not re-sort, and per-tag and per-series projections
-//! backdate for every tag and series the edit did not touch.
+//! A post's [`SortKey`] (date, id) and its [`PostLinks`] (series, tags) are separate queries,
+//! so a title edit changes neither. The indexes built from them over all posts (publication
+//! order, tag and series membership) are not queries but inputs, maintained by `workspace`;
+//! this module only reads them (`published_posts`, `tag_members`, `series_members`).
 
 mod checks;
 mod posts;
@@ -13,10 +13,10 @@ mod series;
 mod slides;
 mod taxonomy;
 
+pub use crate::model::SortKey;
 pub use checks::{all_diagnostics, file_diagnostics, post_diagnostics};
 pub use posts::{
-    PostLinks, SortKey, is_published, post_links, published_posts, sort_key, tag_members,
-    tag_names, tag_posts,
+    PostLinks, is_published, post_links, published_posts, sort_key, tag_members, tag_names,
 };
 pub use series::{
     LocalizedSeries, SeriesPosition, first_chapter_hero, localized_series, post_series_position,

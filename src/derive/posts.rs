@@ -1,10 +1,10 @@
-//! Published posts per language, their order, and tag membership.
+//! Whether a post is published, its sort key and links (per file), and readers of the indexes
+//! the workspace maintains from them (publication order, tag membership).
 
-use crate::db::{LangTree, Site, SourceFile};
-use crate::model::Timestamp;
+use crate::db::{Index, LangTree, Site, SourceFile, TagMembers};
+use crate::model::{SortKey, Timestamp};
 use crate::parse::post_meta;
 use chrono::NaiveDate;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Published means: not a draft (unless previewing drafts), and not scheduled (the UTC calendar
@@ -16,22 +16,6 @@ pub fn is_published(
     preview_drafts: bool,
 ) -> bool {
     (!draft || preview_drafts) && pub_date.utc_date() <= today
-}
-
-/// Where a published post sorts: newest first is date descending, then id ascending.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SortKey {
-    pub date: Timestamp,
-    pub id: Arc<str>,
-}
-
-impl SortKey {
-    /// The "newest first" order of the contract.
-    pub fn newest_first(a: &SortKey, b: &SortKey) -> std::cmp::Ordering {
-        b.date
-            .cmp(&a.date)
-            .then_with(|| a.id.as_bytes().cmp(b.id.as_bytes()))
-    }
 }
 
 /// A published post's sort key; `None` when the post is not published (or broken).
@@ -62,49 +46,18 @@ pub fn post_links(db: &dyn salsa::Database, file: SourceFile) -> Option<PostLink
     })
 }
 
-/// The published posts of one language, newest first, with their sort keys.
-#[salsa::tracked(returns(ref))]
-pub fn published_posts(db: &dyn salsa::Database, tree: LangTree) -> Arc<[(SortKey, SourceFile)]> {
-    let mut posts: Vec<(SortKey, SourceFile)> = tree
-        .posts(db)
-        .iter()
-        .filter_map(|&file| sort_key(db, file).clone().map(|key| (key, file)))
-        .collect();
-    posts.sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
-    posts.into()
+/// The published posts of one language, newest first, with their sort keys (an index input).
+pub fn published_posts(db: &dyn salsa::Database, tree: LangTree) -> &Arc<[(SortKey, SourceFile)]> {
+    Index::get(db).lang(db, tree.lang(db)).published(db)
 }
 
-/// Tag name → the published posts carrying it, newest first. One pass over the posts, so a
-/// timeline never scans all posts per tag.
-#[salsa::tracked(returns(ref))]
-pub fn tag_members(
-    db: &dyn salsa::Database,
-    tree: LangTree,
-) -> Arc<BTreeMap<Arc<str>, Arc<[SourceFile]>>> {
-    let mut members: BTreeMap<Arc<str>, Vec<SourceFile>> = BTreeMap::new();
-    for &(_, file) in published_posts(db, tree).iter() {
-        if let Some(links) = post_links(db, file) {
-            for tag in &links.tags {
-                members.entry(tag.clone()).or_default().push(file);
-            }
-        }
-    }
-    Arc::new(
-        members
-            .into_iter()
-            .map(|(tag, files)| (tag, files.into()))
-            .collect(),
-    )
-}
-
-/// The posts of one tag: a projection that stays equal (and so does not invalidate the tag's
-/// timeline) when an edit touched other tags.
-#[salsa::tracked(returns(ref))]
-pub fn tag_posts(db: &dyn salsa::Database, tree: LangTree, tag: Arc<str>) -> Arc<[SourceFile]> {
-    tag_members(db, tree)
-        .get(&tag)
-        .cloned()
-        .unwrap_or_else(|| Arc::from([]))
+/// The members input of `tag` in the language, if the tag has published posts there.
+pub fn tag_members(db: &dyn salsa::Database, tree: LangTree, tag: &str) -> Option<TagMembers> {
+    Index::get(db)
+        .lang(db, tree.lang(db))
+        .tags(db)
+        .get(tag)
+        .copied()
 }
 
 #[cfg(test)]
@@ -152,5 +105,10 @@ mod tests {
 /// exist. Backdates unless a tag appeared or disappeared.
 #[salsa::tracked(returns(ref))]
 pub fn tag_names(db: &dyn salsa::Database, tree: LangTree) -> Arc<[Arc<str>]> {
-    tag_members(db, tree).keys().cloned().collect()
+    Index::get(db)
+        .lang(db, tree.lang(db))
+        .tags(db)
+        .keys()
+        .cloned()
+        .collect()
 }

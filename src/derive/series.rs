@@ -1,10 +1,9 @@
 //! Series: their localized definitions, their chapters in reading order, and each chapter's
 //! position.
 
-use super::posts::{post_links, published_posts};
+use super::posts::post_links;
 use super::tree_of;
-use crate::db::{LangTree, Site, SourceFile};
-use crate::model::Timestamp;
+use crate::db::{Index, LangTree, SeriesMembers, Site, SourceFile};
 use crate::parse::{post_meta, series_meta};
 use crate::source::{FileRole, classify};
 use std::collections::BTreeMap;
@@ -55,59 +54,23 @@ pub fn localized_series(
     })
 }
 
-/// Series name → its published chapters in reading order: `seriesOrder` ascending (missing
-/// last), then `pubDate` ascending, then id.
-#[salsa::tracked(returns(ref))]
+/// The members input of series `name` in the language, if it has published chapters there.
 pub fn series_members(
     db: &dyn salsa::Database,
     tree: LangTree,
-) -> Arc<BTreeMap<Arc<str>, Arc<[SourceFile]>>> {
-    type ReadingKey = (Option<i64>, Timestamp, Arc<str>);
-    let mut members: BTreeMap<Arc<str>, Vec<(ReadingKey, SourceFile)>> = BTreeMap::new();
-    for (key, file) in published_posts(db, tree).iter() {
-        if let Some((name, order)) = post_links(db, *file)
-            .as_ref()
-            .and_then(|links| links.series.clone())
-        {
-            members
-                .entry(name)
-                .or_default()
-                .push(((order, key.date, key.id.clone()), *file));
-        }
-    }
-    let reading_order = |a: &ReadingKey, b: &ReadingKey| {
-        let order = match (a.0, b.0) {
-            (Some(x), Some(y)) => x.cmp(&y),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => std::cmp::Ordering::Equal,
-        };
-        order
-            .then(a.1.cmp(&b.1))
-            .then_with(|| a.2.as_bytes().cmp(b.2.as_bytes()))
-    };
-    Arc::new(
-        members
-            .into_iter()
-            .map(|(name, mut chapters)| {
-                chapters.sort_by(|a, b| reading_order(&a.0, &b.0));
-                (name, chapters.into_iter().map(|(_, file)| file).collect())
-            })
-            .collect(),
-    )
+    name: &str,
+) -> Option<SeriesMembers> {
+    Index::get(db)
+        .lang(db, tree.lang(db))
+        .series(db)
+        .get(name)
+        .copied()
 }
 
-/// The published chapters of one series, in reading order.
-#[salsa::tracked(returns(ref))]
-pub fn series_chapters(
-    db: &dyn salsa::Database,
-    tree: LangTree,
-    name: Arc<str>,
-) -> Arc<[SourceFile]> {
-    series_members(db, tree)
-        .get(&name)
-        .cloned()
-        .unwrap_or_else(|| Arc::from([]))
+/// The published chapters of one series, in reading order (an index input).
+pub fn series_chapters(db: &dyn salsa::Database, tree: LangTree, name: &str) -> Arc<[SourceFile]> {
+    series_members(db, tree, name)
+        .map_or_else(|| Arc::from([]), |members| members.files(db).clone())
 }
 
 /// Where a published post stands in its series.
@@ -128,7 +91,7 @@ pub fn post_series_position(db: &dyn salsa::Database, file: SourceFile) -> Optio
     let (name, order) = post_links(db, file).as_ref()?.series.clone()?;
     let tree = tree_of(db, file)?;
     let series = localized_series(db, tree, name.clone()).as_ref()?;
-    let chapters = series_chapters(db, tree, name.clone());
+    let chapters = series_members(db, tree, &name)?.files(db);
     let index = chapters.iter().position(|&chapter| chapter == file)?;
     Some(SeriesPosition {
         slug: name,
@@ -149,7 +112,9 @@ pub fn first_chapter_hero(db: &dyn salsa::Database, chapters: &[SourceFile]) -> 
 /// sorted: the series files that exist.
 #[salsa::tracked(returns(ref))]
 pub fn series_names(db: &dyn salsa::Database, tree: LangTree) -> Arc<[Arc<str>]> {
-    series_members(db, tree)
+    Index::get(db)
+        .lang(db, tree.lang(db))
+        .series(db)
         .keys()
         .filter(|name| localized_series(db, tree, (*name).clone()).is_some())
         .cloned()

@@ -1,7 +1,8 @@
 //! Published slide decks per language.
 
-use super::posts::{SortKey, is_published};
+use super::posts::is_published;
 use crate::db::{LangTree, Site, SourceFile};
+use crate::model::SortKey;
 use crate::parse::deck_meta;
 use std::sync::Arc;
 

@@ -32,6 +32,46 @@ pub struct PostMeta {
     pub draft: bool,
 }
 
+/// Where a published post sorts: newest first is date descending, then id ascending.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SortKey {
+    pub date: Timestamp,
+    pub id: Arc<str>,
+}
+
+impl SortKey {
+    /// The "newest first" order of the contract.
+    pub fn newest_first(a: &SortKey, b: &SortKey) -> std::cmp::Ordering {
+        b.date
+            .cmp(&a.date)
+            .then_with(|| a.id.as_bytes().cmp(b.id.as_bytes()))
+    }
+}
+
+/// Where a published chapter sorts in its series: `seriesOrder` ascending (missing last), then
+/// `pubDate` ascending, then id.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ReadingKey {
+    pub order: Option<i64>,
+    pub date: Timestamp,
+    pub id: Arc<str>,
+}
+
+impl ReadingKey {
+    /// The reading order of a series.
+    pub fn reading_order(a: &ReadingKey, b: &ReadingKey) -> std::cmp::Ordering {
+        let order = match (a.order, b.order) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        };
+        order
+            .then(a.date.cmp(&b.date))
+            .then_with(|| a.id.as_bytes().cmp(b.id.as_bytes()))
+    }
+}
+
 /// The kind of a slide deck as the API names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DeckType {

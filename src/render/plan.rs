@@ -8,8 +8,8 @@ use super::posts::{all_posts_json, posts_json};
 use super::slides::slides_json;
 use super::static_docs::static_documents;
 use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
-use crate::db::{Site, SourceFile};
-use crate::derive::{published_posts, series_names, tag_names};
+use crate::db::{SeriesMembers, Site, SourceFile, TagMembers};
+use crate::derive::{published_posts, series_members, series_names, tag_members, tag_names};
 use crate::model::Lang;
 use std::sync::Arc;
 
@@ -20,8 +20,10 @@ pub enum OutputKind {
     AllPosts,
     Posts(Lang),
     SeriesListing(Lang),
-    SeriesDetail(Lang, Arc<str>),
-    TagTimeline(Lang, Arc<str>),
+    /// A series detail: its language and name (the path), and its members input.
+    SeriesDetail(Lang, Arc<str>, SeriesMembers),
+    /// A tag timeline: its language and tag (the path), and its members input.
+    TagTimeline(Lang, Arc<str>, TagMembers),
     Slides(Lang),
     /// A published post's Markdown variant.
     PostMarkdown {
@@ -62,8 +64,8 @@ impl OutputKind {
             OutputKind::AllPosts => "api/posts.json".into(),
             OutputKind::Posts(lang) => format!("api/posts-{lang}.json"),
             OutputKind::SeriesListing(lang) => format!("api/series/{lang}/index.json"),
-            OutputKind::SeriesDetail(lang, name) => format!("api/series/{lang}/{name}.json"),
-            OutputKind::TagTimeline(lang, tag) => format!("api/timeline/{lang}/{tag}.json"),
+            OutputKind::SeriesDetail(lang, name, _) => format!("api/series/{lang}/{name}.json"),
+            OutputKind::TagTimeline(lang, tag, _) => format!("api/timeline/{lang}/{tag}.json"),
             OutputKind::Slides(lang) => format!("api/slides-timeline/{lang}.json"),
             OutputKind::PostMarkdown { lang, slug, .. } => docs::post_markdown_file(*lang, slug),
             OutputKind::LlmsTxt => docs::LLMS_TXT.into(),
@@ -116,16 +118,14 @@ pub fn output_plan(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
         kinds.push(OutputKind::Posts(lang));
         kinds.push(OutputKind::SeriesListing(lang));
         kinds.push(OutputKind::Slides(lang));
-        kinds.extend(
-            series_names(db, tree)
-                .iter()
-                .map(|name| OutputKind::SeriesDetail(lang, name.clone())),
-        );
-        kinds.extend(
-            tag_names(db, tree)
-                .iter()
-                .map(|tag| OutputKind::TagTimeline(lang, tag.clone())),
-        );
+        kinds.extend(series_names(db, tree).iter().filter_map(|name| {
+            let members = series_members(db, tree, name)?;
+            Some(OutputKind::SeriesDetail(lang, name.clone(), members))
+        }));
+        kinds.extend(tag_names(db, tree).iter().filter_map(|tag| {
+            let members = tag_members(db, tree, tag)?;
+            Some(OutputKind::TagTimeline(lang, tag.clone(), members))
+        }));
     }
     let mut files: Vec<OutputFile> = kinds
         .into_iter()
@@ -150,12 +150,8 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
         OutputKind::AllPosts => all_posts_json(db).clone(),
         OutputKind::Posts(lang) => posts_json(db, site.tree(db, *lang)).clone(),
         OutputKind::SeriesListing(lang) => series_listing_json(db, site.tree(db, *lang)).clone(),
-        OutputKind::SeriesDetail(lang, name) => {
-            series_detail_json(db, site.tree(db, *lang), name.clone()).clone()
-        }
-        OutputKind::TagTimeline(lang, tag) => {
-            tag_timeline_json(db, site.tree(db, *lang), tag.clone()).clone()
-        }
+        OutputKind::SeriesDetail(_, _, members) => series_detail_json(db, *members).clone(),
+        OutputKind::TagTimeline(_, _, members) => tag_timeline_json(db, *members).clone(),
         OutputKind::Slides(lang) => slides_json(db, site.tree(db, *lang)).clone(),
         OutputKind::PostMarkdown { file, .. } => docs::post_markdown(db, *file)
             .as_ref()

@@ -6,10 +6,10 @@ use super::wire::{
     Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,
     join_fragments, to_json, to_json_spliced,
 };
-use crate::db::{LangTree, Site, SourceFile};
+use crate::db::{LangTree, SeriesMembers, Site, SourceFile, TagMembers};
 use crate::derive::{
     first_chapter_hero, localized_series, post_series_position, series_chapters, series_names,
-    sort_key, tag_posts,
+    sort_key,
 };
 use crate::parse::post_meta;
 use std::sync::Arc;
@@ -45,26 +45,27 @@ fn timeline_array(db: &dyn salsa::Database, files: &[SourceFile]) -> (String, us
     (join_fragments(fragments.iter().copied()), fragments.len())
 }
 
-/// `api/timeline/{lang}/{tag}.json`.
+/// `api/timeline/{lang}/{tag}.json`: keyed by the tag's members input, so it reads nothing
+/// that an edit of a post outside the tag changes.
 #[salsa::tracked(returns(ref))]
-pub fn tag_timeline_json(db: &dyn salsa::Database, tree: LangTree, tag: Arc<str>) -> Output {
-    let (array, total) = timeline_array(db, tag_posts(db, tree, tag.clone()));
+pub fn tag_timeline_json(db: &dyn salsa::Database, members: TagMembers) -> Output {
+    let (array, total) = timeline_array(db, members.files(db));
     let timeline = TagTimeline {
-        tag: &tag,
-        lang: tree.lang(db).into(),
+        tag: members.tag(db),
+        lang: members.lang(db).into(),
         total,
         posts: Fragments(&array),
     };
     Output::new(to_json_spliced(&timeline, &array))
 }
 
-/// `api/series/{lang}/{slug}.json`.
+/// `api/series/{lang}/{slug}.json`, keyed by the series' members input.
 #[salsa::tracked(returns(ref))]
-pub fn series_detail_json(db: &dyn salsa::Database, tree: LangTree, name: Arc<str>) -> Output {
-    let (array, total) = timeline_array(db, series_chapters(db, tree, name.clone()));
+pub fn series_detail_json(db: &dyn salsa::Database, members: SeriesMembers) -> Output {
+    let (array, total) = timeline_array(db, members.files(db));
     let detail = SeriesDetail {
-        series: &name,
-        lang: tree.lang(db).into(),
+        series: members.name(db),
+        lang: members.lang(db).into(),
         total,
         posts: Fragments(&array),
     };
@@ -81,7 +82,7 @@ pub fn series_listing_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
         let Some(series) = localized_series(db, tree, name.clone()).as_ref() else {
             continue;
         };
-        let chapters = series_chapters(db, tree, name.clone());
+        let chapters = series_chapters(db, tree, name);
         let Some(last) = chapters
             .iter()
             .filter_map(|&f| sort_key(db, f).as_ref().map(|k| k.date))
@@ -93,7 +94,7 @@ pub fn series_listing_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
             name,
             series,
             chapters.len(),
-            first_chapter_hero(db, chapters),
+            first_chapter_hero(db, &chapters),
             last,
         ));
     }

@@ -16,10 +16,11 @@
 
 use crate::build;
 use crate::config::SiteConfig;
-use crate::db::{Database, Lifetime, Staged, Workspace};
+use crate::db::Database;
 use crate::derive::file_diagnostics;
 use crate::diag::Diagnostic;
 use crate::source::{self, ContentPath, FileContents, FileRole, Scan, classify};
+use crate::workspace::{Lifetime, Workspace};
 use crate::write::{Publisher, Report, WriteError};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -216,7 +217,7 @@ impl Session {
         let problems: Arc<[Diagnostic]> = scan
             .problems
             .iter()
-            .map(crate::db::workspace::scan_problem)
+            .map(crate::workspace::scan_problem)
             .collect();
         self.workspace.set_scan_problems(problems);
         for file in scan.files {
@@ -329,15 +330,7 @@ impl Session {
     /// Puts every entry into the database; true when a file appeared or disappeared (the file
     /// lists were updated then).
     fn put_all(&mut self, changes: BTreeMap<ContentPath, FileContents>) -> bool {
-        let mut structural = false;
-        for (path, contents) in changes {
-            let staged = self.workspace.put(path, contents);
-            structural |= matches!(staged, Staged::Appeared | Staged::Disappeared);
-        }
-        if structural {
-            self.workspace.sync_lists();
-        }
-        structural
+        self.workspace.apply(changes).structural
     }
 
     /// The diagnostics that can have changed: every file's when files appeared or disappeared,

@@ -9,8 +9,8 @@ use super::text::{language_name, markdown, one_line, site_summary};
 use crate::config::SiteConfig;
 use crate::db::Site;
 use crate::derive::{
-    localized_series, published_decks, series_chapters, series_names, tag_definitions, tag_names,
-    tag_posts,
+    localized_series, published_decks, series_chapters, series_names, tag_definitions, tag_members,
+    tag_names,
 };
 use crate::model::Lang;
 use crate::parse::{deck_meta, skill_meta};
@@ -45,7 +45,7 @@ pub fn llms_txt(db: &dyn salsa::Database) -> Output {
             let Some(series) = localized_series(db, tree, name.clone()).as_ref() else {
                 continue;
             };
-            let chapters = series_chapters(db, tree, name.clone()).len();
+            let chapters = series_chapters(db, tree, name).len();
             out.push_str(&item(
                 &series.title,
                 &config.url(&format!("/api/series/{lang}/{name}.json")),
@@ -63,7 +63,7 @@ pub fn llms_txt(db: &dyn salsa::Database) -> Output {
     for lang in Lang::ALL {
         let tree = site.tree(db, lang);
         for tag in tag_names(db, tree).iter() {
-            let count = tag_posts(db, tree, tag.clone()).len();
+            let count = tag_members(db, tree, tag).map_or(0, |members| members.files(db).len());
             let description = definitions
                 .get(tag)
                 .map(|def| def.description.as_str())

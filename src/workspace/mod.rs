@@ -1,14 +1,21 @@
 //! The one place that writes salsa inputs. Every setter is preceded by a comparison, because a
 //! salsa setter always starts a new revision and invalidates readers, even when the value is
 //! equal.
+//!
+//! The workspace also maintains the index inputs ([`index`]) from the per-file summaries, which
+//! is why it sits after `derive`: after every batch of changes it re-reads the summaries of the
+//! changed posts and sets the index entries that changed.
 
-use super::Database;
-use super::inputs::{LangTree, Published, Site, SourceFile};
+pub mod index;
+
 use crate::config::SiteConfig;
+use crate::db::{Database, LangTree, Published, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
 use crate::source::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
 use chrono::NaiveDate;
+use index::{Indexes, summary};
+use rayon::prelude::*;
 use salsa::{Durability, Setter};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -19,6 +26,7 @@ pub struct Workspace {
     db: Database,
     site: Site,
     files: HashMap<ContentPath, SourceFile>,
+    indexes: Indexes,
 }
 
 /// What one change did to the inputs.
@@ -26,6 +34,8 @@ pub struct Workspace {
 pub struct Applied {
     /// Paths whose input changed (created, modified or deleted).
     pub changed: Vec<ContentPath>,
+    /// Whether a file appeared or disappeared (the file lists changed then).
+    pub structural: bool,
 }
 
 /// What [`Workspace::put`] did to one path.
@@ -141,7 +151,13 @@ impl Workspace {
         .today_durability(lifetime.settings())
         .drafts_durability(lifetime.settings())
         .new(&db);
-        Workspace { db, site, files }
+        let indexes = build_indexes(&db, site, lifetime.files());
+        Workspace {
+            db,
+            site,
+            files,
+            indexes,
+        }
     }
 
     pub fn db(&self) -> &Database {
@@ -183,6 +199,8 @@ impl Workspace {
             .map(|(path, _)| path)
     }
 
+    /// Moves the site's date. Every post's visibility may change, so every summary is read
+    /// again (the unchanged ones leave the indexes as they are).
     pub fn set_today(&mut self, today: NaiveDate) -> bool {
         if self.site.today(&self.db) == today {
             return false;
@@ -191,7 +209,36 @@ impl Workspace {
             .set_today(&mut self.db)
             .with_durability(Durability::HIGH)
             .to(today);
+        let posts: Vec<(Lang, SourceFile)> = self
+            .site
+            .trees(&self.db)
+            .into_iter()
+            .flat_map(|tree| {
+                let lang = tree.lang(&self.db);
+                tree.posts(&self.db)
+                    .iter()
+                    .map(move |file| (lang, *file))
+                    .collect::<Vec<_>>()
+            })
+            .chain(self.indexes.published_files())
+            .collect();
+        self.indexes.update(&mut self.db, posts);
         true
+    }
+
+    /// Brings the indexes up to date with the posts at `paths` (after a batch of changes; paths
+    /// that are not posts are ignored).
+    fn refresh_indexes<'a>(&mut self, paths: impl IntoIterator<Item = &'a ContentPath>) {
+        let posts: Vec<(Lang, SourceFile)> = paths
+            .into_iter()
+            .filter_map(|path| match classify(path) {
+                FileRole::Post { lang, .. } => Some((lang, *self.files.get(path)?)),
+                _ => None,
+            })
+            .collect();
+        if !posts.is_empty() {
+            self.indexes.update(&mut self.db, posts);
+        }
     }
 
     pub fn set_config(&mut self, config: Arc<SiteConfig>) -> bool {
@@ -218,33 +265,6 @@ impl Workspace {
         true
     }
 
-    /// Makes the inputs equal to a full scan of the content folder: the resynchronisation after
-    /// a watcher rescan. Only differences reach salsa.
-    pub fn sync_scan(&mut self, scan: Scan) -> Applied {
-        let mut applied = Applied::default();
-        let mut seen = std::collections::HashSet::with_capacity(scan.files.len());
-        for scanned in scan.files {
-            seen.insert(scanned.path.clone());
-            if self.put(scanned.path.clone(), scanned.contents) != Staged::Unchanged {
-                applied.changed.push(scanned.path);
-            }
-        }
-        let gone: Vec<ContentPath> = self
-            .existing_paths()
-            .filter(|path| !seen.contains(*path))
-            .cloned()
-            .collect();
-        for path in gone {
-            self.put(path.clone(), FileContents::Missing);
-            applied.changed.push(path);
-        }
-        let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
-        self.set_scan_problems(problems);
-        self.sync_lists();
-        applied.changed.sort();
-        applied
-    }
-
     /// Replaces the problems found while walking (set by a full scan).
     pub fn set_scan_problems(&mut self, problems: Arc<[Diagnostic]>) {
         if **self.site.scan_problems(&self.db) != *problems {
@@ -255,10 +275,33 @@ impl Workspace {
         }
     }
 
+    /// Sets the contents of every path of `changes`, then brings the file lists (when a file
+    /// appeared or disappeared) and the indexes up to date. This is how watch mode changes the
+    /// content: one call per batch, so the lists and indexes are recomputed once.
+    pub fn apply(
+        &mut self,
+        changes: impl IntoIterator<Item = (ContentPath, FileContents)>,
+    ) -> Applied {
+        let mut applied = Applied::default();
+        for (path, contents) in changes {
+            match self.put(path.clone(), contents) {
+                Staged::Unchanged => continue,
+                Staged::Appeared | Staged::Disappeared => applied.structural = true,
+                Staged::Modified => {}
+            }
+            applied.changed.push(path);
+        }
+        if applied.structural {
+            self.sync_lists();
+        }
+        self.refresh_indexes(applied.changed.clone().iter());
+        applied
+    }
+
     /// Sets one path's contents (creating its input on first sight) at LOW durability: a file
-    /// being edited is likely to change again. File lists are not updated here: call
-    /// [`Workspace::sync_lists`] after a batch in which a file appeared or disappeared.
-    pub fn put(&mut self, path: ContentPath, contents: FileContents) -> Staged {
+    /// being edited is likely to change again. The lists and indexes are left to the caller
+    /// ([`Workspace::apply`]).
+    fn put(&mut self, path: ContentPath, contents: FileContents) -> Staged {
         let missing = FileContents::Missing;
         match self.files.get(&path) {
             Some(&file) => {
@@ -289,7 +332,7 @@ impl Workspace {
 
     /// Recomputes the per-kind file lists from the table (existing files only, sorted by path)
     /// and sets the ones that differ, at MEDIUM durability.
-    pub fn sync_lists(&mut self) {
+    fn sync_lists(&mut self) {
         let lists = Lists::collect(&self.db, &self.files);
         let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
         let db = &mut self.db;
@@ -381,4 +424,17 @@ pub fn scan_problem(problem: &ScanProblem) -> Diagnostic {
         Diagnostic::warning(problem.path.clone(), problem.message.clone())
     };
     diagnostic.help(problem.help.clone())
+}
+
+/// Reads every post's summary (in parallel) and builds the indexes.
+fn build_indexes(db: &Database, site: Site, durability: Durability) -> Indexes {
+    let summaries = site.trees(db).map(|tree| {
+        tree.posts(db)
+            .par_iter()
+            .with_min_len(64)
+            .map_with(db.clone(), |db, &file| summary(db, file).map(|s| (file, s)))
+            .flatten()
+            .collect::<Vec<_>>()
+    });
+    Indexes::build(db, summaries, durability)
 }

@@ -1,0 +1,406 @@
+//! The indexes over published posts (publication order, tag membership, series membership),
+//! kept as salsa inputs and updated entry by entry.
+//!
+//! They could be tracked queries over all posts, but such a query becomes LOW durability as soon
+//! as one post is edited, and from then on every output downstream of it (every timeline, every
+//! series) is re-validated through it on every rebuild: O(corpus) work per edit. As inputs, an
+//! edit sets only the entries whose members changed, and untouched outputs keep their
+//! durability, so salsa verifies them in O(1).
+//!
+//! Each index is a pure function of the per-file summaries (`sort_key`, `post_links`): `build`
+//! computes it from scratch, `update` maintains it. The property tests compare watch-mode output
+//! with a fresh build after every edit.
+
+use crate::db::{Database, Index, LangIndex, SeriesMembers, SourceFile, TagMembers};
+use crate::derive::{post_links, sort_key};
+use crate::model::{Lang, ReadingKey, SortKey};
+use salsa::{Durability, Setter};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+/// What a published post contributes to the indexes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub key: SortKey,
+    pub tags: Vec<Arc<str>>,
+    pub series: Option<(Arc<str>, Option<i64>)>,
+}
+
+impl Summary {
+    fn reading_key(&self) -> Option<(Arc<str>, ReadingKey)> {
+        let (name, order) = self.series.clone()?;
+        Some((
+            name,
+            ReadingKey {
+                order,
+                date: self.key.date,
+                id: self.key.id.clone(),
+            },
+        ))
+    }
+}
+
+/// The summary of `file`, or `None` when it is not a published post.
+pub fn summary(db: &dyn salsa::Database, file: SourceFile) -> Option<Summary> {
+    let key = sort_key(db, file).clone()?;
+    let links = post_links(db, file).as_ref()?;
+    Some(Summary {
+        key,
+        tags: links.tags.clone(),
+        series: links.series.clone(),
+    })
+}
+
+/// The indexes of both languages, with the state needed to update them.
+pub struct Indexes {
+    langs: [LangState; 2],
+}
+
+struct LangState {
+    input: LangIndex,
+    summaries: HashMap<SourceFile, Summary>,
+    published: Vec<(SortKey, SourceFile)>,
+    tags: BTreeMap<Arc<str>, Vec<(SortKey, SourceFile)>>,
+    series: BTreeMap<Arc<str>, Vec<(ReadingKey, SourceFile)>>,
+    /// Members inputs by name, kept when a tag or series empties, for when it comes back.
+    tag_inputs: HashMap<Arc<str>, TagMembers>,
+    series_inputs: HashMap<Arc<str>, SeriesMembers>,
+}
+
+impl Indexes {
+    /// Builds the indexes from every post's summary and creates their inputs at `durability`.
+    pub fn build(
+        db: &Database,
+        posts: [Vec<(SourceFile, Summary)>; 2],
+        durability: Durability,
+    ) -> Indexes {
+        let [en, es] = posts;
+        let langs = [
+            LangState::build(db, Lang::En, en, durability),
+            LangState::build(db, Lang::Es, es, durability),
+        ];
+        // A singleton: queries reach it with `Index::get`.
+        let _index = Index::builder(langs[0].input, langs[1].input)
+            .durability(durability)
+            .new(db);
+        Indexes { langs }
+    }
+
+    /// Re-reads the summaries of `files` and sets the index entries that changed.
+    pub fn update(
+        &mut self,
+        db: &mut Database,
+        files: impl IntoIterator<Item = (Lang, SourceFile)>,
+    ) {
+        let changes: Vec<(Lang, SourceFile, Option<Summary>)> = files
+            .into_iter()
+            .map(|(lang, file)| (lang, file, summary(db, file)))
+            .collect();
+        let mut touched = [Touched::default(), Touched::default()];
+        for (lang, file, new) in changes {
+            let index = lang_slot(lang);
+            self.langs[index].apply(file, new, &mut touched[index]);
+        }
+        for (state, touched) in self.langs.iter_mut().zip(touched) {
+            state.commit(db, touched);
+        }
+    }
+
+    /// Every post file the indexes know as published.
+    pub fn published_files(&self) -> impl Iterator<Item = (Lang, SourceFile)> + '_ {
+        [Lang::En, Lang::Es]
+            .into_iter()
+            .zip(&self.langs)
+            .flat_map(|(lang, state)| state.summaries.keys().map(move |file| (lang, *file)))
+    }
+}
+
+fn lang_slot(lang: Lang) -> usize {
+    match lang {
+        Lang::En => 0,
+        Lang::Es => 1,
+    }
+}
+
+/// What an update may have changed in one language.
+#[derive(Default)]
+struct Touched {
+    published: bool,
+    tags: BTreeSet<Arc<str>>,
+    series: BTreeSet<Arc<str>>,
+}
+
+impl LangState {
+    fn build(
+        db: &Database,
+        lang: Lang,
+        posts: Vec<(SourceFile, Summary)>,
+        durability: Durability,
+    ) -> LangState {
+        let mut state = LangState {
+            input: LangIndex::builder(lang, Arc::from([]), Arc::default(), Arc::default())
+                .durability(durability)
+                .new(db),
+            summaries: HashMap::with_capacity(posts.len()),
+            published: Vec::with_capacity(posts.len()),
+            tags: BTreeMap::new(),
+            series: BTreeMap::new(),
+            tag_inputs: HashMap::new(),
+            series_inputs: HashMap::new(),
+        };
+        for (file, summary) in posts {
+            state.published.push((summary.key.clone(), file));
+            for tag in &summary.tags {
+                state
+                    .tags
+                    .entry(tag.clone())
+                    .or_default()
+                    .push((summary.key.clone(), file));
+            }
+            if let Some((name, key)) = summary.reading_key() {
+                state.series.entry(name).or_default().push((key, file));
+            }
+            state.summaries.insert(file, summary);
+        }
+        state
+            .published
+            .sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
+        for members in state.tags.values_mut() {
+            members.sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
+        }
+        for chapters in state.series.values_mut() {
+            chapters.sort_by(|a, b| ReadingKey::reading_order(&a.0, &b.0));
+        }
+        for (tag, members) in &state.tags {
+            let input = TagMembers::builder(lang, tag.clone(), files_of(members))
+                .durability(durability)
+                .new(db);
+            state.tag_inputs.insert(tag.clone(), input);
+        }
+        for (name, chapters) in &state.series {
+            let input = SeriesMembers::builder(lang, name.clone(), files_of(chapters))
+                .durability(durability)
+                .new(db);
+            state.series_inputs.insert(name.clone(), input);
+        }
+        // The inputs are created with their final values: no setter, so no new revision.
+        state.input = LangIndex::builder(
+            lang,
+            state.published.clone().into(),
+            Arc::new(state.tag_map()),
+            Arc::new(state.series_map()),
+        )
+        .durability(durability)
+        .new(db);
+        state
+    }
+
+    /// Replaces `file`'s contribution with `new` in the in-memory indexes.
+    fn apply(&mut self, file: SourceFile, new: Option<Summary>, touched: &mut Touched) {
+        let old = self.summaries.get(&file).cloned();
+        if old == new {
+            return;
+        }
+        if let Some(old) = &old {
+            remove_sorted(&mut self.published, &old.key, file, SortKey::newest_first);
+            for tag in &old.tags {
+                if let Some(members) = self.tags.get_mut(tag) {
+                    remove_sorted(members, &old.key, file, SortKey::newest_first);
+                }
+                touched.tags.insert(tag.clone());
+            }
+            if let Some((name, key)) = old.reading_key() {
+                if let Some(chapters) = self.series.get_mut(&name) {
+                    remove_sorted(chapters, &key, file, ReadingKey::reading_order);
+                }
+                touched.series.insert(name);
+            }
+            self.summaries.remove(&file);
+        }
+        if let Some(new) = new {
+            insert_sorted(
+                &mut self.published,
+                new.key.clone(),
+                file,
+                SortKey::newest_first,
+            );
+            for tag in &new.tags {
+                let members = self.tags.entry(tag.clone()).or_default();
+                insert_sorted(members, new.key.clone(), file, SortKey::newest_first);
+                touched.tags.insert(tag.clone());
+            }
+            if let Some((name, key)) = new.reading_key() {
+                insert_sorted(
+                    self.series.entry(name.clone()).or_default(),
+                    key,
+                    file,
+                    ReadingKey::reading_order,
+                );
+                touched.series.insert(name);
+            }
+            self.summaries.insert(file, new);
+        }
+        touched.published = true;
+    }
+
+    /// Sets every index input whose value differs from the in-memory index, at LOW durability:
+    /// the entries an edit touched are likely to change again.
+    fn commit(&mut self, db: &mut Database, touched: Touched) {
+        let low = Durability::LOW;
+        let lang = self.input.lang(db);
+        if touched.published && **self.input.published(db) != *self.published {
+            self.input
+                .set_published(db)
+                .with_durability(low)
+                .to(self.published.clone().into());
+        }
+        let mut tag_set_changed = false;
+        for tag in touched.tags {
+            let files = self
+                .tags
+                .get(&tag)
+                .map(|m| files_of(m))
+                .filter(|f| !f.is_empty());
+            if files.is_none() {
+                self.tags.remove(&tag);
+            }
+            let listed = self.input.tags(db).contains_key(&tag);
+            tag_set_changed |= listed != files.is_some();
+            let Some(files) = files else { continue };
+            match self.tag_inputs.get(&tag) {
+                Some(&input) if **input.files(db) == *files => {}
+                Some(&input) => {
+                    input.set_files(db).with_durability(low).to(files);
+                }
+                None => {
+                    let input = TagMembers::builder(lang, tag.clone(), files)
+                        .durability(low)
+                        .new(db);
+                    self.tag_inputs.insert(tag, input);
+                }
+            }
+        }
+        if tag_set_changed {
+            let map = Arc::new(self.tag_map());
+            self.input.set_tags(db).with_durability(low).to(map);
+        }
+        let mut series_set_changed = false;
+        for name in touched.series {
+            let files = self
+                .series
+                .get(&name)
+                .map(|c| files_of(c))
+                .filter(|f| !f.is_empty());
+            if files.is_none() {
+                self.series.remove(&name);
+            }
+            let listed = self.input.series(db).contains_key(&name);
+            series_set_changed |= listed != files.is_some();
+            let Some(files) = files else { continue };
+            match self.series_inputs.get(&name) {
+                Some(&input) if **input.files(db) == *files => {}
+                Some(&input) => {
+                    input.set_files(db).with_durability(low).to(files);
+                }
+                None => {
+                    let input = SeriesMembers::builder(lang, name.clone(), files)
+                        .durability(low)
+                        .new(db);
+                    self.series_inputs.insert(name, input);
+                }
+            }
+        }
+        if series_set_changed {
+            let map = Arc::new(self.series_map());
+            self.input.set_series(db).with_durability(low).to(map);
+        }
+    }
+
+    fn tag_map(&self) -> BTreeMap<Arc<str>, TagMembers> {
+        self.tags
+            .keys()
+            .map(|tag| (tag.clone(), self.tag_inputs[tag]))
+            .collect()
+    }
+
+    fn series_map(&self) -> BTreeMap<Arc<str>, SeriesMembers> {
+        self.series
+            .keys()
+            .map(|name| (name.clone(), self.series_inputs[name]))
+            .collect()
+    }
+}
+
+fn files_of<K>(members: &[(K, SourceFile)]) -> Arc<[SourceFile]> {
+    members.iter().map(|(_, file)| *file).collect()
+}
+
+/// Inserts `(key, file)` where `order` puts it (the lists are kept sorted).
+fn insert_sorted<K>(
+    list: &mut Vec<(K, SourceFile)>,
+    key: K,
+    file: SourceFile,
+    order: fn(&K, &K) -> std::cmp::Ordering,
+) {
+    let at = list.partition_point(|(k, _)| order(k, &key) == std::cmp::Ordering::Less);
+    list.insert(at, (key, file));
+}
+
+/// Removes `(key, file)`, found by binary search on `key` (ids make keys unique).
+fn remove_sorted<K: PartialEq>(
+    list: &mut Vec<(K, SourceFile)>,
+    key: &K,
+    file: SourceFile,
+    order: fn(&K, &K) -> std::cmp::Ordering,
+) {
+    let at = list.partition_point(|(k, _)| order(k, key) == std::cmp::Ordering::Less);
+    if list.get(at).is_some_and(|(k, f)| k == key && *f == file) {
+        list.remove(at);
+    } else if let Some(at) = list.iter().position(|(_, f)| *f == file) {
+        // Not where the key says (cannot happen with unique ids); stay correct anyway.
+        list.remove(at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Timestamp;
+
+    fn key(date: &str, id: &str) -> SortKey {
+        SortKey {
+            date: Timestamp::parse(date).unwrap(),
+            id: id.into(),
+        }
+    }
+
+    #[test]
+    fn sorted_lists_stay_sorted_through_inserts_and_removals() {
+        let db = Database::default();
+        let files: Vec<SourceFile> = (0..4)
+            .map(|i| {
+                SourceFile::new(
+                    &db,
+                    crate::source::ContentPath::new(&format!("blog/en/x{i}.md")).unwrap(),
+                    crate::source::FileContents::Missing,
+                )
+            })
+            .collect();
+        let mut list = Vec::new();
+        let keys = [
+            key("2024-01-02", "en/b"),
+            key("2024-01-03", "en/a"),
+            key("2024-01-02", "en/a"),
+            key("2023-01-01", "en/z"),
+        ];
+        for (k, f) in keys.iter().zip(&files) {
+            insert_sorted(&mut list, k.clone(), *f, SortKey::newest_first);
+        }
+        let ids: Vec<&str> = list.iter().map(|(k, _)| &*k.id).collect();
+        assert_eq!(ids, ["en/a", "en/a", "en/b", "en/z"]);
+        assert_eq!(list[1].1, files[2], "equal dates break on id");
+        remove_sorted(&mut list, &keys[0], files[0], SortKey::newest_first);
+        let ids: Vec<&str> = list.iter().map(|(k, _)| &*k.id).collect();
+        assert_eq!(ids, ["en/a", "en/a", "en/z"]);
+    }
+}
