@@ -38,7 +38,7 @@ fn outputs_for(scan: source::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
     );
     build::outputs(workspace.db())
         .into_iter()
-        .map(|(path, output)| (path, output.bytes.to_vec()))
+        .map(|(path, output)| (path, output.to_vec()))
         .collect()
 }
 

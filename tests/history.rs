@@ -82,7 +82,7 @@ fn redirects_of(workspace: &Workspace) -> String {
         .iter()
         .find(|(path, _)| &**path == "_redirects")
         .unwrap();
-    String::from_utf8(output.bytes.to_vec()).unwrap()
+    String::from_utf8(output.to_vec()).unwrap()
 }
 
 #[test]

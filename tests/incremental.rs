@@ -304,7 +304,7 @@ impl Harness {
         );
         build::outputs(workspace.db())
             .into_iter()
-            .map(|(p, o)| (p.to_string(), o.bytes.to_vec()))
+            .map(|(p, o)| (p.to_string(), o.to_vec()))
             .collect()
     }
 

@@ -128,7 +128,7 @@ impl Daemon {
         );
         build::outputs(workspace.db())
             .into_iter()
-            .map(|(p, o)| (p.to_string(), o.bytes.to_vec()))
+            .map(|(p, o)| (p.to_string(), o.to_vec()))
             .collect()
     }
 

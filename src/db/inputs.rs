@@ -89,6 +89,10 @@ pub struct Index {
     pub en: LangIndex,
     #[returns(copy)]
     pub es: LangIndex,
+    /// The published posts of both languages, newest first (on the same date, `en/` ids sort
+    /// before `es/` ones).
+    #[returns(ref)]
+    pub all: Arc<[(SortKey, SourceFile)]>,
 }
 
 impl Index {

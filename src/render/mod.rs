@@ -22,7 +22,7 @@ pub mod wire;
 
 pub use media::media_type;
 pub use operations::{OPERATIONS, Operation, PathParam};
-pub use output::Output;
+pub use output::{Chunk, Output};
 pub use plan::{OutputFile, OutputKind, output_plan, render_output};
 
 use crate::db::SourceFile;

@@ -19,11 +19,11 @@ pub fn component_schemas() -> Map<String, Value> {
         })
         .into_generator();
     generator.subschema_for::<wire::Language>();
-    generator.subschema_for::<wire::PostIndex<'static>>();
+    generator.subschema_for::<wire::PostIndex>();
     generator.subschema_for::<wire::SeriesListing<'static>>();
     generator.subschema_for::<wire::SeriesDetail<'static>>();
     generator.subschema_for::<wire::TagTimeline<'static>>();
-    generator.subschema_for::<wire::SlidesTimeline<'static>>();
+    generator.subschema_for::<wire::SlidesTimeline>();
     generator.subschema_for::<wire::ApiIndex>();
     generator.subschema_for::<wire::Error>();
     let mut schemas = generator.take_definitions(true);

@@ -1,30 +1,184 @@
-//! The bytes of one output file.
+//! The bytes of one output file, as a list of shared chunks.
+//!
+//! A list output (a post index, a timeline, `llms-full.txt`) is mostly entries that are cached
+//! per source file. Keeping the file as chunks that point at those cached entries means a
+//! rebuild re-assembles pointers instead of copying megabytes into a new buffer, and the entries
+//! are held in memory once however many files list them. The writer writes the chunks with
+//! vectored writes.
 
+use std::io::{self, IoSlice, Write};
 use std::sync::Arc;
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::Xxh3;
 
-/// An output file's bytes and their 128-bit hash. The hash makes "did it change?" O(1) for the
-/// writer and gives the server its ETag.
-#[derive(Clone, Debug, Eq)]
-pub struct Output {
-    pub bytes: Arc<[u8]>,
-    pub hash: u128,
+/// A piece of an output file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Chunk {
+    /// Shared text, usually a fragment cached by a per-file query.
+    Text(Arc<str>),
+    /// A separator or other fixed text.
+    Static(&'static str),
 }
 
-impl Output {
-    pub fn new(bytes: impl Into<Vec<u8>>) -> Output {
-        let bytes: Vec<u8> = bytes.into();
-        Output {
-            hash: xxh3_128(&bytes),
-            bytes: bytes.into(),
+impl Chunk {
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Chunk::Text(text) => text.as_bytes(),
+            Chunk::Static(text) => text.as_bytes(),
         }
     }
 }
 
-/// Equal bytes have equal hashes; a 128-bit collision between two versions of one file is not
-/// a practical concern, and comparing hashes keeps backdating O(1) for multi-megabyte files.
+impl From<String> for Chunk {
+    fn from(text: String) -> Chunk {
+        Chunk::Text(text.into())
+    }
+}
+
+impl From<Arc<str>> for Chunk {
+    fn from(text: Arc<str>) -> Chunk {
+        Chunk::Text(text)
+    }
+}
+
+/// An output file's content and its 128-bit hash. The hash makes "did it change?" O(1) for the
+/// writer and gives the server its ETag.
+#[derive(Clone, Debug, Eq)]
+pub struct Output {
+    chunks: Arc<[Chunk]>,
+    len: usize,
+    pub hash: u128,
+}
+
+impl Output {
+    /// An output of one piece of text.
+    pub fn new(text: impl Into<String>) -> Output {
+        Output::from_chunks(vec![Chunk::from(text.into())])
+    }
+
+    /// An output made of `chunks`, in order.
+    pub fn from_chunks(chunks: Vec<Chunk>) -> Output {
+        let mut hasher = Xxh3::new();
+        let mut len = 0;
+        for chunk in &chunks {
+            hasher.update(chunk.as_bytes());
+            len += chunk.as_bytes().len();
+        }
+        Output {
+            chunks: chunks.into(),
+            len,
+            hash: hasher.digest128(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn chunks(&self) -> &[Chunk] {
+        &self.chunks
+    }
+
+    /// The content as one buffer (for tests and small documents).
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(self.len);
+        for chunk in self.chunks.iter() {
+            bytes.extend_from_slice(chunk.as_bytes());
+        }
+        bytes
+    }
+
+    /// Whether `bytes` is exactly this content (compared chunk by chunk, without a copy).
+    pub fn eq_bytes(&self, mut bytes: &[u8]) -> bool {
+        if bytes.len() != self.len {
+            return false;
+        }
+        for chunk in self.chunks.iter() {
+            let part = chunk.as_bytes();
+            if !bytes.starts_with(part) {
+                return false;
+            }
+            bytes = &bytes[part.len()..];
+        }
+        true
+    }
+
+    /// Writes every chunk to `out`, many at a time.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        const BATCH: usize = 512;
+        for group in self.chunks.chunks(BATCH) {
+            let mut slices: Vec<IoSlice<'_>> = group
+                .iter()
+                .map(|chunk| IoSlice::new(chunk.as_bytes()))
+                .filter(|slice| !slice.is_empty())
+                .collect();
+            let mut remaining: &mut [IoSlice<'_>] = &mut slices;
+            while !remaining.is_empty() {
+                let written = out.write_vectored(remaining)?;
+                if written == 0 {
+                    return Err(io::Error::new(io::ErrorKind::WriteZero, "write returned 0"));
+                }
+                IoSlice::advance_slices(&mut remaining, written);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Equal contents have equal hashes; a 128-bit collision between two versions of one file is
+/// not a practical concern, and comparing hashes keeps backdating O(1) for multi-megabyte files.
 impl PartialEq for Output {
     fn eq(&self, other: &Output) -> bool {
-        self.hash == other.hash && self.bytes.len() == other.bytes.len()
+        self.hash == other.hash && self.len == other.len
+    }
+}
+
+/// Builds a list output: `[`, entries separated by `,`, `]`.
+pub fn json_array(entries: impl IntoIterator<Item = Arc<str>>) -> Vec<Chunk> {
+    let mut chunks = vec![Chunk::Static("[")];
+    for (i, entry) in entries.into_iter().enumerate() {
+        if i > 0 {
+            chunks.push(Chunk::Static(","));
+        }
+        chunks.push(Chunk::Text(entry));
+    }
+    chunks.push(Chunk::Static("]"));
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xxhash_rust::xxh3::xxh3_128;
+
+    #[test]
+    fn chunks_hash_and_compare_as_their_concatenation() {
+        let output = Output::from_chunks(json_array(["{\"a\":1}".into(), "{\"a\":2}".into()]));
+        let whole = b"[{\"a\":1},{\"a\":2}]";
+        assert_eq!(output.to_vec(), whole);
+        assert_eq!(
+            output.hash,
+            xxh3_128(whole),
+            "the server's ETag hashes the file in one piece"
+        );
+        assert_eq!(output.len(), whole.len());
+        assert!(output.eq_bytes(whole));
+        assert!(!output.eq_bytes(b"[{\"a\":1},{\"a\":3}]"));
+        assert_eq!(
+            output,
+            Output::new(String::from_utf8(whole.to_vec()).unwrap())
+        );
+    }
+
+    #[test]
+    fn writing_many_chunks_writes_them_all_in_order() {
+        let entries: Vec<Arc<str>> = (0..2000).map(|i| Arc::from(i.to_string())).collect();
+        let output = Output::from_chunks(json_array(entries));
+        let mut written = Vec::new();
+        output.write_to(&mut written).unwrap();
+        assert_eq!(written, output.to_vec());
     }
 }

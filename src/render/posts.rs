@@ -1,9 +1,10 @@
 //! The post indexes: `api/posts.json`, `api/posts-en.json`, `api/posts-es.json`.
 
 use super::output::Output;
-use super::wire::{PostIndexEntry, join_fragments, to_json};
-use crate::db::{LangTree, Site, SourceFile};
-use crate::derive::{SortKey, post_series_position, published_posts, tag_tiers};
+use super::output::json_array;
+use super::wire::{PostIndexEntry, to_json};
+use crate::db::{Index, LangTree, SourceFile};
+use crate::derive::{post_series_position, published_posts, tag_tiers};
 use crate::model::Tier;
 use crate::parse::post_meta;
 use std::sync::Arc;
@@ -46,25 +47,18 @@ pub fn post_entry_json(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc
 /// `api/posts-{lang}.json`.
 #[salsa::tracked(returns(ref))]
 pub fn posts_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
-    let posts = published_posts(db, tree);
-    let entries = posts
+    let entries = published_posts(db, tree)
         .iter()
-        .filter_map(|&(_, file)| post_entry_json(db, file).as_deref());
-    Output::new(join_fragments(entries))
+        .filter_map(|&(_, file)| post_entry_json(db, file).clone());
+    Output::from_chunks(json_array(entries))
 }
 
 /// `api/posts.json`: both languages merged newest first (ties by id, so `en/` before `es/`).
 #[salsa::tracked(returns(ref))]
 pub fn all_posts_json(db: &dyn salsa::Database) -> Output {
-    let site = Site::get(db);
-    let mut posts: Vec<&(SortKey, SourceFile)> = site
-        .trees(db)
-        .into_iter()
-        .flat_map(|tree| published_posts(db, tree).iter())
-        .collect();
-    posts.sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
-    let entries = posts
+    let entries = Index::get(db)
+        .all(db)
         .iter()
-        .filter_map(|(_, file)| post_entry_json(db, *file).as_deref());
-    Output::new(join_fragments(entries))
+        .filter_map(|&(_, file)| post_entry_json(db, file).clone());
+    Output::from_chunks(json_array(entries))
 }

@@ -1,9 +1,7 @@
 //! `api/slides-timeline/{lang}.json`.
 
-use super::output::Output;
-use super::wire::{
-    Fragments, SlideDeck, SlideDeckType, SlidesTimeline, join_fragments, to_json, to_json_spliced,
-};
+use super::output::{Output, json_array};
+use super::wire::{Fragments, SlideDeck, SlideDeckType, SlidesTimeline, to_json, to_json_spliced};
 use crate::db::{LangTree, Site, SourceFile};
 use crate::derive::published_decks;
 use crate::model::DeckType;
@@ -36,15 +34,14 @@ pub fn deck_json(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<str>>
 
 #[salsa::tracked(returns(ref))]
 pub fn slides_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
-    let fragments: Vec<&str> = published_decks(db, tree)
+    let fragments: Vec<Arc<str>> = published_decks(db, tree)
         .iter()
-        .filter_map(|&file| deck_json(db, file).as_deref())
+        .filter_map(|&file| deck_json(db, file).clone())
         .collect();
-    let array = join_fragments(fragments.iter().copied());
     let timeline = SlidesTimeline {
         lang: tree.lang(db).into(),
         total: fragments.len(),
-        decks: Fragments(&array),
+        decks: Fragments,
     };
-    Output::new(to_json_spliced(&timeline, &array))
+    Output::from_chunks(to_json_spliced(&timeline, json_array(fragments)))
 }

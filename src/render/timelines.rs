@@ -1,10 +1,10 @@
 //! Tag timelines and series: `api/timeline/{lang}/{tag}.json`, `api/series/{lang}/{slug}.json`
 //! and `api/series/{lang}/index.json`.
 
-use super::output::Output;
+use super::output::{Chunk, Output, json_array};
 use super::wire::{
-    Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,
-    join_fragments, to_json, to_json_spliced,
+    Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost, to_json,
+    to_json_spliced,
 };
 use crate::db::{LangTree, SeriesMembers, Site, SourceFile, TagMembers};
 use crate::derive::{
@@ -37,12 +37,14 @@ pub fn timeline_post_json(db: &dyn salsa::Database, file: SourceFile) -> Option<
     Some(to_json(&post).into())
 }
 
-fn timeline_array(db: &dyn salsa::Database, files: &[SourceFile]) -> (String, usize) {
-    let fragments: Vec<&str> = files
+/// The timeline entries of `files` as a JSON array (shared chunks), and how many there are.
+fn timeline_array(db: &dyn salsa::Database, files: &[SourceFile]) -> (Vec<Chunk>, usize) {
+    let fragments: Vec<Arc<str>> = files
         .iter()
-        .filter_map(|&file| timeline_post_json(db, file).as_deref())
+        .filter_map(|&file| timeline_post_json(db, file).clone())
         .collect();
-    (join_fragments(fragments.iter().copied()), fragments.len())
+    let total = fragments.len();
+    (json_array(fragments), total)
 }
 
 /// `api/timeline/{lang}/{tag}.json`: keyed by the tag's members input, so it reads nothing
@@ -54,9 +56,9 @@ pub fn tag_timeline_json(db: &dyn salsa::Database, members: TagMembers) -> Outpu
         tag: members.tag(db),
         lang: members.lang(db).into(),
         total,
-        posts: Fragments(&array),
+        posts: Fragments,
     };
-    Output::new(to_json_spliced(&timeline, &array))
+    Output::from_chunks(to_json_spliced(&timeline, array))
 }
 
 /// `api/series/{lang}/{slug}.json`, keyed by the series' members input.
@@ -67,9 +69,9 @@ pub fn series_detail_json(db: &dyn salsa::Database, members: SeriesMembers) -> O
         series: members.name(db),
         lang: members.lang(db).into(),
         total,
-        posts: Fragments(&array),
+        posts: Fragments,
     };
-    Output::new(to_json_spliced(&detail, &array))
+    Output::from_chunks(to_json_spliced(&detail, array))
 }
 
 /// `api/series/{lang}/index.json`: ordered by latest chapter date descending, then `order`,

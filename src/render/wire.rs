@@ -7,6 +7,7 @@
 //! Lists that are assembled from cached per-entry fragments are typed [`Fragments`]: the
 //! bytes are already-serialized JSON, and the schema is that of a `Vec` of the entry type.
 
+use super::output::Chunk;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -73,7 +74,7 @@ pub struct PostIndexEntry<'a> {
 /// Every published post, newest first.
 #[derive(Serialize, JsonSchema)]
 #[serde(transparent)]
-pub struct PostIndex<'a>(#[schemars(with = "Vec<PostIndexEntry<'static>>")] pub Fragments<'a>);
+pub struct PostIndex(#[schemars(with = "Vec<PostIndexEntry<'static>>")] pub Fragments);
 
 /// A post in a series or tag timeline.
 #[derive(Serialize, JsonSchema)]
@@ -143,7 +144,7 @@ pub struct SeriesDetail<'a> {
     pub total: usize,
     /// Chapters in reading order.
     #[schemars(with = "Vec<TimelinePost<'static>>")]
-    pub posts: Fragments<'a>,
+    pub posts: Fragments,
 }
 
 /// Every published post carrying a tag, newest first.
@@ -155,7 +156,7 @@ pub struct TagTimeline<'a> {
     pub total: usize,
     /// Posts carrying the tag, newest first.
     #[schemars(with = "Vec<TimelinePost<'static>>")]
-    pub posts: Fragments<'a>,
+    pub posts: Fragments,
 }
 
 /// The kind of a slide deck.
@@ -203,11 +204,11 @@ pub struct SlideDeck<'a> {
 
 /// Every published slide deck in a language, newest first.
 #[derive(Serialize, JsonSchema)]
-pub struct SlidesTimeline<'a> {
+pub struct SlidesTimeline {
     pub lang: Language,
     pub total: usize,
     #[schemars(with = "Vec<SlideDeck<'static>>")]
-    pub decks: Fragments<'a>,
+    pub decks: Fragments,
 }
 
 /// The versioning policy.
@@ -319,33 +320,20 @@ pub struct Error {
     pub error: ErrorDetail,
 }
 
-/// A JSON array assembled from already-serialized entries (cached per entry, so a one-entry
-/// change does not re-serialize the rest). It serializes as a marker that [`to_json_spliced`]
-/// replaces with the array; the other fields of an envelope are slugs and numbers, which can
-/// never contain the marker.
-pub struct Fragments<'a>(pub &'a str);
+/// Stands for a JSON array assembled from already-serialized entries (cached per entry, so a
+/// one-entry change does not re-serialize the rest). It serializes as a marker that
+/// [`to_json_spliced`] replaces with the array's chunks; the other fields of an envelope are
+/// slugs and numbers, which can never contain the marker.
+pub struct Fragments;
 
 /// What a [`Fragments`] field serializes to before splicing (a string with NUL characters).
 const FRAGMENTS_MARKER: &str = "\0fragments\0";
 const FRAGMENTS_MARKER_JSON: &str = "\"\\u0000fragments\\u0000\"";
 
-impl Serialize for Fragments<'_> {
+impl Serialize for Fragments {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(FRAGMENTS_MARKER)
     }
-}
-
-/// `[a,b,c]` from serialized entries.
-pub fn join_fragments<'a>(fragments: impl Iterator<Item = &'a str>) -> String {
-    let mut out = String::from("[");
-    for (i, fragment) in fragments.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(fragment);
-    }
-    out.push(']');
-    out
 }
 
 /// Compact JSON, as every output is written.
@@ -353,34 +341,38 @@ pub fn to_json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("wire types always serialize")
 }
 
-/// Serializes an envelope holding one [`Fragments`] field and splices `array` in its place.
-pub fn to_json_spliced<T: Serialize>(envelope: &T, array: &str) -> String {
+/// Serializes an envelope holding one [`Fragments`] field, with the `array` chunks in its place.
+pub fn to_json_spliced<T: Serialize>(envelope: &T, array: Vec<Chunk>) -> Vec<Chunk> {
     let json = to_json(envelope);
     let at = json
         .find(FRAGMENTS_MARKER_JSON)
         .expect("the envelope has a Fragments field");
-    let mut out = String::with_capacity(json.len() + array.len());
-    out.push_str(&json[..at]);
-    out.push_str(array);
-    out.push_str(&json[at + FRAGMENTS_MARKER_JSON.len()..]);
-    out
+    let mut chunks = Vec::with_capacity(array.len() + 2);
+    chunks.push(Chunk::from(json[..at].to_string()));
+    chunks.extend(array);
+    chunks.push(Chunk::from(
+        json[at + FRAGMENTS_MARKER_JSON.len()..].to_string(),
+    ));
+    chunks
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::output::{Output, json_array};
 
     #[test]
     fn fragments_are_spliced_into_their_envelope() {
-        let array = join_fragments(["{\"a\":1}", "{\"a\":2}"].into_iter());
+        let array = json_array(["{\"a\":1}".into(), "{\"a\":2}".into()]);
         let timeline = TagTimeline {
             tag: "rust",
             lang: Language::Es,
             total: 2,
-            posts: Fragments(&array),
+            posts: Fragments,
         };
+        let spliced = Output::from_chunks(to_json_spliced(&timeline, array));
         assert_eq!(
-            to_json_spliced(&timeline, &array),
+            String::from_utf8(spliced.to_vec()).unwrap(),
             r#"{"tag":"rust","lang":"es","total":2,"posts":[{"a":1},{"a":2}]}"#
         );
     }

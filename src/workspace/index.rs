@@ -53,6 +53,7 @@ pub fn summary(db: &dyn salsa::Database, file: SourceFile) -> Option<Summary> {
 
 /// The indexes of both languages, with the state needed to update them.
 pub struct Indexes {
+    index: Index,
     langs: [LangState; 2],
 }
 
@@ -80,10 +81,11 @@ impl Indexes {
             LangState::build(db, Lang::Es, es, durability),
         ];
         // A singleton: queries reach it with `Index::get`.
-        let _index = Index::builder(langs[0].input, langs[1].input)
+        let all = merged(&langs);
+        let index = Index::builder(langs[0].input, langs[1].input, all)
             .durability(durability)
             .new(db);
-        Indexes { langs }
+        Indexes { index, langs }
     }
 
     /// Re-reads the summaries of `files` and sets the index entries that changed.
@@ -101,8 +103,18 @@ impl Indexes {
             let index = lang_slot(lang);
             self.langs[index].apply(file, new, &mut touched[index]);
         }
+        let order_touched = touched.iter().any(|t| t.published);
         for (state, touched) in self.langs.iter_mut().zip(touched) {
             state.commit(db, touched);
+        }
+        if order_touched {
+            let all = merged(&self.langs);
+            if **self.index.all(db) != *all {
+                self.index
+                    .set_all(db)
+                    .with_durability(Durability::LOW)
+                    .to(all);
+            }
         }
     }
 
@@ -113,6 +125,25 @@ impl Indexes {
             .zip(&self.langs)
             .flat_map(|(lang, state)| state.summaries.keys().map(move |file| (lang, *file)))
     }
+}
+
+/// Both languages' published posts in one newest-first list (a merge of two sorted lists).
+fn merged(langs: &[LangState; 2]) -> Arc<[(SortKey, SourceFile)]> {
+    let (a, b) = (&langs[0].published, &langs[1].published);
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if SortKey::newest_first(&a[i].0, &b[j].0) != std::cmp::Ordering::Greater {
+            out.push(a[i].clone());
+            i += 1;
+        } else {
+            out.push(b[j].clone());
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out.into()
 }
 
 fn lang_slot(lang: Lang) -> usize {

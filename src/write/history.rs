@@ -101,7 +101,7 @@ mod tests {
     fn outputs(paths: &[&str]) -> Vec<(Arc<str>, Output)> {
         paths
             .iter()
-            .map(|p| (Arc::from(*p), Output::new(b"{}".to_vec())))
+            .map(|p| (Arc::from(*p), Output::new("{}")))
             .collect()
     }
 

@@ -128,19 +128,25 @@ impl Publisher {
             })?;
         }
         let out_dir = &self.out_dir;
-        let stale: Vec<&(Arc<str>, Output)> = outputs
+        // A known hash that differs means the file differs; only a file whose content is not
+        // known (first publish, folder deleted) is read and compared before writing.
+        let stale: Vec<(&(Arc<str>, Output), bool)> = outputs
             .iter()
-            .filter(|(path, output)| self.files.get(path).copied().flatten() != Some(output.hash))
+            .filter_map(|entry| match self.files.get(&entry.0).copied().flatten() {
+                Some(hash) if hash == entry.1.hash => None,
+                Some(_) => Some((entry, false)),
+                None => Some((entry, true)),
+            })
             .collect();
         let written: Vec<Result<Option<Arc<str>>, WriteError>> = stale
             .par_iter()
             .with_max_len(8)
-            .map(|(path, output)| {
+            .map(|((path, output), unknown)| {
                 let target = out_dir.join(&**path);
-                if std::fs::read(&target).is_ok_and(|bytes| bytes == *output.bytes) {
+                if *unknown && std::fs::read(&target).is_ok_and(|bytes| output.eq_bytes(&bytes)) {
                     return Ok(None);
                 }
-                write_atomically(out_dir, path, &output.bytes)?;
+                write_output(out_dir, path, output)?;
                 Ok(Some(path.clone()))
             })
             .collect();
@@ -204,6 +210,21 @@ pub fn write_atomically(
     relative: &str,
     bytes: &[u8],
 ) -> Result<(), WriteError> {
+    replace_atomically(out_dir, relative, |file| file.write_all(bytes))
+}
+
+/// Writes an output's chunks to `out_dir/relative` through a temporary file and a rename.
+pub fn write_output(out_dir: &Utf8Path, relative: &str, output: &Output) -> Result<(), WriteError> {
+    replace_atomically(out_dir, relative, |file| output.write_to(file))
+}
+
+/// Creates a temporary file next to the target, lets `fill` write it, and renames it over the
+/// target, so that a reader sees the old or the new content, never a mix.
+fn replace_atomically(
+    out_dir: &Utf8Path,
+    relative: &str,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
     let target = out_dir.join(relative);
     let parent = target.parent().unwrap_or(out_dir);
     ensure_dir(out_dir, parent)?;
@@ -220,7 +241,7 @@ pub fn write_atomically(
     };
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
+        fill(&mut file)?;
         drop(file);
         std::fs::rename(&temp, &target)
     })();

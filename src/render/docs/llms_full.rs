@@ -4,10 +4,10 @@
 use super::post_md::{metadata_line, post_markdown};
 use super::text::{markdown, site_summary};
 use super::{LLMS_TXT, post_markdown_file};
-use crate::db::{Site, SourceFile};
-use crate::derive::{SortKey, post_series_position, published_posts};
+use crate::db::{Index, Site, SourceFile};
+use crate::derive::post_series_position;
 use crate::parse::post_meta;
-use crate::render::Output;
+use crate::render::{Chunk, Output};
 use std::sync::Arc;
 
 /// The line that opens a post's section (its id and language as attributes).
@@ -16,27 +16,27 @@ const OPEN: &str = "<post ";
 const CLOSE: &str = "</post>";
 
 /// One post's section: `<post id=".." lang="..">`, the post's Markdown variant with two more
-/// metadata lines (the variant's URL and the series position), `</post>`. Built from the
-/// variant's bytes, so a post's body is prepared once.
+/// metadata lines (the variant's URL and the series position), `</post>`. The variant's header
+/// and body are shared, not copied: a post's body is held in memory once.
 #[salsa::tracked(returns(ref))]
-pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<str>> {
+pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<[Chunk]>> {
     let meta = post_meta(db, file).as_ref()?;
     let variant = post_markdown(db, file).as_ref()?;
     let config = Site::get(db).config(db);
-    let body = guard_separators(variant.body());
-    let mut out = String::with_capacity(variant.output.bytes.len() + 512);
-    out.push_str(&format!(
-        "{OPEN}id=\"{}\" lang=\"{}\">\n\n",
-        meta.id, meta.lang
-    ));
-    out.push_str(variant.header());
-    out.push_str(&metadata_line(
+    let mut chunks = vec![
+        Chunk::from(format!(
+            "{OPEN}id=\"{}\" lang=\"{}\">\n\n",
+            meta.id, meta.lang
+        )),
+        Chunk::Text(variant.header.clone()),
+    ];
+    let mut extra = metadata_line(
         "Markdown",
         &config.url(&format!("/{}", post_markdown_file(meta.lang, &meta.slug))),
-    ));
+    );
     if let Some(position) = post_series_position(db, file) {
         let series_url = config.url(&format!("/api/series/{}/{}.json", meta.lang, position.slug));
-        out.push_str(&metadata_line(
+        extra.push_str(&metadata_line(
             "Series",
             &format!(
                 "{}, chapter {} of {} ({series_url})",
@@ -46,14 +46,16 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<A
             ),
         ));
     }
-    if !body.is_empty() {
-        out.push('\n');
-        out.push_str(&body);
+    chunks.push(Chunk::from(extra));
+    if !variant.body.is_empty() {
+        chunks.push(Chunk::Static("\n"));
+        chunks.push(match guard_separators(&variant.body) {
+            std::borrow::Cow::Borrowed(_) => Chunk::Text(variant.body.clone()),
+            std::borrow::Cow::Owned(guarded) => Chunk::from(guarded),
+        });
     }
-    out.push('\n');
-    out.push_str(CLOSE);
-    out.push('\n');
-    Some(out.into())
+    chunks.push(Chunk::Static("\n</post>\n"));
+    Some(chunks.into())
 }
 
 /// A body line that starts like a section separator is indented by one space (which changes
@@ -79,24 +81,13 @@ fn guard_separators(body: &str) -> std::borrow::Cow<'_, str> {
 /// same date, English before Spanish: ties are broken by id).
 #[salsa::tracked(returns(ref))]
 pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
-    let site = Site::get(db);
-    let config = site.config(db);
-    let mut posts: Vec<&(SortKey, SourceFile)> = site
-        .trees(db)
-        .into_iter()
-        .flat_map(|tree| published_posts(db, tree).iter())
-        .collect();
-    posts.sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
-    let sections: Vec<&str> = posts
-        .iter()
-        .filter_map(|(_, file)| llms_full_section(db, *file).as_deref())
-        .collect();
-    let mut out = format!(
+    let config = Site::get(db).config(db);
+    let mut prelude = format!(
         "# {}: full content\n\n> {}\n\n",
         markdown(&config.name),
         markdown(&site_summary(config))
     );
-    out.push_str(&format!(
+    prelude.push_str(&format!(
         "Licence: {} ({}). Author: {}. Reuse is allowed, including for training and grounding, with attribution to {} ({}) and a link to the post's canonical URL.\n\n",
         markdown(&config.licence.name),
         config.licence.url,
@@ -104,17 +95,19 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
         markdown(&config.author),
         markdown(&config.name),
     ));
-    out.push_str(&format!(
+    prelude.push_str(&format!(
         "Every published post of {}, newest first (on the same date, English before Spanish). Each post is one section that starts with a `{OPEN}id=\"..\" lang=\"..\">` line and ends with a `{CLOSE}` line: its title, description and metadata, then its Markdown body. A post's Markdown alone is at its canonical URL plus `.md`; the curated site map is {}.\n",
         markdown(&config.name),
         config.url(&format!("/{LLMS_TXT}")),
     ));
-    out.reserve(sections.iter().map(|s| s.len() + 1).sum());
-    for section in sections {
-        out.push('\n');
-        out.push_str(section);
+    let mut chunks = vec![Chunk::from(prelude)];
+    for &(_, file) in Index::get(db).all(db).iter() {
+        if let Some(section) = llms_full_section(db, file) {
+            chunks.push(Chunk::Static("\n"));
+            chunks.extend(section.iter().cloned());
+        }
     }
-    Output::new(out)
+    Output::from_chunks(chunks)
 }
 
 #[cfg(test)]

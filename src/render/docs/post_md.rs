@@ -7,26 +7,18 @@ use crate::config::SiteConfig;
 use crate::db::{Site, SourceFile};
 use crate::model::PostMeta;
 use crate::parse::{parse_post, post_meta};
-use crate::render::Output;
+use crate::render::{Chunk, Output};
+use std::sync::Arc;
 
-/// A post's Markdown variant: the bytes of its file ([`super::post_markdown_file`]), which are
-/// the title block and metadata lines (`header` bytes), a blank line, and the body.
+/// A post's Markdown variant: its file ([`super::post_markdown_file`]) is the title block and
+/// metadata lines (`header`), a blank line, and the body. Both parts are shared with the post's
+/// section of `llms-full.txt`, so a body is held in memory once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PostMarkdown {
     pub output: Output,
-    pub header: usize,
-}
-
-impl PostMarkdown {
-    pub fn header(&self) -> &str {
-        std::str::from_utf8(&self.output.bytes[..self.header]).expect("written from a String")
-    }
-
+    pub header: Arc<str>,
     /// The body, or "" when the post has none.
-    pub fn body(&self) -> &str {
-        let body = self.output.bytes.get(self.header + 1..).unwrap_or_default();
-        std::str::from_utf8(body).expect("written from a String")
-    }
+    pub body: Arc<str>,
 }
 
 /// One post's Markdown variant. Reads the post's text, so it re-runs on every edit of that post
@@ -35,24 +27,26 @@ impl PostMarkdown {
 pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostMarkdown> {
     let meta = post_meta(db, file).as_ref()?;
     let config = Site::get(db).config(db);
-    let mut out = title_block(meta);
-    out.push_str(&metadata_line("Published", &meta.pub_date.to_string()));
-    out.push_str(&language_line(meta));
-    out.push_str(&metadata_line(
+    let mut header = title_block(meta);
+    header.push_str(&metadata_line("Published", &meta.pub_date.to_string()));
+    header.push_str(&language_line(meta));
+    header.push_str(&metadata_line(
         "Canonical URL",
         &config.url(&post_page_path(meta.lang, &meta.slug)),
     ));
-    out.push_str(&tags_line(meta));
-    out.push_str(&hero_line(config, meta));
-    let header = out.len();
-    let body = post_body(db, file);
+    header.push_str(&tags_line(meta));
+    header.push_str(&hero_line(config, meta));
+    let header: Arc<str> = header.into();
+    let body: Arc<str> = post_body(db, file).into();
+    let mut chunks = vec![Chunk::Text(header.clone())];
     if !body.is_empty() {
-        out.push('\n');
-        out.push_str(&body);
+        chunks.push(Chunk::Static("\n"));
+        chunks.push(Chunk::Text(body.clone()));
     }
     Some(PostMarkdown {
-        output: Output::new(out),
+        output: Output::from_chunks(chunks),
         header,
+        body,
     })
 }
 

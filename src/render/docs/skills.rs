@@ -40,10 +40,10 @@ pub struct SkillFile {
 
 #[salsa::tracked(returns(ref))]
 pub fn skill_file(db: &dyn salsa::Database, file: SourceFile) -> Option<SkillFile> {
-    let bytes = file.contents(db).text()?.as_bytes();
+    let text = file.contents(db).text()?;
     Some(SkillFile {
-        digest: sha256_digest(bytes),
-        output: Output::new(bytes.to_vec()),
+        digest: sha256_digest(text.as_bytes()),
+        output: Output::new(text),
     })
 }
 
