@@ -4,6 +4,7 @@
 //!     cargo bench --bench watch                    # 1000 and 10000 posts per language
 //!     cargo bench --bench watch -- 1000 10000 50000
 //!     cargo bench --bench watch -- 10000 --edits 10000   # memory over 10,000 edits
+//!     cargo bench --bench watch -- 10000 --kind body      # one kind of edit (for profiling)
 //!
 //! Edits go through the same path as the daemon (`Session::apply` with the changed path), so
 //! the numbers exclude only the debounce window and the OS's notification latency. Each
@@ -31,9 +32,12 @@ fn main() {
     }
     let mut sizes = Vec::new();
     let mut memory_edits = 0;
+    let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        if arg == "--edits" {
+        if arg == "--kind" {
+            only = args.next();
+        } else if arg == "--edits" {
             memory_edits = args.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
         } else if let Ok(n) = arg.parse() {
             sizes.push(n);
@@ -88,26 +92,34 @@ fn main() {
             }),
         ];
         for (name, edit) in kinds {
+            if only
+                .as_ref()
+                .is_some_and(|kind| !name.starts_with(kind.as_str()))
+            {
+                continue;
+            }
             measure(&mut session, &content, posts, name, |i| {
                 (target.clone(), edit as Edit, i)
             });
         }
         // Every edit on a different post: each is that post's first edit in the session.
         let spread = posts_en.clone();
-        measure(
-            &mut session,
-            &content,
-            posts,
-            "title (a different post)",
-            move |i| {
-                (
-                    spread[(i * 7919) % spread.len()].clone(),
-                    (|text, i| set_line(text, "title:", &format!("title: \"Spread {i}\"")))
-                        as fn(&str, usize) -> String,
-                    i,
-                )
-            },
-        );
+        if only.is_none() {
+            measure(
+                &mut session,
+                &content,
+                posts,
+                "title (a different post)",
+                move |i| {
+                    (
+                        spread[(i * 7919) % spread.len()].clone(),
+                        (|text, i| set_line(text, "title:", &format!("title: \"Spread {i}\"")))
+                            as Edit,
+                        i,
+                    )
+                },
+            );
+        }
         if memory_edits > 0 {
             let before = rss_mb();
             for i in 0..memory_edits {

@@ -195,8 +195,11 @@ impl Session {
             let contents = source::read_file(&disk_path);
             self.stage(path, contents);
         }
-        // A folder that was deleted or moved away: every file known below it is gone.
-        self.stage_missing_under(relative, &HashSet::new());
+        // Gone from disk: it may have been a folder (deleted or moved away), and every file
+        // known below it is gone too. (A path that is a file has nothing below it.)
+        if std::fs::symlink_metadata(&disk_path).is_err() {
+            self.stage_missing_under(relative, &HashSet::new());
+        }
     }
 
     /// Stages every known file below `folder` that is not in `found` as deleted.
@@ -232,7 +235,7 @@ impl Session {
         }
     }
 
-    /// Paths that exist in the database or are pending creation.
+    /// Paths that exist in the database or are pending creation (a path may come twice).
     fn known_paths(&self) -> impl Iterator<Item = ContentPath> + '_ {
         let existing = self.workspace.existing_paths().cloned();
         let pending = self
@@ -240,7 +243,7 @@ impl Session {
             .iter()
             .filter(|(_, contents)| **contents != FileContents::Missing)
             .map(|(path, _)| path.clone());
-        existing.chain(pending).collect::<BTreeSet<_>>().into_iter()
+        existing.chain(pending)
     }
 
     fn stage(&mut self, path: ContentPath, contents: FileContents) {

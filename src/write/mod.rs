@@ -77,12 +77,15 @@ pub struct Publisher {
     manifest: Manifest,
     /// Every API path ever published here, as the history file on disk lists them.
     history: History,
+    /// `history` as the build's input (kept: the session compares it after every publish).
+    published: Published,
 }
 
 impl Publisher {
     /// A publisher for `out_dir`, knowing which files an earlier build wrote (its manifest).
     pub fn open(out_dir: &Utf8Path) -> Publisher {
         let manifest = Manifest::load(out_dir);
+        let history = History::load(out_dir);
         Publisher {
             out_dir: out_dir.to_owned(),
             files: manifest
@@ -90,13 +93,14 @@ impl Publisher {
                 .map(|path| (Arc::from(path), None))
                 .collect(),
             manifest,
-            history: History::load(out_dir),
+            published: history.published(),
+            history,
         }
     }
 
     /// Every API path published so far (the build's `Site.published` input).
     pub fn published(&self) -> Published {
-        self.history.published()
+        self.published.clone()
     }
 
     pub fn out_dir(&self) -> &Utf8Path {
@@ -121,12 +125,20 @@ impl Publisher {
             path: self.out_dir.clone(),
             source,
         })?;
+        // Paths seen before were checked then; only new ones need the check.
+        let mut new_paths = 0;
         for (path, _) in outputs {
-            check_relative(path).map_err(|reason| WriteError::Unsafe {
-                path: path.to_string(),
-                reason,
-            })?;
+            if !self.files.contains_key(path) {
+                new_paths += 1;
+                check_relative(path).map_err(|reason| WriteError::Unsafe {
+                    path: path.to_string(),
+                    reason,
+                })?;
+            }
         }
+        // With no new path and as many outputs as owned files, the set of files is the same:
+        // nothing to remove, and the manifest and history stay as they are.
+        let same_paths = new_paths == 0 && outputs.len() == self.files.len();
         let out_dir = &self.out_dir;
         // A known hash that differs means the file differs; only a file whose content is not
         // known (first publish, folder deleted) is read and compared before writing.
@@ -157,6 +169,37 @@ impl Publisher {
             }
         }
         report.unchanged = outputs.len() - report.written.len();
+        for ((path, output), _) in &stale {
+            self.files.insert(path.clone(), Some(output.hash));
+        }
+        if !same_paths {
+            self.remove_stale(outputs, &mut report)?;
+        }
+        let manifest_missing = !self.out_dir.join(MANIFEST_PATH).is_file();
+        if !same_paths || manifest_missing {
+            let history = self.history.with_outputs(outputs);
+            if history != self.history || !self.out_dir.join(HISTORY_PATH).is_file() {
+                write_atomically(&self.out_dir, HISTORY_PATH, &history.to_bytes())?;
+                self.history = history;
+                self.published = self.history.published();
+            }
+            let manifest = Manifest::from_paths(outputs.iter().map(|(path, _)| &**path));
+            if manifest != self.manifest || manifest_missing {
+                write_atomically(&self.out_dir, MANIFEST_PATH, &manifest.to_bytes())?;
+                self.manifest = manifest;
+            }
+        }
+        report.published = self.published.clone();
+        report.written.sort();
+        Ok(report)
+    }
+
+    /// Removes the owned files that are no longer outputs, with the folders they leave empty.
+    fn remove_stale(
+        &mut self,
+        outputs: &[(Arc<str>, Output)],
+        report: &mut Report,
+    ) -> Result<(), WriteError> {
         let current: HashSet<&str> = outputs.iter().map(|(path, _)| &**path).collect();
         let mut gone: Vec<Arc<str>> = self
             .files
@@ -185,22 +228,7 @@ impl Publisher {
                 }
             }
         }
-        for (path, output) in outputs {
-            self.files.insert(path.clone(), Some(output.hash));
-        }
-        let history = self.history.with_outputs(outputs);
-        if history != self.history || !self.out_dir.join(HISTORY_PATH).is_file() {
-            write_atomically(&self.out_dir, HISTORY_PATH, &history.to_bytes())?;
-            self.history = history;
-        }
-        report.published = self.history.published();
-        let manifest = Manifest::from_paths(outputs.iter().map(|(path, _)| &**path));
-        if manifest != self.manifest || !self.out_dir.join(MANIFEST_PATH).is_file() {
-            write_atomically(&self.out_dir, MANIFEST_PATH, &manifest.to_bytes())?;
-            self.manifest = manifest;
-        }
-        report.written.sort();
-        Ok(report)
+        Ok(())
     }
 }
 
