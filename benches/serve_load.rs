@@ -167,16 +167,16 @@ impl Site {
 
     /// Builds and publishes, recording the measured files' hashes before they reach the disk.
     fn publish(&mut self) {
-        let outputs = build::refresh_outputs(self.workspace.db());
+        let groups = build::refresh_groups(self.workspace.db());
         {
             let mut known = self.known.write().unwrap();
-            for (path, output) in &outputs {
+            for (path, output) in groups.iter().flat_map(|group| group.iter()) {
                 if self.targets.iter().any(|t| **t == **path) {
                     known.insert(output.hash);
                 }
             }
         }
-        let report = self.publisher.publish(&outputs).unwrap();
+        let report = self.publisher.publish_groups(&groups).unwrap();
         self.workspace.set_published(report.published);
     }
 

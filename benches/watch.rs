@@ -5,6 +5,7 @@
 //!     cargo bench --bench watch -- 1000 10000 50000
 //!     cargo bench --bench watch -- 10000 --edits 10000   # memory over 10,000 edits
 //!     cargo bench --bench watch -- 10000 --kind body      # one kind of edit (for profiling)
+//!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench watch   # content and output on tmpfs
 //!
 //! Edits go through the same path as the daemon (`Session::apply` with the changed path), so
 //! the numbers exclude only the debounce window and the OS's notification latency. Each
@@ -56,7 +57,7 @@ fn main() {
     );
     for posts in sizes {
         let source = corpus_for(&root, posts);
-        let work = tempfile::tempdir().unwrap();
+        let work = work_dir();
         let content = work.path().join("content");
         copy_tree(&source, &content);
         let mut config = SiteConfig::defaults(camino::Utf8Path::new("."));
@@ -100,6 +101,26 @@ fn main() {
             }
             measure(&mut session, &content, posts, name, |i| {
                 (target.clone(), edit as Edit, i)
+            });
+        }
+        // A series description: its outputs (the series' detail files and listings) are small
+        // at every corpus size, so the time should not grow with the corpus.
+        if only
+            .as_ref()
+            .is_none_or(|kind| "series".starts_with(kind.as_str()))
+        {
+            measure(&mut session, &content, posts, "series (description)", |i| {
+                (
+                    "series/series-3.md".to_string(),
+                    (|text, i| {
+                        set_line(
+                            text,
+                            "description:",
+                            &format!("description: \"Edited description {i}.\""),
+                        )
+                    }) as Edit,
+                    i,
+                )
             });
         }
         // Every edit on a different post: each is that post's first edit in the session.
@@ -186,6 +207,16 @@ fn measure(
         ms(first),
         writes as f64 / EDITS_PER_KIND as f64
     );
+}
+
+/// The folder the copied content and the output live in: `CONTENT_API_BENCH_DIR` when set (for
+/// example `/dev/shm`, to take one file system's inode allocation out of the numbers), else the
+/// system's temporary folder.
+fn work_dir() -> tempfile::TempDir {
+    match std::env::var_os("CONTENT_API_BENCH_DIR") {
+        Some(dir) => tempfile::tempdir_in(dir).unwrap(),
+        None => tempfile::tempdir().unwrap(),
+    }
 }
 
 fn set_line(text: &str, prefix: &str, line: &str) -> String {

@@ -8,7 +8,9 @@ use crate::db::{Database, Site, SourceFile};
 use crate::derive::{all_diagnostics, post_diagnostics, post_links, published_posts, sort_key};
 use crate::diag::Diagnostic;
 use crate::parse::{parse_deck, parse_series, parse_skill, parse_tag};
-use crate::render::{Output, output_plan, prepare_post, render_output};
+use crate::render::{
+    Files, Output, group_files, output_groups, prepare_post, render_output, site_documents,
+};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -21,20 +23,32 @@ pub fn diagnostics(db: &Database) -> Arc<[Diagnostic]> {
 /// Every output file and its bytes, sorted by path.
 pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
     prepare_in_parallel(db);
-    let plan = output_plan(db).clone();
-    plan.par_iter()
-        .map_with(db.clone(), |db, file| {
-            (file.path.clone(), render_output(db, file))
-        })
-        .collect()
+    // The site-wide documents are the heavy joins (indexes, `llms-full.txt`): render them on
+    // every thread before their group collects them.
+    site_documents(db)
+        .par_iter()
+        .for_each_with(db.clone(), |db, file| {
+            render_output(db, file);
+        });
+    let groups: Vec<Files> = output_groups(db)
+        .par_iter()
+        .map_with(db.clone(), |db, group| group_files(db, *group).clone())
+        .collect();
+    let mut files: Vec<(Arc<str>, Output)> = groups
+        .iter()
+        .flat_map(|group| group.iter().cloned())
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files
 }
 
-/// Every output file and its bytes, for a database that already built once: salsa re-runs only
-/// what changed, so the parallel warm-up of [`outputs`] would be wasted work here.
-pub fn refresh_outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
-    output_plan(db)
+/// Every group of output files, for a database that already built once: salsa re-runs only
+/// what changed, and a group it did not re-run is the same list as last time (which the
+/// publisher skips), so the parallel warm-up of [`outputs`] would be wasted work here.
+pub fn refresh_groups(db: &Database) -> Vec<Files> {
+    output_groups(db)
         .iter()
-        .map(|file| (file.path.clone(), render_output(db, file)))
+        .map(|group| group_files(db, *group).clone())
         .collect()
 }
 

@@ -7,7 +7,7 @@
 //! history-dependent input, `Site.published`, through [`gone_paths`].
 
 use super::output::Output;
-use super::plan::output_plan;
+use super::plan::api_output_paths;
 use super::problem::{STATIC_PROBLEMS, static_problem};
 use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
@@ -73,18 +73,15 @@ fn escape_html(text: &str) -> String {
 }
 
 /// API paths published by an earlier build that are not outputs now, sorted. Re-runs when the
-/// plan or the history changes, and backdates when the set is the same, so `_redirects` is
+/// set of API paths or the history changes, and backdates when the set is the same, so `_redirects` is
 /// re-rendered only when a path is removed (or comes back).
 #[salsa::tracked(returns(ref))]
 pub fn gone_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
-    let plan = output_plan(db);
+    let current = api_output_paths(db);
     Site::get(db)
         .published(db)
         .iter()
-        .filter(|path| {
-            plan.binary_search_by(|file| file.path.as_ref().cmp(path.as_ref()))
-                .is_err()
-        })
+        .filter(|path| current.binary_search(path).is_err())
         .cloned()
         .collect()
 }

@@ -1,7 +1,7 @@
 //! Rendering: from derived values to the exact bytes of every output file.
 //!
-//! Each output file is produced by one tracked query returning an [`Output`]; [`output_plan`]
-//! lists which files exist. Lists of posts are assembled from per-entry fragments cached per
+//! Each output file is produced by one tracked query returning an [`Output`]; [`output_groups`]
+//! lists which files exist, in groups a rebuild can skip as a whole. Lists of posts are assembled from per-entry fragments cached per
 //! source file, so an edit to one post re-serializes one entry, not the whole index.
 //! Only this module (and `serve`, for error bodies) knows the wire format.
 
@@ -15,6 +15,7 @@ mod output;
 mod plan;
 mod posts;
 pub mod problem;
+mod runs;
 mod slides;
 mod static_docs;
 mod timelines;
@@ -23,7 +24,10 @@ pub mod wire;
 pub use media::media_type;
 pub use operations::{OPERATIONS, Operation, PathParam};
 pub use output::{Chunk, Output};
-pub use plan::{OutputFile, OutputKind, output_plan, render_output};
+pub use plan::{
+    Files, OutputFile, OutputGroup, OutputKind, api_output_paths, group_files, is_api_path,
+    output_groups, render_output, site_documents,
+};
 
 use crate::db::SourceFile;
 

@@ -1,36 +1,43 @@
-//! Which output files exist, and how each one is rendered.
+//! Which output files exist, in groups that a rebuild can skip as a whole.
+//!
+//! Every output belongs to one group, and each group is a tracked query returning its files:
+//! the site-wide documents (indexes, listings, discovery documents, configuration-only files),
+//! and runs of [`RUN`] per-post Markdown variants, tag timelines and series details per language.
+//! After an edit, a group whose inputs did not change is verified in O(1) (durability) and
+//! returns the very same list, which the publisher skips without looking inside. So a rebuild
+//! looks at the few groups an edit reached, not at every one of the corpus's files.
 
 use super::docs;
 use super::hosting::redirects_file;
 use super::index::api_index_json;
 use super::output::Output;
 use super::posts::{all_posts_json, posts_json};
+use super::runs::RUN;
 use super::slides::slides_json;
 use super::static_docs::static_documents;
 use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
-use crate::db::{SeriesMembers, Site, SourceFile, TagMembers};
+use crate::db::{LangTree, Site, SourceFile};
 use crate::derive::{published_posts, series_members, series_names, tag_members, tag_names};
 use crate::model::Lang;
 use std::sync::Arc;
 
-/// What an output file is, which decides the query that renders it.
+/// Output files and their bytes, as one group renders them (sorted by path within the group).
+pub type Files = Arc<[(Arc<str>, Output)]>;
+
+/// Whether an output path is part of the API (and so remembered by the publishing history, to
+/// answer 410 once it is gone): everything under `api/`.
+pub fn is_api_path(path: &str) -> bool {
+    path.starts_with("api/")
+}
+
+/// What a site-wide document is, which decides the query that renders it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OutputKind {
     ApiIndex,
     AllPosts,
     Posts(Lang),
     SeriesListing(Lang),
-    /// A series detail: its language and name (the path), and its members input.
-    SeriesDetail(Lang, Arc<str>, SeriesMembers),
-    /// A tag timeline: its language and tag (the path), and its members input.
-    TagTimeline(Lang, Arc<str>, TagMembers),
     Slides(Lang),
-    /// A published post's Markdown variant.
-    PostMarkdown {
-        lang: Lang,
-        slug: Arc<str>,
-        file: SourceFile,
-    },
     LlmsTxt,
     LlmsFullTxt,
     /// A published agent skill, copied as it is.
@@ -42,13 +49,13 @@ pub enum OutputKind {
     AiCatalog,
     Developers,
     DevelopersMarkdown,
-    /// `_redirects`: depends on the history of published paths as well as the plan.
+    /// `_redirects`: depends on the history of published paths as well as the content.
     Redirects,
     /// A document that depends on the configuration only (OpenAPI, error bodies...).
     Static,
 }
 
-/// One file of the output, by its path relative to the output folder.
+/// One site-wide document, by its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OutputFile {
     pub path: Arc<str>,
@@ -64,10 +71,7 @@ impl OutputKind {
             OutputKind::AllPosts => "api/posts.json".into(),
             OutputKind::Posts(lang) => format!("api/posts-{lang}.json"),
             OutputKind::SeriesListing(lang) => format!("api/series/{lang}/index.json"),
-            OutputKind::SeriesDetail(lang, name, _) => format!("api/series/{lang}/{name}.json"),
-            OutputKind::TagTimeline(lang, tag, _) => format!("api/timeline/{lang}/{tag}.json"),
             OutputKind::Slides(lang) => format!("api/slides-timeline/{lang}.json"),
-            OutputKind::PostMarkdown { lang, slug, .. } => docs::post_markdown_file(*lang, slug),
             OutputKind::LlmsTxt => docs::LLMS_TXT.into(),
             OutputKind::LlmsFullTxt => docs::LLMS_FULL_TXT.into(),
             OutputKind::Skill { name, .. } => docs::skill_output_file(name),
@@ -81,11 +85,10 @@ impl OutputKind {
     }
 }
 
-/// Every output file, sorted by path. Re-runs when a tag, series, published post or skill
-/// appears or disappears; backdates otherwise.
+/// The site-wide documents, sorted by path. Re-runs when a skill appears or disappears (or the
+/// configuration changes); backdates otherwise.
 #[salsa::tracked(returns(ref))]
-pub fn output_plan(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
-    let site = Site::get(db);
+pub fn site_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
     let mut kinds = vec![
         OutputKind::ApiIndex,
         OutputKind::AllPosts,
@@ -105,27 +108,10 @@ pub fn output_plan(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
                 file: *file,
             }),
     );
-    for tree in site.trees(db) {
-        let lang = tree.lang(db);
-        kinds.extend(published_posts(db, tree).iter().map(|(key, file)| {
-            let slug = key.id.split_once('_').map_or(&*key.id, |(_, slug)| slug);
-            OutputKind::PostMarkdown {
-                lang,
-                slug: slug.into(),
-                file: *file,
-            }
-        }));
+    for lang in Lang::ALL {
         kinds.push(OutputKind::Posts(lang));
         kinds.push(OutputKind::SeriesListing(lang));
         kinds.push(OutputKind::Slides(lang));
-        kinds.extend(series_names(db, tree).iter().filter_map(|name| {
-            let members = series_members(db, tree, name)?;
-            Some(OutputKind::SeriesDetail(lang, name.clone(), members))
-        }));
-        kinds.extend(tag_names(db, tree).iter().filter_map(|tag| {
-            let members = tag_members(db, tree, tag)?;
-            Some(OutputKind::TagTimeline(lang, tag.clone(), members))
-        }));
     }
     let mut files: Vec<OutputFile> = kinds
         .into_iter()
@@ -142,7 +128,156 @@ pub fn output_plan(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
     files.into()
 }
 
-/// The bytes of one planned file.
+/// A group of output files (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutputGroup {
+    /// The site-wide documents.
+    Site,
+    /// The Markdown variants of a run of one language's published posts (newest first).
+    PostMarkdown { tree: LangTree, start: u32 },
+    /// A run of one language's tag timelines (by tag).
+    Timelines { tree: LangTree, start: u32 },
+    /// A run of one language's series details (by series name).
+    SeriesDetails { tree: LangTree, start: u32 },
+}
+
+/// Every group of the output. Re-runs when a list grows or shrinks past a run boundary's worth
+/// of entries; backdates otherwise.
+#[salsa::tracked(returns(ref))]
+pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
+    let starts = |len: usize| (0..len).step_by(RUN).map(|start| start as u32);
+    let mut groups = vec![OutputGroup::Site];
+    for tree in Site::get(db).trees(db) {
+        groups.extend(
+            starts(published_posts(db, tree).len())
+                .map(|start| OutputGroup::PostMarkdown { tree, start }),
+        );
+        groups.extend(
+            starts(tag_names(db, tree).len()).map(|start| OutputGroup::Timelines { tree, start }),
+        );
+        groups.extend(
+            starts(series_names(db, tree).len())
+                .map(|start| OutputGroup::SeriesDetails { tree, start }),
+        );
+    }
+    groups.into()
+}
+
+/// The files of one group.
+pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
+    match group {
+        OutputGroup::Site => site_files(db),
+        OutputGroup::PostMarkdown { tree, start } => post_markdown_files(db, tree, start),
+        OutputGroup::Timelines { tree, start } => timeline_files(db, tree, start),
+        OutputGroup::SeriesDetails { tree, start } => series_files(db, tree, start),
+    }
+}
+
+/// Every API output path (the ones the publishing history remembers), sorted. Backdates unless
+/// a tag, series or site document appeared or disappeared.
+#[salsa::tracked(returns(ref))]
+pub fn api_output_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
+    let mut paths: Vec<Arc<str>> = site_documents(db)
+        .iter()
+        .map(|file| file.path.clone())
+        .filter(|path| is_api_path(path))
+        .collect();
+    for tree in Site::get(db).trees(db) {
+        let lang = tree.lang(db);
+        paths.extend(
+            tag_names(db, tree)
+                .iter()
+                .map(|tag| Arc::from(timeline_path(lang, tag))),
+        );
+        paths.extend(
+            series_names(db, tree)
+                .iter()
+                .map(|name| Arc::from(series_path(lang, name))),
+        );
+    }
+    paths.sort();
+    paths.into()
+}
+
+fn timeline_path(lang: Lang, tag: &str) -> String {
+    format!("api/timeline/{lang}/{tag}.json")
+}
+
+fn series_path(lang: Lang, name: &str) -> String {
+    format!("api/series/{lang}/{name}.json")
+}
+
+/// The site-wide documents.
+#[salsa::tracked(returns(ref))]
+fn site_files(db: &dyn salsa::Database) -> Files {
+    site_documents(db)
+        .iter()
+        .map(|file| (file.path.clone(), render_output(db, file)))
+        .collect()
+}
+
+/// The Markdown variants of the published posts `start..start + RUN` of the language. Names
+/// come from validated slugs, so they never contain `/`, `.` or `..`.
+#[salsa::tracked(returns(ref))]
+fn post_markdown_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
+    let lang = tree.lang(db);
+    let posts = published_posts(db, tree);
+    let run = &posts[run_range(start, posts.len())];
+    let mut files: Vec<(Arc<str>, Output)> = run
+        .iter()
+        .filter_map(|(key, file)| {
+            let variant = docs::post_markdown(db, *file).as_ref()?;
+            let slug = key.id.split_once('_').map_or(&*key.id, |(_, slug)| slug);
+            Some((
+                Arc::from(docs::post_markdown_file(lang, slug)),
+                variant.output.clone(),
+            ))
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files.into()
+}
+
+/// The timelines of the tags `start..start + RUN` of the language (by name).
+#[salsa::tracked(returns(ref))]
+fn timeline_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
+    let lang = tree.lang(db);
+    let tags = tag_names(db, tree);
+    tags[run_range(start, tags.len())]
+        .iter()
+        .filter_map(|tag| {
+            let members = tag_members(db, tree, tag)?;
+            Some((
+                Arc::from(timeline_path(lang, tag)),
+                tag_timeline_json(db, members).clone(),
+            ))
+        })
+        .collect()
+}
+
+/// The details of the series `start..start + RUN` of the language (by name).
+#[salsa::tracked(returns(ref))]
+fn series_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
+    let lang = tree.lang(db);
+    let names = series_names(db, tree);
+    names[run_range(start, names.len())]
+        .iter()
+        .filter_map(|name| {
+            let members = series_members(db, tree, name)?;
+            Some((
+                Arc::from(series_path(lang, name)),
+                series_detail_json(db, members).clone(),
+            ))
+        })
+        .collect()
+}
+
+fn run_range(start: u32, len: usize) -> std::ops::Range<usize> {
+    let start = (start as usize).min(len);
+    start..(start + RUN).min(len)
+}
+
+/// The bytes of one site-wide document.
 pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
     let site = Site::get(db);
     match &file.kind {
@@ -150,13 +285,7 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
         OutputKind::AllPosts => all_posts_json(db).clone(),
         OutputKind::Posts(lang) => posts_json(db, site.tree(db, *lang)).clone(),
         OutputKind::SeriesListing(lang) => series_listing_json(db, site.tree(db, *lang)).clone(),
-        OutputKind::SeriesDetail(_, _, members) => series_detail_json(db, *members).clone(),
-        OutputKind::TagTimeline(_, _, members) => tag_timeline_json(db, *members).clone(),
         OutputKind::Slides(lang) => slides_json(db, site.tree(db, *lang)).clone(),
-        OutputKind::PostMarkdown { file, .. } => docs::post_markdown(db, *file)
-            .as_ref()
-            .map(|variant| variant.output.clone())
-            .expect("planned posts are published"),
         OutputKind::LlmsTxt => docs::llms_txt(db).clone(),
         OutputKind::LlmsFullTxt => docs::llms_full_txt(db).clone(),
         OutputKind::Skill { file, .. } => docs::skill_file(db, *file)

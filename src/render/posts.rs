@@ -2,9 +2,10 @@
 
 use super::output::Output;
 use super::output::json_array;
+use super::runs::{PostList, post_entries_run};
 use super::wire::{PostIndexEntry, to_json};
 use crate::db::{Index, LangTree, SourceFile};
-use crate::derive::{post_series_position, published_posts, tag_tiers};
+use crate::derive::{post_series_position, tag_tiers};
 use crate::model::Tier;
 use crate::parse::post_meta;
 use std::sync::Arc;
@@ -47,18 +48,20 @@ pub fn post_entry_json(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc
 /// `api/posts-{lang}.json`.
 #[salsa::tracked(returns(ref))]
 pub fn posts_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
-    let entries = published_posts(db, tree)
-        .iter()
-        .filter_map(|&(_, file)| post_entry_json(db, file).clone());
-    Output::from_chunks(json_array(entries))
+    let list = PostList::Lang(Index::get(db).lang(db, tree.lang(db)));
+    post_index(db, list)
 }
 
 /// `api/posts.json`: both languages merged newest first (ties by id, so `en/` before `es/`).
 #[salsa::tracked(returns(ref))]
 pub fn all_posts_json(db: &dyn salsa::Database) -> Output {
-    let entries = Index::get(db)
-        .all(db)
-        .iter()
-        .filter_map(|&(_, file)| post_entry_json(db, file).clone());
+    post_index(db, PostList::All(Index::get(db)))
+}
+
+/// A post index: the entries of `list`, read run by run.
+fn post_index(db: &dyn salsa::Database, list: PostList) -> Output {
+    let entries = list
+        .starts(db)
+        .flat_map(|start| post_entries_run(db, list, start).iter().cloned());
     Output::from_chunks(json_array(entries))
 }

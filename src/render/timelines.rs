@@ -2,6 +2,7 @@
 //! and `api/series/{lang}/index.json`.
 
 use super::output::{Chunk, Output, json_array};
+use super::runs::{PostList, timeline_entries_run};
 use super::wire::{
     Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost, to_json,
     to_json_spliced,
@@ -51,7 +52,14 @@ fn timeline_array(db: &dyn salsa::Database, files: &[SourceFile]) -> (Vec<Chunk>
 /// that an edit of a post outside the tag changes.
 #[salsa::tracked(returns(ref))]
 pub fn tag_timeline_json(db: &dyn salsa::Database, members: TagMembers) -> Output {
-    let (array, total) = timeline_array(db, members.files(db));
+    // A primary tag lists a large share of the site: read it run by run.
+    let list = PostList::Tag(members);
+    let fragments: Vec<Arc<str>> = list
+        .starts(db)
+        .flat_map(|start| timeline_entries_run(db, list, start).iter().cloned())
+        .collect();
+    let total = fragments.len();
+    let array = json_array(fragments);
     let timeline = TagTimeline {
         tag: members.tag(db),
         lang: members.lang(db).into(),

@@ -375,17 +375,17 @@ impl Session {
 
     fn publish(&mut self) -> Result<Report, WriteError> {
         let started = Instant::now();
-        let outputs = build::refresh_outputs(self.workspace.db());
+        let groups = build::refresh_groups(self.workspace.db());
         let rendered = started.elapsed();
-        let report = self.publisher.publish(&outputs);
+        let report = self.publisher.publish_groups(&groups);
         // The history of published API paths grows; `_redirects` reads it at the next rebuild
         // (as a `--once` run on this folder would).
         if let Ok(report) = &report {
             self.workspace.set_published(report.published.clone());
         }
         tracing::debug!(
-            "rendered {} outputs in {rendered:?}, published in {:?}",
-            outputs.len(),
+            "rendered {} output groups in {rendered:?}, published in {:?}",
+            groups.len(),
             started.elapsed() - rendered
         );
         report

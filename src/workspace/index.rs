@@ -18,6 +18,14 @@ use salsa::{Durability, Setter};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+/// The durability an index entry gets once an edit changed it. Not LOW: everything that reads an
+/// index (every run of the post lists, every group of Markdown variants) would then be LOW for
+/// the rest of the session, and salsa would re-validate all of it, entry by entry, after every
+/// later edit, even a body edit elsewhere. At MEDIUM, the edit that changes an index pays that
+/// once (it rewrites the lists anyway), and later edits that leave the indexes alone find those
+/// queries verified by durability.
+const INDEX_DURABILITY: Durability = Durability::MEDIUM;
+
 /// What a published post contributes to the indexes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
@@ -112,7 +120,7 @@ impl Indexes {
             if **self.index.all(db) != *all {
                 self.index
                     .set_all(db)
-                    .with_durability(Durability::LOW)
+                    .with_durability(INDEX_DURABILITY)
                     .to(all);
             }
         }
@@ -274,15 +282,15 @@ impl LangState {
         touched.published = true;
     }
 
-    /// Sets every index input whose value differs from the in-memory index, at LOW durability:
-    /// the entries an edit touched are likely to change again.
+    /// Sets every index input whose value differs from the in-memory index, at MEDIUM
+    /// durability (see [`INDEX_DURABILITY`]).
     fn commit(&mut self, db: &mut Database, touched: Touched) {
-        let low = Durability::LOW;
+        let durability = INDEX_DURABILITY;
         let lang = self.input.lang(db);
         if touched.published && **self.input.published(db) != *self.published {
             self.input
                 .set_published(db)
-                .with_durability(low)
+                .with_durability(durability)
                 .to(self.published.clone().into());
         }
         let mut tag_set_changed = false;
@@ -301,11 +309,11 @@ impl LangState {
             match self.tag_inputs.get(&tag) {
                 Some(&input) if **input.files(db) == *files => {}
                 Some(&input) => {
-                    input.set_files(db).with_durability(low).to(files);
+                    input.set_files(db).with_durability(durability).to(files);
                 }
                 None => {
                     let input = TagMembers::builder(lang, tag.clone(), files)
-                        .durability(low)
+                        .durability(durability)
                         .new(db);
                     self.tag_inputs.insert(tag, input);
                 }
@@ -313,7 +321,7 @@ impl LangState {
         }
         if tag_set_changed {
             let map = Arc::new(self.tag_map());
-            self.input.set_tags(db).with_durability(low).to(map);
+            self.input.set_tags(db).with_durability(durability).to(map);
         }
         let mut series_set_changed = false;
         for name in touched.series {
@@ -331,11 +339,11 @@ impl LangState {
             match self.series_inputs.get(&name) {
                 Some(&input) if **input.files(db) == *files => {}
                 Some(&input) => {
-                    input.set_files(db).with_durability(low).to(files);
+                    input.set_files(db).with_durability(durability).to(files);
                 }
                 None => {
                     let input = SeriesMembers::builder(lang, name.clone(), files)
-                        .durability(low)
+                        .durability(durability)
                         .new(db);
                     self.series_inputs.insert(name, input);
                 }
@@ -343,7 +351,10 @@ impl LangState {
         }
         if series_set_changed {
             let map = Arc::new(self.series_map());
-            self.input.set_series(db).with_durability(low).to(map);
+            self.input
+                .set_series(db)
+                .with_durability(durability)
+                .to(map);
         }
     }
 

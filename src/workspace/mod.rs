@@ -255,7 +255,9 @@ impl Workspace {
     /// Sets the API paths published so far (after each publish, from `write::Report`). Only a
     /// different set reaches salsa, so `_redirects` re-renders only when the history grows.
     pub fn set_published(&mut self, published: Published) -> bool {
-        if **self.site.published(&self.db) == *published {
+        let current = self.site.published(&self.db);
+        // The publisher hands back the same list while the history does not grow.
+        if Arc::ptr_eq(current, &published) || **current == *published {
             return false;
         }
         self.site

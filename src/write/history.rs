@@ -7,7 +7,6 @@
 //! is never served.
 
 use crate::db::Published;
-use crate::render::Output;
 use camino::Utf8Path;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -28,10 +27,7 @@ struct OnDisk {
     published: Vec<String>,
 }
 
-/// Whether an output path is part of the API (and so remembered): everything under `api/`.
-pub fn is_api_path(path: &str) -> bool {
-    path.starts_with("api/")
-}
+pub use crate::render::is_api_path;
 
 impl History {
     /// The history of `out_dir`; empty when there is none. An unreadable history is reported
@@ -58,13 +54,13 @@ impl History {
     }
 
     /// This history plus the API paths among `outputs`.
-    pub fn with_outputs(&self, outputs: &[(Arc<str>, Output)]) -> History {
+    pub fn with_outputs<'a>(&self, outputs: impl IntoIterator<Item = &'a Arc<str>>) -> History {
         let mut paths = self.paths.clone();
         paths.extend(
             outputs
-                .iter()
-                .filter(|(path, _)| is_api_path(path))
-                .map(|(path, _)| path.clone()),
+                .into_iter()
+                .filter(|path| is_api_path(path))
+                .cloned(),
         );
         History { paths }
     }
@@ -98,11 +94,8 @@ impl History {
 mod tests {
     use super::*;
 
-    fn outputs(paths: &[&str]) -> Vec<(Arc<str>, Output)> {
-        paths
-            .iter()
-            .map(|p| (Arc::from(*p), Output::new("{}")))
-            .collect()
+    fn outputs(paths: &[&str]) -> Vec<Arc<str>> {
+        paths.iter().map(|p| Arc::from(*p)).collect()
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub use manifest::{MANIFEST_PATH, Manifest};
 pub use safe_path::{SafePathError, check_relative};
 
 use crate::db::Published;
-use crate::render::Output;
+use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -79,6 +79,9 @@ pub struct Publisher {
     history: History,
     /// `history` as the build's input (kept: the session compares it after every publish).
     published: Published,
+    /// The groups of the last successful publish. Holding them keeps their allocations alive,
+    /// so an address seen again is the same list, not a new one at a reused address.
+    last_groups: Vec<Files>,
 }
 
 impl Publisher {
@@ -95,6 +98,7 @@ impl Publisher {
             manifest,
             published: history.published(),
             history,
+            last_groups: Vec::new(),
         }
     }
 
@@ -113,21 +117,40 @@ impl Publisher {
         !self.files.values().any(Option::is_some) || self.out_dir.join(MANIFEST_PATH).is_file()
     }
 
-    /// Makes the folder hold exactly `outputs` (plus files this tool never wrote). Writes run in
-    /// parallel; the manifest is written last, and only when the set of files changed.
+    /// Makes the folder hold exactly `outputs` (plus files this tool never wrote), as one group.
     pub fn publish(&mut self, outputs: &[(Arc<str>, Output)]) -> Result<Report, WriteError> {
+        self.publish_groups(&[Files::from(outputs)])
+    }
+
+    /// Makes the folder hold exactly the files of `groups` (plus files this tool never wrote).
+    /// A group that is the very list (same allocation) published last time is skipped without
+    /// looking inside: its files are on disk as they were. Writes run in parallel; the manifest
+    /// is written last, and only when the set of files changed. Paths must be unique across
+    /// groups.
+    pub fn publish_groups(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
         if !self.is_intact() {
             // The folder (or its manifest) was deleted behind our back: trust nothing we knew.
             tracing::info!("{} was removed; writing it again", self.out_dir);
             self.files.values_mut().for_each(|hash| *hash = None);
+            self.last_groups.clear();
         }
         std::fs::create_dir_all(&self.out_dir).map_err(|source| WriteError::Io {
             path: self.out_dir.clone(),
             source,
         })?;
+        let published_before: HashSet<*const (Arc<str>, Output)> = self
+            .last_groups
+            .iter()
+            .map(|group| group.as_ptr())
+            .collect();
+        let changed: Vec<&(Arc<str>, Output)> = groups
+            .iter()
+            .filter(|group| !published_before.contains(&group.as_ptr()))
+            .flat_map(|group| group.iter())
+            .collect();
         // Paths seen before were checked then; only new ones need the check.
         let mut new_paths = 0;
-        for (path, _) in outputs {
+        for (path, _) in changed.iter().copied() {
             if !self.files.contains_key(path) {
                 new_paths += 1;
                 check_relative(path).map_err(|reason| WriteError::Unsafe {
@@ -136,14 +159,16 @@ impl Publisher {
                 })?;
             }
         }
-        // With no new path and as many outputs as owned files, the set of files is the same:
-        // nothing to remove, and the manifest and history stay as they are.
-        let same_paths = new_paths == 0 && outputs.len() == self.files.len();
+        // Every path of an unchanged group is owned already; with no new path among the others
+        // and as many outputs as owned files, the set of files is the same: nothing to remove,
+        // and the manifest and history stay as they are.
+        let total: usize = groups.iter().map(|group| group.len()).sum();
+        let same_paths = new_paths == 0 && total == self.files.len();
         let out_dir = &self.out_dir;
         // A known hash that differs means the file differs; only a file whose content is not
         // known (first publish, folder deleted) is read and compared before writing.
-        let stale: Vec<(&(Arc<str>, Output), bool)> = outputs
-            .iter()
+        let stale: Vec<(&(Arc<str>, Output), bool)> = changed
+            .into_iter()
             .filter_map(|entry| match self.files.get(&entry.0).copied().flatten() {
                 Some(hash) if hash == entry.1.hash => None,
                 Some(_) => Some((entry, false)),
@@ -168,27 +193,34 @@ impl Publisher {
                 report.written.push(path);
             }
         }
-        report.unchanged = outputs.len() - report.written.len();
+        report.unchanged = total - report.written.len();
         for ((path, output), _) in &stale {
             self.files.insert(path.clone(), Some(output.hash));
         }
+        let all_paths = || {
+            groups
+                .iter()
+                .flat_map(|group| group.iter().map(|(path, _)| path))
+        };
         if !same_paths {
-            self.remove_stale(outputs, &mut report)?;
+            self.remove_stale(all_paths().map(|path| &**path).collect(), &mut report)?;
         }
         let manifest_missing = !self.out_dir.join(MANIFEST_PATH).is_file();
         if !same_paths || manifest_missing {
-            let history = self.history.with_outputs(outputs);
+            let history = self.history.with_outputs(all_paths());
             if history != self.history || !self.out_dir.join(HISTORY_PATH).is_file() {
                 write_atomically(&self.out_dir, HISTORY_PATH, &history.to_bytes())?;
                 self.history = history;
                 self.published = self.history.published();
             }
-            let manifest = Manifest::from_paths(outputs.iter().map(|(path, _)| &**path));
+            let manifest = Manifest::from_paths(all_paths().map(|path| &**path));
             if manifest != self.manifest || manifest_missing {
                 write_atomically(&self.out_dir, MANIFEST_PATH, &manifest.to_bytes())?;
                 self.manifest = manifest;
             }
         }
+        // Only now is every file of every group on disk: the next publish may skip them.
+        self.last_groups = groups.to_vec();
         report.published = self.published.clone();
         report.written.sort();
         Ok(report)
@@ -197,10 +229,9 @@ impl Publisher {
     /// Removes the owned files that are no longer outputs, with the folders they leave empty.
     fn remove_stale(
         &mut self,
-        outputs: &[(Arc<str>, Output)],
+        current: HashSet<&str>,
         report: &mut Report,
     ) -> Result<(), WriteError> {
-        let current: HashSet<&str> = outputs.iter().map(|(path, _)| &**path).collect();
         let mut gone: Vec<Arc<str>> = self
             .files
             .keys()

@@ -7,6 +7,7 @@ use super::{LLMS_TXT, post_markdown_file};
 use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
 use crate::parse::post_meta;
+use crate::render::runs::{PostList, llms_full_run};
 use crate::render::{Chunk, Output};
 use std::sync::Arc;
 
@@ -101,11 +102,9 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
         config.url(&format!("/{LLMS_TXT}")),
     ));
     let mut chunks = vec![Chunk::from(prelude)];
-    for &(_, file) in Index::get(db).all(db).iter() {
-        if let Some(section) = llms_full_section(db, file) {
-            chunks.push(Chunk::Static("\n"));
-            chunks.extend(section.iter().cloned());
-        }
+    let list = PostList::All(Index::get(db));
+    for start in list.starts(db) {
+        chunks.extend(llms_full_run(db, list, start).iter().cloned());
     }
     Output::from_chunks(chunks)
 }
