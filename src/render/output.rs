@@ -11,22 +11,58 @@ use std::sync::Arc;
 use xxhash_rust::xxh3::Xxh3;
 
 /// A piece of an output file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Chunk {
     /// Shared text, usually a fragment cached by a per-file query.
     Text(Arc<str>),
     /// A separator or other fixed text.
     Static(&'static str),
+    /// A range of a source file's text, shared with the database input that holds it: a post's
+    /// body is published as it was read, so it is held in memory once, in its file's contents.
+    Source {
+        text: Arc<String>,
+        start: u32,
+        end: u32,
+    },
 }
 
 impl Chunk {
-    pub fn as_bytes(&self) -> &[u8] {
+    /// A chunk of `text[range]`; `None` when the range is not a `str` range of `text` (or does
+    /// not fit the `u32` offsets, which no content file under the size limit reaches).
+    pub fn source(text: &Arc<String>, range: std::ops::Range<usize>) -> Option<Chunk> {
+        text.get(range.clone())?;
+        Some(Chunk::Source {
+            text: text.clone(),
+            start: u32::try_from(range.start).ok()?,
+            end: u32::try_from(range.end).ok()?,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
         match self {
-            Chunk::Text(text) => text.as_bytes(),
-            Chunk::Static(text) => text.as_bytes(),
+            Chunk::Text(text) => text,
+            Chunk::Static(text) => text,
+            Chunk::Source { text, start, end } => &text[*start as usize..*end as usize],
         }
     }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        self.as_str().as_bytes()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.as_str().is_empty()
+    }
 }
+
+/// Chunks are equal when their text is, however it is held.
+impl PartialEq for Chunk {
+    fn eq(&self, other: &Chunk) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Chunk {}
 
 impl From<String> for Chunk {
     fn from(text: String) -> Chunk {

@@ -50,8 +50,8 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<A
     chunks.push(Chunk::from(extra));
     if !variant.body.is_empty() {
         chunks.push(Chunk::Static("\n"));
-        chunks.push(match guard_separators(&variant.body) {
-            std::borrow::Cow::Borrowed(_) => Chunk::Text(variant.body.clone()),
+        chunks.push(match guard_separators(variant.body.as_str()) {
+            std::borrow::Cow::Borrowed(_) => variant.body.clone(),
             std::borrow::Cow::Owned(guarded) => Chunk::from(guarded),
         });
     }

@@ -8,6 +8,7 @@ use crate::db::{Site, SourceFile};
 use crate::model::PostMeta;
 use crate::parse::{parse_post, post_meta};
 use crate::render::{Chunk, Output};
+use crate::source::FileContents;
 use std::sync::Arc;
 
 /// A post's Markdown variant: its file ([`super::post_markdown_file`]) is the title block and
@@ -17,8 +18,8 @@ use std::sync::Arc;
 pub struct PostMarkdown {
     pub output: Output,
     pub header: Arc<str>,
-    /// The body, or "" when the post has none.
-    pub body: Arc<str>,
+    /// The body (empty when the post has none): usually a range of the file's own text.
+    pub body: Chunk,
 }
 
 /// One post's Markdown variant. Reads the post's text, so it re-runs on every edit of that post
@@ -37,11 +38,11 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
     header.push_str(&tags_line(meta));
     header.push_str(&hero_line(config, meta));
     let header: Arc<str> = header.into();
-    let body: Arc<str> = post_body(db, file).into();
+    let body = post_body(db, file);
     let mut chunks = vec![Chunk::Text(header.clone())];
     if !body.is_empty() {
         chunks.push(Chunk::Static("\n"));
-        chunks.push(Chunk::Text(body.clone()));
+        chunks.push(body.clone());
     }
     Some(PostMarkdown {
         output: Output::from_chunks(chunks),
@@ -51,16 +52,37 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
 }
 
 /// The post's Markdown body (after the front matter), as published: MDX files lose their
-/// `import`/`export` blocks.
-fn post_body(db: &dyn salsa::Database, file: SourceFile) -> String {
+/// `import`/`export` blocks. When publishing changes nothing but the blank lines around the
+/// body (the usual case), the chunk is a range of the file's text rather than a copy.
+fn post_body(db: &dyn salsa::Database, file: SourceFile) -> Chunk {
     let start = parse_post(db, file).parsed.body_start;
-    let text = file.contents(db).text().unwrap_or_default();
+    let FileContents::Text(text) = file.contents(db) else {
+        return Chunk::Static("");
+    };
     let body = text.get(start..).unwrap_or_default();
     if file.path(db).as_str().ends_with(".mdx") {
-        normalized_body(&strip_mdx_esm(body))
-    } else {
-        normalized_body(body)
+        return normalized_body(&strip_mdx_esm(body)).into();
     }
+    match unchanged_body_range(text, start) {
+        Some(range) => Chunk::source(text, range).unwrap_or_else(|| normalized_body(body).into()),
+        None => normalized_body(body).into(),
+    }
+}
+
+/// The range of `text` that [`normalized_body`] of `text[start..]` would produce, when it is
+/// one: no carriage returns, and the trimmed body is followed by its newline in the file.
+fn unchanged_body_range(text: &str, start: usize) -> Option<std::ops::Range<usize>> {
+    let body = text.get(start..)?;
+    if body.contains('\r') {
+        return None;
+    }
+    let leading = body.len() - body.trim_start_matches('\n').len();
+    let trimmed = body[leading..].trim_end();
+    if trimmed.is_empty() {
+        return Some(start..start);
+    }
+    let end = start + leading + trimmed.len();
+    (text.as_bytes().get(end) == Some(&b'\n')).then_some(start + leading..end + 1)
 }
 
 /// `# Title`, then the description as a blockquote.
@@ -100,5 +122,45 @@ fn hero_line(config: &SiteConfig, meta: &PostMeta) -> String {
         Some(hero) if hero.starts_with('/') => metadata_line("Hero image", &config.url(hero)),
         Some(hero) => metadata_line("Hero image", hero),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_plain_body_is_a_range_of_the_file() {
+        let text = "---\ntitle: A\n---\n\nFirst line.\n\nLast line.\n\n";
+        let start = text.find("\n\nFirst").unwrap();
+        let range = unchanged_body_range(text, start).expect("no copy needed");
+        assert_eq!(&text[range], "First line.\n\nLast line.\n");
+        assert_eq!(
+            unchanged_body_range("---\n---\nA  \n", 8),
+            None,
+            "trailing spaces are trimmed, so the published body is a copy"
+        );
+        assert_eq!(
+            unchanged_body_range("---\n---\r\nA\r\n", 7),
+            None,
+            "CRLF is rewritten"
+        );
+        assert_eq!(
+            unchanged_body_range("---\n---\nA", 8),
+            None,
+            "no final newline to share"
+        );
+    }
+
+    proptest! {
+        /// Whenever a range is returned, it holds exactly what `normalized_body` would publish.
+        #[test]
+        fn the_range_is_the_normalized_body(text in "[ab \\n\\r\\t]{0,24}", start in 0usize..24) {
+            let start = start.min(text.len());
+            if let Some(range) = unchanged_body_range(&text, start) {
+                prop_assert_eq!(&text[range], normalized_body(&text[start..]));
+            }
+        }
     }
 }
