@@ -4,6 +4,7 @@
 //!     cargo bench --bench watch                    # 1000 and 10000 posts per language
 //!     cargo bench --bench watch -- 1000 10000 50000
 //!     cargo bench --bench watch -- 10000 --edits 10000   # memory over 10,000 edits
+//!     cargo bench --bench watch -- 10000 --kind none --edits 10000   # memory only
 //!     cargo bench --bench watch -- 10000 --kind body      # one kind of edit (for profiling)
 //!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench watch   # content and output on tmpfs
 //!
@@ -142,15 +143,21 @@ fn main() {
             );
         }
         if memory_edits > 0 {
+            // Edits start from each file's original text, so the content keeps its size and any
+            // growth is the daemon's.
+            let originals: Vec<String> = posts_en[..50]
+                .iter()
+                .map(|path| std::fs::read_to_string(content.join(path)).unwrap())
+                .collect();
             let before = rss_mb();
             for i in 0..memory_edits {
                 let path = &posts_en[i % 50];
                 let file = content.join(path);
-                let text = std::fs::read_to_string(&file).unwrap();
+                let text = &originals[i % 50];
                 let edited = if i % 2 == 0 {
-                    set_line(&text, "title:", &format!("title: \"Memory {i}\""))
+                    set_line(text, "title:", &format!("title: \"Memory {i}\""))
                 } else {
-                    text.trim_end().to_string() + "\n\nMore.\n"
+                    text.trim_end().to_string() + &format!("\n\nMore {i}.\n")
                 };
                 std::fs::write(&file, edited).unwrap();
                 session
@@ -159,6 +166,14 @@ fn main() {
                         rescan: false,
                     })
                     .unwrap();
+                if (i + 1) % (memory_edits / 10).max(1) == 0 {
+                    println!(
+                        "{:>10} resident memory after {} edits: {:.0} MB",
+                        posts,
+                        i + 1,
+                        rss_mb()
+                    );
+                }
             }
             let after = rss_mb();
             println!(

@@ -172,6 +172,125 @@ impl PartialEq for Output {
     }
 }
 
+/// Chunks hashed once and kept with their digest: a run of list entries, cached by a tracked
+/// query. An output assembled from parts hashes the parts' digests instead of their bytes, so
+/// re-assembling a multi-megabyte list after one entry changed hashes one run, not the file.
+#[derive(Clone, Debug)]
+pub struct Part {
+    chunks: Arc<[Chunk]>,
+    len: usize,
+    hash: u128,
+    /// How many list entries the part holds.
+    items: usize,
+}
+
+impl Part {
+    pub fn new(chunks: Vec<Chunk>, items: usize) -> Part {
+        let content = Output::from_chunks(chunks);
+        Part {
+            chunks: content.chunks,
+            len: content.len,
+            hash: content.hash,
+            items,
+        }
+    }
+
+    pub fn items(&self) -> usize {
+        self.items
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Equal digests mean equal contents, as for [`Output`].
+impl PartialEq for Part {
+    fn eq(&self, other: &Part) -> bool {
+        self.hash == other.hash && self.len == other.len && self.items == other.items
+    }
+}
+
+impl Eq for Part {}
+
+/// An output built from chunks and [`Part`]s, in order. Its hash covers each chunk's bytes and
+/// each part's digest, every piece prefixed by its kind and length so that no two sequences of
+/// pieces feed the hasher the same stream. That is not the hash of the bytes that
+/// [`Output::from_chunks`] gives, but it is a function of them for any one output file: the
+/// file is always assembled the same way (runs at fixed offsets of its list), so equal bytes
+/// give equal hashes, which is all the writer and salsa's backdating need. (The server hashes
+/// the file it reads for its ETag.)
+pub struct Assembly {
+    chunks: Vec<Chunk>,
+    hasher: Xxh3,
+    len: usize,
+}
+
+impl Default for Assembly {
+    fn default() -> Assembly {
+        Assembly {
+            chunks: Vec::new(),
+            hasher: Xxh3::new(),
+            len: 0,
+        }
+    }
+}
+
+impl Assembly {
+    pub fn push(&mut self, chunk: Chunk) {
+        let bytes = chunk.as_bytes();
+        self.hasher.update(&[0]);
+        self.hasher.update(&(bytes.len() as u64).to_le_bytes());
+        self.hasher.update(bytes);
+        self.len += bytes.len();
+        self.chunks.push(chunk);
+    }
+
+    pub fn push_part(&mut self, part: &Part) {
+        self.hasher.update(&[1]);
+        self.hasher.update(&(part.len as u64).to_le_bytes());
+        self.hasher.update(&part.hash.to_le_bytes());
+        self.len += part.len;
+        self.chunks.extend(part.chunks.iter().cloned());
+    }
+
+    /// A JSON array of the entries the parts hold (each part's entries separated by `,`).
+    pub fn push_json_array<'a>(&mut self, parts: impl IntoIterator<Item = &'a Part>) {
+        self.push(Chunk::Static("["));
+        let mut first = true;
+        for part in parts.into_iter().filter(|part| !part.is_empty()) {
+            if !first {
+                self.push(Chunk::Static(","));
+            }
+            first = false;
+            self.push_part(part);
+        }
+        self.push(Chunk::Static("]"));
+    }
+
+    pub fn finish(self) -> Output {
+        Output {
+            chunks: self.chunks.into(),
+            len: self.len,
+            hash: self.hasher.digest128(),
+        }
+    }
+}
+
+/// A run of list entries as a [`Part`]: the entries separated by `,`.
+pub fn json_entries(entries: impl IntoIterator<Item = Arc<str>>) -> Part {
+    let mut chunks = Vec::new();
+    let mut items = 0;
+    for entry in entries {
+        if items > 0 {
+            chunks.push(Chunk::Static(","));
+        }
+        chunks.push(Chunk::Text(entry));
+        items += 1;
+    }
+    Part::new(chunks, items)
+}
+
 /// Builds a list output: `[`, entries separated by `,`, `]`.
 pub fn json_array(entries: impl IntoIterator<Item = Arc<str>>) -> Vec<Chunk> {
     let mut chunks = vec![Chunk::Static("[")];
@@ -207,6 +326,31 @@ mod tests {
             output,
             Output::new(String::from_utf8(whole.to_vec()).unwrap())
         );
+    }
+
+    #[test]
+    fn an_assembly_of_parts_has_the_bytes_of_its_pieces() {
+        let runs = [
+            json_entries(["{\"a\":1}".into(), "{\"a\":2}".into()]),
+            json_entries([]),
+            json_entries(["{\"a\":3}".into()]),
+        ];
+        assert_eq!(runs.iter().map(Part::items).collect::<Vec<_>>(), [2, 0, 1]);
+        let assemble = |runs: &[Part]| {
+            let mut out = Assembly::default();
+            out.push(Chunk::Static("{\"posts\":"));
+            out.push_json_array(runs);
+            out.push(Chunk::Static("}"));
+            out.finish()
+        };
+        let output = assemble(&runs);
+        let whole = b"{\"posts\":[{\"a\":1},{\"a\":2},{\"a\":3}]}";
+        assert_eq!(output.to_vec(), whole);
+        assert_eq!(output.len(), whole.len());
+        assert_eq!(output, assemble(&runs.clone()), "same pieces, same hash");
+        let edited = [runs[0].clone(), json_entries(["{\"a\":4}".into()])];
+        assert_ne!(output, assemble(&edited), "an edited part changes the hash");
+        assert_eq!(assemble(&[]).to_vec(), b"{\"posts\":[]}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The post indexes: `api/posts.json`, `api/posts-en.json`, `api/posts-es.json`.
 
+use super::output::Assembly;
 use super::output::Output;
-use super::output::json_array;
 use super::runs::{PostList, post_entries_run};
 use super::wire::{PostIndexEntry, to_json};
 use crate::db::{Index, LangTree, SourceFile};
@@ -60,8 +60,10 @@ pub fn all_posts_json(db: &dyn salsa::Database) -> Output {
 
 /// A post index: the entries of `list`, read run by run.
 fn post_index(db: &dyn salsa::Database, list: PostList) -> Output {
-    let entries = list
-        .starts(db)
-        .flat_map(|start| post_entries_run(db, list, start).iter().cloned());
-    Output::from_chunks(json_array(entries))
+    let mut out = Assembly::default();
+    out.push_json_array(
+        list.starts(db)
+            .map(|start| post_entries_run(db, list, start)),
+    );
+    out.finish()
 }

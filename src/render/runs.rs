@@ -12,9 +12,8 @@
 //! re-execute (reading cached fragments) once. That happens only when the list itself changes,
 //! which rewrites the file anyway.
 
-use super::output::Chunk;
+use super::output::{Chunk, Part, json_entries};
 use crate::db::{Index, LangIndex, SourceFile, TagMembers};
-use std::sync::Arc;
 
 /// Entries per run: small enough that an edited run re-validates little, large enough that a
 /// 20,000-post list has a few hundred runs.
@@ -67,35 +66,35 @@ impl PostList {
 
 /// The `api/posts*.json` entries of one run.
 #[salsa::tracked(returns(ref))]
-pub fn post_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Arc<[Arc<str>]> {
-    list.run(db, start as usize)
-        .into_iter()
-        .filter_map(|file| super::posts::post_entry_json(db, file).clone())
-        .collect()
+pub fn post_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
+    json_entries(
+        list.run(db, start as usize)
+            .into_iter()
+            .filter_map(|file| super::posts::post_entry_json(db, file).clone()),
+    )
 }
 
 /// The timeline entries of one run.
 #[salsa::tracked(returns(ref))]
-pub fn timeline_entries_run(
-    db: &dyn salsa::Database,
-    list: PostList,
-    start: u32,
-) -> Arc<[Arc<str>]> {
-    list.run(db, start as usize)
-        .into_iter()
-        .filter_map(|file| super::timelines::timeline_post_json(db, file).clone())
-        .collect()
+pub fn timeline_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
+    json_entries(
+        list.run(db, start as usize)
+            .into_iter()
+            .filter_map(|file| super::timelines::timeline_post_json(db, file).clone()),
+    )
 }
 
 /// The `llms-full.txt` sections of one run, each preceded by its blank separator line.
 #[salsa::tracked(returns(ref))]
-pub fn llms_full_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Arc<[Chunk]> {
+pub fn llms_full_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
     let mut chunks = Vec::new();
+    let mut items = 0;
     for file in list.run(db, start as usize) {
         if let Some(section) = super::docs::llms_full_section(db, file) {
             chunks.push(Chunk::Static("\n"));
             chunks.extend(section.iter().cloned());
+            items += 1;
         }
     }
-    chunks.into()
+    Part::new(chunks, items)
 }

@@ -1,11 +1,11 @@
 //! Tag timelines and series: `api/timeline/{lang}/{tag}.json`, `api/series/{lang}/{slug}.json`
 //! and `api/series/{lang}/index.json`.
 
-use super::output::{Chunk, Output, json_array};
+use super::output::{Assembly, Chunk, Output, Part, json_array};
 use super::runs::{PostList, timeline_entries_run};
 use super::wire::{
-    Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost, to_json,
-    to_json_spliced,
+    Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,
+    around_fragments, to_json, to_json_spliced,
 };
 use crate::db::{LangTree, SeriesMembers, Site, SourceFile, TagMembers};
 use crate::derive::{
@@ -54,19 +54,22 @@ fn timeline_array(db: &dyn salsa::Database, files: &[SourceFile]) -> (Vec<Chunk>
 pub fn tag_timeline_json(db: &dyn salsa::Database, members: TagMembers) -> Output {
     // A primary tag lists a large share of the site: read it run by run.
     let list = PostList::Tag(members);
-    let fragments: Vec<Arc<str>> = list
+    let runs: Vec<&Part> = list
         .starts(db)
-        .flat_map(|start| timeline_entries_run(db, list, start).iter().cloned())
+        .map(|start| timeline_entries_run(db, list, start))
         .collect();
-    let total = fragments.len();
-    let array = json_array(fragments);
     let timeline = TagTimeline {
         tag: members.tag(db),
         lang: members.lang(db).into(),
-        total,
+        total: runs.iter().map(|run| run.items()).sum(),
         posts: Fragments,
     };
-    Output::from_chunks(to_json_spliced(&timeline, array))
+    let (before, after) = around_fragments(&timeline);
+    let mut out = Assembly::default();
+    out.push(before.into());
+    out.push_json_array(runs);
+    out.push(after.into());
+    out.finish()
 }
 
 /// `api/series/{lang}/{slug}.json`, keyed by the series' members input.

@@ -343,17 +343,24 @@ pub fn to_json<T: Serialize>(value: &T) -> String {
 
 /// Serializes an envelope holding one [`Fragments`] field, with the `array` chunks in its place.
 pub fn to_json_spliced<T: Serialize>(envelope: &T, array: Vec<Chunk>) -> Vec<Chunk> {
+    let (before, after) = around_fragments(envelope);
+    let mut chunks = Vec::with_capacity(array.len() + 2);
+    chunks.push(Chunk::from(before));
+    chunks.extend(array);
+    chunks.push(Chunk::from(after));
+    chunks
+}
+
+/// Serializes an envelope holding one [`Fragments`] field: the JSON before and after it.
+pub fn around_fragments<T: Serialize>(envelope: &T) -> (String, String) {
     let json = to_json(envelope);
     let at = json
         .find(FRAGMENTS_MARKER_JSON)
         .expect("the envelope has a Fragments field");
-    let mut chunks = Vec::with_capacity(array.len() + 2);
-    chunks.push(Chunk::from(json[..at].to_string()));
-    chunks.extend(array);
-    chunks.push(Chunk::from(
+    (
+        json[..at].to_string(),
         json[at + FRAGMENTS_MARKER_JSON.len()..].to_string(),
-    ));
-    chunks
+    )
 }
 
 #[cfg(test)]

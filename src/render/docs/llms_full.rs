@@ -7,6 +7,7 @@ use super::{LLMS_TXT, post_markdown_file};
 use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
 use crate::parse::post_meta;
+use crate::render::output::Assembly;
 use crate::render::runs::{PostList, llms_full_run};
 use crate::render::{Chunk, Output};
 use std::sync::Arc;
@@ -101,12 +102,13 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
         markdown(&config.name),
         config.url(&format!("/{LLMS_TXT}")),
     ));
-    let mut chunks = vec![Chunk::from(prelude)];
+    let mut out = Assembly::default();
+    out.push(Chunk::from(prelude));
     let list = PostList::All(Index::get(db));
     for start in list.starts(db) {
-        chunks.extend(llms_full_run(db, list, start).iter().cloned());
+        out.push_part(llms_full_run(db, list, start));
     }
-    Output::from_chunks(chunks)
+    out.finish()
 }
 
 #[cfg(test)]
