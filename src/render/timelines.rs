@@ -9,9 +9,10 @@ use super::wire::{
 };
 use crate::db::{LangTree, SeriesMembers, Site, SourceFile, TagMembers};
 use crate::derive::{
-    first_chapter_hero, localized_series, post_series_position, series_chapters, series_names,
+    first_chapter_hero, localized_series, post_series_position, series_members, series_names,
     sort_key,
 };
+use crate::model::Timestamp;
 use crate::parse::post_meta;
 use std::sync::Arc;
 
@@ -85,6 +86,30 @@ pub fn series_detail_json(db: &dyn salsa::Database, members: SeriesMembers) -> O
     Output::from_chunks(to_json_spliced(&detail, array))
 }
 
+/// What a series listing row needs from a series' published chapters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChapterSummary {
+    count: usize,
+    first_hero: Option<String>,
+    last_date: Timestamp,
+}
+
+/// Keyed by the series' members input, so re-rendering a listing after an edit elsewhere reads
+/// each other series' row as it was instead of every chapter's date. `None` with no chapter.
+#[salsa::tracked(returns(ref))]
+pub fn chapter_summary(db: &dyn salsa::Database, members: SeriesMembers) -> Option<ChapterSummary> {
+    let chapters = members.files(db);
+    let last_date = chapters
+        .iter()
+        .filter_map(|&f| sort_key(db, f).as_ref().map(|k| k.date))
+        .max()?;
+    Some(ChapterSummary {
+        count: chapters.len(),
+        first_hero: first_chapter_hero(db, chapters),
+        last_date,
+    })
+}
+
 /// `api/series/{lang}/index.json`: ordered by latest chapter date descending, then `order`,
 /// then slug.
 #[salsa::tracked(returns(ref))]
@@ -95,20 +120,17 @@ pub fn series_listing_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
         let Some(series) = localized_series(db, tree, name.clone()).as_ref() else {
             continue;
         };
-        let chapters = series_chapters(db, tree, name);
-        let Some(last) = chapters
-            .iter()
-            .filter_map(|&f| sort_key(db, f).as_ref().map(|k| k.date))
-            .max()
+        let Some(chapters) =
+            series_members(db, tree, name).and_then(|members| chapter_summary(db, members).clone())
         else {
             continue;
         };
         rows.push((
             name,
             series,
-            chapters.len(),
-            first_chapter_hero(db, &chapters),
-            last,
+            chapters.count,
+            chapters.first_hero,
+            chapters.last_date,
         ));
     }
     rows.sort_by(|a, b| {

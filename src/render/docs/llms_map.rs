@@ -7,7 +7,7 @@ use super::skill_output_file;
 use super::skills::published_skills;
 use super::text::{language_name, markdown, one_line, site_summary};
 use crate::config::SiteConfig;
-use crate::db::Site;
+use crate::db::{LangTree, Site};
 use crate::derive::{
     localized_series, published_decks, series_chapters, series_names, tag_definitions, tag_members,
     tag_names,
@@ -32,6 +32,8 @@ fn plural(count: usize, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
+/// `llms.txt`. Each list is cached per language (series, tags, slide decks), so an edit that
+/// changes one list re-renders that list, and the file joins the cached lists.
 #[salsa::tracked(returns(ref))]
 pub fn llms_txt(db: &dyn salsa::Database) -> Output {
     let site = Site::get(db);
@@ -40,71 +42,99 @@ pub fn llms_txt(db: &dyn salsa::Database) -> Output {
     out.push_str(&api_section(db, config));
     out.push_str("\n## Series\n\n");
     for lang in Lang::ALL {
-        let tree = site.tree(db, lang);
-        for name in series_names(db, tree).iter() {
-            let Some(series) = localized_series(db, tree, name.clone()).as_ref() else {
-                continue;
-            };
-            let chapters = series_chapters(db, tree, name).len();
-            out.push_str(&item(
-                &series.title,
-                &config.url(&format!("/api/series/{lang}/{name}.json")),
-                &format!(
-                    "{} in {}. {}",
-                    plural(chapters, "chapter", "chapters"),
-                    language_name(lang),
-                    series.description
-                ),
-            ));
-        }
+        out.push_str(series_items(db, site.tree(db, lang)));
     }
     out.push_str("\n## Tags\n\n");
-    let definitions = tag_definitions(db);
     for lang in Lang::ALL {
-        let tree = site.tree(db, lang);
-        for tag in tag_names(db, tree).iter() {
-            let count = tag_members(db, tree, tag).map_or(0, |members| members.files(db).len());
-            let description = definitions
-                .get(tag)
-                .map(|def| def.description.as_str())
-                .unwrap_or_default();
-            out.push_str(&item(
-                &format!("{tag} ({lang})"),
-                &config.url(&format!("/api/timeline/{lang}/{tag}.json")),
-                &format!(
-                    "{} in {}. {description}",
-                    plural(count, "post", "posts"),
-                    language_name(lang)
-                ),
-            ));
-        }
+        out.push_str(tag_items(db, site.tree(db, lang)));
     }
     out.push_str("\n## Slide decks\n\n");
     for lang in Lang::ALL {
-        let timeline = config.url(&format!("/api/slides-timeline/{lang}.json"));
-        for &file in published_decks(db, site.tree(db, lang)).iter() {
-            let Some(deck) = deck_meta(db, file).as_ref() else {
-                continue;
-            };
-            let date = deck.pub_date.to_string();
-            let mut notes = format!("{}, {}", language_name(lang), &date[..10]);
-            if let Some(event) = &deck.event_name {
-                notes.push_str(&format!(", {event}"));
-            }
-            notes.push_str(&format!(", {} deck", deck.deck_type.as_str()));
-            if let Some(provider) = &deck.provider {
-                notes.push_str(&format!(" on {provider}"));
-            }
-            notes.push_str(&format!(". {}", deck.description));
-            let url = match &deck.external_url {
-                Some(external) if deck.deck_type.is_external() => external.clone(),
-                _ => timeline.clone(),
-            };
-            out.push_str(&item(&deck.title, &url, &notes));
-        }
+        out.push_str(deck_items(db, site.tree(db, lang)));
     }
     out.push_str(&optional_section(db, config));
     Output::new(out)
+}
+
+/// One language's series, with their current chapter counts.
+#[salsa::tracked(returns(ref))]
+fn series_items(db: &dyn salsa::Database, tree: LangTree) -> String {
+    let lang = tree.lang(db);
+    let config = Site::get(db).config(db);
+    let mut out = String::new();
+    for name in series_names(db, tree).iter() {
+        let Some(series) = localized_series(db, tree, name.clone()).as_ref() else {
+            continue;
+        };
+        let chapters = series_chapters(db, tree, name).len();
+        out.push_str(&item(
+            &series.title,
+            &config.url(&format!("/api/series/{lang}/{name}.json")),
+            &format!(
+                "{} in {}. {}",
+                plural(chapters, "chapter", "chapters"),
+                language_name(lang),
+                series.description
+            ),
+        ));
+    }
+    out
+}
+
+/// One language's tags, with their post counts.
+#[salsa::tracked(returns(ref))]
+fn tag_items(db: &dyn salsa::Database, tree: LangTree) -> String {
+    let lang = tree.lang(db);
+    let config = Site::get(db).config(db);
+    let definitions = tag_definitions(db);
+    let mut out = String::new();
+    for tag in tag_names(db, tree).iter() {
+        let count = tag_members(db, tree, tag).map_or(0, |members| members.files(db).len());
+        let description = definitions
+            .get(tag)
+            .map(|def| def.description.as_str())
+            .unwrap_or_default();
+        out.push_str(&item(
+            &format!("{tag} ({lang})"),
+            &config.url(&format!("/api/timeline/{lang}/{tag}.json")),
+            &format!(
+                "{} in {}. {description}",
+                plural(count, "post", "posts"),
+                language_name(lang)
+            ),
+        ));
+    }
+    out
+}
+
+/// One language's published slide decks.
+#[salsa::tracked(returns(ref))]
+fn deck_items(db: &dyn salsa::Database, tree: LangTree) -> String {
+    let lang = tree.lang(db);
+    let config = Site::get(db).config(db);
+    let timeline = config.url(&format!("/api/slides-timeline/{lang}.json"));
+    let mut out = String::new();
+    for &file in published_decks(db, tree).iter() {
+        let Some(deck) = deck_meta(db, file).as_ref() else {
+            continue;
+        };
+        let date = deck.pub_date.to_string();
+        let mut notes = format!("{}, {}", language_name(lang), &date[..10]);
+        if let Some(event) = &deck.event_name {
+            notes.push_str(&format!(", {event}"));
+        }
+        notes.push_str(&format!(", {} deck", deck.deck_type.as_str()));
+        if let Some(provider) = &deck.provider {
+            notes.push_str(&format!(" on {provider}"));
+        }
+        notes.push_str(&format!(". {}", deck.description));
+        let url = match &deck.external_url {
+            Some(external) if deck.deck_type.is_external() => external.clone(),
+            _ => timeline.clone(),
+        };
+        out.push_str(&item(&deck.title, &url, &notes));
+    }
+    out
 }
 
 fn header(config: &SiteConfig) -> String {
