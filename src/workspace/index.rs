@@ -26,6 +26,13 @@ use std::sync::Arc;
 /// queries verified by durability.
 const INDEX_DURABILITY: Durability = Durability::MEDIUM;
 
+/// The durability of one tag's or one series' members once an edit changed them. These are
+/// read only by that tag's or series' own outputs (its timeline or detail, its chapters'
+/// positions, its line in `llms.txt`), so LOW keeps the re-validation of later edits to those,
+/// while a MEDIUM change would make salsa re-validate everything that reads any list: a tag
+/// edit would cost O(corpus).
+const MEMBERS_DURABILITY: Durability = Durability::LOW;
+
 /// What a published post contributes to the indexes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
@@ -282,8 +289,8 @@ impl LangState {
         touched.published = true;
     }
 
-    /// Sets every index input whose value differs from the in-memory index, at MEDIUM
-    /// durability (see [`INDEX_DURABILITY`]).
+    /// Sets every index input whose value differs from the in-memory index: lists and maps at
+    /// [`INDEX_DURABILITY`], one tag's or series' members at [`MEMBERS_DURABILITY`].
     fn commit(&mut self, db: &mut Database, touched: Touched) {
         let durability = INDEX_DURABILITY;
         let lang = self.input.lang(db);
@@ -309,7 +316,10 @@ impl LangState {
             match self.tag_inputs.get(&tag) {
                 Some(&input) if **input.files(db) == *files => {}
                 Some(&input) => {
-                    input.set_files(db).with_durability(durability).to(files);
+                    input
+                        .set_files(db)
+                        .with_durability(MEMBERS_DURABILITY)
+                        .to(files);
                 }
                 None => {
                     let input = TagMembers::builder(lang, tag.clone(), files)
@@ -339,7 +349,10 @@ impl LangState {
             match self.series_inputs.get(&name) {
                 Some(&input) if **input.files(db) == *files => {}
                 Some(&input) => {
-                    input.set_files(db).with_durability(durability).to(files);
+                    input
+                        .set_files(db)
+                        .with_durability(MEMBERS_DURABILITY)
+                        .to(files);
                 }
                 None => {
                     let input = SeriesMembers::builder(lang, name.clone(), files)
