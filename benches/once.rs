@@ -4,6 +4,7 @@
 //!     cargo bench --bench once                 # 1000 and 10000 posts per language
 //!     cargo bench --bench once -- 1000 50000   # other sizes
 //!     CONTENT_API_BIN=path/to/content-api cargo bench --bench once   # another binary
+//!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench once   # output folder on tmpfs
 //!
 //! Corpora come from `../shared/tools/gen_corpus.py` when it is there (the generator the
 //! reference numbers of Hugo and Astro were measured with), else from the Rust port in
@@ -36,6 +37,10 @@ fn main() {
     let binary = std::env::var("CONTENT_API_BIN")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_content-api").into());
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-corpora");
+    // CONTENT_API_BENCH_DIR puts the output folder elsewhere (for example /dev/shm, to see the
+    // build without one disk file system's cost of creating 20,000 files).
+    let out_root =
+        std::env::var_os("CONTENT_API_BENCH_DIR").map_or_else(|| root.clone(), PathBuf::from);
     println!("content-api --once, cold (new process, empty output folder), {RUNS} runs each\n");
     println!(
         "{:>10} {:>7} {:>6} {:>10} {:>7} {:>7} {:>12} {:>8}",
@@ -49,7 +54,7 @@ fn main() {
         let mut peak_kb = 0;
         for run in 0..RUNS {
             warm(&content);
-            let out = root.join(format!("out-{posts}-{run}-{}", std::process::id()));
+            let out = out_root.join(format!("out-{posts}-{run}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&out);
             let started = Instant::now();
             #[allow(clippy::zombie_processes)] // reaped by wait_with_rusage
