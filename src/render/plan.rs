@@ -12,7 +12,7 @@ use super::hosting::redirects_file;
 use super::index::api_index_json;
 use super::output::Output;
 use super::posts::{all_posts_json, posts_json};
-use super::runs::RUN;
+use super::runs::{RUN, run_range};
 use super::slides::slides_json;
 use super::static_docs::static_documents;
 use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
@@ -270,11 +270,6 @@ fn series_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
             ))
         })
         .collect()
-}
-
-fn run_range(start: u32, len: usize) -> std::ops::Range<usize> {
-    let start = (start as usize).min(len);
-    start..(start + RUN).min(len)
 }
 
 /// The bytes of one site-wide document.

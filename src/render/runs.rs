@@ -19,6 +19,12 @@ use crate::db::{Index, LangIndex, SourceFile, TagMembers};
 /// 20,000-post list has a few hundred runs.
 pub const RUN: usize = 64;
 
+/// The indexes `start..start + RUN` of a list of `len`, clipped to the list.
+pub fn run_range(start: u32, len: usize) -> std::ops::Range<usize> {
+    let start = (start as usize).min(len);
+    start..(start + RUN).min(len)
+}
+
 /// A list of published posts, in the order its outputs show them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
 pub enum PostList {
@@ -33,7 +39,7 @@ pub enum PostList {
 impl PostList {
     /// The list's files from `start`, at most [`RUN`] of them.
     fn run(self, db: &dyn salsa::Database, start: usize) -> Vec<SourceFile> {
-        let take = |len: usize| start.min(len)..(start + RUN).min(len);
+        let take = |len: usize| run_range(start as u32, len);
         match self {
             PostList::Lang(index) => {
                 let posts = index.published(db);
