@@ -149,6 +149,7 @@ fn main() {
                 .iter()
                 .map(|path| std::fs::read_to_string(content.join(path)).unwrap())
                 .collect();
+            session.release_memory();
             let before = rss_mb();
             for i in 0..memory_edits {
                 let path = &posts_en[i % 50];
@@ -167,6 +168,8 @@ fn main() {
                     })
                     .unwrap();
                 if (i + 1) % (memory_edits / 10).max(1) == 0 {
+                    // What the daemon does on its idle tick, a second after a save.
+                    session.release_memory();
                     println!(
                         "{:>10} resident memory after {} edits: {:.0} MB",
                         posts,

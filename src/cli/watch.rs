@@ -226,6 +226,7 @@ fn watch_session(
                     Ok(None) => {}
                     Err(err) => tracing::error!("{err}"),
                 }
+                session.release_memory();
             }
         }
     }

@@ -82,6 +82,8 @@ pub struct Session {
     shown: HashSet<Diagnostic>,
     /// Whether a good state was ever published in this session.
     has_published: bool,
+    /// Whether a rebuild ran since memory was last handed back (see [`Session::release_memory`]).
+    freed_since_trim: bool,
 }
 
 impl Session {
@@ -115,12 +117,21 @@ impl Session {
             pending: BTreeMap::new(),
             shown: HashSet::new(),
             has_published: false,
+            freed_since_trim: false,
         };
         let diagnostics = build::diagnostics(session.workspace.db());
         let mut outcome = session.publish_if_clean(&diagnostics, started)?;
         outcome.new_diagnostics = session.remember_shown(&diagnostics);
         release_freed_memory();
         Ok((session, outcome))
+    }
+
+    /// Hands the memory that rebuilds since the last call freed back to the OS. The daemon
+    /// calls it when idle, so the cost stays out of the time from a save to its outputs.
+    pub fn release_memory(&mut self) {
+        if std::mem::take(&mut self.freed_since_trim) {
+            release_freed_memory();
+        }
     }
 
     pub fn workspace(&self) -> &Workspace {
@@ -150,11 +161,7 @@ impl Session {
         if self.pending.is_empty() && !batch.rescan {
             return Ok(Outcome::unchanged(self.has_published));
         }
-        let outcome = self.rebuild(started);
-        if batch.rescan {
-            release_freed_memory();
-        }
-        outcome
+        self.rebuild(started)
     }
 
     /// Moves the site's date (scheduled posts go live) and rebuilds.
@@ -261,6 +268,7 @@ impl Session {
 
     /// Applies the pending changes under the rules of the module documentation, then publishes.
     fn rebuild(&mut self, started: Instant) -> Result<Outcome, WriteError> {
+        self.freed_since_trim = true;
         if !self.has_published {
             // No good state to fall back to: take everything, publish once it is clean.
             let pending = std::mem::take(&mut self.pending);
