@@ -77,7 +77,7 @@ impl From<Arc<str>> for Chunk {
 }
 
 /// An output file's content and its 128-bit hash. The hash makes "did it change?" O(1) for the
-/// writer and gives the server its ETag.
+/// writer and for salsa's backdating. (The server computes ETags from the bytes it reads.)
 #[derive(Clone, Debug, Eq)]
 pub struct Output {
     chunks: Arc<[Chunk]>,

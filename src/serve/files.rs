@@ -30,8 +30,7 @@ pub struct Served {
     /// The file's path relative to the output folder (decides the media type).
     pub path: String,
     pub bytes: Bytes,
-    /// A strong validator: the quoted 128-bit hash of exactly these bytes, as the writer
-    /// records it.
+    /// A strong validator: the quoted 128-bit hash of exactly these bytes.
     pub etag: String,
 }
 
@@ -153,7 +152,7 @@ impl Files {
     }
 }
 
-/// The strong ETag of `bytes`: the same 128-bit hash the build gives the output, quoted.
+/// The strong ETag of `bytes`: their 128-bit xxh3 hash, quoted.
 pub fn etag_of(bytes: &[u8]) -> String {
     format!("\"{:032x}\"", xxh3_128(bytes))
 }
