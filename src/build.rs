@@ -44,11 +44,13 @@ pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
 
 /// Every group of output files, for a database that already built once: salsa re-runs only
 /// what changed, and a group it did not re-run is the same list as last time (which the
-/// publisher skips), so the parallel warm-up of [`outputs`] would be wasted work here.
+/// publisher skips), so the per-post warm-up of [`outputs`] would be wasted work here. Groups
+/// are still fetched in parallel: after the first edit of a file salsa re-validates every
+/// group, and that walk splits over threads like a build does.
 pub fn refresh_groups(db: &Database) -> Vec<Files> {
     output_groups(db)
-        .iter()
-        .map(|group| group_files(db, *group).clone())
+        .par_iter()
+        .map_with(db.clone(), |db, group| group_files(db, *group).clone())
         .collect()
 }
 
