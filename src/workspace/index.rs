@@ -218,23 +218,20 @@ impl LangState {
             chapters.sort_by(|a, b| ReadingKey::reading_order(&a.0, &b.0));
         }
         for (tag, members) in &state.tags {
-            let input = TagMembers::builder(lang, tag.clone(), files_of(members))
-                .durability(durability)
-                .new(db);
+            let input = TagMembers::create(db, lang, tag.clone(), files_of(members), durability);
             state.tag_inputs.insert(tag.clone(), input);
         }
         for (name, chapters) in &state.series {
-            let input = SeriesMembers::builder(lang, name.clone(), files_of(chapters))
-                .durability(durability)
-                .new(db);
+            let input =
+                SeriesMembers::create(db, lang, name.clone(), files_of(chapters), durability);
             state.series_inputs.insert(name.clone(), input);
         }
         // The inputs are created with their final values: no setter, so no new revision.
         state.input = LangIndex::builder(
             lang,
             state.published.clone().into(),
-            Arc::new(state.tag_map()),
-            Arc::new(state.series_map()),
+            Arc::new(member_map(&state.tags, &state.tag_inputs)),
+            Arc::new(member_map(&state.series, &state.series_inputs)),
         )
         .durability(durability)
         .new(db);
@@ -300,90 +297,134 @@ impl LangState {
                 .with_durability(durability)
                 .to(self.published.clone().into());
         }
-        let mut tag_set_changed = false;
-        for tag in touched.tags {
-            let files = self
-                .tags
-                .get(&tag)
-                .map(|m| files_of(m))
-                .filter(|f| !f.is_empty());
-            if files.is_none() {
-                self.tags.remove(&tag);
-            }
-            let listed = self.input.tags(db).contains_key(&tag);
-            tag_set_changed |= listed != files.is_some();
-            let Some(files) = files else { continue };
-            match self.tag_inputs.get(&tag) {
-                Some(&input) if **input.files(db) == *files => {}
-                Some(&input) => {
-                    input
-                        .set_files(db)
-                        .with_durability(MEMBERS_DURABILITY)
-                        .to(files);
-                }
-                None => {
-                    let input = TagMembers::builder(lang, tag.clone(), files)
-                        .durability(durability)
-                        .new(db);
-                    self.tag_inputs.insert(tag, input);
-                }
-            }
-        }
-        if tag_set_changed {
-            let map = Arc::new(self.tag_map());
+        let listed = self.input.tags(db).clone();
+        if let Some(map) = sync_members(
+            db,
+            lang,
+            touched.tags,
+            &mut self.tags,
+            &mut self.tag_inputs,
+            &listed,
+        ) {
             self.input.set_tags(db).with_durability(durability).to(map);
         }
-        let mut series_set_changed = false;
-        for name in touched.series {
-            let files = self
-                .series
-                .get(&name)
-                .map(|c| files_of(c))
-                .filter(|f| !f.is_empty());
-            if files.is_none() {
-                self.series.remove(&name);
-            }
-            let listed = self.input.series(db).contains_key(&name);
-            series_set_changed |= listed != files.is_some();
-            let Some(files) = files else { continue };
-            match self.series_inputs.get(&name) {
-                Some(&input) if **input.files(db) == *files => {}
-                Some(&input) => {
-                    input
-                        .set_files(db)
-                        .with_durability(MEMBERS_DURABILITY)
-                        .to(files);
-                }
-                None => {
-                    let input = SeriesMembers::builder(lang, name.clone(), files)
-                        .durability(durability)
-                        .new(db);
-                    self.series_inputs.insert(name, input);
-                }
-            }
-        }
-        if series_set_changed {
-            let map = Arc::new(self.series_map());
+        let listed = self.input.series(db).clone();
+        if let Some(map) = sync_members(
+            db,
+            lang,
+            touched.series,
+            &mut self.series,
+            &mut self.series_inputs,
+            &listed,
+        ) {
             self.input
                 .set_series(db)
                 .with_durability(durability)
                 .to(map);
         }
     }
+}
 
-    fn tag_map(&self) -> BTreeMap<Arc<str>, TagMembers> {
-        self.tags
-            .keys()
-            .map(|tag| (tag.clone(), self.tag_inputs[tag]))
-            .collect()
-    }
+/// A members input: one tag's or one series' published files in one language.
+trait MembersInput: Copy {
+    fn create(
+        db: &Database,
+        lang: Lang,
+        name: Arc<str>,
+        files: Arc<[SourceFile]>,
+        durability: Durability,
+    ) -> Self;
+    fn files(self, db: &Database) -> &Arc<[SourceFile]>;
+    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>);
+}
 
-    fn series_map(&self) -> BTreeMap<Arc<str>, SeriesMembers> {
-        self.series
-            .keys()
-            .map(|name| (name.clone(), self.series_inputs[name]))
-            .collect()
+impl MembersInput for TagMembers {
+    fn create(
+        db: &Database,
+        lang: Lang,
+        name: Arc<str>,
+        files: Arc<[SourceFile]>,
+        durability: Durability,
+    ) -> Self {
+        TagMembers::builder(lang, name, files)
+            .durability(durability)
+            .new(db)
     }
+    fn files(self, db: &Database) -> &Arc<[SourceFile]> {
+        TagMembers::files(self, db)
+    }
+    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
+        self.set_files(db)
+            .with_durability(MEMBERS_DURABILITY)
+            .to(files);
+    }
+}
+
+impl MembersInput for SeriesMembers {
+    fn create(
+        db: &Database,
+        lang: Lang,
+        name: Arc<str>,
+        files: Arc<[SourceFile]>,
+        durability: Durability,
+    ) -> Self {
+        SeriesMembers::builder(lang, name, files)
+            .durability(durability)
+            .new(db)
+    }
+    fn files(self, db: &Database) -> &Arc<[SourceFile]> {
+        SeriesMembers::files(self, db)
+    }
+    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
+        self.set_files(db)
+            .with_durability(MEMBERS_DURABILITY)
+            .to(files);
+    }
+}
+
+/// Brings the members inputs of the `touched` names up to date with `lists`, dropping names
+/// whose list emptied (their inputs are kept, for when they come back). Returns the new
+/// name → input map when the set of names differs from `listed`, the map the index holds.
+fn sync_members<K, M: MembersInput>(
+    db: &mut Database,
+    lang: Lang,
+    touched: BTreeSet<Arc<str>>,
+    lists: &mut BTreeMap<Arc<str>, Vec<(K, SourceFile)>>,
+    inputs: &mut HashMap<Arc<str>, M>,
+    listed: &BTreeMap<Arc<str>, M>,
+) -> Option<Arc<BTreeMap<Arc<str>, M>>> {
+    let mut names_changed = false;
+    for name in touched {
+        let files = lists
+            .get(&name)
+            .map(|members| files_of(members))
+            .filter(|files| !files.is_empty());
+        if files.is_none() {
+            lists.remove(&name);
+        }
+        names_changed |= listed.contains_key(&name) != files.is_some();
+        let Some(files) = files else { continue };
+        match inputs.get(&name) {
+            Some(&input) if **input.files(db) == *files => {}
+            Some(&input) => input.set_files_to(db, files),
+            None => {
+                let input = M::create(db, lang, name.clone(), files, INDEX_DURABILITY);
+                inputs.insert(name, input);
+            }
+        }
+    }
+    names_changed.then(|| Arc::new(member_map(lists, inputs)))
+}
+
+/// Name → members input, for every name with members.
+fn member_map<K, M: Copy>(
+    lists: &BTreeMap<Arc<str>, Vec<(K, SourceFile)>>,
+    inputs: &HashMap<Arc<str>, M>,
+) -> BTreeMap<Arc<str>, M> {
+    lists
+        .keys()
+        .map(|name| (name.clone(), inputs[name]))
+        .collect()
 }
 
 fn files_of<K>(members: &[(K, SourceFile)]) -> Arc<[SourceFile]> {
