@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{SAMPLE_TODAY, read_tree, repo};
+use common::{SAMPLE_TODAY, copy_sample_content, read_tree, repo};
 use content_api::config::{self, SiteConfig};
 use content_api::session::{Batch, Session};
 use content_api::workspace::{Lifetime, Workspace};
@@ -193,11 +193,7 @@ impl Harness {
     fn new() -> Harness {
         let dir = tempfile::tempdir().unwrap();
         let content = dir.path().join("content");
-        for (path, bytes) in read_tree(&repo().join("content")) {
-            let target = content.join(path);
-            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            std::fs::write(target, bytes).unwrap();
-        }
+        copy_sample_content(&content);
         let out = dir.path().join("out");
         let mut config = config::load(
             camino::Utf8Path::new(&format!("{}/watch.toml", repo().display())),
@@ -678,11 +674,7 @@ fn a_deleted_output_folder_is_written_again() {
 fn errors_at_startup_publish_nothing_until_fixed() {
     let dir = tempfile::tempdir().unwrap();
     let content = dir.path().join("content");
-    for (path, bytes) in read_tree(&repo().join("content")) {
-        let target = content.join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
+    copy_sample_content(&content);
     let broken = content.join("blog/en/2023-04-09_hello-from-medellin.md");
     let good = std::fs::read_to_string(&broken).unwrap();
     std::fs::write(&broken, good.replacen("---\n", "---\ndraft: \"yes\"\n", 1)).unwrap();

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{SAMPLE_TODAY, read_tree, repo};
+use common::{SAMPLE_TODAY, copy_sample_content, repo};
 use content_api::config;
 use content_api::db::Database;
 use content_api::session::{Batch, Outcome, Session};
@@ -21,11 +21,7 @@ impl Site {
     fn new() -> Site {
         let dir = tempfile::tempdir().unwrap();
         let content = dir.path().join("content");
-        for (path, bytes) in read_tree(&repo().join("content")) {
-            let target = content.join(path);
-            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            std::fs::write(target, bytes).unwrap();
-        }
+        copy_sample_content(&content);
         let mut config = config::load(
             camino::Utf8Path::new(&format!("{}/watch.toml", repo().display())),
             true,

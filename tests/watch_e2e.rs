@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{SAMPLE_TODAY, read_tree, repo};
+use common::{SAMPLE_TODAY, copy_sample_content, read_tree};
 use content_api::config;
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
@@ -35,11 +35,7 @@ impl Daemon {
         } else {
             site.path().join("content")
         };
-        for (path, bytes) in read_tree(&repo().join("content")) {
-            let target = content.join(path);
-            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            std::fs::write(target, bytes).unwrap();
-        }
+        copy_sample_content(&content);
         if symlinked {
             std::os::unix::fs::symlink(&content, site.path().join("content")).unwrap();
         }

@@ -6,6 +6,7 @@
 //! API paths an earlier build published that are no longer outputs, so it reads the one
 //! history-dependent input, `Site.published`, through [`gone_paths`].
 
+use super::docs::text::html;
 use super::output::Output;
 use super::plan::api_output_paths;
 use super::problem::{STATIC_PROBLEMS, static_problem};
@@ -46,7 +47,7 @@ pub fn not_found_page(config: &SiteConfig) -> String {
          <p>Every URL of the API is listed at <a href=\"/api/index.json\">/api/index.json</a>, \
          and the API is described at <a href=\"/openapi.json\">/openapi.json</a>.</p>\n\
          </body>\n</html>\n",
-        escape_html(&config.name)
+        html(&config.name)
     )
 }
 
@@ -55,21 +56,6 @@ pub fn not_found_page(config: &SiteConfig) -> String {
 /// and `_headers` gives it `Content-Type: application/json`.
 pub fn api_not_found_page(config: &SiteConfig) -> String {
     to_json(&static_problem(config, ErrorCode::ResourceNotFound))
-}
-
-fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// API paths published by an earlier build that are not outputs now, sorted. Re-runs when the

@@ -1,7 +1,9 @@
 //! The media type of a served file, from its path.
 //!
-//! To be unified with `render::media_type` (written by the discovery-documents work) when both
-//! are merged: the two tables must agree, since `_headers` states the same types for hosts.
+//! This is the table `_headers` gives static hosts (`render::hosting`), so local and production
+//! answers agree. It is deliberately coarser than `render::media_type`, which the catalogs use
+//! to announce the specific types of the AI catalog and MCP server card: the server sends the
+//! contract's `application/json` for every `.json` file.
 
 /// The `Content-Type` of the output file at `path` (relative to the output folder).
 pub fn media_type(path: &str) -> &'static str {

@@ -459,6 +459,15 @@ pub fn build(content: &Path, out: &Path, extra: &[&str]) -> Output {
     output
 }
 
+/// Copies the bundled sample site (`content/`) to `dest`.
+pub fn copy_sample_content(dest: &Path) {
+    for (path, bytes) in read_tree(&repo().join("content")) {
+        let target = dest.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+}
+
 /// Every file below `dir`, by `/`-separated relative path.
 pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
