@@ -2,15 +2,16 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    let cli = content_api::cli::Cli::parse();
+    // RUST_LOG, when set, wins over --quiet and --verbose (for debugging one module).
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli.log.filter()));
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_ansi(content_api::diag::stderr_color())
         .without_time()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,salsa=warn")),
-        )
+        .with_env_filter(filter)
         .init();
-    content_api::cli::run(content_api::cli::Cli::parse())
+    content_api::cli::run(cli)
 }

@@ -3,12 +3,19 @@
 //! Orchestration only: each mode wires `source`, `db`, `build`, `session`, `watch` and `write`
 //! together.
 
+mod check;
+mod completions;
+mod init;
+mod new;
 mod once;
+mod placeholders;
+mod progress;
 mod serve;
 mod settings;
 mod watch;
 
-pub use settings::{Settings, resolve};
+pub use new::{NewArgs, slugify};
+pub use settings::{Settings, ci_is_set, resolve};
 pub use watch::WatchArgs;
 
 use camino::Utf8PathBuf;
@@ -20,30 +27,27 @@ use std::process::ExitCode;
 /// Turns a content folder (Markdown posts, series, tags, slide decks in English and Spanish)
 /// into a static, read-only JSON API with its OpenAPI description, ready for a CDN.
 ///
-/// `content-api` builds the output folder, then watches the content and `watch.toml` and
-/// rebuilds only what each change affects, until Ctrl-C. `content-api serve` does the same and
-/// serves the folder on localhost with the API's exact HTTP behaviour. `content-api --once`
-/// builds and exits: the mode for CI. Settings come from `watch.toml` (optional; see the README
-/// for every key) and are overridden by the flags below.
+/// `content-api build` (or `--once`) builds the output folder and exits: the mode for CI.
+/// `content-api` alone (or `content-api watch`) builds, then watches the content and
+/// `watch.toml` and rebuilds only what each change affects, until Ctrl-C. `content-api serve`
+/// does the same and serves the folder on localhost with the API's exact HTTP behaviour.
+/// `content-api check` validates without writing; `init` and `new` create a site and its
+/// content. Settings come from `watch.toml` (optional; see the README for every key) and are
+/// overridden by the flags below.
 ///
-/// Exit status: 0 on success, 1 when the content has errors (with --once nothing is written
-/// then), 2 for usage or configuration errors.
+/// Environment: NO_COLOR (any value) turns colours off; RUST_LOG overrides --quiet/--verbose;
+/// CI (set, and not "false" or "0") makes a build with placeholder settings an error.
+///
+/// Exit status: 0 on success, 1 when the content has errors (nothing is written then), 2 for
+/// usage or configuration errors.
 #[derive(Debug, Parser)]
-#[command(
-    name = "content-api",
-    version,
-    about,
-    long_about,
-    max_term_width = 100,
-    args_conflicts_with_subcommands = true
-)]
+#[command(name = "content-api", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Build once, write the output folder and exit (the CI mode).
-    #[arg(long)]
-    pub once: bool,
+    #[command(flatten)]
+    pub log: LogArgs,
 
     #[command(flatten)]
     pub build: BuildArgs,
@@ -52,11 +56,19 @@ pub struct Cli {
     pub watch: WatchArgs,
 }
 
-/// The modes besides `--once`.
+/// The commands. One variant per command, each with its own flags struct where it has flags.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Build once, write the output folder and exit (the CI mode; the same as `--once`).
+    ///
+    /// Prints every error and warning. With errors nothing is written and the exit status is 1.
+    /// Without `watch.toml` the build uses placeholders (a localhost base URL, a generic author
+    /// and licence): that is a warning, and an error when the CI environment variable is set.
+    #[command(long_flag = "once")]
+    Build,
     /// Build, then rebuild on every change until Ctrl-C (the default). A broken file is
-    /// reported once and its last good version stays published until it is fixed.
+    /// reported in full each time it is saved, its last good version stays published until it
+    /// is fixed, and its fix is announced.
     Watch,
     /// Build, watch (as `watch` does), and serve the output folder on localhost as production
     /// answers.
@@ -66,6 +78,46 @@ pub enum Command {
     /// Server-Sent Events stream of rebuilds at /__events. Prints `listening on URL` on stdout;
     /// Ctrl-C stops it.
     Serve(ServeArgs),
+    /// Validate everything and write nothing (not even the output folder): every error and
+    /// warning is printed; exit status 1 when there are errors, 0 otherwise. For pre-commit
+    /// hooks and pull-request checks.
+    Check,
+    /// Create a new site: a `watch.toml` with every key explained (all commented out) and a
+    /// minimal bilingual content folder (one post in English and Spanish, one tag) that builds.
+    /// Refuses to overwrite any existing file.
+    Init(init::InitArgs),
+    /// Create a content file with today's date (in the site's time zone) and prints its path:
+    /// `content-api new post "My Title"`. The slug comes from the title (or --slug), as the
+    /// build reads it from the file name. Refuses to overwrite an existing file.
+    New(NewArgs),
+    /// Print a shell completion script: `content-api completions bash > /etc/bash_completion.d/content-api`.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff): `content-api man > content-api.1; man ./content-api.1`.
+    Man,
+}
+
+/// How much to print. Errors and warnings are always printed.
+#[derive(Debug, Clone, Args)]
+pub struct LogArgs {
+    /// Print only errors and warnings: no progress, no line per rebuild.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Print more: the phases of each build and their timings (-vv: everything).
+    #[arg(long, short, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+impl LogArgs {
+    /// The log filter these flags ask for (RUST_LOG, when set, wins).
+    pub fn filter(&self) -> &'static str {
+        match (self.quiet, self.verbose) {
+            (true, _) => "warn,salsa=warn",
+            (false, 0) => "info,salsa=warn",
+            (false, 1) => "debug,salsa=warn",
+            (false, _) => "trace,salsa=warn",
+        }
+    }
 }
 
 /// Flags of `serve`.
@@ -115,18 +167,67 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
-    if cli.once {
-        return match resolve(&cli.build) {
-            Ok(settings) => once::run(&settings),
-            Err(message) => {
-                eprintln!("{message}");
-                ExitCode::from(EXIT_USAGE)
+    let command = match cli.command {
+        None => {
+            // A bare `content-api` never ends: say so first, for whoever typed it in a script.
+            tracing::info!(
+                "watching for changes (the default command); press Ctrl-C to stop. \
+                 `content-api build` builds once and exits"
+            );
+            Command::Watch
+        }
+        Some(command) => command,
+    };
+    match command {
+        Command::Build => with_settings(&cli.build, |settings| {
+            if let Err(code) = placeholders::check(settings, &cli.build, Strictness::FailInCi) {
+                return code;
             }
-        };
+            once::run(settings)
+        }),
+        Command::Check => with_settings(&cli.build, |settings| {
+            let _ = placeholders::check(settings, &cli.build, Strictness::Warn);
+            check::run(settings)
+        }),
+        Command::Watch => {
+            warn_placeholders(&cli.build);
+            watch::run(&cli.build, &cli.watch)
+        }
+        Command::Serve(args) => {
+            warn_placeholders(&cli.build);
+            serve::run(&cli.build, &cli.watch, &args)
+        }
+        Command::Init(args) => init::run(&cli.build, &args),
+        Command::New(args) => with_settings(&cli.build, |settings| new::run(settings, &args)),
+        Command::Completions(args) => completions::print_completions(&args),
+        Command::Man => completions::print_man_page(),
     }
-    match &cli.command {
-        None | Some(Command::Watch) => watch::run(&cli.build, &cli.watch),
-        Some(Command::Serve(args)) => serve::run(&cli.build, &cli.watch, args),
+}
+
+/// What to do about placeholder settings (see [`placeholders`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strictness {
+    Warn,
+    /// Warn, and fail when the CI environment variable is set.
+    FailInCi,
+}
+
+/// Resolves the settings (printing why not, with exit status 2) and runs `f` with them.
+fn with_settings(args: &BuildArgs, f: impl FnOnce(&Settings) -> ExitCode) -> ExitCode {
+    match resolve(args) {
+        Ok(settings) => f(&settings),
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// Watch and serve resolve their settings themselves (and again on every reload); the warning
+/// is given once, at start. A config error is left to them to report.
+fn warn_placeholders(args: &BuildArgs) {
+    if let Ok(settings) = resolve(args) {
+        let _ = placeholders::check(&settings, args, Strictness::Warn);
     }
 }
 
@@ -151,7 +252,8 @@ mod tests {
         );
         assert!(cli.watch.poll.is_some());
         let cli = Cli::try_parse_from(["content-api", "--once", "--today", "2026-11-22"]).unwrap();
-        assert!(cli.once && cli.command.is_none());
+        assert!(matches!(cli.command, Some(Command::Build)));
+        assert!(cli.build.today.is_some());
         assert!(Cli::try_parse_from(["content-api", "--once", "watch"]).is_err());
         assert!(Cli::try_parse_from(["content-api", "--once", "serve"]).is_err());
         assert!(Cli::try_parse_from(["content-api", "--poll", "soon"]).is_err());
@@ -165,5 +267,25 @@ mod tests {
         ])
         .unwrap();
         assert!(matches!(cli.command, Some(Command::Serve(_))));
+    }
+
+    #[test]
+    fn build_is_a_command_and_once_stays() {
+        let cli = Cli::try_parse_from(["content-api", "build", "--out", "o"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Build)));
+        let cli = Cli::try_parse_from(["content-api", "--out", "o", "--once"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Build)));
+        assert!(Cli::try_parse_from(["content-api", "--once", "build"]).is_err());
+    }
+
+    #[test]
+    fn quiet_and_verbose_are_global_and_exclusive() {
+        let cli = Cli::try_parse_from(["content-api", "check", "-q"]).unwrap();
+        assert_eq!(cli.log.filter(), "warn,salsa=warn");
+        let cli = Cli::try_parse_from(["content-api", "-vv", "build"]).unwrap();
+        assert_eq!(cli.log.filter(), "trace,salsa=warn");
+        let cli = Cli::try_parse_from(["content-api", "build", "--verbose"]).unwrap();
+        assert_eq!(cli.log.filter(), "debug,salsa=warn");
+        assert!(Cli::try_parse_from(["content-api", "-q", "-v", "build"]).is_err());
     }
 }

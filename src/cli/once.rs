@@ -1,5 +1,6 @@
-//! `content-api --once`: set every input, evaluate every output, write, exit.
+//! `content-api build` (or `--once`): set every input, evaluate every output, write, exit.
 
+use super::progress::Progress;
 use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
 use crate::diag::Diagnostic;
 use crate::workspace::{Lifetime, Workspace};
@@ -11,40 +12,34 @@ use std::time::Instant;
 pub fn run(settings: &Settings) -> ExitCode {
     let started = Instant::now();
     let config = &settings.config;
-    if let Some(problem) = content_folder_problem(&config.content_dir) {
-        eprintln!("{}", problem.render(None, settings.color));
-        return ExitCode::from(EXIT_USAGE);
-    }
-    let scan = source::scan(config.content_dir.as_std_path());
-    let file_count = scan.files.len();
-    tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
-    let workspace = Workspace::new(
-        config.clone(),
-        settings.today(),
-        settings.drafts,
-        scan,
-        Lifetime::Once,
-        Publisher::open(&config.out_dir).published(),
-    );
-    tracing::debug!("loaded the database at {:?}", started.elapsed());
-    let diagnostics = build::diagnostics(workspace.db());
-    tracing::debug!("parsed and checked at {:?}", started.elapsed());
-    let errors = print_diagnostics(&workspace, &diagnostics, settings.color);
-    if errors > 0 {
-        eprintln!(
-            "error: {errors} error{} in the content; nothing was written to {}",
-            if errors == 1 { "" } else { "s" },
-            config.out_dir
-        );
-        return ExitCode::from(EXIT_CONTENT_ERRORS);
-    }
+    let progress = Progress::on_stderr();
+    let checked = match load_and_check(settings, &progress) {
+        Ok(checked) => checked,
+        Err(Failure::Usage) => return ExitCode::from(EXIT_USAGE),
+        Err(Failure::ContentErrors(errors)) => {
+            eprintln!(
+                "error: {errors} error{} in the content; nothing was written to {}",
+                plural(errors),
+                config.out_dir
+            );
+            return ExitCode::from(EXIT_CONTENT_ERRORS);
+        }
+    };
+    let Checked {
+        workspace,
+        file_count,
+    } = checked;
+    progress.phase("rendering");
     let outputs = build::outputs(workspace.db());
     tracing::debug!(
         "rendered {} outputs at {:?}",
         outputs.len(),
         started.elapsed()
     );
-    match Publisher::open(&config.out_dir).publish(&outputs) {
+    progress.phase(&format!("writing {} files", outputs.len()));
+    let published = Publisher::open(&config.out_dir).publish(&outputs);
+    progress.clear();
+    match published {
         Ok(report) => {
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(workspace);
@@ -64,6 +59,60 @@ pub fn run(settings: &Settings) -> ExitCode {
             ExitCode::from(EXIT_CONTENT_ERRORS)
         }
     }
+}
+
+/// The content, loaded and free of errors.
+pub struct Checked {
+    pub workspace: Workspace,
+    pub file_count: usize,
+}
+
+/// Why a build stopped before writing (the messages are printed already).
+pub enum Failure {
+    /// The content folder cannot be used.
+    Usage,
+    /// This many errors in the content.
+    ContentErrors(usize),
+}
+
+/// Reads the content folder, parses and checks everything, and prints every diagnostic
+/// (warnings too). Reads only: nothing is created or written, not even the output folder.
+pub fn load_and_check(settings: &Settings, progress: &Progress) -> Result<Checked, Failure> {
+    let started = Instant::now();
+    let config = &settings.config;
+    if let Some(problem) = content_folder_problem(&config.content_dir) {
+        eprintln!("{}", problem.render(None, settings.color));
+        return Err(Failure::Usage);
+    }
+    progress.phase("reading the content");
+    let scan = source::scan(config.content_dir.as_std_path());
+    let file_count = scan.files.len();
+    tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
+    progress.phase(&format!("checking {file_count} files"));
+    let workspace = Workspace::new(
+        config.clone(),
+        settings.today(),
+        settings.drafts,
+        scan,
+        Lifetime::Once,
+        Publisher::open(&config.out_dir).published(),
+    );
+    tracing::debug!("loaded the database at {:?}", started.elapsed());
+    let diagnostics = build::diagnostics(workspace.db());
+    tracing::debug!("parsed and checked at {:?}", started.elapsed());
+    progress.clear();
+    let errors = print_diagnostics(&workspace, &diagnostics, settings.color);
+    if errors > 0 {
+        return Err(Failure::ContentErrors(errors));
+    }
+    Ok(Checked {
+        workspace,
+        file_count,
+    })
+}
+
+pub fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
 }
 
 /// Why `dir` cannot be used as the content folder, if it cannot.

@@ -4,7 +4,6 @@ use super::BuildArgs;
 use crate::config::{self, SiteConfig, normalise_base_url};
 use camino::Utf8PathBuf;
 use chrono::NaiveDate;
-use std::io::IsTerminal;
 use std::sync::Arc;
 
 /// Everything a run needs, resolved: the config with flags applied, and the build options.
@@ -32,7 +31,7 @@ impl Settings {
 
 /// Loads the config file and applies the flags. Errors are rendered, ready to print.
 pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
-    let color = std::io::stderr().is_terminal();
+    let color = crate::diag::stderr_color();
     let (path, required) = match &args.config {
         Some(path) => (path.clone(), true),
         None => (Utf8PathBuf::from("watch.toml"), false),
@@ -64,4 +63,29 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
         drafts: args.drafts,
         color,
     })
+}
+
+/// True when the environment variable `CI` is set as CI services set it (GitHub Actions,
+/// GitLab, Buildkite... all set `CI=true`): non-empty and not `false` or `0`.
+pub fn ci_is_set() -> bool {
+    ci_value_means_ci(std::env::var("CI").ok().as_deref())
+}
+
+fn ci_value_means_ci(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ci_is_any_value_but_empty_false_and_zero() {
+        for yes in ["true", "1", "yes", "TRUE"] {
+            assert!(ci_value_means_ci(Some(yes)), "{yes}");
+        }
+        for no in [None, Some(""), Some("0"), Some("false"), Some("False")] {
+            assert!(!ci_value_means_ci(no), "{no:?}");
+        }
+    }
 }

@@ -1,0 +1,32 @@
+//! `content-api check`: every check of a build, and no write at all.
+
+use super::once::{Failure, load_and_check, plural};
+use super::progress::Progress;
+use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
+use std::process::ExitCode;
+
+pub fn run(settings: &Settings) -> ExitCode {
+    let progress = Progress::on_stderr();
+    match load_and_check(settings, &progress) {
+        Ok(checked) => {
+            // The process ends here: skip freeing the database piece by piece.
+            std::mem::forget(checked.workspace);
+            tracing::info!(
+                "checked {} file{} in {}: no errors (nothing was written)",
+                checked.file_count,
+                plural(checked.file_count),
+                settings.config.content_dir
+            );
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Usage) => ExitCode::from(EXIT_USAGE),
+        Err(Failure::ContentErrors(errors)) => {
+            eprintln!(
+                "error: {errors} error{} in {} (nothing was written)",
+                plural(errors),
+                settings.config.content_dir
+            );
+            ExitCode::from(EXIT_CONTENT_ERRORS)
+        }
+    }
+}

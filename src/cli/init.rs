@@ -1,0 +1,174 @@
+//! `content-api init [DIR]`: a `watch.toml` that explains every key, and a minimal bilingual
+//! site that builds (one post in English and Spanish, one tag), as `hugo new site` and
+//! `zola init` give.
+
+use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE};
+use camino::Utf8PathBuf;
+use chrono::NaiveDate;
+use clap::Args;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Flags of `init`.
+#[derive(Debug, Clone, Args)]
+pub struct InitArgs {
+    /// Folder to create the site in (created if needed). Default: the current folder.
+    #[arg(default_value = ".")]
+    pub dir: Utf8PathBuf,
+}
+
+/// The configuration a new site starts with: every key, commented out, with its default.
+pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is optional: each line below shows the default,
+# commented out. Relative paths are resolved against the folder that holds this file.
+# Before publishing, set at least base_url, and author and licence under [site]: a build
+# without them uses placeholders, and fails when the CI environment variable is set.
+
+# Absolute URL the site is published at. Every URL in the API is built from it.
+# base_url = "https://example.com"        # default "http://localhost:4321" (clearly local)
+
+# Where the Markdown content is read from, and where the API is written.
+# content_dir = "content"
+# out_dir = "out"
+
+# The site's time zone (IANA name): "today", for scheduled posts, is the date there.
+# timezone = "UTC"                        # for example "Europe/Madrid", "America/Bogota"
+
+[site]
+# Used by the generated documents (llms.txt, the developer portal, the catalogs).
+# name = "My Site"
+# description = "What the site is about, in one sentence."
+# author = "Your Name"
+# contact_name = "Your Name"
+# contact_email = "me@example.com"        # optional
+# contact_url = "https://example.com/about"   # optional
+# licence = "CC BY 4.0"
+# licence_url = "https://creativecommons.org/licenses/by/4.0/"
+
+[api]
+# Semantic version of the API, reported by /api/index.json and openapi.json.
+# version = "1.0.0"
+
+[watch]
+# Watch mode: quiet time after the last file event before a rebuild (milliseconds).
+# debounce_ms = 30
+"#;
+
+const TAG: &str = r#"---
+name: "welcome"
+description: "First steps of this site."
+---
+"#;
+
+fn post(lang: &str, date: NaiveDate) -> String {
+    let (title, description, body) = match lang {
+        "es" => (
+            "Hola, mundo",
+            "La primera entrada de este sitio.",
+            "Esta es la versión en español de la primera entrada. Edítala, o crea otra con\n`content-api new post \"Título\" --lang es`.\n",
+        ),
+        _ => (
+            "Hello, world",
+            "The first post of this site.",
+            "This is the first post. Edit it, or create another one with\n`content-api new post \"Title\"`.\n",
+        ),
+    };
+    format!(
+        "---\ntitle: \"{title}\"\ndescription: \"{description}\"\npubDate: {date}\ntags: [\"welcome\"]\n---\n\n{body}"
+    )
+}
+
+pub fn run(build: &BuildArgs, args: &InitArgs) -> ExitCode {
+    // The posts are dated today in UTC (the time zone is not configured yet) or --today.
+    let date = build
+        .today
+        .unwrap_or_else(|| chrono::Utc::now().date_naive());
+    let dir = &args.dir;
+    let files: Vec<(Utf8PathBuf, String)> = vec![
+        (dir.join("watch.toml"), WATCH_TOML.to_string()),
+        (
+            dir.join(format!("content/blog/en/{date}_hello-world.md")),
+            post("en", date),
+        ),
+        (
+            dir.join(format!("content/blog/es/{date}_hello-world.md")),
+            post("es", date),
+        ),
+        (dir.join("content/tags/welcome.md"), TAG.to_string()),
+    ];
+    let existing: Vec<&Utf8PathBuf> = files
+        .iter()
+        .map(|(path, _)| path)
+        .filter(|path| path.symlink_metadata().is_ok())
+        .collect();
+    if !existing.is_empty() {
+        let list: Vec<String> = existing.iter().map(|p| format!("  - {p}")).collect();
+        eprintln!(
+            "error: `content-api init` creates a new site and never overwrites a file; these exist already:\n{}\n  = help: run it in an empty folder (`content-api init my-site`), or create content with `content-api new post \"Title\"`",
+            list.join("\n")
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    for (path, text) in &files {
+        if let Err(err) = create_new(path, text) {
+            eprintln!("error: cannot create {path}: {err}");
+            return ExitCode::from(EXIT_CONTENT_ERRORS);
+        }
+        println!("created {path}");
+    }
+    let cd = if dir == "." {
+        String::new()
+    } else {
+        format!("cd {dir} && ")
+    };
+    eprintln!(
+        "next: set base_url, and author and licence under [site], in {}; then `{cd}content-api serve` to preview, `{cd}content-api build` to build",
+        dir.join("watch.toml")
+    );
+    ExitCode::SUCCESS
+}
+
+fn create_new(path: &camino::Utf8Path, text: &str) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_commented_config_parses_to_the_defaults() {
+        let parsed = crate::config::parse("watch.toml", WATCH_TOML, camino::Utf8Path::new("."))
+            .expect("watch.toml of init parses");
+        let defaults = crate::config::SiteConfig::defaults(camino::Utf8Path::new("."));
+        assert_eq!(parsed.base_url, defaults.base_url);
+        assert_eq!(parsed.author, defaults.author);
+    }
+
+    #[test]
+    fn every_key_of_the_config_is_in_the_commented_file() {
+        // Uncommenting every line gives a config the parser accepts (no unknown key).
+        let uncommented: String = WATCH_TOML
+            .lines()
+            .map(|line| {
+                line.strip_prefix("# ")
+                    .filter(|l| l.contains(" = "))
+                    .unwrap_or(line)
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let parsed = crate::config::parse("watch.toml", &uncommented, camino::Utf8Path::new("."))
+            .unwrap_or_else(|d| panic!("{d}"));
+        assert_eq!(parsed.base_url, "https://example.com");
+        assert_eq!(parsed.author, "Your Name");
+        assert_eq!(parsed.timezone, chrono_tz::UTC);
+        assert_eq!(parsed.watch.debounce_ms, 30);
+        assert_eq!(parsed.contact.email.as_deref(), Some("me@example.com"));
+    }
+}
