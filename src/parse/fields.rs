@@ -6,6 +6,7 @@
 //! parser can read every field and report all problems of a file at once.
 
 use super::frontmatter::Split;
+use super::yaml_error::explain;
 use crate::diag::{Diagnostic, Location};
 use crate::model::{SLUG_PATTERN, Timestamp, is_valid_slug};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
@@ -20,12 +21,16 @@ pub struct FrontMatter<'a> {
     /// saphyr positions count characters; in ASCII text they are byte offsets already.
     yaml_is_ascii: bool,
     entries: Vec<(&'a str, MarkedYaml<'a>, MarkedYaml<'a>)>,
+    /// The YAML has a syntax error: that one error is the file's only diagnostic, since every
+    /// field check after it would be noise ("missing" fields that are there).
+    syntax_error: bool,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl<'a> FrontMatter<'a> {
-    /// Parses the YAML of `split`. Syntax errors and a non-mapping document are recorded and
-    /// leave no fields, so every required field then reads as missing without more noise.
+    /// Parses the YAML of `split`. A syntax error is recorded where the author can fix it (see
+    /// `yaml_error`) and silences every later check of the file; a non-mapping document is
+    /// recorded and leaves no fields.
     pub fn parse(path: &'a str, text: &'a str, split: &Split) -> FrontMatter<'a> {
         let yaml = &text[split.yaml.clone()];
         let mut front = FrontMatter {
@@ -35,22 +40,23 @@ impl<'a> FrontMatter<'a> {
             yaml_offset: split.yaml.start,
             yaml_is_ascii: yaml.is_ascii(),
             entries: Vec::new(),
+            syntax_error: false,
             diagnostics: Vec::new(),
         };
         match MarkedYaml::load_from_str(yaml) {
             Err(err) => {
-                let at = front.location_of_chars(err.marker().index(), err.marker().index() + 1);
+                let at = front.byte_offset(err.marker().index());
+                let first_line = Location::in_text(text, split.yaml.start..split.yaml.start).line;
+                let explained = explain(yaml, err.info(), at, first_line);
+                let start = split.yaml.start + explained.bytes.start;
+                let end = split.yaml.start + explained.bytes.end;
                 front.diagnostics.push(
-                    Diagnostic::error(
-                        path,
-                        format!("front matter is not valid YAML: {}", err.info()),
-                    )
-                    .at(at)
-                    .help(
-                        "quote values that contain `: `, or that start with `[`, `{`, `*`, \
-                             `&`, `!`, `|`, `>`, `%`, `@` or a backtick",
-                    ),
+                    Diagnostic::error(path, explained.message)
+                        .at(Location::in_text(text, start..end))
+                        .label(explained.label)
+                        .help(explained.help),
                 );
+                front.syntax_error = true;
             }
             Ok(mut documents) => {
                 if documents.len() > 1 {
@@ -369,8 +375,11 @@ impl<'a> FrontMatter<'a> {
         );
     }
 
+    /// Records a diagnostic, unless the YAML did not parse (then its syntax error says it all).
     pub fn push(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
+        if !self.syntax_error {
+            self.diagnostics.push(diagnostic);
+        }
     }
 
     pub fn has_errors(&self) -> bool {

@@ -14,6 +14,7 @@ mod post;
 mod series;
 mod skill;
 mod tag;
+mod yaml_error;
 
 pub use deck::{deck_meta, parse_deck, parse_deck_text};
 pub use post::{ParsedPost, parse_post, parse_post_text, post_meta};
