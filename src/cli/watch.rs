@@ -293,6 +293,9 @@ impl Reporter<'_> {
         if outcome.is_noop() {
             return;
         }
+        for path in &outcome.fixed {
+            tracing::info!("{path} is fixed: no more errors");
+        }
         for diagnostic in &outcome.new_diagnostics {
             eprintln!("{}", session.render(diagnostic, self.color));
         }

@@ -44,8 +44,11 @@ pub struct Outcome {
     pub accepted: Vec<ContentPath>,
     /// Content paths whose new version has errors: their last good version stays published.
     pub held_back: Vec<ContentPath>,
-    /// Diagnostics not shown before (each is printed once while it persists).
+    /// Diagnostics to print: those not shown before (each is printed once while it persists),
+    /// and every diagnostic of a file the batch named (its author saved it again).
     pub new_diagnostics: Vec<Diagnostic>,
+    /// Files whose errors were shown and are gone now: fixed (or fixed by another file).
+    pub fixed: Vec<String>,
     /// Errors in the current content (shown or not).
     pub errors: usize,
     /// What was written; `None` when nothing was published (no good state yet).
@@ -68,6 +71,7 @@ impl Outcome {
         self.accepted.is_empty()
             && self.held_back.is_empty()
             && self.new_diagnostics.is_empty()
+            && self.fixed.is_empty()
             && self.report.as_ref().is_some_and(Report::is_empty)
     }
 }
@@ -80,6 +84,9 @@ pub struct Session {
     pending: BTreeMap<ContentPath, FileContents>,
     /// Diagnostics already shown, so that each is printed once while it persists.
     shown: HashSet<Diagnostic>,
+    /// The paths (files or folders) the batch being applied names: diagnostics of files below
+    /// them are shown again in full, as the author just saved them.
+    saved: BTreeSet<String>,
     /// Whether a good state was ever published in this session.
     has_published: bool,
     /// Whether a rebuild ran since memory was last handed back (see [`Session::release_memory`]).
@@ -116,12 +123,13 @@ impl Session {
             content_dir,
             pending: BTreeMap::new(),
             shown: HashSet::new(),
+            saved: BTreeSet::new(),
             has_published: false,
             freed_since_trim: false,
         };
         let diagnostics = build::diagnostics(session.workspace.db());
         let mut outcome = session.publish_if_clean(&diagnostics, started)?;
-        outcome.new_diagnostics = session.remember_shown(&diagnostics);
+        (outcome.new_diagnostics, outcome.fixed) = session.remember_shown(&diagnostics);
         release_freed_memory();
         Ok((session, outcome))
     }
@@ -158,10 +166,16 @@ impl Session {
                 self.stage_path(path);
             }
         }
+        self.saved = batch.paths.clone();
         if self.pending.is_empty() && !batch.rescan {
-            return Ok(Outcome::unchanged(self.has_published));
+            let mut outcome = Outcome::unchanged(self.has_published);
+            outcome.fixed = self.restored();
+            self.saved.clear();
+            return Ok(outcome);
         }
-        self.rebuild(started)
+        let outcome = self.rebuild(started);
+        self.saved.clear();
+        outcome
     }
 
     /// Moves the site's date (scheduled posts go live) and rebuilds.
@@ -276,7 +290,7 @@ impl Session {
             self.put_all(pending);
             let diagnostics = build::diagnostics(self.workspace.db());
             let mut outcome = self.publish_if_clean(&diagnostics, started)?;
-            outcome.new_diagnostics = self.remember_shown(&diagnostics);
+            (outcome.new_diagnostics, outcome.fixed) = self.remember_shown(&diagnostics);
             outcome.accepted = accepted;
             return Ok(outcome);
         }
@@ -332,12 +346,14 @@ impl Session {
             started.elapsed()
         );
         let report = self.publish()?;
-        let new_diagnostics = self.remember_shown_for(&diagnostics, structural, attempt.keys());
+        let (new_diagnostics, fixed) =
+            self.remember_shown_for(&diagnostics, structural, attempt.keys());
         Ok(Outcome {
             accepted,
             held_back,
             errors: diagnostics.iter().filter(|d| d.is_error()).count(),
             new_diagnostics,
+            fixed,
             report: Some(report),
             took: started.elapsed(),
         })
@@ -404,15 +420,13 @@ impl Session {
         report
     }
 
-    /// Replaces the shown set with `current` and returns what was not shown before.
-    fn remember_shown(&mut self, current: &[Diagnostic]) -> Vec<Diagnostic> {
-        let fresh: Vec<Diagnostic> = current
-            .iter()
-            .filter(|d| !self.shown.contains(*d))
-            .cloned()
-            .collect();
+    /// Replaces the shown set with `current`; returns what to print (see
+    /// [`Outcome::new_diagnostics`]) and the files fixed since.
+    fn remember_shown(&mut self, current: &[Diagnostic]) -> (Vec<Diagnostic>, Vec<String>) {
+        let to_print = self.to_print(current);
+        let fixed = self.fixed(current, |_| true);
         self.shown = current.iter().cloned().collect();
-        fresh
+        (to_print, fixed)
     }
 
     /// Like [`Session::remember_shown`], when `current` only covers the `changed` files (unless
@@ -422,19 +436,70 @@ impl Session {
         current: &[Diagnostic],
         structural: bool,
         changed: impl Iterator<Item = &'a ContentPath>,
-    ) -> Vec<Diagnostic> {
+    ) -> (Vec<Diagnostic>, Vec<String>) {
         if structural {
             return self.remember_shown(current);
         }
         let changed: HashSet<&str> = changed.map(ContentPath::as_str).collect();
-        let fresh: Vec<Diagnostic> = current
-            .iter()
-            .filter(|d| !self.shown.contains(*d))
-            .cloned()
-            .collect();
+        let to_print = self.to_print(current);
+        let fixed = self.fixed(current, |path| changed.contains(path));
         self.shown.retain(|d| !changed.contains(d.path.as_str()));
         self.shown.extend(current.iter().cloned());
-        fresh
+        (to_print, fixed)
+    }
+
+    /// Files of the batch put back to the version the build holds (a broken file restored to
+    /// its last good text): nothing to rebuild, but the errors shown for them are gone.
+    fn restored(&mut self) -> Vec<String> {
+        let paths: BTreeSet<ContentPath> = self
+            .shown
+            .iter()
+            .filter(|d| self.was_saved(&d.path))
+            .filter_map(|d| ContentPath::new(&d.path))
+            .collect();
+        if paths.is_empty() {
+            return Vec::new();
+        }
+        let current = self.diagnostics_after(false, paths.iter());
+        self.remember_shown_for(&current, false, paths.iter()).1
+    }
+
+    /// The diagnostics of `current` not shown before, or in a file the batch named.
+    fn to_print(&self, current: &[Diagnostic]) -> Vec<Diagnostic> {
+        current
+            .iter()
+            .filter(|d| !self.shown.contains(*d) || self.was_saved(&d.path))
+            .cloned()
+            .collect()
+    }
+
+    /// True when the batch names `path` or a folder above it.
+    fn was_saved(&self, path: &str) -> bool {
+        self.saved.iter().any(|saved| {
+            path == saved
+                || path
+                    .strip_prefix(saved.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+    }
+
+    /// Files (among those `in_scope`) that had errors shown and have none in `current`, and
+    /// still exist (a deleted file is not "fixed").
+    fn fixed(&self, current: &[Diagnostic], in_scope: impl Fn(&str) -> bool) -> Vec<String> {
+        let still_broken: HashSet<&str> = current
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.path.as_str())
+            .collect();
+        let fixed: BTreeSet<&str> = self
+            .shown
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.path.as_str())
+            .filter(|path| in_scope(path) && !still_broken.contains(path))
+            .filter(|path| self.workspace.text_of(path).is_some())
+            .collect();
+        fixed.into_iter().map(str::to_owned).collect()
     }
 
     /// Renders a diagnostic with the text of its file when the database has it.
