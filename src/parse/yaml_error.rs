@@ -24,6 +24,8 @@ pub fn explain(yaml: &str, info: &str, at: usize, first_line: usize) -> Explaine
         unclosed_quote(yaml, at, first_line)
     } else if info.contains("tab") || tab_after_colon(yaml, at) {
         tab(yaml, at)
+    } else if info.contains("expect ':'") || info.contains("expected ':'") {
+        missing_colon(yaml, at)
     } else if info.contains("duplicated key") {
         duplicate_key(yaml, at, first_line)
     } else if info.contains("mapping values are not allowed") {
@@ -32,6 +34,12 @@ pub fn explain(yaml: &str, info: &str, at: usize, first_line: usize) -> Explaine
         // "did not find expected key", "invalid indentation", "expected ',' or ']'"...: an
         // unclosed bracket before the stop explains them all; else an indented field.
         unclosed_bracket(yaml, at).or_else(|| over_indented(yaml, at))
+    };
+    // saphyr may stop at the very end of the YAML: show the last line the author wrote.
+    let at = if yaml[at..].trim().is_empty() {
+        line_start(yaml, yaml.trim_end().len())
+    } else {
+        at
     };
     explained.unwrap_or_else(|| Explained {
         bytes: at..(at + 1).min(yaml.len()).max(at),
@@ -158,6 +166,40 @@ fn duplicate_key(yaml: &str, at: usize, first_line: usize) -> Option<Explained> 
         label: "set again here".into(),
         help: format!("keep one `{key}:` line and delete the other"),
     })
+}
+
+/// A line that should be `key: value` and has no `:` (`tags ["a"]`): the last non-blank line
+/// without a colon at or before where saphyr stopped.
+fn missing_colon(yaml: &str, at: usize) -> Option<Explained> {
+    let mut end = line_end(yaml, at);
+    loop {
+        let start = line_start(yaml, end);
+        let line = &yaml[start..end];
+        let is_field =
+            line.contains(": ") || line.contains(":\t") || line.trim_end().ends_with(':');
+        if !line.trim().is_empty() && !is_field && !line.trim_start().starts_with('#') {
+            let indent = line.len() - line.trim_start().len();
+            let word = line
+                .trim()
+                .split([' ', '[', '{', '"', '\'', ':'])
+                .next()
+                .unwrap_or("");
+            let key = if word.is_empty() { "key" } else { word };
+            return Some(Explained {
+                bytes: start + indent..end,
+                message: "front matter is not valid YAML: this line is not a `key: value` field"
+                    .into(),
+                label: "no `:` on this line".into(),
+                help: format!(
+                    "write the field as `{key}: value` (a colon and a space after the name)"
+                ),
+            });
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
 }
 
 /// A `key: value` line indented under a field that already has a value on its own line.
@@ -362,6 +404,57 @@ mod tests {
             error.help.as_deref(),
             Some("put the value in quotes: title: \"Rust: the good parts\"")
         );
+    }
+
+    #[test]
+    fn a_field_without_its_colon_is_named() {
+        let error = only_error("tags: [", "tags [");
+        assert_eq!(line_and_column(&error), (5, 1));
+        assert!(
+            error.message.contains("not a `key: value` field"),
+            "{error}"
+        );
+        assert!(error.help.unwrap().contains("`tags: value`"));
+    }
+
+    /// Every single-character mistake at every position (accents included, so byte and
+    /// character offsets differ): never a panic, and a syntax error is always the file's only
+    /// diagnostic, located inside the front matter.
+    #[test]
+    fn any_one_character_mistake_gives_at_most_one_syntax_error() {
+        let good = GOOD.replace("A post", "Una entrada en Medellín: ¿qué tal?");
+        let clean = parse_post_text("blog/en/2024-05-01_x.md", Lang::En, "2024-05-01_x", &good);
+        assert!(clean.parsed.diagnostics.is_empty());
+        let yaml_end = good.rfind("---").unwrap();
+        let boundaries: Vec<usize> = (0..=yaml_end)
+            .filter(|&i| good.is_char_boundary(i))
+            .collect();
+        for &at in &boundaries[4..] {
+            let mut variants: Vec<String> = ["\"", "'", "\t", "[", "{", ": ", "  ", "\n  "]
+                .iter()
+                .map(|insert| format!("{}{insert}{}", &good[..at], &good[at..]))
+                .collect();
+            if let Some(next) = good[at..].chars().next().filter(|_| at < yaml_end) {
+                variants.push(format!("{}{}", &good[..at], &good[at + next.len_utf8()..]));
+            }
+            for text in variants {
+                let parsed =
+                    parse_post_text("blog/en/2024-05-01_x.md", Lang::En, "2024-05-01_x", &text);
+                let diagnostics = parsed.parsed.diagnostics;
+                if diagnostics
+                    .iter()
+                    .any(|d| d.message.contains("not valid YAML"))
+                {
+                    assert_eq!(diagnostics.len(), 1, "{text:?}: {diagnostics:#?}");
+                    let line = diagnostics[0].location.as_ref().unwrap().line;
+                    assert!(
+                        (2..=text[..text.rfind("---").unwrap()].lines().count()).contains(&line),
+                        "{text:?}: line {line}: {}",
+                        diagnostics[0]
+                    );
+                }
+            }
+        }
     }
 
     #[test]
