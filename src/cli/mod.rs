@@ -86,7 +86,7 @@ pub enum Command {
     /// minimal bilingual content folder (one post in English and Spanish, one tag) that builds.
     /// Refuses to overwrite any existing file.
     Init(init::InitArgs),
-    /// Create a content file with today's date (in the site's time zone) and prints its path:
+    /// Create a content file with today's date (in the site's time zone) and print its path:
     /// `content-api new post "My Title"`. The slug comes from the title (or --slug), as the
     /// build reads it from the file name. Refuses to overwrite an existing file.
     New(NewArgs),
