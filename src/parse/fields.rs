@@ -257,7 +257,7 @@ impl<'a> FrontMatter<'a> {
                     at,
                     "an integer",
                     &found,
-                    format!("write a whole number without quotes: {key}: 2"),
+                    integer_help(key, scalar(node)),
                 );
                 None
             }
@@ -435,6 +435,16 @@ impl<'a> FrontMatter<'a> {
     }
 }
 
+/// How to write `key` as an integer: its own number when the value is a quoted one.
+fn integer_help(key: &str, value: Option<&Scalar<'_>>) -> String {
+    match value {
+        Some(Scalar::String(s)) if s.trim().parse::<i64>().is_ok() => {
+            format!("write a whole number without quotes: {key}: {}", s.trim())
+        }
+        _ => format!("write a whole number without quotes, for example {key}: 2"),
+    }
+}
+
 /// The scalar a node holds, looking through explicit tags such as `!!str`.
 fn scalar<'n, 'a>(node: &'n MarkedYaml<'a>) -> Option<&'n Scalar<'a>> {
     match &node.data {
@@ -515,6 +525,20 @@ mod tests {
             "`seriesOrder` must be an integer, found the string \"2\""
         );
         assert_eq!(diags[0].location.as_ref().unwrap().line, 3);
+    }
+
+    #[test]
+    fn the_integer_help_repeats_the_quoted_number() {
+        let (_, diags) = with_front("seriesOrder: \"1\"\n", |f| f.integer("seriesOrder"));
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("write a whole number without quotes: seriesOrder: 1")
+        );
+        let (_, diags) = with_front("seriesOrder: first\n", |f| f.integer("seriesOrder"));
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("write a whole number without quotes, for example seriesOrder: 2")
+        );
     }
 
     #[test]
