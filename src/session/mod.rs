@@ -158,10 +158,43 @@ impl Session {
                 self.stage_path(path);
             }
         }
+        let resolved = self.forget_resolved_diagnostics(batch);
         if self.pending.is_empty() && !batch.rescan {
-            return Ok(Outcome::unchanged(self.has_published));
+            let mut outcome = Outcome::unchanged(self.has_published);
+            // A broken file saved back to its last good version: nothing to rebuild, but it is
+            // fixed (its errors are gone from `current_diagnostics`).
+            outcome.accepted = resolved;
+            return Ok(outcome);
         }
         self.rebuild(started)
+    }
+
+    /// Forgets the diagnostics of the paths `batch` names (all paths, for a rescan with
+    /// nothing pending) whose disk version is the build's again: once published, the build
+    /// holds no error. Returns those paths.
+    fn forget_resolved_diagnostics(&mut self, batch: &Batch) -> Vec<ContentPath> {
+        if !self.has_published || (batch.rescan && !self.pending.is_empty()) {
+            return Vec::new();
+        }
+        let in_batch = |path: &str| {
+            batch.rescan
+                || batch.paths.iter().any(|p| {
+                    path == p
+                        || path
+                            .strip_prefix(p.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                })
+        };
+        let resolved: BTreeSet<ContentPath> = self
+            .shown
+            .iter()
+            .filter(|d| in_batch(&d.path))
+            .filter_map(|d| ContentPath::new(&d.path))
+            .filter(|path| !self.pending.contains_key(path))
+            .collect();
+        self.shown
+            .retain(|d| ContentPath::new(&d.path).is_none_or(|path| !resolved.contains(&path)));
+        resolved.into_iter().collect()
     }
 
     /// Moves the site's date (scheduled posts go live) and rebuilds.
