@@ -216,8 +216,12 @@ fn the_portal_fits_a_phone_shows_examples_and_reloads_itself() {
             .all(|e| !e.as_str().unwrap().contains("lucia-montoya.example")),
         "no production URL left in what the preview shows"
     );
+    page.eval("document.getElementById('endpoints').scrollIntoView()");
     screenshot(&mut page, "portal-phone.png");
+    page.eval("document.getElementById('listPosts').scrollIntoView()");
+    screenshot(&mut page, "portal-example-phone.png");
     page.viewport(1280, 900, false);
+    page.eval("document.getElementById('endpoints').scrollIntoView()");
     screenshot(&mut page, "portal-desktop.png");
 
     // A new title for the newest post changes the listPosts example, so the portal's file:

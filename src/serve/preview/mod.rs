@@ -6,6 +6,7 @@
 //!   file in the output folder): it follows `/__events`, refreshes the landing page, reloads a
 //!   page whose file changed, and shows the content's errors over the page;
 //! - `GET /__diagnostics`: the content's current diagnostics as JSON (for that script);
+//! - `GET /favicon.ico`: 204 when the output has none (no console error on every page);
 //! - every response body with the production `base_url` rewritten to the local address
 //!   ([`rebase`]), with its own `ETag` and `Content-Length`.
 //!
@@ -136,6 +137,16 @@ impl Preview {
             DIAGNOSTICS_PATH => {
                 let body = serde_json::json!({ "diagnostics": &*self.diagnostics() });
                 ("application/json", Bytes::from(body.to_string()))
+            }
+            // Browsers ask for it on every page; the output has none (the site's own favicon is
+            // not the API's), and a 404 would be a console error on every preview page.
+            "/favicon.ico" if !self.out_dir.join("favicon.ico").exists() => {
+                let response = Response::builder()
+                    .status(StatusCode::NO_CONTENT)
+                    .header(CACHE_CONTROL, "no-cache")
+                    .body(empty())
+                    .expect("valid favicon response");
+                return Some(response);
             }
             _ => return None,
         };
