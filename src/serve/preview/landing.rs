@@ -220,9 +220,12 @@ fn documents_section(out: &mut String, documents: &[String]) {
     out.push_str("</section>\n");
 }
 
-/// Files a browser can open: not the host's configuration, not the tool's state.
-fn is_document(path: &str) -> bool {
-    !crate::serve::path::HOST_FILES.contains(&path) && !path.starts_with(".content-api/")
+/// Files this server answers: not the host's configuration, not the tool's state, and under
+/// `api/` only JSON (`api/404.html` is for static hosts).
+pub fn is_document(path: &str) -> bool {
+    !crate::serve::path::HOST_FILES.contains(&path)
+        && !path.starts_with(".content-api/")
+        && (!path.starts_with("api/") || path.ends_with(".json"))
 }
 
 fn count(n: usize, noun: &str) -> String {
