@@ -4,7 +4,8 @@
 //! - the landing page loads with no console error, shows a content error as soon as a file
 //!   breaks and its fix as soon as it is fixed, without a reload;
 //! - the developer portal loads with no console error, has an example response per operation,
-//!   has no horizontal scroll on a 390 px phone, and reloads by itself when its file changes.
+//!   has no horizontal scroll on a 390 px phone, reloads by itself when its file changes, and
+//!   shows a content error over the page until it is fixed.
 //!
 //! Skipped when no chromium is installed, unless `CONTENT_API_REQUIRE_BROWSER` is set (CI).
 //! With `CONTENT_API_SCREENSHOTS=DIR`, screenshots of both pages (1280 px desktop, 390 px
@@ -239,4 +240,21 @@ fn the_portal_fits_a_phone_shows_examples_and_reloads_itself() {
         "the portal to reload with the new example",
     );
     assert_no_console_errors(&mut page, "the portal after its reload");
+
+    // A content error shows over the portal (as Vite's overlay does), and goes with its fix.
+    preview.edit(NEWEST_POST, |text| {
+        text.replacen("pubDate: 2026-11-08", "pubDate: 2026-13-45", 1)
+    });
+    page.wait_for(
+        "document.getElementById('content-api-overlay')?.innerText.includes('2026-13-45')",
+        "the error overlay on the portal",
+    );
+    preview.edit(NEWEST_POST, |text| {
+        text.replacen("pubDate: 2026-13-45", "pubDate: 2026-11-08", 1)
+    });
+    page.wait_for(
+        "!document.getElementById('content-api-overlay')",
+        "the overlay to go with the fix",
+    );
+    assert_no_console_errors(&mut page, "the portal after the error and its fix");
 }
