@@ -40,9 +40,13 @@ impl Preview {
             .tempdir()
             .unwrap();
         common::copy_sample_content(&dir.path().join("content"));
+        std::fs::copy(
+            common::repo().join("watch.toml"),
+            dir.path().join("watch.toml"),
+        )
+        .unwrap();
         let mut child = std::process::Command::new(common::BIN)
-            .args(["serve", "--addr", "127.0.0.1:0", "--config"])
-            .arg(common::repo().join("watch.toml"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--config", "watch.toml"])
             .args(["--content", "content", "--out", "out"])
             .args(["--today", common::SAMPLE_TODAY])
             .current_dir(dir.path())
@@ -245,4 +249,25 @@ fn the_landing_page_links_every_document_and_follows_the_content_errors() {
     let diagnostics: serde_json::Value =
         serde_json::from_slice(&preview.get("/__diagnostics", &[]).body).unwrap();
     assert_eq!(diagnostics["diagnostics"], serde_json::json!([]));
+}
+
+#[test]
+fn a_new_base_url_in_watch_toml_is_followed_by_the_rewrite() {
+    let preview = Preview::start();
+    let config = preview.dir.path().join("watch.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace(PRODUCTION, "https://moved.example")).unwrap();
+    preview.wait_for("the rebuild with the new base URL", || {
+        std::fs::read_to_string(preview.out().join("api/index.json"))
+            .is_ok_and(|index| index.contains("https://moved.example/api/posts.json"))
+    });
+    // The server hears of the new base URL right after the files are written.
+    preview.wait_for("the new base URL to be rewritten", || {
+        !preview
+            .get("/api/index.json", &[])
+            .text()
+            .contains("moved.example")
+    });
+    let served = preview.get("/api/index.json", &[]).text();
+    assert!(served.contains(&format!("{}/api/posts.json", preview.origin)));
 }

@@ -89,7 +89,10 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         }
         Progress::Ready => {}
         Progress::Published(report) => feed.send(Rebuild::from_report(report)),
-        Progress::Checked(session) => feed.send_diagnostics(diagnostics_of(session)),
+        Progress::Checked(session) => {
+            feed.send_base_url(&session.config().base_url);
+            feed.send_diagnostics(diagnostics_of(session));
+        }
     });
     let _ = stop.send(());
     match runtime.block_on(server) {

@@ -75,6 +75,8 @@ pub(crate) enum Update {
     Rebuild(Rebuild),
     /// The content's current diagnostics (shown by the preview; empty once all is fixed).
     Diagnostics(Arc<[ContentDiagnostic]>),
+    /// The production base URL now in force (the preview rewrites it).
+    BaseUrl(Arc<str>),
 }
 
 /// Handed to the build side: every publish sends one Rebuild (SSE subscribers get it), and
@@ -101,6 +103,11 @@ impl Feed {
     /// Tells the server the content's current diagnostics (all of them, not only new ones).
     pub fn send_diagnostics(&self, diagnostics: Vec<ContentDiagnostic>) {
         let _ = self.0.send(Update::Diagnostics(diagnostics.into()));
+    }
+
+    /// Tells the server the production base URL now in force (after a `watch.toml` reload).
+    pub fn send_base_url(&self, base_url: &str) {
+        let _ = self.0.send(Update::BaseUrl(base_url.into()));
     }
 
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<Update> {
@@ -277,6 +284,12 @@ async fn relay(
                     continue;
                 }
                 events::diagnostics_frame(&diagnostics)
+            }
+            Ok(Update::BaseUrl(base_url)) => {
+                if let Some(preview) = &state.preview {
+                    preview.set_base_url(&base_url);
+                }
+                continue;
             }
             Err(broadcast::error::RecvError::Lagged(missed)) => events::lagged(missed),
             Err(broadcast::error::RecvError::Closed) => return,

@@ -59,14 +59,11 @@ struct LoggedRebuild {
 }
 
 pub struct Preview {
-    /// The production base URL the output holds.
-    base_url: String,
+    /// The production base URL the output holds (follows `watch.toml` reloads).
+    base_url: Mutex<Arc<str>>,
     /// Where this server answers (`http://127.0.0.1:4321`).
     origin: String,
     out_dir: Utf8PathBuf,
-    /// Identifies this rewrite in ETags: the same file served by another preview (another
-    /// port, another base URL) is another representation.
-    variant: String,
     diagnostics: Mutex<Arc<[ContentDiagnostic]>>,
     rebuilds: Mutex<VecDeque<LoggedRebuild>>,
 }
@@ -74,8 +71,7 @@ pub struct Preview {
 impl Preview {
     pub fn new(base_url: &str, origin: String, out_dir: Utf8PathBuf) -> Preview {
         Preview {
-            base_url: base_url.to_string(),
-            variant: format!("{base_url} {origin} {}", etag_of(SCRIPT.as_bytes())),
+            base_url: Mutex::new(Arc::from(base_url)),
             origin,
             out_dir,
             diagnostics: Mutex::new(Arc::from([])),
@@ -91,6 +87,21 @@ impl Preview {
             rebuild: rebuild.clone(),
         });
         rebuilds.truncate(REBUILDS_SHOWN);
+    }
+
+    /// Follows a change of the production base URL (a reloaded `watch.toml`).
+    pub fn set_base_url(&self, base_url: &str) {
+        let mut current = self.base_url.lock().unwrap_or_else(|p| p.into_inner());
+        if &**current != base_url {
+            *current = Arc::from(base_url);
+        }
+    }
+
+    fn base_url(&self) -> Arc<str> {
+        self.base_url
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Stores the current diagnostics; false when they are the ones already stored.
@@ -121,8 +132,9 @@ impl Preview {
                     .iter()
                     .cloned()
                     .collect();
+                let base_url = self.base_url();
                 let page = landing::Landing {
-                    base_url: &self.base_url,
+                    base_url: &base_url,
                     origin: &self.origin,
                     out_dir: &self.out_dir,
                     diagnostics: &self.diagnostics(),
@@ -166,7 +178,8 @@ impl Preview {
     /// address, and the live-reload script added to HTML pages. The ETag is derived from the
     /// file's and from this preview's, so it is strong for exactly these bytes.
     pub fn adapt(&self, served: Served) -> Served {
-        let mut bytes = match rebase::rewrite(&served.bytes, &self.base_url, &self.origin) {
+        let base_url = self.base_url();
+        let mut bytes = match rebase::rewrite(&served.bytes, &base_url, &self.origin) {
             Some(rewritten) => rewritten,
             None => served.bytes.to_vec(),
         };
@@ -174,7 +187,17 @@ impl Preview {
             add_script(&mut bytes);
         }
         Served {
-            etag: etag_of(format!("{} {}", served.etag, self.variant).as_bytes()),
+            // The same file served by another preview (another port, another base URL, another
+            // script) is another representation.
+            etag: etag_of(
+                format!(
+                    "{} {base_url} {} {}",
+                    served.etag,
+                    self.origin,
+                    etag_of(SCRIPT.as_bytes())
+                )
+                .as_bytes(),
+            ),
             bytes: Bytes::from(bytes),
             path: served.path,
         }
