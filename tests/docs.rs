@@ -121,6 +121,12 @@ fn check_links(out: &Path) -> Result<usize, Problems> {
         for (at, _) in text.match_indices(&base) {
             let rest = &text[at + base.len()..];
             let end = rest.find(ends_url).unwrap_or(rest.len());
+            // In HTML text (the portal's example responses) a quote is written `&quot;`.
+            let end = ["&quot;", "&#39;"]
+                .iter()
+                .filter_map(|quote| rest[..end].find(quote))
+                .min()
+                .unwrap_or(end);
             let reference = rest[..end].trim_end_matches(['.', ',', ';', ':']);
             if reference
                 .chars()

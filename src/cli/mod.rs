@@ -123,10 +123,12 @@ impl LogArgs {
 /// Flags of `serve`.
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
-    /// Address to listen on. Only the loopback address by default: give another one to share
-    /// the preview on a network. Port 0 picks a free port (printed at start).
-    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:4321")]
-    pub addr: SocketAddr,
+    /// Address to listen on. Default: 127.0.0.1:4321, or the next free port when 4321 is
+    /// taken. Only the loopback address by default: give another one to share the preview on a
+    /// network. A port given here is used or the command fails; port 0 picks a free port
+    /// (printed at start).
+    #[arg(long, value_name = "IP:PORT")]
+    pub addr: Option<SocketAddr>,
 }
 
 /// Flags shared by every mode.

@@ -1,14 +1,27 @@
-//! `content-api serve`: watch (as `watch` does) and serve the output folder over HTTP.
+//! `content-api serve`: watch (as `watch` does) and serve the output folder over HTTP, as a
+//! preview for the author (see `serve::preview_on`).
 //!
 //! The server runs on a tokio runtime in the background; the watch loop runs on this thread
-//! and announces every publish to the server, which refreshes its state and tells the
-//! `/__events` subscribers. Ctrl-C (or SIGTERM) stops the watch loop, then the server.
+//! and announces every publish, and the content's current diagnostics, to the server, which
+//! refreshes its state and tells the `/__events` subscribers. Ctrl-C (or SIGTERM) stops the
+//! watch loop, then the server.
 
 use super::watch::{Progress, WatchArgs, run_with};
 use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE, ServeArgs, resolve};
-use crate::serve::{self, Feed, Rebuild};
+use crate::diag::Severity;
+use crate::serve::{self, ContentDiagnostic, Feed, Rebuild};
+use crate::session::Session;
 use std::io::Write as _;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
+use tokio::net::TcpListener;
+
+/// Where `serve` listens without `--addr` (Astro's default port, so the author may well be
+/// running Astro there: then the next free port is taken).
+const DEFAULT_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 4321);
+
+/// Ports tried after the default one before giving up.
+const FALLBACK_PORTS: u16 = 20;
 
 pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> ExitCode {
     let settings = match resolve(build_args) {
@@ -30,17 +43,16 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         }
     };
     // Bind before building: a port in use is reported at once.
-    let listener = match runtime.block_on(tokio::net::TcpListener::bind(args.addr)) {
+    let listener = match runtime.block_on(bind(args.addr)) {
         Ok(listener) => listener,
-        Err(err) => {
-            eprintln!(
-                "error: cannot listen on {}: {err}\n  = help: pick another port with --addr 127.0.0.1:PORT (port 0 picks a free one)",
-                args.addr
-            );
+        Err(message) => {
+            eprintln!("{message}");
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let addr = listener.local_addr().unwrap_or(args.addr);
+    let addr = listener
+        .local_addr()
+        .unwrap_or(args.addr.unwrap_or(DEFAULT_ADDR));
     if !addr.ip().is_loopback() {
         tracing::warn!(
             "listening on {}, not a loopback address: anyone who can reach it can read {}",
@@ -53,13 +65,15 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         eprintln!("error: cannot create {}: {err}", config.out_dir);
         return ExitCode::from(EXIT_CONTENT_ERRORS);
     }
+    let origin = format!("http://{addr}");
     let feed = Feed::new();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = runtime.spawn(serve::serve_on(
+    let server = runtime.spawn(serve::preview_on(
         listener,
         config.out_dir.clone(),
         config.clone(),
         feed.clone(),
+        origin.clone(),
         async move {
             let _ = stopped.await;
         },
@@ -70,11 +84,15 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         // address (useful with port 0) and can send requests at once.
         Progress::Ready if !announced => {
             announced = true;
-            println!("listening on http://{addr}/");
+            println!("listening on {origin}/");
             let _ = std::io::stdout().flush();
         }
         Progress::Ready => {}
         Progress::Published(report) => feed.send(Rebuild::from_report(report)),
+        Progress::Checked(session) => {
+            feed.send_base_url(&session.config().base_url);
+            feed.send_diagnostics(diagnostics_of(session));
+        }
     });
     let _ = stop.send(());
     match runtime.block_on(server) {
@@ -87,5 +105,97 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
             eprintln!("error: the server stopped: {err}");
             ExitCode::from(EXIT_CONTENT_ERRORS)
         }
+    }
+}
+
+/// Binds `--addr` exactly, or without it the default address or, when its port is taken, the
+/// next free one (saying so on stderr).
+async fn bind(requested: Option<SocketAddr>) -> Result<TcpListener, String> {
+    if let Some(addr) = requested {
+        return TcpListener::bind(addr).await.map_err(|err| {
+            format!(
+                "error: cannot listen on {addr}: {err}\n  = help: pick another port with --addr 127.0.0.1:PORT (port 0 picks a free one), or leave --addr out to use the first free port from {}",
+                DEFAULT_ADDR.port()
+            )
+        });
+    }
+    bind_first_free(DEFAULT_ADDR, FALLBACK_PORTS).await
+}
+
+/// The first of `start` and the `more` ports after it that is free, saying on stderr when it is
+/// not `start`.
+async fn bind_first_free(start: SocketAddr, more: u16) -> Result<TcpListener, String> {
+    let mut last_error = None;
+    for offset in 0..=more {
+        let Some(port) = start.port().checked_add(offset) else {
+            break;
+        };
+        let addr = SocketAddr::new(start.ip(), port);
+        match TcpListener::bind(addr).await {
+            Ok(listener) => {
+                if offset > 0 {
+                    eprintln!(
+                        "note: port {} is in use; serving on port {port} instead",
+                        start.port()
+                    );
+                }
+                return Ok(listener);
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => last_error = Some(err),
+            Err(err) => return Err(format!("error: cannot listen on {addr}: {err}")),
+        }
+    }
+    Err(format!(
+        "error: ports {} to {} are all in use ({})\n  = help: pick a port with --addr 127.0.0.1:PORT (port 0 picks any free one)",
+        start.port(),
+        start.port().saturating_add(more),
+        last_error.map_or_else(|| "no port left".to_string(), |e| e.to_string())
+    ))
+}
+
+/// The session's current diagnostics, rendered as the terminal shows them (no colour).
+fn diagnostics_of(session: &Session) -> Vec<ContentDiagnostic> {
+    session
+        .current_diagnostics()
+        .into_iter()
+        .map(|d| ContentDiagnostic {
+            severity: match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            path: d.path.clone(),
+            line: d.location.as_ref().map(|l| l.line),
+            column: d.location.as_ref().map(|l| l.column),
+            message: d.message.clone(),
+            rendered: session.render(d, false),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_taken_default_port_moves_to_the_next_free_one() {
+        let taken = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let start = taken.local_addr().unwrap();
+        let listener = bind_first_free(start, 20).await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        assert!(port > start.port() && port <= start.port() + 20, "{port}");
+    }
+
+    #[tokio::test]
+    async fn a_port_named_with_addr_is_used_or_the_command_fails() {
+        let taken = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = taken.local_addr().unwrap();
+        let message = bind(Some(addr)).await.unwrap_err();
+        assert!(
+            message.starts_with(&format!("error: cannot listen on {addr}")),
+            "{message}"
+        );
+        assert!(message.contains("--addr 127.0.0.1:PORT"), "{message}");
+        let message = bind_first_free(addr, 0).await.unwrap_err();
+        assert!(message.contains("all in use"), "{message}");
     }
 }

@@ -50,6 +50,8 @@ pub enum Progress<'a> {
     Ready,
     /// A publish wrote or removed files.
     Published(&'a Report),
+    /// A rebuild ran: the session's current diagnostics may have changed.
+    Checked(&'a Session),
 }
 
 /// Like [`run`], telling `on_progress` about the first build and every publish.
@@ -296,6 +298,7 @@ impl Reporter<'_> {
         for path in &outcome.fixed {
             tracing::info!("{path} is fixed: no more errors");
         }
+        (self.on_progress)(Progress::Checked(session));
         for diagnostic in &outcome.new_diagnostics {
             eprintln!("{}", session.render(diagnostic, self.color));
         }

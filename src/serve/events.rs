@@ -6,10 +6,14 @@
 //! data: {"changed":["/api/posts.json"],"removed":[]}
 //! ```
 //!
+//! With `content-api serve`, a change of the content's diagnostics is `event: diagnostics`
+//! (`{"diagnostics":[...]}`, every current one; an empty list once everything is fixed).
+//!
 //! A subscriber too slow to keep up gets `event: lagged` (reload everything). The stream ends
 //! when the server shuts down. Not part of the API contract: production has no such path.
 
 use super::Rebuild;
+use super::preview::ContentDiagnostic;
 use super::problem::{Body, empty};
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
@@ -34,6 +38,12 @@ const OPENING: &[u8] = b"retry: 1000\n: connected\n\n";
 pub fn frame(rebuild: &Rebuild) -> Bytes {
     let data = serde_json::to_string(rebuild).expect("a rebuild serializes");
     Bytes::from(format!("event: rebuild\ndata: {data}\n\n"))
+}
+
+/// The SSE frame of the content's current diagnostics.
+pub fn diagnostics_frame(diagnostics: &[ContentDiagnostic]) -> Bytes {
+    let data = serde_json::json!({ "diagnostics": diagnostics });
+    Bytes::from(format!("event: diagnostics\ndata: {data}\n\n"))
 }
 
 /// The frame that tells a subscriber it missed `missed` rebuilds (reload everything).

@@ -10,21 +10,26 @@
 //! - [`router`]: the HTTP rules;
 //! - [`problem`]: headers and error responses;
 //! - [`gone`]: which removed paths answer 410;
-//! - [`events`]: the Server-Sent Events stream of rebuilds.
+//! - [`events`]: the Server-Sent Events stream of rebuilds;
+//! - [`preview`]: what only `content-api serve` adds for the author (the landing page at `/`,
+//!   the content's errors, live reload, the base URL rewritten to the local address).
 //!
-//! The build side (watch mode) hands each publish to the server through a [`Feed`].
+//! The build side (watch mode) hands each publish, and the content's current diagnostics, to
+//! the server through a [`Feed`].
 
 mod events;
 mod files;
 mod gone;
 mod media;
 mod path;
+mod preview;
 mod problem;
 mod router;
 
 pub use events::EVENTS_PATH;
 pub use files::etag_of;
 pub use media::media_type;
+pub use preview::{ContentDiagnostic, PREVIEW_SCRIPT_PATH};
 
 use crate::config::SiteConfig;
 use crate::write::Report;
@@ -64,9 +69,20 @@ impl Rebuild {
     }
 }
 
-/// Handed to the build side: every publish sends one Rebuild (SSE subscribers get it).
+/// What the build side tells the server.
+#[derive(Clone, Debug)]
+pub(crate) enum Update {
+    Rebuild(Rebuild),
+    /// The content's current diagnostics (shown by the preview; empty once all is fixed).
+    Diagnostics(Arc<[ContentDiagnostic]>),
+    /// The production base URL now in force (the preview rewrites it).
+    BaseUrl(Arc<str>),
+}
+
+/// Handed to the build side: every publish sends one Rebuild (SSE subscribers get it), and
+/// every rebuild the content's current diagnostics.
 #[derive(Clone)]
-pub struct Feed(broadcast::Sender<Rebuild>);
+pub struct Feed(broadcast::Sender<Update>);
 
 impl Default for Feed {
     fn default() -> Feed {
@@ -81,10 +97,20 @@ impl Feed {
 
     /// Announces a publish. Without a running server (no subscriber) this does nothing.
     pub fn send(&self, rebuild: Rebuild) {
-        let _ = self.0.send(rebuild);
+        let _ = self.0.send(Update::Rebuild(rebuild));
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Rebuild> {
+    /// Tells the server the content's current diagnostics (all of them, not only new ones).
+    pub fn send_diagnostics(&self, diagnostics: Vec<ContentDiagnostic>) {
+        let _ = self.0.send(Update::Diagnostics(diagnostics.into()));
+    }
+
+    /// Tells the server the production base URL now in force (after a `watch.toml` reload).
+    pub fn send_base_url(&self, base_url: &str) {
+        let _ = self.0.send(Update::BaseUrl(base_url.into()));
+    }
+
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Update> {
         self.0.subscribe()
     }
 }
@@ -99,6 +125,8 @@ struct State {
     frames: broadcast::Sender<Bytes>,
     /// Becomes true at shutdown (ends the event streams).
     stop: watch::Receiver<bool>,
+    /// Only with `content-api serve`: the landing page and the base URL rewrite.
+    preview: Option<preview::Preview>,
 }
 
 /// Serves `out_dir` on `addr` until `shutdown` resolves.
@@ -114,12 +142,57 @@ pub async fn serve(
 }
 
 /// [`serve`] on a listener that is already bound (so a caller can bind port 0 and learn the
-/// port first).
-pub async fn serve_on(
+/// port first). Subscribes to `feed` at once, before the returned future first runs, so no
+/// update sent after this call is missed.
+pub fn serve_on(
     listener: TcpListener,
     out_dir: Utf8PathBuf,
     config: Arc<SiteConfig>,
     feed: Feed,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
+    serve_with(listener, out_dir, config, feed, None, shutdown)
+}
+
+/// [`serve_on`] for the author (`content-api serve`): adds the landing page at `/`, the
+/// content's errors and live reload, and serves every URL of the output rewritten from
+/// `base_url` to `origin` (the local address, `http://127.0.0.1:4321`). The output folder
+/// itself keeps the production URLs; see ARCHITECTURE.md.
+pub fn preview_on(
+    listener: TcpListener,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    feed: Feed,
+    origin: String,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
+    let preview = preview::Preview::new(&config.base_url, origin.clone(), out_dir.clone());
+    // Error bodies name the local address too (their `documentation_url`).
+    let config = Arc::new(SiteConfig {
+        base_url: origin,
+        ..(*config).clone()
+    });
+    serve_with(listener, out_dir, config, feed, Some(preview), shutdown)
+}
+
+fn serve_with(
+    listener: TcpListener,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    feed: Feed,
+    preview: Option<preview::Preview>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
+    let updates = feed.subscribe();
+    async move { run(listener, out_dir, config, updates, preview, shutdown).await }
+}
+
+async fn run(
+    listener: TcpListener,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    updates: broadcast::Receiver<Update>,
+    preview: Option<preview::Preview>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let files = files::Files::new(out_dir.as_std_path())?;
@@ -130,8 +203,9 @@ pub async fn serve_on(
         gone: gone::Gone::load(out_dir),
         frames: broadcast::channel(64).0,
         stop,
+        preview,
     });
-    tokio::spawn(relay(feed.subscribe(), state.clone(), stop_tx.subscribe()));
+    tokio::spawn(relay(updates, state.clone(), stop_tx.subscribe()));
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(
             "serving {} on http://{addr}/ (live updates: http://{addr}{EVENTS_PATH})",
@@ -186,17 +260,37 @@ pub async fn serve_on(
 
 /// Applies each rebuild to the server's state, then tells the event streams.
 async fn relay(
-    mut rebuilds: broadcast::Receiver<Rebuild>,
+    mut updates: broadcast::Receiver<Update>,
     state: Arc<State>,
     mut stop: watch::Receiver<bool>,
 ) {
     loop {
         let received = tokio::select! {
-            received = rebuilds.recv() => received,
+            received = updates.recv() => received,
             _ = stop.wait_for(|stopped| *stopped) => return,
         };
         let frame = match received {
-            Ok(rebuild) => events::frame(&rebuild),
+            Ok(Update::Rebuild(rebuild)) => {
+                if let Some(preview) = &state.preview {
+                    preview.record_rebuild(&rebuild);
+                }
+                events::frame(&rebuild)
+            }
+            Ok(Update::Diagnostics(diagnostics)) => {
+                let Some(preview) = &state.preview else {
+                    continue;
+                };
+                if !preview.set_diagnostics(diagnostics.clone()) {
+                    continue;
+                }
+                events::diagnostics_frame(&diagnostics)
+            }
+            Ok(Update::BaseUrl(base_url)) => {
+                if let Some(preview) = &state.preview {
+                    preview.set_base_url(&base_url);
+                }
+                continue;
+            }
             Err(broadcast::error::RecvError::Lagged(missed)) => events::lagged(missed),
             Err(broadcast::error::RecvError::Closed) => return,
         };

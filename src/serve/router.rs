@@ -48,6 +48,9 @@ fn route<B>(state: &State, request: &Request<B>) -> Response<Body> {
     if path == EVENTS_PATH {
         return events::response(state.frames.subscribe(), state.stop.clone(), head);
     }
+    if let Some(response) = state.preview.as_ref().and_then(|p| p.route(path, head)) {
+        return response;
+    }
     let Some(safe) = SafePath::parse(path) else {
         return not_found(config, path, head);
     };
@@ -60,6 +63,10 @@ fn route<B>(state: &State, request: &Request<B>) -> Response<Body> {
     for candidate in safe.candidates(markdown) {
         match state.files.read(&candidate) {
             Ok(Some(served)) => {
+                let served = match &state.preview {
+                    Some(preview) => preview.adapt(served),
+                    None => served,
+                };
                 return file(served, request.headers(), head, !safe.is_api());
             }
             Ok(None) => {}

@@ -511,6 +511,17 @@ impl Session {
         diagnostic.render(text, color)
     }
 
+    /// Every diagnostic of the content as it is on disk now (held-back files included), by
+    /// path and position: what the preview's landing page shows.
+    pub fn current_diagnostics(&self) -> Vec<&Diagnostic> {
+        let mut current: Vec<&Diagnostic> = self.shown.iter().collect();
+        current.sort_by_key(|d| {
+            let (line, column) = d.location.as_ref().map_or((0, 0), |l| (l.line, l.column));
+            (&d.path, line, column, &d.message)
+        });
+        current
+    }
+
     /// Paths whose disk version is not in the build yet (broken, or held back with a batch).
     pub fn pending_paths(&self) -> impl Iterator<Item = &ContentPath> {
         self.pending.keys()

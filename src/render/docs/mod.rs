@@ -31,7 +31,7 @@ mod page;
 mod post_md;
 mod schema_doc;
 mod skills;
-pub(super) mod text;
+pub mod text;
 
 pub use auth::auth_md;
 pub use catalogs::{ai_catalog_json, api_catalog};

@@ -73,8 +73,11 @@ pub struct Page {
     pub blocks: Vec<Block>,
 }
 
-/// The few rules that keep the HTML page readable without any script or external asset.
-const STYLE: &str = "body{font-family:system-ui,sans-serif;line-height:1.5;margin:0 auto;max-width:56rem;padding:1rem 1.5rem;color:#1b1b1b}code,pre{font-family:ui-monospace,monospace;font-size:.9em}pre{background:#f4f4f4;padding:.75rem;overflow-x:auto}table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}h2{border-bottom:1px solid #ddd;margin-top:2.5rem}";
+/// The few rules that keep the HTML page readable without any script or external asset, on a
+/// desktop and on a 390 px phone: long code and URLs wrap, a table becomes one card per row
+/// (each cell labelled with its column, from `data-label`), and a code block wider than the
+/// screen scrolls inside its own box, never the page.
+const STYLE: &str = "*{box-sizing:border-box}body{font-family:system-ui,sans-serif;line-height:1.5;margin:0 auto;max-width:56rem;padding:1rem 1.5rem;color:#1b1b1b}code,pre{font-family:ui-monospace,monospace;font-size:.9em}code,a{overflow-wrap:break-word}pre{background:#f4f4f4;padding:.75rem;overflow-x:auto}pre code{overflow-wrap:normal}.table{overflow-x:auto;margin:.5rem 0 1rem}table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}h2{border-bottom:1px solid #ddd;margin-top:2.5rem}h1,h2,h3,h4{overflow-wrap:anywhere}@media (max-width:40rem){body{padding:.75rem}h1{font-size:1.5rem}code,a{overflow-wrap:anywhere}table,tbody,tr,td{display:block}thead{display:none}tr{border:1px solid #ccc;margin:0 0 .75rem;padding:.35rem .6rem}td{border:0;padding:.1rem 0}td::before{content:attr(data-label) \": \";font-weight:600}}";
 
 impl Page {
     /// A complete HTML5 document, with a `rel="alternate"` link to the Markdown twin.
@@ -181,19 +184,23 @@ fn block_html(block: &Block, out: &mut String) {
             out.push_str("</ul>\n");
         }
         Block::Table { head, rows } => {
-            out.push_str("<table>\n<thead><tr>");
+            out.push_str("<div class=\"table\"><table>\n<thead><tr>");
             for cell in head {
                 out.push_str(&format!("<th>{}</th>", html(cell)));
             }
             out.push_str("</tr></thead>\n<tbody>\n");
             for row in rows {
                 out.push_str("<tr>");
-                for cell in row {
-                    out.push_str(&format!("<td>{}</td>", inlines_html(cell)));
+                for (cell, label) in row.iter().zip(head) {
+                    out.push_str(&format!(
+                        "<td data-label=\"{}\">{}</td>",
+                        html(label),
+                        inlines_html(cell)
+                    ));
                 }
                 out.push_str("</tr>\n");
             }
-            out.push_str("</tbody>\n</table>\n");
+            out.push_str("</tbody>\n</table></div>\n");
         }
         Block::Code(code) => {
             out.push_str(&format!(

@@ -1,6 +1,7 @@
 //! The endpoints and resources of the portal, from `OPERATIONS` and the OpenAPI component
 //! schemas.
 
+use super::examples::EXCERPT_NOTE;
 use super::section;
 use crate::config::SiteConfig;
 use crate::render::docs::page::{Block, Inline, code, heading, link, strong, text};
@@ -22,6 +23,7 @@ fn response_type(op: &Operation, schemas: &Map<String, Value>) -> Vec<Inline> {
 pub(super) fn endpoints(
     config: &SiteConfig,
     examples: &[Option<String>],
+    responses: &[Option<String>],
     schemas: &Map<String, Value>,
     documented: &mut BTreeSet<String>,
 ) -> Vec<Block> {
@@ -47,11 +49,12 @@ pub(super) fn endpoints(
         ],
         rows,
     });
-    for (op, example) in OPERATIONS.iter().zip(examples) {
+    for ((op, example), response) in OPERATIONS.iter().zip(examples).zip(responses) {
         blocks.extend(endpoint(
             config,
             op,
             example.as_deref(),
+            response.as_deref(),
             schemas,
             documented,
         ));
@@ -70,6 +73,7 @@ fn endpoint(
     config: &SiteConfig,
     op: &Operation,
     example: Option<&str>,
+    response: Option<&str>,
     schemas: &Map<String, Value>,
     documented: &mut BTreeSet<String>,
 ) -> Vec<Block> {
@@ -89,6 +93,12 @@ fn endpoint(
     let mut example_line = vec![text("Live example: ")];
     example_line.extend(example_link(config, example));
     blocks.push(Block::Paragraph(example_line));
+    if let Some(response) = response {
+        blocks.push(Block::Paragraph(vec![text(format!(
+            "Example response, {EXCERPT_NOTE}:"
+        ))]));
+        blocks.push(Block::Code(response.to_string()));
+    }
     let response = &schemas[op.response];
     let mut returns = vec![text("Returns ")];
     if !has_section(schemas, op.response) {

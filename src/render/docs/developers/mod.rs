@@ -7,6 +7,7 @@
 //! schemas); `policies` the errors, versioning, authentication, limits and documents.
 
 mod endpoints;
+mod examples;
 mod policies;
 
 use super::page::{Block, Page, code, heading, link, text};
@@ -26,7 +27,8 @@ pub struct DeveloperDocs {
 }
 
 /// The portal. Re-runs when the configuration or the set of URLs changes (each endpoint shows
-/// a live example: the first URL its template resolves to).
+/// a live example: the first URL its template resolves to), or when the excerpt of an example
+/// response changed (see [`examples`]).
 #[salsa::tracked(returns(ref))]
 pub fn developer_docs(db: &dyn salsa::Database) -> DeveloperDocs {
     let config = Site::get(db).config(db);
@@ -34,7 +36,10 @@ pub fn developer_docs(db: &dyn salsa::Database) -> DeveloperDocs {
         .iter()
         .map(|op| resolved_paths(db, op).into_iter().next())
         .collect();
-    let page = portal(config, &examples);
+    let responses: Vec<Option<String>> = (0..OPERATIONS.len())
+        .map(|operation| examples::example_response(db, Site::get(db), operation).clone())
+        .collect();
+    let page = portal(config, &examples, &responses);
     DeveloperDocs {
         html: Output::new(page.to_html()),
         markdown: Output::new(page.to_markdown()),
@@ -64,14 +69,18 @@ fn section(id: &str) -> Block {
 }
 
 /// The whole page; `examples` holds each operation's first resolved path (in `OPERATIONS`
-/// order), if any.
-pub fn portal(config: &SiteConfig, examples: &[Option<String>]) -> Page {
+/// order), if any, and `responses` the excerpt of the file it serves.
+pub fn portal(
+    config: &SiteConfig,
+    examples: &[Option<String>],
+    responses: &[Option<String>],
+) -> Page {
     let schemas = component_schemas();
     // Each schema's table appears once: under the first endpoint that returns it, in the
     // error section, or else in the resources section.
     let mut documented = BTreeSet::new();
     let errors = policies::errors(config, &schemas, &mut documented);
-    let endpoints = endpoints::endpoints(config, examples, &schemas, &mut documented);
+    let endpoints = endpoints::endpoints(config, examples, responses, &schemas, &mut documented);
     let mut blocks = intro(config);
     blocks.extend(quickstart(config, examples));
     blocks.extend(endpoints);
@@ -162,7 +171,7 @@ mod tests {
 
     #[test]
     fn the_page_has_every_anchor_the_api_links_to() {
-        let html = portal(&config(), &vec![None; 8]).to_html();
+        let html = portal(&config(), &vec![None; 8], &vec![None; 8]).to_html();
         for id in [
             "quickstart",
             "errors",
@@ -184,17 +193,23 @@ mod tests {
     fn every_endpoint_shows_its_live_example() {
         let mut examples = vec![None; 8];
         examples[6] = Some("/api/timeline/en/rust.json".to_string());
-        let md = portal(&config(), &examples).to_markdown();
+        let mut responses = vec![None; 8];
+        responses[6] = Some("{\n  \"tag\": \"rust\"\n}".to_string());
+        let md = portal(&config(), &examples, &responses).to_markdown();
         assert!(md.contains(
             "Live example: [/api/timeline/en/rust.json](http://localhost:4321/api/timeline/en/rust.json)"
         ));
         assert!(md.contains("curl -s http://localhost:4321/api/timeline/en/rust.json"));
         assert!(md.contains("none yet"));
+        assert!(md.contains(
+            "Example response, an excerpt of the file this URL serves, from this build;"
+        ));
+        assert!(md.contains("```\n{\n  \"tag\": \"rust\"\n}\n```"));
     }
 
     #[test]
     fn every_field_of_every_response_is_documented() {
-        let html = portal(&config(), &vec![None; 8]).to_html();
+        let html = portal(&config(), &vec![None; 8], &vec![None; 8]).to_html();
         let schemas = component_schemas();
         for (name, schema) in &schemas {
             for field in schema

@@ -1,0 +1,92 @@
+// content-api serve: live reload for the preview. Added by the server to the pages it sends;
+// never part of the output folder. Follows /__events (Server-Sent Events):
+// - on the landing page, swaps in a fresh copy of the page after every event;
+// - on any other page, reloads when the page's own file changed, and shows the content's
+//   errors over the page (as Vite's error overlay does) until they are fixed.
+(() => {
+  "use strict";
+  const ROOT = "content-api-preview";
+  const OVERLAY = "content-api-overlay";
+  const landing = () => document.getElementById(ROOT);
+
+  const setLive = (live) => {
+    const badge = document.getElementById("content-api-live");
+    if (badge) {
+      badge.textContent = live ? "live" : "reconnecting…";
+      badge.classList.toggle("live", live);
+    }
+  };
+
+  const refreshLanding = async () => {
+    const response = await fetch("/", { cache: "no-store" });
+    const fresh = new DOMParser()
+      .parseFromString(await response.text(), "text/html")
+      .getElementById(ROOT);
+    const current = landing();
+    if (fresh && current) {
+      // Keep the folded or unfolded state of each group the author chose.
+      const open = new Map(
+        [...current.querySelectorAll("details")].map((d) => [d.querySelector("summary").textContent.replace(/ \(\d+\)$/, ""), d.open]),
+      );
+      for (const d of fresh.querySelectorAll("details")) {
+        const key = d.querySelector("summary").textContent.replace(/ \(\d+\)$/, "");
+        if (open.has(key)) d.open = open.get(key);
+      }
+      current.replaceWith(fresh);
+      setLive(true);
+    }
+  };
+
+  // The files this page was served from: "/developers/" is "/developers/index.html".
+  const here = location.pathname;
+  const ownFiles = new Set([here, here.endsWith("/") ? here + "index.html" : here + "/index.html", here + ".html"]);
+
+  const escape = (text) =>
+    text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+  const showOverlay = (diagnostics) => {
+    document.getElementById(OVERLAY)?.remove();
+    const errors = diagnostics.filter((d) => d.severity === "error");
+    if (errors.length === 0) return;
+    const box = document.createElement("div");
+    box.id = OVERLAY;
+    box.setAttribute("role", "alert");
+    box.style.cssText =
+      "position:fixed;inset:auto 0 0 0;max-height:60vh;overflow:auto;z-index:2147483647;background:#1e1e1e;color:#f0f0f0;border-top:4px solid #d93025;padding:.75rem 1rem;font:14px/1.45 ui-monospace,monospace;box-shadow:0 -4px 16px #0006";
+    box.innerHTML =
+      `<p style="margin:0 0 .5rem;font-family:system-ui,sans-serif"><strong>${errors.length} content error${errors.length === 1 ? "" : "s"}</strong>: the last good version stays published. <a href="/" style="color:#8ab4f8">All errors</a> · <button type="button" style="font:inherit">Hide</button></p>` +
+      errors.map((d) => `<pre style="margin:0 0 .75rem;white-space:pre-wrap;overflow-wrap:anywhere">${escape(d.rendered)}</pre>`).join("");
+    box.querySelector("button").addEventListener("click", () => box.remove());
+    document.body.append(box);
+  };
+
+  const loadDiagnostics = async () => {
+    const response = await fetch("/__diagnostics", { cache: "no-store" });
+    showOverlay((await response.json()).diagnostics);
+  };
+
+  const events = new EventSource("/__events");
+  events.addEventListener("open", () => {
+    setLive(true);
+    // Events sent while disconnected are lost: catch up.
+    if (landing()) refreshLanding().catch(() => setLive(false));
+    else loadDiagnostics().catch(() => {});
+  });
+  events.addEventListener("error", () => setLive(false));
+  events.addEventListener("rebuild", (event) => {
+    if (landing()) {
+      refreshLanding().catch(() => setLive(false));
+      return;
+    }
+    const { changed, removed } = JSON.parse(event.data);
+    if ([...changed, ...removed].some((url) => ownFiles.has(url))) location.reload();
+  });
+  events.addEventListener("diagnostics", (event) => {
+    if (landing()) refreshLanding().catch(() => setLive(false));
+    else showOverlay(JSON.parse(event.data).diagnostics);
+  });
+  events.addEventListener("lagged", () => {
+    if (landing()) refreshLanding().catch(() => setLive(false));
+    else location.reload();
+  });
+})();

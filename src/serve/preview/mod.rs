@@ -1,0 +1,277 @@
+//! What `content-api serve` adds for the author, on top of the production behaviour:
+//!
+//! - `GET /`: a landing page ([`landing`]) with links to the portal, the API index and every
+//!   document, the content's current errors and the latest rebuilds;
+//! - `GET /__preview.js`: the live-reload script, added to every HTML page served (never to the
+//!   file in the output folder): it follows `/__events`, refreshes the landing page, reloads a
+//!   page whose file changed, and shows the content's errors over the page;
+//! - `GET /__diagnostics`: the content's current diagnostics as JSON (for that script);
+//! - `GET /favicon.ico`: 204 when the output has none (no console error on every page);
+//! - every response body with the production `base_url` rewritten to the local address
+//!   ([`rebase`]), with its own `ETag` and `Content-Length`.
+//!
+//! None of this exists in production: the output folder is never changed by it.
+
+mod landing;
+mod rebase;
+
+use super::Rebuild;
+use super::files::{Served, etag_of};
+use super::problem::{Body, empty, full};
+use bytes::Bytes;
+use camino::Utf8PathBuf;
+use hyper::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE};
+use hyper::{Response, StatusCode};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+/// The URL path of the live-reload script.
+pub const PREVIEW_SCRIPT_PATH: &str = "/__preview.js";
+/// The URL path of the current diagnostics (JSON).
+const DIAGNOSTICS_PATH: &str = "/__diagnostics";
+/// The live-reload script.
+const SCRIPT: &str = include_str!("live.js");
+/// Added before `</body>` of every HTML page served.
+const SCRIPT_TAG: &str = "<script src=\"/__preview.js\" defer></script>\n";
+/// How many rebuilds the landing page lists.
+const REBUILDS_SHOWN: usize = 10;
+
+/// One problem in the content, as the preview shows it (the build side renders it: the server
+/// never parses content).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ContentDiagnostic {
+    /// `"error"` or `"warning"`.
+    pub severity: &'static str,
+    /// Relative to the content folder.
+    pub path: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+    /// The full message as the terminal shows it (source line, underline, help), no colour.
+    pub rendered: String,
+}
+
+/// One publish, as the landing page lists it.
+#[derive(Clone, Debug)]
+struct LoggedRebuild {
+    at: chrono::DateTime<chrono::Utc>,
+    rebuild: Rebuild,
+}
+
+pub struct Preview {
+    /// The production base URL the output holds (follows `watch.toml` reloads).
+    base_url: Mutex<Arc<str>>,
+    /// Where this server answers (`http://127.0.0.1:4321`).
+    origin: String,
+    out_dir: Utf8PathBuf,
+    diagnostics: Mutex<Arc<[ContentDiagnostic]>>,
+    rebuilds: Mutex<VecDeque<LoggedRebuild>>,
+}
+
+impl Preview {
+    pub fn new(base_url: &str, origin: String, out_dir: Utf8PathBuf) -> Preview {
+        Preview {
+            base_url: Mutex::new(Arc::from(base_url)),
+            origin,
+            out_dir,
+            diagnostics: Mutex::new(Arc::from([])),
+            rebuilds: Mutex::default(),
+        }
+    }
+
+    /// Remembers a publish for the landing page.
+    pub fn record_rebuild(&self, rebuild: &Rebuild) {
+        let mut rebuilds = self.rebuilds.lock().unwrap_or_else(|p| p.into_inner());
+        rebuilds.push_front(LoggedRebuild {
+            at: chrono::Utc::now(),
+            rebuild: rebuild.clone(),
+        });
+        rebuilds.truncate(REBUILDS_SHOWN);
+    }
+
+    /// Follows a change of the production base URL (a reloaded `watch.toml`).
+    pub fn set_base_url(&self, base_url: &str) {
+        let mut current = self.base_url.lock().unwrap_or_else(|p| p.into_inner());
+        if &**current != base_url {
+            *current = Arc::from(base_url);
+        }
+    }
+
+    fn base_url(&self) -> Arc<str> {
+        self.base_url
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Stores the current diagnostics; false when they are the ones already stored.
+    pub fn set_diagnostics(&self, diagnostics: Arc<[ContentDiagnostic]>) -> bool {
+        let mut current = self.diagnostics.lock().unwrap_or_else(|p| p.into_inner());
+        if *current == diagnostics {
+            return false;
+        }
+        *current = diagnostics;
+        true
+    }
+
+    fn diagnostics(&self) -> Arc<[ContentDiagnostic]> {
+        self.diagnostics
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// The preview's own pages, or `None` for a path the output folder answers.
+    pub fn route(&self, path: &str, head: bool) -> Option<Response<Body>> {
+        let (media_type, body) = match path {
+            "/" => {
+                let rebuilds: Vec<LoggedRebuild> = self
+                    .rebuilds
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .iter()
+                    .cloned()
+                    .collect();
+                let base_url = self.base_url();
+                let page = landing::Landing {
+                    base_url: &base_url,
+                    origin: &self.origin,
+                    out_dir: &self.out_dir,
+                    diagnostics: &self.diagnostics(),
+                    rebuilds: &rebuilds,
+                };
+                ("text/html; charset=utf-8", Bytes::from(page.render()))
+            }
+            PREVIEW_SCRIPT_PATH => (
+                "text/javascript; charset=utf-8",
+                Bytes::from_static(SCRIPT.as_bytes()),
+            ),
+            DIAGNOSTICS_PATH => {
+                let body = serde_json::json!({ "diagnostics": &*self.diagnostics() });
+                ("application/json", Bytes::from(body.to_string()))
+            }
+            // Browsers ask for it on every page; the output has none (the site's own favicon is
+            // not the API's), and a 404 would be a console error on every preview page.
+            "/favicon.ico" if !self.out_dir.join("favicon.ico").exists() => {
+                let response = Response::builder()
+                    .status(StatusCode::NO_CONTENT)
+                    .header(CACHE_CONTROL, "no-cache")
+                    .body(empty())
+                    .expect("valid favicon response");
+                return Some(response);
+            }
+            _ => return None,
+        };
+        let response = Response::builder()
+            .status(StatusCode::OK)
+            .header(CONTENT_TYPE, media_type)
+            // Always current: these pages change with every rebuild.
+            .header(CACHE_CONTROL, "no-cache")
+            .header(ACCESS_CONTROL_ALLOW_ORIGIN, "*")
+            .header(CONTENT_LENGTH, body.len())
+            .body(if head { empty() } else { full(body) })
+            .expect("valid preview response");
+        Some(response)
+    }
+
+    /// The version of a file the preview sends: production URLs rewritten to the local
+    /// address, and the live-reload script added to HTML pages. The ETag is derived from the
+    /// file's and from this preview's, so it is strong for exactly these bytes.
+    pub fn adapt(&self, served: Served) -> Served {
+        let base_url = self.base_url();
+        let mut bytes = match rebase::rewrite(&served.bytes, &base_url, &self.origin) {
+            Some(rewritten) => rewritten,
+            None => served.bytes.to_vec(),
+        };
+        if served.path.ends_with(".html") {
+            add_script(&mut bytes);
+        }
+        Served {
+            // The same file served by another preview (another port, another base URL, another
+            // script) is another representation.
+            etag: etag_of(
+                format!(
+                    "{} {base_url} {} {}",
+                    served.etag,
+                    self.origin,
+                    etag_of(SCRIPT.as_bytes())
+                )
+                .as_bytes(),
+            ),
+            bytes: Bytes::from(bytes),
+            path: served.path,
+        }
+    }
+}
+
+/// Inserts [`SCRIPT_TAG`] before the last `</body>` (or at the end).
+fn add_script(html: &mut Vec<u8>) {
+    let at = memchr::memmem::rfind(html, b"</body>").unwrap_or(html.len());
+    html.splice(at..at, SCRIPT_TAG.bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn preview() -> Preview {
+        Preview::new(
+            "https://a.example",
+            "http://127.0.0.1:4321".into(),
+            Utf8PathBuf::from("out"),
+        )
+    }
+
+    fn served(path: &str, text: &str) -> Served {
+        Served {
+            path: path.into(),
+            bytes: Bytes::copy_from_slice(text.as_bytes()),
+            etag: etag_of(text.as_bytes()),
+        }
+    }
+
+    #[test]
+    fn html_pages_get_local_urls_and_the_script_with_a_new_etag() {
+        let file = served(
+            "developers/index.html",
+            "<html><body><a href=\"https://a.example/api/index.json\">i</a></body></html>",
+        );
+        let adapted = preview().adapt(file.clone());
+        assert_eq!(
+            &adapted.bytes[..],
+            b"<html><body><a href=\"http://127.0.0.1:4321/api/index.json\">i</a><script src=\"/__preview.js\" defer></script>\n</body></html>"
+        );
+        assert_ne!(adapted.etag, file.etag);
+        assert_eq!(adapted.etag, preview().adapt(file).etag, "deterministic");
+    }
+
+    #[test]
+    fn another_origin_is_another_etag_and_json_gets_no_script() {
+        let file = served("api/index.json", "{\"u\":\"https://a.example/api\"}");
+        let here = preview().adapt(file.clone());
+        let there = Preview::new(
+            "https://a.example",
+            "http://127.0.0.1:4322".into(),
+            Utf8PathBuf::from("out"),
+        )
+        .adapt(file);
+        assert_eq!(&here.bytes[..], b"{\"u\":\"http://127.0.0.1:4321/api\"}");
+        assert_ne!(here.etag, there.etag);
+    }
+
+    #[test]
+    fn diagnostics_are_stored_only_when_they_change() {
+        let preview = preview();
+        let one: Arc<[ContentDiagnostic]> = Arc::from([ContentDiagnostic {
+            severity: "error",
+            path: "blog/en/x.md".into(),
+            line: Some(2),
+            column: Some(1),
+            message: "bad".into(),
+            rendered: "error: bad".into(),
+        }]);
+        assert!(preview.set_diagnostics(one.clone()));
+        assert!(!preview.set_diagnostics(one));
+        assert!(preview.set_diagnostics(Arc::from([])));
+    }
+}

@@ -1,0 +1,273 @@
+//! What `content-api serve` adds for the author, over real HTTP (the browser side is in
+//! tests/browser.rs): the landing page at `/`, the content's errors as JSON, and the production
+//! base URL rewritten to the local address in what the server sends, while the output folder
+//! keeps production URLs only.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+const PRODUCTION: &str = "https://lucia-montoya.example";
+const POST: &str = "blog/en/2026-11-08_a-remote-week-in-salento.md";
+
+/// Whether the server answers `path` of the output folder (not the host's files, not the
+/// tool's state, under `api/` only JSON).
+fn is_served(path: &str) -> bool {
+    !(path.starts_with(".content-api/")
+        || path == "_headers"
+        || path == "_redirects"
+        || (path.starts_with("api/") && !path.ends_with(".json")))
+}
+
+/// `content-api serve` on a copy of the sample site (its `watch.toml`: a production
+/// `base_url`); killed on drop.
+struct Preview {
+    dir: tempfile::TempDir,
+    child: Child,
+    /// `http://127.0.0.1:PORT`
+    origin: String,
+}
+
+impl Preview {
+    fn start() -> Preview {
+        let dir = tempfile::Builder::new()
+            .prefix("content-api-preview")
+            .tempdir()
+            .unwrap();
+        common::copy_sample_content(&dir.path().join("content"));
+        std::fs::copy(
+            common::repo().join("watch.toml"),
+            dir.path().join("watch.toml"),
+        )
+        .unwrap();
+        let mut child = std::process::Command::new(common::BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--config", "watch.toml"])
+            .args(["--content", "content", "--out", "out"])
+            .args(["--today", common::SAMPLE_TODAY])
+            .current_dir(dir.path())
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let origin = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("serve did not start: {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Preview { dir, child, origin }
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.path().join("out")
+    }
+
+    fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let addr = self.origin.strip_prefix("http://").unwrap();
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).unwrap();
+        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let head = String::from_utf8(raw[..split].to_vec()).unwrap();
+        let mut lines = head.lines();
+        let status = lines.next().unwrap()[9..12].parse().unwrap();
+        let headers = lines
+            .filter_map(|line| line.split_once(": "))
+            .map(|(name, value)| (name.to_ascii_lowercase(), value.to_string()))
+            .collect();
+        Reply {
+            status,
+            headers,
+            body: raw[split + 4..].to_vec(),
+        }
+    }
+
+    fn wait_for(&self, what: &str, mut done: impl FnMut() -> bool) {
+        let start = Instant::now();
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "waited for {what}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Preview {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Reply {
+    status: u16,
+    headers: BTreeMap<String, String>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).unwrap()
+    }
+}
+
+#[test]
+fn served_urls_point_at_the_preview_and_the_output_folder_keeps_production_urls() {
+    let preview = Preview::start();
+    let mut rewritten = 0;
+    for (path, bytes) in common::read_tree(&preview.out()) {
+        if !is_served(&path) {
+            continue;
+        }
+        let on_disk = String::from_utf8(bytes).unwrap();
+        assert!(
+            !on_disk.contains("127.0.0.1") && !on_disk.contains("localhost"),
+            "{path} in the output folder names a local address"
+        );
+        assert!(
+            !on_disk.contains("__preview"),
+            "{path} in the output folder holds preview-only script"
+        );
+        let reply = preview.get(&format!("/{path}"), &[]);
+        assert_eq!(reply.status, 200, "{path}");
+        let served = reply.text();
+        assert_eq!(
+            reply.headers["content-length"],
+            served.len().to_string(),
+            "{path}"
+        );
+        assert!(
+            !served.contains(PRODUCTION),
+            "{path} still names {PRODUCTION}"
+        );
+        let mut expected = on_disk.replace(PRODUCTION, &preview.origin);
+        if path.ends_with(".html") {
+            let at = expected.rfind("</body>").unwrap();
+            expected.insert_str(at, "<script src=\"/__preview.js\" defer></script>\n");
+        }
+        assert_eq!(served, expected, "{path}");
+        if on_disk.contains(PRODUCTION) {
+            rewritten += 1;
+        }
+        // The ETag is the served version's: it revalidates, and differs from the file's hash.
+        let etag = &reply.headers["etag"];
+        assert_ne!(
+            *etag,
+            content_api::serve::etag_of(on_disk.as_bytes()),
+            "{path}"
+        );
+        let again = preview.get(&format!("/{path}"), &[("If-None-Match", etag)]);
+        assert_eq!(again.status, 304, "{path}");
+    }
+    assert!(rewritten > 20, "only {rewritten} files named the base URL");
+    // Error bodies name the preview too.
+    let missing = preview.get("/api/nope.json", &[]);
+    assert_eq!(missing.status, 404);
+    assert!(
+        missing
+            .text()
+            .contains(&format!("{}/developers#errors", preview.origin))
+    );
+}
+
+#[test]
+fn the_landing_page_links_every_document_and_follows_the_content_errors() {
+    let preview = Preview::start();
+    let landing = preview.get("/", &[]);
+    assert_eq!(landing.status, 200);
+    assert_eq!(landing.headers["content-type"], "text/html; charset=utf-8");
+    assert_eq!(landing.headers["cache-control"], "no-cache");
+    let page = landing.text();
+    for link in [
+        "/developers/",
+        "/api/index.json",
+        "/openapi.json",
+        "/llms.txt",
+    ] {
+        assert!(page.contains(&format!("<a href=\"{link}\">")), "{link}");
+    }
+    for (path, _) in common::read_tree(&preview.out()) {
+        let linked = page.contains(&format!("href=\"/{path}\""));
+        assert_eq!(linked, is_served(&path), "{path}");
+    }
+    assert!(page.contains("data-errors=\"0\""));
+    assert!(page.contains("<script src=\"/__preview.js\" defer></script>"));
+    let script = preview.get("/__preview.js", &[]);
+    assert_eq!(
+        script.headers["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+    assert!(script.text().contains("new EventSource(\"/__events\")"));
+
+    let path = preview.dir.path().join("content").join(POST);
+    let good = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        good.replace("pubDate: 2026-11-08", "pubDate: 2026-13-45"),
+    )
+    .unwrap();
+    preview.wait_for("the error on the landing page", || {
+        preview.get("/", &[]).text().contains("data-errors=\"1\"")
+    });
+    let diagnostics: serde_json::Value =
+        serde_json::from_slice(&preview.get("/__diagnostics", &[]).body).unwrap();
+    let error = &diagnostics["diagnostics"][0];
+    assert_eq!(error["severity"], "error");
+    assert_eq!(error["path"], POST);
+    assert_eq!(error["line"], 4);
+    assert!(
+        error["rendered"]
+            .as_str()
+            .unwrap()
+            .contains("4 | pubDate: 2026-13-45")
+    );
+    std::fs::write(&path, good).unwrap();
+    preview.wait_for("the fix on the landing page", || {
+        preview.get("/", &[]).text().contains("data-errors=\"0\"")
+    });
+    let diagnostics: serde_json::Value =
+        serde_json::from_slice(&preview.get("/__diagnostics", &[]).body).unwrap();
+    assert_eq!(diagnostics["diagnostics"], serde_json::json!([]));
+}
+
+#[test]
+fn a_new_base_url_in_watch_toml_is_followed_by_the_rewrite() {
+    let preview = Preview::start();
+    let config = preview.dir.path().join("watch.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace(PRODUCTION, "https://moved.example")).unwrap();
+    preview.wait_for("the rebuild with the new base URL", || {
+        std::fs::read_to_string(preview.out().join("api/index.json"))
+            .is_ok_and(|index| index.contains("https://moved.example/api/posts.json"))
+    });
+    // The server hears of the new base URL right after the files are written.
+    preview.wait_for("the new base URL to be rewritten", || {
+        !preview
+            .get("/api/index.json", &[])
+            .text()
+            .contains("moved.example")
+    });
+    let served = preview.get("/api/index.json", &[]).text();
+    assert!(served.contains(&format!("{}/api/posts.json", preview.origin)));
+}
