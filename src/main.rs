@@ -1,3 +1,6 @@
+//! The `content-api` binary: logging to stderr (`RUST_LOG` filters it), the command line, and
+//! the exit code. Everything else is in the library ([`content_api::cli::run`]).
+
 use clap::Parser;
 use std::process::ExitCode;
 

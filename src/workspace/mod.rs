@@ -7,6 +7,7 @@
 //! changed posts and sets the index entries that changed.
 
 pub mod index;
+mod members;
 
 use crate::config::SiteConfig;
 use crate::db::{Database, LangTree, Published, Site, SourceFile};
