@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{SAMPLE_TODAY, copy_sample_content, read_tree};
-use content_api::config;
+use common::{SAMPLE_TODAY, copy_sample_content, load_config, read_tree, sample_today};
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
 use std::collections::BTreeMap;
@@ -104,14 +103,9 @@ impl Daemon {
 
     /// A fresh one-shot build of the content on disk, without the manifest.
     fn fresh(&self) -> BTreeMap<String, Vec<u8>> {
-        let mut config = config::load(
-            camino::Utf8Path::from_path(&self.site.path().join("watch.toml")).unwrap(),
-            true,
-        )
-        .unwrap()
-        .unwrap();
+        let mut config = load_config(&self.site.path().join("watch.toml"));
         config.content_dir = camino::Utf8PathBuf::from_path_buf(self.content.clone()).unwrap();
-        let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
+        let today = sample_today();
         let workspace = Workspace::new(
             Arc::new(config),
             today,
