@@ -516,15 +516,48 @@ pub fn assert_same_tree(
     }
 }
 
-/// The real corpus, when this checkout sits next to the project's shared folder.
-pub fn corpus() -> Option<PathBuf> {
+/// The real corpus (`../shared/corpus/xergioalex`, beside this checkout). The tests that use it
+/// are `#[ignore]`d, because a fresh clone does not have it: run them with `--ignored` where it
+/// is. Asking for it where it is absent fails the test rather than passing it unchecked.
+pub fn corpus() -> PathBuf {
     let dir = repo().join("../shared/corpus/xergioalex");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: {} is absent", dir.display());
-        None
-    }
+    assert!(
+        dir.is_dir(),
+        "{} is absent: this test needs the real corpus beside the checkout",
+        dir.display()
+    );
+    dir
+}
+
+#[path = "../../benches/support/corpus.rs"]
+mod synthetic;
+
+/// A synthetic bilingual corpus under `root` (the benchmarks' generator, deterministic): 150
+/// posts per language (lists span three runs of 64), 40 tags in three tiers, 12 series, 20
+/// decks per language, about 2% drafts, every date in the past of [`SAMPLE_TODAY`].
+pub fn synthetic_corpus(root: &Path) -> PathBuf {
+    let dir = root.join("synthetic");
+    synthetic::generate(
+        &dir,
+        synthetic::Shape {
+            posts: 150,
+            tags: 40,
+            series: 12,
+            slides: 20,
+            paragraphs: 3,
+            seed: 15,
+        },
+    );
+    dir
+}
+
+/// The posts of a content folder a build publishes: every `blog/` file without `draft: true`
+/// (the synthetic corpus has no scheduled posts).
+pub fn published_post_count(content: &Path) -> usize {
+    read_tree(&content.join("blog"))
+        .values()
+        .filter(|bytes| !String::from_utf8_lossy(bytes).contains("\ndraft: true\n"))
+        .count()
 }
 
 // ---- The sample configuration and what a build executes. ----
