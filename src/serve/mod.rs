@@ -34,7 +34,6 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -101,20 +100,8 @@ struct State {
     stop: watch::Receiver<bool>,
 }
 
-/// Serves `out_dir` on `addr` until `shutdown` resolves.
-pub async fn serve(
-    addr: SocketAddr,
-    out_dir: Utf8PathBuf,
-    config: Arc<SiteConfig>,
-    feed: Feed,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let listener = TcpListener::bind(addr).await?;
-    serve_on(listener, out_dir, config, feed, shutdown).await
-}
-
-/// [`serve`] on a listener that is already bound (so a caller can bind port 0 and learn the
-/// port first).
+/// Serves `out_dir` on a listener that is already bound (so a caller can bind port 0 and learn
+/// the port first) until `shutdown` resolves.
 pub async fn serve_on(
     listener: TcpListener,
     out_dir: Utf8PathBuf,

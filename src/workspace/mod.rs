@@ -165,11 +165,6 @@ impl Workspace {
         &self.db
     }
 
-    /// For tests that assert which queries re-ran.
-    pub fn db_mut(&mut self) -> &mut Database {
-        &mut self.db
-    }
-
     pub fn site(&self) -> Site {
         self.site
     }
