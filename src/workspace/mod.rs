@@ -6,7 +6,7 @@
 //! is why it sits after `derive`: after every batch of changes it re-reads the summaries of the
 //! changed posts and sets the index entries that changed.
 
-pub mod index;
+mod index;
 mod members;
 
 use crate::config::SiteConfig;

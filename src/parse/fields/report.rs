@@ -39,10 +39,6 @@ impl FrontMatter<'_> {
         self.diagnostics.push(diagnostic);
     }
 
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-
     pub(super) fn diagnostics_for(&self, key: &str) -> usize {
         let needle = format!("`{key}`");
         self.diagnostics
