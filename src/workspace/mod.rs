@@ -2,7 +2,7 @@
 //! salsa setter always starts a new revision and invalidates readers, even when the value is
 //! equal.
 //!
-//! The workspace also maintains the index inputs ([`index`]) from the per-file summaries, which
+//! The workspace also maintains the index inputs (`index`, `members`) from the per-file summaries, which
 //! is why it sits after `derive`: after every batch of changes it re-reads the summaries of the
 //! changed posts and sets the index entries that changed.
 
@@ -39,7 +39,7 @@ pub struct Applied {
     pub structural: bool,
 }
 
-/// What [`Workspace::put`] did to one path.
+/// What `Workspace::put` did to one path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Staged {
     Unchanged,
