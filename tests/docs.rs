@@ -6,7 +6,6 @@
 mod common;
 
 use common::*;
-use content_api::db::Database;
 use content_api::render::index::DOCUMENTS;
 use content_api::render::media_type;
 use content_api::source::{ContentPath, FileContents};
@@ -783,17 +782,7 @@ fn put(workspace: &mut Workspace, path: &str, text: String) {
 
 #[test]
 fn a_body_edit_rewrites_the_post_markdown_and_llms_full_only() {
-    let today = sample_today();
-    let scan = source::scan(&repo().join("content"));
-    let mut workspace = Workspace::with_database(
-        Database::recording(),
-        Arc::new(sample_config()),
-        today,
-        false,
-        scan,
-        Lifetime::Watch,
-        Default::default(),
-    );
+    let mut workspace = recording_sample_workspace(Default::default());
     let post = "blog/en/2024-06-02_running-up-las-palmas.md";
     // The first edit of a file in a session lowers its durability (HIGH as loaded, LOW once
     // edited); salsa cannot backdate across that drop, so the file's own queries re-run once,

@@ -9,9 +9,8 @@ mod common;
 
 use common::*;
 use content_api::build;
-use content_api::db::Database;
-use content_api::source::{self, ContentPath, FileContents};
-use content_api::workspace::{Lifetime, Workspace};
+use content_api::source::{ContentPath, FileContents};
+use content_api::workspace::Workspace;
 use content_api::write::HISTORY_PATH;
 use std::sync::Arc;
 
@@ -87,19 +86,8 @@ fn redirects_of(workspace: &Workspace) -> String {
 
 #[test]
 fn redirects_re_render_only_when_the_gone_set_changes() {
-    let config = Arc::new(sample_config());
-    let today = sample_today();
-    let scan = source::scan(&repo().join("content"));
     let history: Vec<Arc<str>> = vec!["api/series/en/retired.json".into()];
-    let mut workspace = Workspace::with_database(
-        Database::recording(),
-        config,
-        today,
-        false,
-        scan,
-        Lifetime::Watch,
-        history.clone().into(),
-    );
+    let mut workspace = recording_sample_workspace(history.clone().into());
     assert!(redirects_of(&workspace).contains("/api/series/en/retired.json /api/410.json 410\n"));
     // The first edit of a file lowers its durability (HIGH as loaded, LOW once edited), and
     // salsa cannot backdate across that drop: its dependents re-run once. Edit once first.

@@ -593,16 +593,7 @@ pub fn sample_today() -> chrono::NaiveDate {
 pub fn full_build_queries() -> &'static BTreeSet<String> {
     static NAMES: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        use content_api::workspace::{Lifetime, Workspace};
-        let workspace = Workspace::with_database(
-            content_api::db::Database::recording(),
-            std::sync::Arc::new(sample_config()),
-            sample_today(),
-            false,
-            content_api::source::scan(&repo().join("content")),
-            Lifetime::Watch,
-            Default::default(),
-        );
+        let workspace = recording_sample_workspace(Default::default());
         content_api::build::diagnostics(workspace.db());
         content_api::build::outputs(workspace.db());
         content_api::build::refresh_groups(workspace.db());
@@ -610,6 +601,22 @@ pub fn full_build_queries() -> &'static BTreeSet<String> {
             .into_iter()
             .collect()
     })
+}
+
+/// A watch-mode workspace over the bundled sample site (its configuration and date) on a
+/// recording database, so a test can see which queries run; `published` is the history.
+pub fn recording_sample_workspace(
+    published: content_api::db::Published,
+) -> content_api::workspace::Workspace {
+    content_api::workspace::Workspace::with_database(
+        content_api::db::Database::recording(),
+        std::sync::Arc::new(sample_config()),
+        sample_today(),
+        false,
+        content_api::source::scan(&repo().join("content")),
+        content_api::workspace::Lifetime::Watch,
+        published,
+    )
 }
 
 /// `parse_post(Id(3))` → `parse_post`: the query names of a recording database's log.

@@ -59,31 +59,18 @@ pub fn code_only(text: &str) -> String {
                     break;
                 }
             }
-        } else if c == '"' {
+        } else if c == '"' || (c == '\'' && is_char_literal(&chars, i)) {
+            // A string or char literal: blank up to the same quote, skipping escapes.
             blank(&mut out, c);
             i += 1;
             while i < chars.len() {
-                let c = chars[i];
-                blank(&mut out, c);
+                let inner = chars[i];
+                blank(&mut out, inner);
                 i += 1;
-                if c == '\\' && i < chars.len() {
+                if inner == '\\' && i < chars.len() {
                     blank(&mut out, chars[i]);
                     i += 1;
-                } else if c == '"' {
-                    break;
-                }
-            }
-        } else if c == '\'' && is_char_literal(&chars, i) {
-            blank(&mut out, c);
-            i += 1;
-            while i < chars.len() {
-                let c = chars[i];
-                blank(&mut out, c);
-                i += 1;
-                if c == '\\' && i < chars.len() {
-                    blank(&mut out, chars[i]);
-                    i += 1;
-                } else if c == '\'' {
+                } else if inner == c {
                     break;
                 }
             }
