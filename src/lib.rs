@@ -16,18 +16,31 @@
 //! each module owns, the order in which they may use each other, and the invariants
 //! (`tests/tidy.rs` checks the order and the rules that can be read from the source).
 
+#![warn(missing_docs)]
+
 pub mod build;
+// Not every public item of these modules is documented yet, and other branches of issue 15
+// restructure them (render's cycles, the watch loop, write's steps, serve's streaming): they
+// are documented after those merge, and each `allow` goes when its module is.
+#[allow(missing_docs)]
 pub mod cli;
 pub mod config;
+// salsa's input macros generate undocumented constructors and accessors; the fields they
+// expose are documented in `db::inputs`.
+#[allow(missing_docs)]
 pub mod db;
 mod derive;
 mod diag;
 mod model;
 mod parse;
+#[allow(missing_docs)]
 pub mod render;
+#[allow(missing_docs)]
 pub mod serve;
+#[allow(missing_docs)]
 pub mod session;
 pub mod source;
 mod watch;
 pub mod workspace;
+#[allow(missing_docs)]
 pub mod write;

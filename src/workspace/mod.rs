@@ -42,10 +42,13 @@ pub struct Applied {
 /// What `Workspace::put` did to one path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Staged {
+    /// The same contents as before: nothing was set.
     Unchanged,
+    /// New contents for a file that existed.
     Modified,
     /// The file now exists (created, or recreated after a deletion).
     Appeared,
+    /// The file is gone (its input stays, as `FileContents::Missing`).
     Disappeared,
 }
 
@@ -161,10 +164,12 @@ impl Workspace {
         }
     }
 
+    /// The database, for evaluating queries.
     pub fn db(&self) -> &Database {
         &self.db
     }
 
+    /// The site input (configuration, date, file lists, history).
     pub fn site(&self) -> Site {
         self.site
     }
@@ -237,6 +242,7 @@ impl Workspace {
         }
     }
 
+    /// Sets the configuration; false (and nothing set) when it is equal to the current one.
     pub fn set_config(&mut self, config: Arc<SiteConfig>) -> bool {
         if **self.site.config(&self.db) == *config {
             return false;
