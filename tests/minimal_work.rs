@@ -81,6 +81,23 @@ fn written(outcome: &Outcome) -> BTreeSet<String> {
         .collect()
 }
 
+/// `text` with the front-matter line `field: …` replaced by `field: value`.
+fn with_field(text: &str, field: &str, value: &str) -> String {
+    let prefix = format!("{field}:");
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with(&prefix) {
+                format!("{field}: {value}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    assert!(lines.iter().any(|l| l.starts_with(&prefix)), "no {field}");
+    lines.join("\n") + "\n"
+}
+
 /// The written files under `api/`.
 fn api_files(outcome: &Outcome) -> BTreeSet<String> {
     written(outcome)
@@ -126,17 +143,11 @@ fn a_tag_change_rerenders_only_the_affected_timelines_and_indexes() {
     let mut site = Site::new();
     // The post's tags are [personal, running, colombia]; drop colombia, add travel and rust.
     let (executed, outcome) = site.edit(POST, |text| {
-        text.lines()
-            .map(|l| {
-                if l.starts_with("tags:") {
-                    "tags: [\"personal\", \"running\", \"travel\", \"rust\"]".to_string()
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
+        with_field(
+            &text,
+            "tags",
+            "[\"personal\", \"running\", \"travel\", \"rust\"]",
+        )
     });
     let old: BTreeSet<&str> = ["personal", "running", "colombia"].into();
     let new: BTreeSet<&str> = ["personal", "running", "travel", "rust"].into();
@@ -230,19 +241,7 @@ fn a_title_edit_touches_only_outputs_that_show_the_post() {
 #[test]
 fn a_date_edit_sets_the_order_and_the_members_of_the_post_tags() {
     let mut site = Site::new();
-    let (executed, _) = site.edit(POST, |text| {
-        text.lines()
-            .map(|l| {
-                if l.starts_with("pubDate:") {
-                    "pubDate: 2019-01-01".to_string()
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
-    });
+    let (executed, _) = site.edit(POST, |text| with_field(&text, "pubDate", "2019-01-01"));
     assert_eq!(count(&executed, "output_groups"), 1, "{executed:?}");
     assert!(count(&executed, "tag_items") >= 1, "{executed:?}");
     assert_eq!(
