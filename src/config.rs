@@ -17,34 +17,52 @@ pub const DEFAULT_BASE_URL: &str = "http://localhost:4321";
 pub struct SiteConfig {
     /// Absolute http(s) URL without a trailing slash.
     pub base_url: String,
+    /// The content folder (resolved against the config file's folder).
     pub content_dir: Utf8PathBuf,
+    /// The output folder (resolved against the config file's folder).
     pub out_dir: Utf8PathBuf,
+    /// The site's IANA time zone: "today" is the date there.
     pub timezone: chrono_tz::Tz,
+    /// The site's name, as the documents and the OpenAPI `info` show it.
     pub name: String,
+    /// One sentence about the site.
     pub description: String,
+    /// Who writes the content.
     pub author: String,
+    /// The API's contact (OpenAPI `info.contact`).
     pub contact: Contact,
+    /// The content's licence (OpenAPI `info.license`).
     pub licence: Licence,
+    /// The API's semantic version (OpenAPI `info.version`).
     pub api_version: String,
+    /// Watch-mode tuning.
     pub watch: WatchSettings,
 }
 
+/// Who to contact about the API.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Contact {
+    /// A person or team.
     pub name: String,
+    /// An address, if published.
     pub email: Option<String>,
+    /// A page, if published.
     pub url: Option<String>,
 }
 
+/// The licence of the content the API serves.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Licence {
+    /// Its name (`CC BY 4.0` by default).
     pub name: String,
+    /// Its text.
     pub url: String,
 }
 
 /// Watch-mode tuning (used by `watch` and `serve`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct WatchSettings {
+    /// How long the watcher waits for quiet before it hands over a batch of changes.
     pub debounce_ms: u64,
 }
 

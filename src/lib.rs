@@ -1,27 +1,46 @@
 //! content-api: an incremental build daemon that turns a bilingual Markdown content folder into
-//! a static, read-only JSON API (plus its OpenAPI description and error documents).
+//! a static, read-only JSON API, its OpenAPI description, error documents and the discovery
+//! documents for agents and people.
 //!
-//! The output is a pure function of (content tree, configuration, today's date). That function
-//! is expressed as salsa queries, so `--once` and watch mode evaluate the same queries; watch
-//! mode just re-evaluates them after changing an input.
+//! The output is a pure function of (content tree, configuration, today's date, publishing
+//! history). That function is expressed as salsa queries, so `--once` and watch mode evaluate
+//! the same queries; watch mode just re-evaluates them after changing an input.
 //!
-//! Data flows one way: [`source`] (files on disk) → [`db`] (salsa inputs) → [`parse`] →
-//! [`derive`] (indexes) → [`render`] (bytes) → [`write`] (the output folder); [`serve`] reads
-//! that folder back over HTTP. See
-//! ARCHITECTURE.md for what each module owns and the invariants.
+//! Data flows one way: [`source`] (files on disk) → [`db`] (salsa inputs, written only by
+//! [`workspace`]) → `parse` → `derive` → [`render`] (bytes) → [`write`](mod@write) (the output folder);
+//! [`session`] turns a batch of changed files into a rebuild, and [`serve`] reads the folder back
+//! over HTTP. [`cli`] wires them together for the binary.
+//!
+//! The public modules are the ones the binary, the integration tests and the benchmarks drive;
+//! `model`, `diag`, `parse`, `derive` and `watch` are internal. See ARCHITECTURE.md for what
+//! each module owns, the order in which they may use each other, and the invariants
+//! (`tests/tidy.rs` checks the order and the rules that can be read from the source).
+
+#![warn(missing_docs)]
 
 pub mod build;
+// Not every public item of these modules is documented yet, and other branches of issue 15
+// restructure them (render's cycles, the watch loop, write's steps, serve's streaming): they
+// are documented after those merge, and each `allow` goes when its module is.
+#[allow(missing_docs)]
 pub mod cli;
 pub mod config;
+// salsa's input macros generate undocumented constructors and accessors; the fields they
+// expose are documented in `db::inputs`.
+#[allow(missing_docs)]
 pub mod db;
-pub mod derive;
-pub mod diag;
-pub mod model;
-pub mod parse;
+mod derive;
+mod diag;
+mod model;
+mod parse;
+#[allow(missing_docs)]
 pub mod render;
+#[allow(missing_docs)]
 pub mod serve;
+#[allow(missing_docs)]
 pub mod session;
 pub mod source;
-pub mod watch;
+mod watch;
 pub mod workspace;
+#[allow(missing_docs)]
 pub mod write;

@@ -1,3 +1,6 @@
+//! The `content-api` binary: logging to stderr (`RUST_LOG` filters it), the command line, and
+//! the exit code. Everything else is in the library ([`content_api::cli::run`]).
+
 use clap::Parser;
 use std::process::ExitCode;
 
@@ -9,7 +12,7 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)
-        .with_ansi(content_api::diag::stderr_color())
+        .with_ansi(content_api::cli::stderr_color())
         .without_time()
         .with_env_filter(filter)
         .init();

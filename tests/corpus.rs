@@ -1,4 +1,5 @@
-//! Compatibility with a real site's content (`../shared/corpus/xergioalex`, skipped when absent),
+//! Compatibility with a real site's content (`../shared/corpus/xergioalex`: ignored by default,
+//! since a fresh clone lacks it; `cargo test --test corpus -- --ignored` where it is),
 //! built as of 2026-11-22: the counts of CONTENT_FORMAT.md section 6, series order, draft
 //! renumbering, valid JSON everywhere.
 
@@ -17,8 +18,9 @@ fn count_files(dir: &Path) -> usize {
 }
 
 #[test]
+#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test corpus -- --ignored"]
 fn the_real_corpus_builds_with_the_documented_counts() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let out = tempfile::tempdir().unwrap();
     let result = build(&corpus, out.path(), &[]);
     let stderr = String::from_utf8_lossy(&result.stderr);
@@ -73,8 +75,9 @@ fn the_real_corpus_builds_with_the_documented_counts() {
 }
 
 #[test]
+#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test corpus -- --ignored"]
 fn series_are_listed_by_latest_chapter_then_order_then_slug() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let out = tempfile::tempdir().unwrap();
     build(&corpus, out.path(), &[]);
     let listing = json(out.path(), "api/series/en/index.json");
@@ -124,8 +127,9 @@ fn series_are_listed_by_latest_chapter_then_order_then_slug() {
 }
 
 #[test]
+#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test corpus -- --ignored"]
 fn a_draft_chapter_renumbers_the_chapters_after_it() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let out = tempfile::tempdir().unwrap();
     build(&corpus, out.path(), &[]);
     // working-with-agents: chapter 6 is a draft, so seriesOrder 7 is the 6th published chapter.

@@ -4,27 +4,15 @@
 mod common;
 
 use common::*;
-use content_api::config::SiteConfig;
 use content_api::workspace::{Lifetime, Workspace};
-use content_api::{build, config, source};
+use content_api::{build, source};
 use proptest::prelude::*;
 use std::sync::Arc;
 
-fn sample_config() -> Arc<SiteConfig> {
-    Arc::new(
-        config::load(
-            camino::Utf8Path::new(&format!("{}/watch.toml", repo().display())),
-            true,
-        )
-        .unwrap()
-        .unwrap(),
-    )
-}
-
 fn outputs_for(scan: source::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
-    let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
+    let today = sample_today();
     let workspace = Workspace::new(
-        sample_config(),
+        Arc::new(sample_config()),
         today,
         false,
         scan,

@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::{SAMPLE_TODAY, copy_sample_content, read_tree, repo};
-use content_api::config::{self, SiteConfig};
+use common::{copy_sample_content, read_tree, sample_config_in, sample_today};
+use content_api::config::SiteConfig;
 use content_api::session::{Batch, Session};
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
@@ -195,15 +195,7 @@ impl Harness {
         let content = dir.path().join("content");
         copy_sample_content(&content);
         let out = dir.path().join("out");
-        let mut config = config::load(
-            camino::Utf8Path::new(&format!("{}/watch.toml", repo().display())),
-            true,
-        )
-        .unwrap()
-        .unwrap();
-        config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
-        config.out_dir = camino::Utf8PathBuf::from_path_buf(out.clone()).unwrap();
-        let config = Arc::new(config);
+        let config = Arc::new(sample_config_in(&content, &out));
         let (session, outcome) = Session::start(config.clone(), today(), false).unwrap();
         assert_eq!(outcome.errors, 0);
         Harness {
@@ -590,7 +582,7 @@ fn title(words: &[usize]) -> String {
 }
 
 fn today() -> chrono::NaiveDate {
-    chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap()
+    sample_today()
 }
 
 proptest! {

@@ -3,8 +3,7 @@
 
 mod common;
 
-use common::{SAMPLE_TODAY, copy_sample_content, repo};
-use content_api::config;
+use common::{copy_sample_content, query_names, runs_of, sample_config_in, sample_today};
 use content_api::db::Database;
 use content_api::session::{Batch, Outcome, Session};
 use std::collections::BTreeSet;
@@ -22,18 +21,14 @@ impl Site {
         let dir = tempfile::tempdir().unwrap();
         let content = dir.path().join("content");
         copy_sample_content(&content);
-        let mut config = config::load(
-            camino::Utf8Path::new(&format!("{}/watch.toml", repo().display())),
-            true,
+        let config = sample_config_in(&content, &dir.path().join("out"));
+        let (session, _) = Session::start_with_database(
+            Database::recording(),
+            Arc::new(config),
+            sample_today(),
+            false,
         )
-        .unwrap()
         .unwrap();
-        config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
-        config.out_dir = camino::Utf8PathBuf::from_path_buf(dir.path().join("out")).unwrap();
-        let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
-        let (session, _) =
-            Session::start_with_database(Database::recording(), Arc::new(config), today, false)
-                .unwrap();
         session.database().take_executions();
         let mut site = Site {
             _dir: dir,
@@ -65,19 +60,14 @@ impl Site {
                 rescan: false,
             })
             .unwrap();
-        let executed = self
-            .session
-            .database()
-            .take_executions()
-            .into_iter()
-            .map(|e| e.split('(').next().unwrap().to_string())
-            .collect();
+        let executed = query_names(&self.session.database().take_executions());
         (executed, outcome)
     }
 }
 
+/// How many times `query` ran; panics for a name no build runs (see [`runs_of`]).
 fn count(executed: &[String], query: &str) -> usize {
-    executed.iter().filter(|q| *q == query).count()
+    runs_of(executed, query)
 }
 
 fn written(outcome: &Outcome) -> BTreeSet<String> {
@@ -89,6 +79,23 @@ fn written(outcome: &Outcome) -> BTreeSet<String> {
         .iter()
         .map(|p| p.to_string())
         .collect()
+}
+
+/// `text` with the front-matter line `field: …` replaced by `field: value`.
+fn with_field(text: &str, field: &str, value: &str) -> String {
+    let prefix = format!("{field}:");
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with(&prefix) {
+                format!("{field}: {value}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    assert!(lines.iter().any(|l| l.starts_with(&prefix)), "no {field}");
+    lines.join("\n") + "\n"
 }
 
 /// The written files under `api/`.
@@ -136,17 +143,11 @@ fn a_tag_change_rerenders_only_the_affected_timelines_and_indexes() {
     let mut site = Site::new();
     // The post's tags are [personal, running, colombia]; drop colombia, add travel and rust.
     let (executed, outcome) = site.edit(POST, |text| {
-        text.lines()
-            .map(|l| {
-                if l.starts_with("tags:") {
-                    "tags: [\"personal\", \"running\", \"travel\", \"rust\"]".to_string()
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
+        with_field(
+            &text,
+            "tags",
+            "[\"personal\", \"running\", \"travel\", \"rust\"]",
+        )
     });
     let old: BTreeSet<&str> = ["personal", "running", "colombia"].into();
     let new: BTreeSet<&str> = ["personal", "running", "travel", "rust"].into();
@@ -207,15 +208,22 @@ fn a_title_edit_touches_only_outputs_that_show_the_post() {
         text.replacen("title:", "title: \"New title\"\nx-was:", 1)
     });
     assert_eq!(count(&executed, "parse_post"), 1);
+    // The indexes are inputs: the order and the members lists were not set, so nothing that
+    // reads only them ran (see the date edit below for the same queries running).
     assert_eq!(
-        count(&executed, "published_posts"),
+        count(&executed, "output_groups"),
         0,
-        "the order did not change: {executed:?}"
+        "the published order was not set again: {executed:?}"
     );
     assert_eq!(
-        count(&executed, "tag_members"),
+        count(&executed, "tag_items"),
         0,
-        "tag membership did not change: {executed:?}"
+        "no tag's members input was set: {executed:?}"
+    );
+    assert_eq!(
+        count(&executed, "tag_names"),
+        0,
+        "the set of tags was not set again: {executed:?}"
     );
     let mut expected: BTreeSet<String> = ["personal", "running", "colombia"]
         .iter()
@@ -226,4 +234,27 @@ fn a_title_edit_touches_only_outputs_that_show_the_post() {
         "api/posts-en.json".to_string(),
     ]);
     assert_eq!(api_files(&outcome), expected);
+}
+
+/// The counterpart of the title edit: a new date moves the post in the published order and in
+/// each of its tags' member lists, so the queries that read only those indexes run.
+#[test]
+fn a_date_edit_sets_the_order_and_the_members_of_the_post_tags() {
+    let mut site = Site::new();
+    let (executed, _) = site.edit(POST, |text| with_field(&text, "pubDate", "2019-01-01"));
+    assert_eq!(count(&executed, "output_groups"), 1, "{executed:?}");
+    assert!(count(&executed, "tag_items") >= 1, "{executed:?}");
+    assert_eq!(
+        count(&executed, "tag_names"),
+        0,
+        "the same tags have posts: {executed:?}"
+    );
+}
+
+#[test]
+#[should_panic(expected = "is not a query a full build executes")]
+fn counting_a_name_no_build_runs_fails_the_test() {
+    // `published_posts` reads an index input; it is a plain function, not a salsa query, so it
+    // never appears in the log and "it did not run" would hold whatever the code does.
+    count(&[], "published_posts");
 }

@@ -9,8 +9,8 @@ mod common;
 
 use bytes::Bytes;
 use camino::{Utf8Path, Utf8PathBuf};
-use common::{SAMPLE_TODAY, read_tree, repo};
-use content_api::config::{self, SiteConfig};
+use common::{read_tree, repo, sample_config_in, sample_today};
+use content_api::config::SiteConfig;
 use content_api::serve::{self, Feed, Rebuild, etag_of};
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::write::{self, Publisher, Report};
@@ -102,15 +102,10 @@ impl Server {
             .unwrap();
         copy_tree(&repo().join("content"), &dir.path().join("content"));
         let root = Utf8Path::from_path(dir.path()).unwrap();
-        let mut config = config::load(
-            Utf8Path::new(&format!("{}/watch.toml", repo().display())),
-            true,
-        )
-        .unwrap()
-        .unwrap();
-        config.content_dir = root.join("content");
-        config.out_dir = root.join("out");
-        let config = Arc::new(config);
+        let config = Arc::new(sample_config_in(
+            root.join("content").as_std_path(),
+            root.join("out").as_std_path(),
+        ));
         let mut server = Server {
             dir,
             config,
@@ -314,7 +309,7 @@ impl Events {
 }
 
 fn publish(config: &Arc<SiteConfig>) -> Report {
-    let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
+    let today = sample_today();
     let mut publisher = Publisher::open(&config.out_dir);
     let workspace = Workspace::new(
         config.clone(),

@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{SAMPLE_TODAY, copy_sample_content, read_tree};
-use content_api::config;
+use common::{SAMPLE_TODAY, copy_sample_content, load_config, read_tree, sample_today};
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
 use std::collections::BTreeMap;
@@ -80,17 +79,22 @@ impl Daemon {
     }
 
     fn wait_for_log(&self, needle: &str) {
+        self.wait_until(&format!("a log line with {needle:?}"), || {
+            self.log.lock().unwrap().iter().any(|l| l.contains(needle))
+        });
+    }
+
+    /// Polls `done` until it holds; fails the test after [`PATIENCE`].
+    fn wait_until(&self, what: &str, done: impl Fn() -> bool) {
         let start = Instant::now();
-        while start.elapsed() < PATIENCE {
-            if self.log.lock().unwrap().iter().any(|l| l.contains(needle)) {
-                return;
-            }
+        while !done() {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "waited in vain for {what}: {:#?}",
+                self.log.lock().unwrap()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
-        panic!(
-            "no log line with {needle:?}: {:#?}",
-            self.log.lock().unwrap()
-        );
     }
 
     fn rebuilds(&self) -> usize {
@@ -104,14 +108,9 @@ impl Daemon {
 
     /// A fresh one-shot build of the content on disk, without the manifest.
     fn fresh(&self) -> BTreeMap<String, Vec<u8>> {
-        let mut config = config::load(
-            camino::Utf8Path::from_path(&self.site.path().join("watch.toml")).unwrap(),
-            true,
-        )
-        .unwrap()
-        .unwrap();
+        let mut config = load_config(&self.site.path().join("watch.toml"));
         config.content_dir = camino::Utf8PathBuf::from_path_buf(self.content.clone()).unwrap();
-        let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
+        let today = sample_today();
         let workspace = Workspace::new(
             Arc::new(config),
             today,
@@ -257,14 +256,34 @@ fn editor_scratch_files_never_trigger_a_rebuild() {
     ] {
         std::fs::write(daemon.path(&format!("blog/en/{name}")), "scratch").unwrap();
     }
-    std::thread::sleep(Duration::from_millis(400));
-    assert_eq!(
-        daemon.rebuilds(),
-        before,
-        "{:#?}",
-        daemon.log.lock().unwrap()
+    // Then a real edit. Events arrive in order, so once its rebuild is logged the daemon has
+    // seen every scratch event: any rebuild they caused is logged by then, or they were merged
+    // into this one and are named in its line.
+    let post = daemon.path(POST);
+    std::fs::write(&post, edit_title(&post, "After the scratch files")).unwrap();
+    let published = || {
+        std::fs::read_to_string(daemon.out().join("api/posts-en.json"))
+            .is_ok_and(|json| json.contains("After the scratch files"))
+    };
+    daemon.wait_until("the edit after the scratch files", || {
+        published() && daemon.rebuilds() > before
+    });
+    let marker = format!("{POST} changed:");
+    let log = daemon.log.lock().unwrap().clone();
+    let rebuilds: Vec<&String> = log
+        .iter()
+        .filter(|l| l.contains(" changed") || l.contains("rescan"))
+        .skip(before)
+        .collect();
+    assert_eq!(rebuilds.len(), 1, "one rebuild, for the post: {log:#?}");
+    assert!(
+        rebuilds[0]
+            .trim_start()
+            .strip_prefix("INFO ")
+            .is_some_and(|what| what.starts_with(&marker)),
+        "the rebuild names the post alone: {log:#?}"
     );
-    daemon.settles("scratch files");
+    daemon.settles("scratch files and an edit");
 }
 
 #[test]
@@ -400,17 +419,10 @@ fn a_broken_file_keeps_its_last_good_version_and_the_daemon_keeps_running() {
     // The rest of the site keeps building.
     let other = daemon.path("blog/es/2023-04-09_hello-from-medellin.md");
     std::fs::write(&other, edit_title(&other, "Sigue funcionando")).unwrap();
-    let start = Instant::now();
-    while start.elapsed() < PATIENCE
-        && !String::from_utf8_lossy(&std::fs::read(daemon.out().join("api/posts-es.json")).unwrap())
-            .contains("Sigue funcionando")
-    {
-        std::thread::sleep(Duration::from_millis(25));
-    }
-    assert!(
-        String::from_utf8_lossy(&std::fs::read(daemon.out().join("api/posts-es.json")).unwrap())
-            .contains("Sigue funcionando")
-    );
+    daemon.wait_until("the Spanish edit to be published", || {
+        std::fs::read_to_string(daemon.out().join("api/posts-es.json"))
+            .is_ok_and(|json| json.contains("Sigue funcionando"))
+    });
     let errors = daemon
         .log
         .lock()

@@ -14,6 +14,8 @@ mod serve;
 mod settings;
 mod watch;
 
+/// Whether diagnostics and logs on stderr may use colour (a terminal, and `NO_COLOR` unset).
+pub use crate::diag::stderr_color;
 pub use new::{NewArgs, slugify};
 pub use settings::{Settings, ci_is_set, resolve};
 pub use watch::WatchArgs;

@@ -66,6 +66,7 @@ pub struct Site {
 pub type Published = Arc<[Arc<str>]>;
 
 impl Site {
+    /// The file tree of one language.
     pub fn tree(self, db: &dyn salsa::Database, lang: Lang) -> LangTree {
         match lang {
             Lang::En => self.en(db),
@@ -73,6 +74,7 @@ impl Site {
         }
     }
 
+    /// Both languages' file trees, English first.
     pub fn trees(self, db: &dyn salsa::Database) -> [LangTree; 2] {
         [self.en(db), self.es(db)]
     }
@@ -96,6 +98,7 @@ pub struct Index {
 }
 
 impl Index {
+    /// The index of one language.
     pub fn lang(self, db: &dyn salsa::Database, lang: Lang) -> LangIndex {
         match lang {
             Lang::En => self.en(db),

@@ -3,7 +3,7 @@
 //! Ground state is small: one [`SourceFile`] per content path, one [`LangTree`] per language
 //! (which files exist there), and the [`Site`] singleton (config, today's date, preview mode,
 //! the file lists that belong to no language, and the API paths published by earlier builds). Everything else is a tracked query in
-//! `parse`, `derive` and `render`. Only [`workspace`] calls setters.
+//! `parse`, `derive` and `render`. Only [`workspace`](crate::workspace) calls setters.
 
 mod inputs;
 

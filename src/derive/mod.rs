@@ -13,14 +13,11 @@ mod series;
 mod slides;
 mod taxonomy;
 
-pub use crate::model::SortKey;
 pub use checks::{all_diagnostics, file_diagnostics, post_diagnostics};
-pub use posts::{
-    PostLinks, is_published, post_links, published_posts, sort_key, tag_members, tag_names,
-};
+pub use posts::{post_links, published_posts, sort_key, tag_members, tag_names};
 pub use series::{
-    LocalizedSeries, SeriesPosition, first_chapter_hero, localized_series, post_series_position,
-    series_by_name, series_chapters, series_members, series_names,
+    first_chapter_hero, localized_series, post_series_position, series_chapters, series_members,
+    series_names,
 };
 pub use slides::published_decks;
 pub use taxonomy::{tag_definitions, tag_tiers};

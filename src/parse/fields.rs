@@ -5,6 +5,8 @@
 //! and says what was expected. Accessors return `None` after recording such an error, so a
 //! parser can read every field and report all problems of a file at once.
 
+mod report;
+
 use super::frontmatter::Split;
 use super::yaml_error::explain;
 use crate::diag::{Diagnostic, Location};
@@ -345,93 +347,6 @@ impl<'a> FrontMatter<'a> {
         }
         self.diagnostics.extend(problems);
         out
-    }
-
-    /// Records an error about the value of `key` (for checks beyond types).
-    pub fn invalid(&mut self, key: &str, message: String, label: &str, help: &str) {
-        let at = self.location(key);
-        self.push(
-            Diagnostic::error(self.path, message)
-                .at(at)
-                .label(label)
-                .help(help),
-        );
-    }
-
-    pub fn warn(&mut self, key: &str, message: String, help: &str) {
-        let at = self.location(key);
-        self.push(Diagnostic::warning(self.path, message).at(at).help(help));
-    }
-
-    pub fn missing(&mut self, key: &str, example: &str) {
-        let at = self.opening_line();
-        self.push(
-            Diagnostic::error(self.path, format!("missing required field `{key}`"))
-                .at(at)
-                .label("in this front matter")
-                .help(format!(
-                    "add a line `{key}: {example}` between the `---` lines"
-                )),
-        );
-    }
-
-    /// Records a diagnostic, unless the YAML did not parse (then its syntax error says it all).
-    pub fn push(&mut self, diagnostic: Diagnostic) {
-        if !self.syntax_error {
-            self.diagnostics.push(diagnostic);
-        }
-    }
-
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-
-    fn diagnostics_for(&self, key: &str) -> usize {
-        let needle = format!("`{key}`");
-        self.diagnostics
-            .iter()
-            .filter(|d| d.message.contains(&needle))
-            .count()
-    }
-
-    fn type_error(&mut self, key: &str, at: Location, expected: &str, found: &str, help: String) {
-        self.push(
-            Diagnostic::error(
-                self.path,
-                format!("`{key}` must be {expected}, found {found}"),
-            )
-            .at(at)
-            .label(format!("expected {expected}"))
-            .help(help),
-        );
-    }
-
-    fn opening_line(&self) -> Location {
-        let start = self.text.find("---").unwrap_or(0);
-        Location::in_text(self.text, start..start + 3)
-    }
-
-    fn location_of_node(&self, node: &MarkedYaml<'_>) -> Location {
-        self.location_of_chars(node.span.start.index(), node.span.end.index())
-    }
-
-    fn location_of_chars(&self, start: usize, end: usize) -> Location {
-        let start_byte = self.byte_offset(start);
-        let end_byte = self.byte_offset(end.max(start + 1)).max(start_byte);
-        Location::in_text(
-            self.text,
-            self.yaml_offset + start_byte..self.yaml_offset + end_byte,
-        )
-    }
-
-    fn push_error_at_chars(&mut self, chars: usize, message: &str, label: &str, help: &str) {
-        let at = self.location_of_chars(chars, chars + 3);
-        self.push(
-            Diagnostic::error(self.path, message)
-                .at(at)
-                .label(label)
-                .help(help),
-        );
     }
 }
 

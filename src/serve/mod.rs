@@ -39,7 +39,6 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -129,19 +128,7 @@ struct State {
     preview: Option<preview::Preview>,
 }
 
-/// Serves `out_dir` on `addr` until `shutdown` resolves.
-pub async fn serve(
-    addr: SocketAddr,
-    out_dir: Utf8PathBuf,
-    config: Arc<SiteConfig>,
-    feed: Feed,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let listener = TcpListener::bind(addr).await?;
-    serve_on(listener, out_dir, config, feed, shutdown).await
-}
-
-/// [`serve`] on a listener that is already bound (so a caller can bind port 0 and learn the
+/// Serves `out_dir` on a listener that is already bound until `shutdown` resolves (so a caller can bind port 0 and learn the
 /// port first). Subscribes to `feed` at once, before the returned future first runs, so no
 /// update sent after this call is missed.
 pub fn serve_on(

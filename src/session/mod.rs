@@ -521,11 +521,6 @@ impl Session {
         });
         current
     }
-
-    /// Paths whose disk version is not in the build yet (broken, or held back with a batch).
-    pub fn pending_paths(&self) -> impl Iterator<Item = &ContentPath> {
-        self.pending.keys()
-    }
 }
 
 /// Hands the memory a full build freed (read buffers, per-worker database clones, transient

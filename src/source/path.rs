@@ -20,10 +20,12 @@ impl ContentPath {
         ok.then(|| ContentPath(Arc::from(path)))
     }
 
+    /// The path, `/`-separated and relative to the content folder.
     pub fn as_str(&self) -> &str {
         &self.0
     }
 
+    /// The last part of the path.
     pub fn file_name(&self) -> &str {
         self.0.rsplit('/').next().unwrap_or(&self.0)
     }
@@ -39,18 +41,26 @@ impl fmt::Display for ContentPath {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FileRole {
     /// `blog/{lang}/<stem>.md|.mdx`.
+    #[allow(missing_docs)]
     Post { lang: Lang, stem: Arc<str> },
     /// `slides/{lang}/<stem>.md|.mdx`.
+    #[allow(missing_docs)]
     Deck { lang: Lang, stem: Arc<str> },
     /// `tags/<name>.md`.
+    #[allow(missing_docs)]
     Tag { name: Arc<str> },
     /// `series/<name>.md`.
+    #[allow(missing_docs)]
     Series { name: Arc<str> },
     /// `agent-skills/<name>/SKILL.md`.
+    #[allow(missing_docs)]
     Skill { name: Arc<str> },
     /// A Markdown file in a content folder that cannot be content where it is (an unsupported
     /// language folder, a nested folder). Reported as a warning so a misplaced post is noticed.
-    Misplaced { reason: &'static str },
+    Misplaced {
+        /// Why it cannot be content there, as a sentence.
+        reason: &'static str,
+    },
     /// Not content: images, editor backups, `_`-prefixed files and folders, other folders.
     Ignored,
 }

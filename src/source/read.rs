@@ -18,8 +18,11 @@ pub enum FileContents {
     /// The file exists but is not usable text. `position` (1-based line and column) locates
     /// the problem when known.
     Unusable {
+        /// What is wrong, as a sentence.
         problem: String,
+        /// What to do about it.
         help: String,
+        /// Line and column, when known.
         position: Option<(usize, usize)>,
     },
     /// The file is gone (watch mode keeps inputs for deleted paths; salsa cannot delete them).
@@ -27,6 +30,7 @@ pub enum FileContents {
 }
 
 impl FileContents {
+    /// The text, when the file is usable text.
     pub fn text(&self) -> Option<&str> {
         match self {
             FileContents::Text(text) => Some(text),

@@ -13,8 +13,11 @@ const CONTENT_FOLDERS: [&str; 5] = ["blog", "slides", "tags", "series", "agent-s
 /// One content file found by a scan.
 #[derive(Debug)]
 pub struct ScannedFile {
+    /// Where it is.
     pub path: ContentPath,
+    /// What it is, from its path.
     pub role: FileRole,
+    /// What was read.
     pub contents: FileContents,
 }
 
@@ -23,7 +26,9 @@ pub struct ScannedFile {
 pub struct ScanProblem {
     /// The path as it can be shown (lossy when the name is not UTF-8).
     pub path: String,
+    /// What is wrong.
     pub message: String,
+    /// What to do about it.
     pub help: String,
     /// Errors fail the build; the others are warnings.
     pub is_error: bool,
@@ -32,7 +37,10 @@ pub struct ScanProblem {
 /// The result of scanning the content folder, sorted by path.
 #[derive(Debug, Default)]
 pub struct Scan {
+    /// The content files, read.
     pub files: Vec<ScannedFile>,
+    /// Problems of the walk itself (link loops, unreadable folders, misplaced Markdown, names
+    /// that are not UTF-8).
     pub problems: Vec<ScanProblem>,
 }
 

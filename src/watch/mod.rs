@@ -8,7 +8,7 @@
 pub mod filter;
 mod watcher;
 
-pub use watcher::{Mode, StartError, Watcher, start};
+pub use watcher::{Mode, start};
 
 use std::collections::BTreeSet;
 use std::time::Instant;

@@ -11,6 +11,7 @@
 //! computes it from scratch, `update` maintains it. The property tests compare watch-mode output
 //! with a fresh build after every edit.
 
+use super::members::{MembersInput, files_of, member_map, sync_members};
 use crate::db::{Database, Index, LangIndex, SeriesMembers, SourceFile, TagMembers};
 use crate::derive::{post_links, sort_key};
 use crate::model::{Lang, ReadingKey, SortKey};
@@ -25,13 +26,6 @@ use std::sync::Arc;
 /// once (it rewrites the lists anyway), and later edits that leave the indexes alone find those
 /// queries verified by durability.
 const INDEX_DURABILITY: Durability = Durability::MEDIUM;
-
-/// The durability of one tag's or one series' members once an edit changed them. These are
-/// read only by that tag's or series' own outputs (its timeline or detail, its chapters'
-/// positions, its line in `llms.txt`), so LOW keeps the re-validation of later edits to those,
-/// while a MEDIUM change would make salsa re-validate everything that reads any list: a tag
-/// edit would cost O(corpus).
-const MEMBERS_DURABILITY: Durability = Durability::LOW;
 
 /// What a published post contributes to the indexes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,7 +281,7 @@ impl LangState {
     }
 
     /// Sets every index input whose value differs from the in-memory index: lists and maps at
-    /// [`INDEX_DURABILITY`], one tag's or series' members at [`MEMBERS_DURABILITY`].
+    /// [`INDEX_DURABILITY`], one tag's or series' members at [`MEMBERS_DURABILITY`](super::members::MEMBERS_DURABILITY).
     fn commit(&mut self, db: &mut Database, touched: Touched) {
         let durability = INDEX_DURABILITY;
         let lang = self.input.lang(db);
@@ -300,6 +294,7 @@ impl LangState {
         let listed = self.input.tags(db).clone();
         if let Some(map) = sync_members(
             db,
+            INDEX_DURABILITY,
             lang,
             touched.tags,
             &mut self.tags,
@@ -311,6 +306,7 @@ impl LangState {
         let listed = self.input.series(db).clone();
         if let Some(map) = sync_members(
             db,
+            INDEX_DURABILITY,
             lang,
             touched.series,
             &mut self.series,
@@ -323,112 +319,6 @@ impl LangState {
                 .to(map);
         }
     }
-}
-
-/// A members input: one tag's or one series' published files in one language.
-trait MembersInput: Copy {
-    fn create(
-        db: &Database,
-        lang: Lang,
-        name: Arc<str>,
-        files: Arc<[SourceFile]>,
-        durability: Durability,
-    ) -> Self;
-    fn files(self, db: &Database) -> &Arc<[SourceFile]>;
-    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>);
-}
-
-impl MembersInput for TagMembers {
-    fn create(
-        db: &Database,
-        lang: Lang,
-        name: Arc<str>,
-        files: Arc<[SourceFile]>,
-        durability: Durability,
-    ) -> Self {
-        TagMembers::builder(lang, name, files)
-            .durability(durability)
-            .new(db)
-    }
-    fn files(self, db: &Database) -> &Arc<[SourceFile]> {
-        TagMembers::files(self, db)
-    }
-    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
-        self.set_files(db)
-            .with_durability(MEMBERS_DURABILITY)
-            .to(files);
-    }
-}
-
-impl MembersInput for SeriesMembers {
-    fn create(
-        db: &Database,
-        lang: Lang,
-        name: Arc<str>,
-        files: Arc<[SourceFile]>,
-        durability: Durability,
-    ) -> Self {
-        SeriesMembers::builder(lang, name, files)
-            .durability(durability)
-            .new(db)
-    }
-    fn files(self, db: &Database) -> &Arc<[SourceFile]> {
-        SeriesMembers::files(self, db)
-    }
-    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
-        self.set_files(db)
-            .with_durability(MEMBERS_DURABILITY)
-            .to(files);
-    }
-}
-
-/// Brings the members inputs of the `touched` names up to date with `lists`, dropping names
-/// whose list emptied (their inputs are kept, for when they come back). Returns the new
-/// name → input map when the set of names differs from `listed`, the map the index holds.
-fn sync_members<K, M: MembersInput>(
-    db: &mut Database,
-    lang: Lang,
-    touched: BTreeSet<Arc<str>>,
-    lists: &mut BTreeMap<Arc<str>, Vec<(K, SourceFile)>>,
-    inputs: &mut HashMap<Arc<str>, M>,
-    listed: &BTreeMap<Arc<str>, M>,
-) -> Option<Arc<BTreeMap<Arc<str>, M>>> {
-    let mut names_changed = false;
-    for name in touched {
-        let files = lists
-            .get(&name)
-            .map(|members| files_of(members))
-            .filter(|files| !files.is_empty());
-        if files.is_none() {
-            lists.remove(&name);
-        }
-        names_changed |= listed.contains_key(&name) != files.is_some();
-        let Some(files) = files else { continue };
-        match inputs.get(&name) {
-            Some(&input) if **input.files(db) == *files => {}
-            Some(&input) => input.set_files_to(db, files),
-            None => {
-                let input = M::create(db, lang, name.clone(), files, INDEX_DURABILITY);
-                inputs.insert(name, input);
-            }
-        }
-    }
-    names_changed.then(|| Arc::new(member_map(lists, inputs)))
-}
-
-/// Name → members input, for every name with members.
-fn member_map<K, M: Copy>(
-    lists: &BTreeMap<Arc<str>, Vec<(K, SourceFile)>>,
-    inputs: &HashMap<Arc<str>, M>,
-) -> BTreeMap<Arc<str>, M> {
-    lists
-        .keys()
-        .map(|name| (name.clone(), inputs[name]))
-        .collect()
-}
-
-fn files_of<K>(members: &[(K, SourceFile)]) -> Arc<[SourceFile]> {
-    members.iter().map(|(_, file)| *file).collect()
 }
 
 /// Inserts `(key, file)` where `order` puts it (the lists are kept sorted).

@@ -2,11 +2,12 @@
 //! salsa setter always starts a new revision and invalidates readers, even when the value is
 //! equal.
 //!
-//! The workspace also maintains the index inputs ([`index`]) from the per-file summaries, which
+//! The workspace also maintains the index inputs (`index`, `members`) from the per-file summaries, which
 //! is why it sits after `derive`: after every batch of changes it re-reads the summaries of the
 //! changed posts and sets the index entries that changed.
 
-pub mod index;
+mod index;
+mod members;
 
 use crate::config::SiteConfig;
 use crate::db::{Database, LangTree, Published, Site, SourceFile};
@@ -38,13 +39,16 @@ pub struct Applied {
     pub structural: bool,
 }
 
-/// What [`Workspace::put`] did to one path.
+/// What `Workspace::put` did to one path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Staged {
+    /// The same contents as before: nothing was set.
     Unchanged,
+    /// New contents for a file that existed.
     Modified,
     /// The file now exists (created, or recreated after a deletion).
     Appeared,
+    /// The file is gone (its input stays, as `FileContents::Missing`).
     Disappeared,
 }
 
@@ -160,15 +164,12 @@ impl Workspace {
         }
     }
 
+    /// The database, for evaluating queries.
     pub fn db(&self) -> &Database {
         &self.db
     }
 
-    /// For tests that assert which queries re-ran.
-    pub fn db_mut(&mut self) -> &mut Database {
-        &mut self.db
-    }
-
+    /// The site input (configuration, date, file lists, history).
     pub fn site(&self) -> Site {
         self.site
     }
@@ -241,6 +242,7 @@ impl Workspace {
         }
     }
 
+    /// Sets the configuration; false (and nothing set) when it is equal to the current one.
     pub fn set_config(&mut self, config: Arc<SiteConfig>) -> bool {
         if **self.site.config(&self.db) == *config {
             return false;

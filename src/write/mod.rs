@@ -107,10 +107,6 @@ impl Publisher {
         self.published.clone()
     }
 
-    pub fn out_dir(&self) -> &Utf8Path {
-        &self.out_dir
-    }
-
     /// False when files were published and the manifest has since disappeared (the output
     /// folder was deleted): the next publish must write everything again.
     pub fn is_intact(&self) -> bool {

@@ -4,7 +4,7 @@
 //! Each test file includes this with `mod common;` and uses only part of it.
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -520,13 +520,126 @@ pub fn assert_same_tree(
     }
 }
 
-/// The real corpus, when this checkout sits next to the project's shared folder.
-pub fn corpus() -> Option<PathBuf> {
+/// The real corpus (`../shared/corpus/xergioalex`, beside this checkout). The tests that use it
+/// are `#[ignore]`d, because a fresh clone does not have it: run them with `--ignored` where it
+/// is. Asking for it where it is absent fails the test rather than passing it unchecked.
+pub fn corpus() -> PathBuf {
     let dir = repo().join("../shared/corpus/xergioalex");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: {} is absent", dir.display());
-        None
-    }
+    assert!(
+        dir.is_dir(),
+        "{} is absent: this test needs the real corpus beside the checkout",
+        dir.display()
+    );
+    dir
+}
+
+#[path = "../../benches/support/corpus.rs"]
+mod synthetic;
+
+/// A synthetic bilingual corpus under `root` (the benchmarks' generator, deterministic): 150
+/// posts per language (lists span three runs of 64), 40 tags in three tiers, 12 series, 20
+/// decks per language, about 2% drafts, every date in the past of [`SAMPLE_TODAY`].
+pub fn synthetic_corpus(root: &Path) -> PathBuf {
+    let dir = root.join("synthetic");
+    synthetic::generate(
+        &dir,
+        synthetic::Shape {
+            posts: 150,
+            tags: 40,
+            series: 12,
+            slides: 20,
+            paragraphs: 3,
+            seed: 15,
+        },
+    );
+    dir
+}
+
+/// The posts of a content folder a build publishes: every `blog/` file without `draft: true`
+/// (the synthetic corpus has no scheduled posts).
+pub fn published_post_count(content: &Path) -> usize {
+    read_tree(&content.join("blog"))
+        .values()
+        .filter(|bytes| !String::from_utf8_lossy(bytes).contains("\ndraft: true\n"))
+        .count()
+}
+
+// ---- The sample configuration and what a build executes. ----
+
+/// The configuration in `path` (a `watch.toml`), which must exist and be valid.
+pub fn load_config(path: &Path) -> content_api::config::SiteConfig {
+    let path = camino::Utf8Path::from_path(path).expect("a UTF-8 path");
+    content_api::config::load(path, true)
+        .unwrap_or_else(|e| panic!("{path}: {e:?}"))
+        .unwrap_or_else(|| panic!("{path} is missing"))
+}
+
+/// The sample site's configuration (`watch.toml` at the repository root).
+pub fn sample_config() -> content_api::config::SiteConfig {
+    load_config(&repo().join("watch.toml"))
+}
+
+/// [`sample_config`] with the content folder at `content` and the output folder at `out`.
+pub fn sample_config_in(content: &Path, out: &Path) -> content_api::config::SiteConfig {
+    let mut config = sample_config();
+    config.content_dir = camino::Utf8PathBuf::from_path_buf(content.to_owned()).unwrap();
+    config.out_dir = camino::Utf8PathBuf::from_path_buf(out.to_owned()).unwrap();
+    config
+}
+
+/// [`SAMPLE_TODAY`] as a date.
+pub fn sample_today() -> chrono::NaiveDate {
+    chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap()
+}
+
+/// The name of every query a full watch-mode build of the sample site executes: its outputs,
+/// its diagnostics, and a refresh of every group. Recorded once per test binary.
+pub fn full_build_queries() -> &'static BTreeSet<String> {
+    static NAMES: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let workspace = recording_sample_workspace(Default::default());
+        content_api::build::diagnostics(workspace.db());
+        content_api::build::outputs(workspace.db());
+        content_api::build::refresh_groups(workspace.db());
+        query_names(&workspace.db().take_executions())
+            .into_iter()
+            .collect()
+    })
+}
+
+/// A watch-mode workspace over the bundled sample site (its configuration and date) on a
+/// recording database, so a test can see which queries run; `published` is the history.
+pub fn recording_sample_workspace(
+    published: content_api::db::Published,
+) -> content_api::workspace::Workspace {
+    content_api::workspace::Workspace::with_database(
+        content_api::db::Database::recording(),
+        std::sync::Arc::new(sample_config()),
+        sample_today(),
+        false,
+        content_api::source::scan(&repo().join("content")),
+        content_api::workspace::Lifetime::Watch,
+        published,
+    )
+}
+
+/// `parse_post(Id(3))` → `parse_post`: the query names of a recording database's log.
+pub fn query_names(executed: &[String]) -> Vec<String> {
+    executed
+        .iter()
+        .map(|e| e.split('(').next().unwrap_or(e).to_string())
+        .collect()
+}
+
+/// How many times `query` appears in `executed` (names, as [`query_names`] gives them). Panics
+/// when no full build executes a query of that name: an assertion that a misspelt, renamed or
+/// untracked function "did not run" would pass whatever the code does.
+pub fn runs_of(executed: &[String], query: &str) -> usize {
+    let known = full_build_queries();
+    assert!(
+        known.contains(query),
+        "`{query}` is not a query a full build executes, so counting its runs proves nothing; \
+         known queries: {known:?}"
+    );
+    executed.iter().filter(|q| *q == query).count()
 }

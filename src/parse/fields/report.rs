@@ -1,0 +1,105 @@
+//! How `FrontMatter` reports: each error or warning located at the field it is about (or at the
+//! front matter's opening line when the field is missing), with saphyr's character positions
+//! turned into byte ranges of the file.
+
+use super::FrontMatter;
+use crate::diag::{Diagnostic, Location};
+use saphyr::MarkedYaml;
+
+impl FrontMatter<'_> {
+    /// Records an error about the value of `key` (for checks beyond types).
+    pub fn invalid(&mut self, key: &str, message: String, label: &str, help: &str) {
+        let at = self.location(key);
+        self.push(
+            Diagnostic::error(self.path, message)
+                .at(at)
+                .label(label)
+                .help(help),
+        );
+    }
+
+    pub fn warn(&mut self, key: &str, message: String, help: &str) {
+        let at = self.location(key);
+        self.push(Diagnostic::warning(self.path, message).at(at).help(help));
+    }
+
+    pub fn missing(&mut self, key: &str, example: &str) {
+        let at = self.opening_line();
+        self.push(
+            Diagnostic::error(self.path, format!("missing required field `{key}`"))
+                .at(at)
+                .label("in this front matter")
+                .help(format!(
+                    "add a line `{key}: {example}` between the `---` lines"
+                )),
+        );
+    }
+
+    /// Records a diagnostic, unless the YAML did not parse (then its syntax error says it all).
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        if !self.syntax_error {
+            self.diagnostics.push(diagnostic);
+        }
+    }
+
+    pub(super) fn diagnostics_for(&self, key: &str) -> usize {
+        let needle = format!("`{key}`");
+        self.diagnostics
+            .iter()
+            .filter(|d| d.message.contains(&needle))
+            .count()
+    }
+
+    pub(super) fn type_error(
+        &mut self,
+        key: &str,
+        at: Location,
+        expected: &str,
+        found: &str,
+        help: String,
+    ) {
+        self.push(
+            Diagnostic::error(
+                self.path,
+                format!("`{key}` must be {expected}, found {found}"),
+            )
+            .at(at)
+            .label(format!("expected {expected}"))
+            .help(help),
+        );
+    }
+
+    pub(super) fn opening_line(&self) -> Location {
+        let start = self.text.find("---").unwrap_or(0);
+        Location::in_text(self.text, start..start + 3)
+    }
+
+    pub(super) fn location_of_node(&self, node: &MarkedYaml<'_>) -> Location {
+        self.location_of_chars(node.span.start.index(), node.span.end.index())
+    }
+
+    pub(super) fn location_of_chars(&self, start: usize, end: usize) -> Location {
+        let start_byte = self.byte_offset(start);
+        let end_byte = self.byte_offset(end.max(start + 1)).max(start_byte);
+        Location::in_text(
+            self.text,
+            self.yaml_offset + start_byte..self.yaml_offset + end_byte,
+        )
+    }
+
+    pub(super) fn push_error_at_chars(
+        &mut self,
+        chars: usize,
+        message: &str,
+        label: &str,
+        help: &str,
+    ) {
+        let at = self.location_of_chars(chars, chars + 3);
+        self.push(
+            Diagnostic::error(self.path, message)
+                .at(at)
+                .label(label)
+                .help(help),
+        );
+    }
+}
