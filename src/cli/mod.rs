@@ -3,6 +3,7 @@
 //! Orchestration only: each mode wires `source`, `db`, `build`, `session`, `watch` and `write`
 //! together.
 
+mod hosting;
 mod once;
 mod serve;
 mod settings;
@@ -66,6 +67,26 @@ pub enum Command {
     /// Server-Sent Events stream of rebuilds at /__events. Prints `listening on URL` on stdout;
     /// Ctrl-C stops it.
     Serve(ServeArgs),
+    /// Print a host's configuration for the output folder (see the README, "Production").
+    #[command(subcommand)]
+    Hosting(HostingCommand),
+}
+
+/// The hosts `hosting` writes a configuration for.
+#[derive(Debug, Subcommand)]
+pub enum HostingCommand {
+    /// Print an nginx `server` block (nginx 1.22 or later) that serves the output folder with
+    /// the whole API contract. The removed paths live in `_nginx_gone.conf` inside the output
+    /// folder, which every build rewrites and the block includes: reload nginx after a build.
+    Nginx(NginxArgs),
+}
+
+/// Flags of `hosting nginx`.
+#[derive(Debug, Clone, Args)]
+pub struct NginxArgs {
+    /// What nginx listens on (its `listen` directive), e.g. `80` or `127.0.0.1:8080`.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: String,
 }
 
 /// Flags of `serve`.
@@ -127,6 +148,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match &cli.command {
         None | Some(Command::Watch) => watch::run(&cli.build, &cli.watch),
         Some(Command::Serve(args)) => serve::run(&cli.build, &cli.watch, args),
+        Some(Command::Hosting(HostingCommand::Nginx(args))) => hosting::nginx(&cli.build, args),
     }
 }
 

@@ -1,7 +1,8 @@
 //! `openapi.json`: an OpenAPI 3.1 description generated from the wire types and the operation
 //! table, so it describes exactly what the build writes.
 
-use super::operations::{ALLOW_ORIGIN, CACHE_CONTROL, OPERATIONS, PathParam};
+use super::http::{ALLOW_ORIGIN, CACHE_CONTROL};
+use super::operations::{OPERATIONS, PathParam};
 use super::wire;
 use crate::config::SiteConfig;
 use crate::model::SLUG_PATTERN;

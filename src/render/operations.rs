@@ -29,12 +29,6 @@ impl PathParam {
     }
 }
 
-/// The `Cache-Control` header of every response.
-pub const CACHE_CONTROL: &str = "public, max-age=3600";
-
-/// The `Access-Control-Allow-Origin` header of every response.
-pub const ALLOW_ORIGIN: &str = "*";
-
 impl Operation {
     /// The operation with this `operationId`.
     pub fn by_id(id: &str) -> &'static Operation {

@@ -3,8 +3,8 @@
 
 use super::page::{Block, Page, code, link, text};
 use crate::config::SiteConfig;
+use crate::render::http::CACHE_CONTROL;
 use crate::render::index::{AUTH_REQUIRED, AUTH_SCHEME, AUTHENTICATION, document};
-use crate::render::operations::CACHE_CONTROL;
 
 /// The Markdown of `auth.md` (depends on the configuration only).
 pub fn auth_md(config: &SiteConfig) -> String {
