@@ -4,23 +4,22 @@
 //! the output and are compiled by `wrangler` at deploy time, so the output folder alone would
 //! not be the deployment. `_worker.js` is a plain ES module inside the output folder: the
 //! folder, deployed as it is, is the whole API. `_routes.json` sends only the requests that
-//! need logic to it (API paths, pages with a Markdown twin, hidden files); every other request
-//! is a static asset, answered with `_headers` and without a worker invocation.
+//! need logic to it (`hosting::routes_file`: API paths, pages with a Markdown twin, hidden
+//! files); every other request is a static asset, answered with `_headers` and without a
+//! worker invocation.
 //!
 //! Everything the worker knows comes from the contract tables (`render::http`,
 //! `render::media`), the error bodies of `render::problem` and the removed paths
 //! (`gone::gone_paths`), written into it as JSON: the logic is fixed, the data is generated.
 
-use super::docs;
 use super::gone::gone_paths;
-use super::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, is_api_path};
+use super::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS};
 use super::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
 use super::output::Output;
 use super::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
 use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
 use crate::db::Site;
-use crate::model::Lang;
 use serde_json::{Value, json};
 
 /// The worker's logic. Reads the constants the build writes above it.
@@ -75,40 +74,6 @@ fn worker_source(config: &SiteConfig, gone: &[&str]) -> String {
     )
 }
 
-/// `_routes.json`: the requests the worker runs for. Every API path (a static host cannot
-/// answer another method with 405, nor name the path in a 404, nor answer 410); the pages that
-/// have a Markdown twin (negotiation); hidden folders (never served). Everything else, the
-/// discovery documents included, is a static asset.
-pub fn routes_file() -> String {
-    let mut include = vec![format!("/{}*", super::http::API_PREFIX)];
-    let page = |twin: &str| twin.strip_suffix(".md").map(str::to_string);
-    for twin in [docs::DEVELOPERS_MD, docs::AUTH_MD] {
-        if let Some(page) = page(twin) {
-            include.push(format!("/{page}"));
-            include.push(format!("/{page}/*"));
-        }
-    }
-    for lang in Lang::ALL {
-        let twin = docs::post_markdown_file(lang, "x");
-        if let Some((folder, _)) = twin.rsplit_once('/') {
-            include.push(format!("/{folder}/*"));
-        }
-    }
-    include.push("/.content-api/*".into());
-    debug_assert!(
-        include
-            .iter()
-            .all(|p| !is_api_path(p) || p.starts_with("/api"))
-    );
-    let routes = json!({
-        "version": 1,
-        "description": "Written by content-api: requests that need the edge layer (_worker.js).",
-        "include": include,
-        "exclude": [],
-    });
-    serde_json::to_string_pretty(&routes).expect("routes serialize") + "\n"
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,27 +102,5 @@ mod tests {
             serde_json::from_str(tables["problems"]["404"].as_str().unwrap()).unwrap();
         assert_eq!(not_found["instance"], PATH_SLOT);
         assert!(source.contains("export default"));
-    }
-
-    #[test]
-    fn routes_cover_the_api_the_twinned_pages_and_nothing_static() {
-        let routes: Value = serde_json::from_str(&routes_file()).unwrap();
-        let include: Vec<&str> = routes["include"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap())
-            .collect();
-        for path in [
-            "/api/*",
-            "/developers",
-            "/developers/*",
-            "/blog/*",
-            "/es/blog/*",
-        ] {
-            assert!(include.contains(&path), "{path} in {include:?}");
-        }
-        assert!(!include.contains(&"/*"));
-        assert!(include.len() <= 100, "Cloudflare allows 100 rules");
     }
 }

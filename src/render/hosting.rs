@@ -3,12 +3,15 @@
 //! and the not-found pages `404.html` and `api/404.html`. The files that list removed paths
 //! are in `gone`.
 
+use super::docs;
 use super::docs::text::html;
-use super::http::{CONTRACT_HEADERS, DOCUMENT_HEADERS};
+use super::http::{API_PREFIX, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES};
 use super::media::{DOCUMENT_TYPES, EXTENSION_TYPES};
 use super::problem::static_problem;
 use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
+use crate::model::Lang;
+use serde_json::json;
 use std::fmt::Write as _;
 
 /// `_headers`: one block per path pattern; a host applies every block that matches. Generated
@@ -69,6 +72,37 @@ pub fn api_not_found_page(config: &SiteConfig) -> String {
     to_json(&static_problem(config, ErrorCode::ResourceNotFound))
 }
 
+/// `_routes.json`: the requests the worker runs for. Every API path (a static host cannot
+/// answer another method with 405, nor name the path in a 404, nor answer 410); the pages that
+/// have a Markdown twin (negotiation); hidden folders (never served). Everything else, the
+/// discovery documents included, is a static asset.
+pub fn routes_file() -> String {
+    let mut include = vec![format!("/{API_PREFIX}*")];
+    let page = |twin: &str| twin.strip_suffix(".md").map(str::to_string);
+    for twin in [docs::DEVELOPERS_MD, docs::AUTH_MD] {
+        if let Some(page) = page(twin) {
+            include.push(format!("/{page}"));
+            include.push(format!("/{page}/*"));
+        }
+    }
+    for lang in Lang::ALL {
+        let twin = docs::post_markdown_file(lang, "x");
+        if let Some((folder, _)) = twin.rsplit_once('/') {
+            include.push(format!("/{folder}/*"));
+        }
+    }
+    include.push("/.content-api/*".into());
+    // Host files: Pages never serves them, but `wrangler pages dev` answers them with a 502.
+    include.extend(HOST_FILES.iter().map(|file| format!("/{file}")));
+    let routes = json!({
+        "version": 1,
+        "description": "Written by content-api: requests that need the edge layer (_worker.js).",
+        "include": include,
+        "exclude": [],
+    });
+    serde_json::to_string_pretty(&routes).expect("routes serialize") + "\n"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +148,28 @@ mod tests {
         assert!(page.contains("<title>Not Found</title>"));
         assert!(page.contains("Tom &amp; &lt;Jerry&gt;"));
         assert!(page.contains("href=\"/api/index.json\""));
+    }
+
+    #[test]
+    fn routes_cover_the_api_the_twinned_pages_and_nothing_static() {
+        let routes: serde_json::Value = serde_json::from_str(&routes_file()).unwrap();
+        let include: Vec<&str> = routes["include"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        for path in [
+            "/api/*",
+            "/developers",
+            "/developers/*",
+            "/blog/*",
+            "/es/blog/*",
+        ] {
+            assert!(include.contains(&path), "{path} in {include:?}");
+        }
+        assert!(include.contains(&"/_headers"));
+        assert!(!include.contains(&"/*"));
+        assert!(include.len() <= 100, "Cloudflare allows 100 rules");
     }
 }

@@ -8,6 +8,7 @@
 mod assemble;
 pub mod cloudflare;
 pub mod docs;
+mod document_files;
 mod gone;
 pub mod hosting;
 pub mod http;

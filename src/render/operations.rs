@@ -39,10 +39,21 @@ impl Operation {
     }
 }
 
+/// The groups of operations (OpenAPI `tags`), with what each holds.
+pub const OPERATION_TAGS: [(&str, &str); 5] = [
+    ("index", "The entry point: every endpoint and document."),
+    ("posts", "The search indexes of published posts."),
+    ("series", "Series and their chapters."),
+    ("timelines", "Posts by tag."),
+    ("slides", "Slide decks."),
+];
+
 /// One operation: its id, path template, and the wire type it returns.
 #[derive(Debug)]
 pub struct Operation {
     pub id: &'static str,
+    /// Its group, one of [`OPERATION_TAGS`].
+    pub tag: &'static str,
     pub path_template: &'static str,
     pub summary: &'static str,
     pub description: &'static str,
@@ -54,6 +65,7 @@ pub struct Operation {
 pub const OPERATIONS: [Operation; 8] = [
     Operation {
         id: "getApiIndex",
+        tag: "index",
         path_template: "/api/index.json",
         summary: "API entry point",
         description: "Lists every endpoint with its resolved URLs, the versioning policy, the authentication model and links to the machine-readable documents.",
@@ -62,6 +74,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "listPosts",
+        tag: "posts",
         path_template: "/api/posts.json",
         summary: "Every published post in every language",
         description: "Every published post in every language, newest first.",
@@ -70,6 +83,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "listPostsInEnglish",
+        tag: "posts",
         path_template: "/api/posts-en.json",
         summary: "Every published English post",
         description: "Every published English post, newest first.",
@@ -78,6 +92,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "listPostsInSpanish",
+        tag: "posts",
         path_template: "/api/posts-es.json",
         summary: "Every published Spanish post",
         description: "Every published Spanish post, newest first.",
@@ -86,6 +101,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "listSeries",
+        tag: "series",
         path_template: "/api/series/{lang}/index.json",
         summary: "Series of a language",
         description: "Every series with at least one published post in the language, newest activity first.",
@@ -94,6 +110,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "getSeries",
+        tag: "series",
         path_template: "/api/series/{lang}/{slug}.json",
         summary: "One series with its chapters",
         description: "Every published chapter of one series in reading order.",
@@ -102,6 +119,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "getTimelineByTag",
+        tag: "timelines",
         path_template: "/api/timeline/{lang}/{tag}.json",
         summary: "Posts carrying a tag",
         description: "Every published post carrying the tag in the language, newest first.",
@@ -110,6 +128,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "getSlidesTimeline",
+        tag: "slides",
         path_template: "/api/slides-timeline/{lang}.json",
         summary: "Slide decks of a language",
         description: "Every published slide deck in the language, newest first, covering all three deck types.",

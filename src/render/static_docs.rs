@@ -3,7 +3,7 @@
 //! on the content (`_headers`, `_routes.json`, `404.html`, `api/404.html`).
 
 use super::docs;
-use super::hosting::{api_not_found_page, headers_file, not_found_page};
+use super::hosting::{api_not_found_page, headers_file, not_found_page, routes_file};
 use super::output::Output;
 use super::problem::{STATIC_PROBLEMS, static_problem};
 use super::wire::to_json;
@@ -34,10 +34,7 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
         );
     }
     files.insert("_headers".into(), Output::new(headers_file()));
-    files.insert(
-        "_routes.json".into(),
-        Output::new(super::cloudflare::routes_file()),
-    );
+    files.insert("_routes.json".into(), Output::new(routes_file()));
     files.insert("404.html".into(), Output::new(not_found_page(config)));
     files.insert(
         "api/404.html".into(),

@@ -63,9 +63,11 @@ pub(super) fn errors(
     blocks.push(Block::Paragraph(vec![
         text("A path with no resource (an unsupported language, an unknown slug or tag) is a 404 with "),
         code("resource_not_found"),
-        text("; a method other than GET or HEAD is a 405 with "),
+        text("; a method other than GET or HEAD (OPTIONS included) is a 405 with "),
         code("method_not_allowed"),
-        text("."),
+        text(" and "),
+        code(format!("Allow: {}", crate::render::http::ALLOW)),
+        text(". A cross-origin GET needs no CORS preflight: send no custom headers (credentials are ignored anyway)."),
     ]));
     blocks
 }
