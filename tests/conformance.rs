@@ -6,6 +6,9 @@
 //! The served build is the sample site built once, then built again after deleting the only
 //! English post of one tag, so that tag's timeline is a removed path (410).
 //!
+//! `CONTENT_API_CONFORMANCE_BIN` replaces the binary under test (default: this build's), to
+//! measure another version with the same checks.
+//!
 //! nginx and wrangler are found on `PATH` (or `CONTENT_API_NGINX`, `CONTENT_API_WRANGLER`).
 //! Absent, their test says so and passes, unless `CONTENT_API_REQUIRE_HOSTS=1` (set by
 //! `.ci/run`), which makes a missing host a failure.
@@ -17,7 +20,7 @@ mod client;
 mod common;
 
 use checks::Target;
-use common::{SAMPLE_TODAY, build, copy_sample_content, repo};
+use common::{SAMPLE_TODAY, copy_sample_content, repo};
 use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpListener};
 use std::os::unix::process::CommandExt;
@@ -31,6 +34,33 @@ const BASE_URL: &str = "https://lucia-montoya.example";
 /// The compatibility date given to wrangler: its bundled runtime accepts dates up to early
 /// May 2026.
 const COMPATIBILITY_DATE: &str = "2026-05-01";
+
+/// The `content-api` binary under test.
+fn binary() -> PathBuf {
+    std::env::var_os("CONTENT_API_CONFORMANCE_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_content-api")),
+        PathBuf::from,
+    )
+}
+
+/// Builds `content` into `out` as of the sample's date, from the repository folder (its
+/// `watch.toml`).
+fn build(content: &Path, out: &Path) {
+    let output = Command::new(binary())
+        .args(["--once", "--today", SAMPLE_TODAY])
+        .arg("--content")
+        .arg(content)
+        .arg("--out")
+        .arg(out)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "build failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
 
 /// A built output folder with a removed path, and what the checks need to know about it.
 struct Fixture {
@@ -47,7 +77,7 @@ impl Fixture {
         let content = dir.path().join("content");
         copy_sample_content(&content);
         let out = dir.path().join("out");
-        build(&content, &out, &[]);
+        build(&content, &out);
         let (tag, slug) = single_post_tag(&out);
         let post_file = std::fs::read_dir(content.join("blog/en"))
             .unwrap()
@@ -58,7 +88,7 @@ impl Fixture {
             })
             .expect("the post's file");
         std::fs::remove_file(post_file).unwrap();
-        build(&content, &out, &[]);
+        build(&content, &out);
         let read = |path: &str| -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()
         };
@@ -224,7 +254,7 @@ fn assert_conformance(host: &str, fixture: &Fixture, addr: SocketAddr) {
 fn serve_holds_the_contract() {
     let fixture = Fixture::new();
     let log = fixture.dir.path().join("serve.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_content-api"))
+    let mut child = Command::new(binary())
         .args(["serve", "--addr", "127.0.0.1:0", "--today", SAMPLE_TODAY])
         .arg("--content")
         .arg(fixture.content())
@@ -261,7 +291,7 @@ fn nginx_holds_the_contract() {
     let fixture = Fixture::new();
     let port = free_port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let printed = Command::new(env!("CARGO_BIN_EXE_content-api"))
+    let printed = Command::new(binary())
         .args(["hosting", "nginx", "--listen", &addr.to_string()])
         .arg("--out")
         .arg(fixture.out())
