@@ -30,6 +30,21 @@ impl PathParam {
 }
 
 impl Operation {
+    /// The output file (relative to the output folder) that answers the operation for these
+    /// parameter values, in the order of `params`: the path template is the one source of
+    /// every API path, for the plan as for `openapi.json`.
+    pub fn file(&self, values: &[&str]) -> String {
+        debug_assert_eq!(values.len(), self.params.len(), "{}", self.id);
+        let path = self
+            .params
+            .iter()
+            .zip(values)
+            .fold(self.path_template.to_string(), |path, (param, value)| {
+                path.replace(&format!("{{{}}}", param.name()), value)
+            });
+        path.trim_start_matches('/').to_string()
+    }
+
     /// The operation with this `operationId`.
     pub fn by_id(id: &str) -> &'static Operation {
         OPERATIONS
@@ -136,3 +151,21 @@ pub const OPERATIONS: [Operation; 8] = [
         response: "SlidesTimeline",
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_come_from_the_path_templates() {
+        assert_eq!(Operation::by_id("listPosts").file(&[]), "api/posts.json");
+        assert_eq!(
+            Operation::by_id("getTimelineByTag").file(&["es", "rust"]),
+            "api/timeline/es/rust.json"
+        );
+        assert_eq!(
+            Operation::by_id("getSeries").file(&["en", "intro"]),
+            "api/series/en/intro.json"
+        );
+    }
+}

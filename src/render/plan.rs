@@ -10,12 +10,17 @@
 
 use super::docs;
 use super::http;
+use super::operations::Operation;
 use super::runs::RUN;
 use super::static_docs::static_documents;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::derive::{published_posts, series_names, tag_names};
 use crate::model::Lang;
 use std::sync::Arc;
+
+fn op(id: &str) -> &'static Operation {
+    Operation::by_id(id)
+}
 
 /// Whether an output path is part of the API (and so remembered by the publishing history, to
 /// answer 410 once it is gone): everything under `api/`.
@@ -67,11 +72,12 @@ impl OutputKind {
     /// so they never contain `/`, `.` or `..`.
     pub fn path(&self) -> String {
         match self {
-            OutputKind::ApiIndex => "api/index.json".into(),
-            OutputKind::AllPosts => "api/posts.json".into(),
-            OutputKind::Posts(lang) => format!("api/posts-{lang}.json"),
-            OutputKind::SeriesListing(lang) => format!("api/series/{lang}/index.json"),
-            OutputKind::Slides(lang) => format!("api/slides-timeline/{lang}.json"),
+            OutputKind::ApiIndex => op("getApiIndex").file(&[]),
+            OutputKind::AllPosts => op("listPosts").file(&[]),
+            OutputKind::Posts(Lang::En) => op("listPostsInEnglish").file(&[]),
+            OutputKind::Posts(Lang::Es) => op("listPostsInSpanish").file(&[]),
+            OutputKind::SeriesListing(lang) => op("listSeries").file(&[lang.as_str()]),
+            OutputKind::Slides(lang) => op("getSlidesTimeline").file(&[lang.as_str()]),
             OutputKind::LlmsTxt => docs::LLMS_TXT.into(),
             OutputKind::LlmsFullTxt => docs::LLMS_FULL_TXT.into(),
             OutputKind::Skill { name, .. } => docs::skill_output_file(name),
@@ -195,10 +201,10 @@ pub fn api_output_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
 
 /// The file of a tag's timeline.
 pub fn timeline_path(lang: Lang, tag: &str) -> String {
-    format!("api/timeline/{lang}/{tag}.json")
+    op("getTimelineByTag").file(&[lang.as_str(), tag])
 }
 
 /// The file of a series' detail.
 pub fn series_path(lang: Lang, name: &str) -> String {
-    format!("api/series/{lang}/{name}.json")
+    op("getSeries").file(&[lang.as_str(), name])
 }
