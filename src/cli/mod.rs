@@ -187,5 +187,20 @@ mod tests {
         ])
         .unwrap();
         assert!(matches!(cli.command, Some(Command::Serve(_))));
+        let cli = Cli::try_parse_from([
+            "content-api",
+            "hosting",
+            "nginx",
+            "--listen",
+            "127.0.0.1:8080",
+            "--out",
+            "o",
+        ])
+        .unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Hosting(HostingCommand::Nginx(ref args))) if args.listen == "127.0.0.1:8080"
+        ));
+        assert!(Cli::try_parse_from(["content-api", "hosting", "nginx"]).is_err());
     }
 }
