@@ -338,7 +338,11 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 fn expected_type(path: &str) -> &'static str {
-    if path.ends_with(".json") {
+    if path == ".well-known/ai-catalog.json" {
+        "application/ai-catalog+json"
+    } else if path == ".well-known/mcp/server-card.json" {
+        "application/mcp-server-card+json"
+    } else if path.ends_with(".json") {
         "application/json"
     } else if path.ends_with(".html") {
         "text/html; charset=utf-8"
@@ -347,7 +351,7 @@ fn expected_type(path: &str) -> &'static str {
     } else if path.ends_with(".txt") {
         "text/plain; charset=utf-8"
     } else if path == ".well-known/api-catalog" {
-        "application/linkset+json"
+        "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\""
     } else {
         panic!("no expected media type for {path}")
     }
@@ -355,7 +359,7 @@ fn expected_type(path: &str) -> &'static str {
 
 /// Files of the output folder that are never served: host configuration and the tool's state.
 fn never_served(path: &str) -> bool {
-    path.starts_with(".content-api/") || path == "_headers" || path == "_redirects"
+    path.starts_with(".content-api/") || path.starts_with('_')
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -510,7 +514,7 @@ async fn any_other_method_gets_405_with_allow() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn options_is_answered_as_a_cors_preflight() {
+async fn options_is_a_405_like_every_other_method() {
     let server = Server::start().await;
     let reply = server
         .request(
@@ -519,19 +523,12 @@ async fn options_is_answered_as_a_cors_preflight() {
             &[
                 ("origin", "https://elsewhere.example"),
                 ("access-control-request-method", "GET"),
-                ("access-control-request-headers", "authorization, x-trace"),
             ],
         )
         .await;
-    assert_eq!(reply.status, StatusCode::NO_CONTENT);
-    assert!(reply.body.is_empty());
-    assert_eq!(reply.header("access-control-allow-origin"), "*");
-    assert_eq!(reply.header("access-control-allow-methods"), "GET, HEAD");
-    assert_eq!(
-        reply.header("access-control-allow-headers"),
-        "authorization, x-trace"
-    );
+    reply.assert_problem(405, "method_not_allowed", "/api/posts.json");
     assert_eq!(reply.header("allow"), "GET, HEAD");
+    assert_eq!(reply.header("access-control-allow-origin"), "*");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -569,7 +566,7 @@ async fn markdown_is_negotiated_outside_the_api_and_never_under_it() {
     std::fs::write(out.join("guide.md"), "# Guide").unwrap();
     std::fs::create_dir_all(out.join("docs")).unwrap();
     std::fs::write(out.join("docs/index.html"), "<h1>Docs</h1>").unwrap();
-    std::fs::write(out.join("docs/index.html.md"), "# Docs").unwrap();
+    std::fs::write(out.join("docs.md"), "# Docs").unwrap();
     std::fs::write(out.join("api/posts.json.md"), "# Not for the API").unwrap();
     let markdown = [("accept", "text/markdown")];
 
@@ -588,6 +585,13 @@ async fn markdown_is_negotiated_outside_the_api_and_never_under_it() {
         server.request(Method::GET, "/docs/", &markdown).await.body,
         "# Docs"
     );
+    assert_eq!(
+        server
+            .request(Method::GET, "/docs/index.html", &markdown)
+            .await
+            .body,
+        "# Docs"
+    );
     assert_eq!(server.get("/docs/").await.body, "<h1>Docs</h1>");
     let browser = [("accept", "text/html,application/xhtml+xml,*/*;q=0.8")];
     assert_eq!(
@@ -600,7 +604,7 @@ async fn markdown_is_negotiated_outside_the_api_and_never_under_it() {
         .await;
     assert_eq!(api.status, StatusCode::OK);
     assert_eq!(api.header("content-type"), "application/json");
-    assert!(api.headers.get("vary").is_none());
+    assert_eq!(api.header("vary"), "Accept");
     api.json();
     server.get("/api/posts.json.md").await.assert_problem(
         404,

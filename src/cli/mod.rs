@@ -5,6 +5,7 @@
 
 mod check;
 mod completions;
+mod hosting;
 mod init;
 mod new;
 mod once;
@@ -96,6 +97,9 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff): `content-api man > content-api.1; man ./content-api.1`.
     Man,
+    /// Print a host's configuration for the output folder (see the README, "Production").
+    #[command(subcommand)]
+    Hosting(HostingCommand),
 }
 
 /// How much to print. Errors and warnings are always printed.
@@ -120,6 +124,23 @@ impl LogArgs {
             (false, _) => "trace,salsa=warn",
         }
     }
+}
+
+/// The hosts `hosting` writes a configuration for.
+#[derive(Debug, Subcommand)]
+pub enum HostingCommand {
+    /// Print an nginx `server` block (nginx 1.22 or later) that serves the output folder with
+    /// the whole API contract. The removed paths live in `_nginx_gone.conf` inside the output
+    /// folder, which every build rewrites and the block includes: reload nginx after a build.
+    Nginx(NginxArgs),
+}
+
+/// Flags of `hosting nginx`.
+#[derive(Debug, Clone, Args)]
+pub struct NginxArgs {
+    /// What nginx listens on (its `listen` directive), e.g. `80` or `127.0.0.1:8080`.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: String,
 }
 
 /// Flags of `serve`.
@@ -205,6 +226,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::New(args) => with_settings(&cli.build, |settings| new::run(settings, &args)),
         Command::Completions(args) => completions::print_completions(&args),
         Command::Man => completions::print_man_page(),
+        Command::Hosting(HostingCommand::Nginx(args)) => hosting::nginx(&cli.build, &args),
     }
 }
 
@@ -271,6 +293,21 @@ mod tests {
         ])
         .unwrap();
         assert!(matches!(cli.command, Some(Command::Serve(_))));
+        let cli = Cli::try_parse_from([
+            "content-api",
+            "hosting",
+            "nginx",
+            "--listen",
+            "127.0.0.1:8080",
+            "--out",
+            "o",
+        ])
+        .unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Hosting(HostingCommand::Nginx(ref args))) if args.listen == "127.0.0.1:8080"
+        ));
+        assert!(Cli::try_parse_from(["content-api", "hosting", "nginx"]).is_err());
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub fn parse_deck_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
                 event_date,
                 // The external URL and provider describe external decks only.
                 external_url: external_url.filter(|_| deck_type.is_external()),
-                provider,
+                provider: provider.filter(|_| deck_type.is_external()),
             })
         }
         _ => None,
@@ -153,5 +153,36 @@ mod tests {
                 .message
                 .contains("`eventDate` is not a valid date")
         );
+    }
+
+    #[test]
+    fn url_and_provider_appear_on_external_decks_only() {
+        let fields = "title: T\ndescription: D\npubDate: 2024-05-01\nexternalUrl: https://x.example/d\nprovider: Speaker Deck\n";
+        let internal = parse(&format!("type: internal\n{fields}")).value.unwrap();
+        assert_eq!(internal.external_url, None);
+        assert_eq!(internal.provider, None);
+        let external = parse(&format!("type: external-embed\n{fields}"))
+            .value
+            .unwrap();
+        assert_eq!(
+            external.external_url.as_deref(),
+            Some("https://x.example/d")
+        );
+        assert_eq!(external.provider.as_deref(), Some("Speaker Deck"));
+    }
+
+    #[test]
+    fn a_blank_hero_image_means_none() {
+        for hero in ["\"\"", "\"   \"", "\"\\t\""] {
+            let deck = parse(&format!(
+                "type: native\ntitle: T\ndescription: D\npubDate: 2024-05-01\nheroImage: {hero}\n"
+            ));
+            assert!(
+                deck.diagnostics.is_empty(),
+                "{hero}: {:?}",
+                deck.diagnostics
+            );
+            assert_eq!(deck.value.unwrap().hero_image, None, "{hero}");
+        }
     }
 }

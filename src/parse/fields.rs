@@ -7,6 +7,8 @@
 
 mod report;
 
+use report::integer_help;
+
 use super::frontmatter::Split;
 use super::yaml_error::explain;
 use crate::diag::{Diagnostic, Location};
@@ -347,16 +349,6 @@ impl<'a> FrontMatter<'a> {
         }
         self.diagnostics.extend(problems);
         out
-    }
-}
-
-/// How to write `key` as an integer: its own number when the value is a quoted one.
-fn integer_help(key: &str, value: Option<&Scalar<'_>>) -> String {
-    match value {
-        Some(Scalar::String(s)) if s.trim().parse::<i64>().is_ok() => {
-            format!("write a whole number without quotes: {key}: {}", s.trim())
-        }
-        _ => format!("write a whole number without quotes, for example {key}: 2"),
     }
 }
 

@@ -144,9 +144,13 @@ fn suggest_slug(text: &str) -> String {
     }
 }
 
-/// Heroes and other images are site-absolute paths (`/images/x.webp`) or full URLs.
+/// Heroes and other images are site-absolute paths (`/images/x.webp`) or full URLs. An empty or
+/// whitespace-only value means "no image" (CONTENT_FORMAT.md: "empty means none").
 fn check_image(front: &mut fields::FrontMatter<'_>, key: &str) -> Option<String> {
     let value = front.string(key)?;
+    if value.trim().is_empty() {
+        return None;
+    }
     if value.starts_with('/') || value.starts_with("https://") || value.starts_with("http://") {
         Some(value)
     } else {

@@ -147,9 +147,13 @@ mod tests {
 
     #[test]
     fn an_empty_hero_means_none_and_a_relative_one_is_an_error() {
-        let ok =
-            parse("---\ntitle: a\ndescription: b\npubDate: 2024-05-01\nheroImage: \"\"\n---\n");
-        assert_eq!(ok.parsed.value.unwrap().hero_image, None);
+        for hero in ["\"\"", "\"  \"", "' '"] {
+            let ok = parse(&format!(
+                "---\ntitle: a\ndescription: b\npubDate: 2024-05-01\nheroImage: {hero}\n---\n"
+            ));
+            assert!(ok.parsed.diagnostics.is_empty(), "{hero}");
+            assert_eq!(ok.parsed.value.unwrap().hero_image, None, "{hero}");
+        }
         let bad =
             parse("---\ntitle: a\ndescription: b\npubDate: 2024-05-01\nheroImage: hero.png\n---\n");
         assert!(bad.parsed.diagnostics[0].message.contains("site-absolute"));

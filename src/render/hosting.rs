@@ -1,38 +1,52 @@
-//! The static host's configuration files, so that production answers like the contract (and
-//! like `content-api serve`): `_headers` (Netlify and Cloudflare Pages), `_redirects` (Netlify),
-//! and the not-found pages `404.html` and `api/404.html`.
-//!
-//! `_headers` and the not-found pages depend on the configuration only. `_redirects` lists the
-//! API paths an earlier build published that are no longer outputs, so it reads the one
-//! history-dependent input, `Site.published`, through [`gone_paths`].
+//! The static host files that depend on the configuration only, so that production answers
+//! like the contract (and like `content-api serve`): `_headers` (Netlify and Cloudflare Pages)
+//! and the not-found pages `404.html` and `api/404.html`. The files that list removed paths
+//! are in `gone`.
 
+use super::docs;
 use super::docs::text::html;
-use super::output::Output;
-use super::plan::api_output_paths;
-use super::problem::{STATIC_PROBLEMS, static_problem};
+use super::http::{API_PREFIX, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES};
+use super::media::{DOCUMENT_TYPES, EXTENSION_TYPES};
+use super::problem::static_problem;
 use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
-use crate::db::Site;
+use crate::model::Lang;
+use serde_json::json;
 use std::fmt::Write as _;
-use std::sync::Arc;
 
-/// The contract's headers for every response (sections 4.1 and 8).
-pub const CACHE_CONTROL: &str = "public, max-age=3600";
-pub const ALLOW_ORIGIN: &str = "*";
-
-/// `_headers`: one block per path pattern; a host applies every block that matches. No two
-/// blocks that can match the same existing file set the same header (hosts would join the
-/// values with a comma).
+/// `_headers`: one block per path pattern; a host applies every block that matches. Generated
+/// from `render::http` and `render::media`. No two blocks that can match the same existing file
+/// set the same header (hosts would join the values with a comma): an extension that one of
+/// the documents with a type of their own shares (`.json`) gets no block, since every host
+/// types it by its extension already, and `/api/*` says it once more for the API.
 pub fn headers_file() -> String {
-    format!(
+    let mut out = String::from(
         "# Response headers for Netlify and Cloudflare Pages, written by content-api.\n\
-         # Every block whose path matches a request applies.\n\
-         /*\n  Cache-Control: {CACHE_CONTROL}\n  Access-Control-Allow-Origin: {ALLOW_ORIGIN}\n  X-Content-Type-Options: nosniff\n\
-         /api/*\n  Content-Type: application/json\n\
-         /.well-known/api-catalog\n  Content-Type: application/linkset+json\n\
-         /*.md\n  Content-Type: text/markdown; charset=utf-8\n\
-         /*.txt\n  Content-Type: text/plain; charset=utf-8\n"
-    )
+         # Every block whose path matches a request applies.\n/*\n",
+    );
+    for (name, value) in CONTRACT_HEADERS {
+        let _ = writeln!(out, "  {name}: {value}");
+    }
+    let _ = writeln!(
+        out,
+        "/api/*\n  Content-Type: {}",
+        super::media_type("api/x.json")
+    );
+    for (path, media) in DOCUMENT_TYPES {
+        let _ = writeln!(out, "/{path}\n  Content-Type: {media}");
+        for (_, name, value) in DOCUMENT_HEADERS.iter().filter(|(p, _, _)| *p == path) {
+            let _ = writeln!(out, "  {name}: {value}");
+        }
+    }
+    for (extension, media) in EXTENSION_TYPES {
+        let shared = DOCUMENT_TYPES
+            .iter()
+            .any(|(path, _)| path.ends_with(&format!(".{extension}")));
+        if !shared {
+            let _ = writeln!(out, "/*.{extension}\n  Content-Type: {media}");
+        }
+    }
+    out
 }
 
 /// The root `404.html`: what a host serves for an unknown path outside `/api/`. Without it,
@@ -58,70 +72,40 @@ pub fn api_not_found_page(config: &SiteConfig) -> String {
     to_json(&static_problem(config, ErrorCode::ResourceNotFound))
 }
 
-/// API paths published by an earlier build that are not outputs now, sorted. Re-runs when the
-/// set of API paths or the history changes, and backdates when the set is the same, so `_redirects` is
-/// re-rendered only when a path is removed (or comes back).
-#[salsa::tracked(returns(ref))]
-pub fn gone_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
-    let current = api_output_paths(db);
-    Site::get(db)
-        .published(db)
-        .iter()
-        .filter(|path| current.binary_search(path).is_err())
-        .cloned()
-        .collect()
-}
-
-/// `_redirects` (Netlify): each removed API path answers 410 with the static gone body, then
-/// any other unknown `/api/` path answers 404 with the static not-found body. Without a `!`,
-/// a rule never shadows a file that exists, so current outputs are served as they are.
-#[salsa::tracked(returns(ref))]
-pub fn redirects_file(db: &dyn salsa::Database) -> Output {
-    Output::new(render_redirects(gone_paths(db)))
-}
-
-fn render_redirects(gone: &[Arc<str>]) -> String {
-    let document = |code: ErrorCode| {
-        STATIC_PROBLEMS
-            .iter()
-            .find(|(c, _)| *c == code)
-            .map(|(_, path)| *path)
-            .expect("every code has a static document")
-    };
-    let mut out = String::from(
-        "# Status rules for Netlify, written by content-api. Removed API paths answer 410;\n\
-         # any other unknown /api/ path answers 404 with a JSON body. Existing files win.\n",
-    );
-    for path in gone {
-        let _ = writeln!(out, "/{path} /{} 410", document(ErrorCode::Gone));
+/// `_routes.json`: the requests the worker runs for. Every API path (a static host cannot
+/// answer another method with 405, nor name the path in a 404, nor answer 410); the pages that
+/// have a Markdown twin (negotiation); hidden folders (never served). Everything else, the
+/// discovery documents included, is a static asset.
+pub fn routes_file() -> String {
+    let mut include = vec![format!("/{API_PREFIX}*")];
+    let page = |twin: &str| twin.strip_suffix(".md").map(str::to_string);
+    for twin in [docs::DEVELOPERS_MD, docs::AUTH_MD] {
+        if let Some(page) = page(twin) {
+            include.push(format!("/{page}"));
+            include.push(format!("/{page}/*"));
+        }
     }
-    let _ = writeln!(out, "/api/* /{} 404", document(ErrorCode::ResourceNotFound));
-    out
+    for lang in Lang::ALL {
+        let twin = docs::post_markdown_file(lang, "x");
+        if let Some((folder, _)) = twin.rsplit_once('/') {
+            include.push(format!("/{folder}/*"));
+        }
+    }
+    include.push("/.content-api/*".into());
+    // Host files: Pages never serves them, but `wrangler pages dev` answers them with a 502.
+    include.extend(HOST_FILES.iter().map(|file| format!("/{file}")));
+    let routes = json!({
+        "version": 1,
+        "description": "Written by content-api: requests that need the edge layer (_worker.js).",
+        "include": include,
+        "exclude": [],
+    });
+    serde_json::to_string_pretty(&routes).expect("routes serialize") + "\n"
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn redirects_list_gone_paths_in_order_then_the_api_fallback_last() {
-        let gone: Vec<Arc<str>> = vec![
-            "api/series/en/old.json".into(),
-            "api/timeline/es/x.json".into(),
-        ];
-        let text = render_redirects(&gone);
-        let rules: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-        assert_eq!(
-            rules,
-            [
-                "/api/series/en/old.json /api/410.json 410",
-                "/api/timeline/es/x.json /api/410.json 410",
-                "/api/* /api/404.json 404",
-            ]
-        );
-        let empty = render_redirects(&[]);
-        assert!(empty.ends_with("/api/* /api/404.json 404\n"));
-    }
 
     #[test]
     fn headers_give_the_contract_headers_everywhere_and_each_content_type_once() {
@@ -141,9 +125,17 @@ mod tests {
         assert!(block("/*").contains(&"Cache-Control: public, max-age=3600"));
         assert!(block("/*").contains(&"Access-Control-Allow-Origin: *"));
         assert_eq!(block("/api/*"), &["Content-Type: application/json"]);
+        assert!(block("/*").contains(&"Vary: Accept"));
+        let catalog = block("/.well-known/api-catalog");
+        assert!(catalog.contains(
+            &"Content-Type: application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\""
+        ));
+        assert!(catalog.contains(&"Link: </.well-known/api-catalog>; rel=\"api-catalog\""));
         assert!(
-            block("/.well-known/api-catalog").contains(&"Content-Type: application/linkset+json")
+            block("/.well-known/ai-catalog.json")
+                .contains(&"Content-Type: application/ai-catalog+json")
         );
+        assert!(!blocks.iter().any(|(p, _)| *p == "/*.json"));
         assert!(block("/*.md").contains(&"Content-Type: text/markdown; charset=utf-8"));
         assert!(block("/*.txt").contains(&"Content-Type: text/plain; charset=utf-8"));
     }
@@ -156,5 +148,28 @@ mod tests {
         assert!(page.contains("<title>Not Found</title>"));
         assert!(page.contains("Tom &amp; &lt;Jerry&gt;"));
         assert!(page.contains("href=\"/api/index.json\""));
+    }
+
+    #[test]
+    fn routes_cover_the_api_the_twinned_pages_and_nothing_static() {
+        let routes: serde_json::Value = serde_json::from_str(&routes_file()).unwrap();
+        let include: Vec<&str> = routes["include"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        for path in [
+            "/api/*",
+            "/developers",
+            "/developers/*",
+            "/blog/*",
+            "/es/blog/*",
+        ] {
+            assert!(include.contains(&path), "{path} in {include:?}");
+        }
+        assert!(include.contains(&"/_headers"));
+        assert!(!include.contains(&"/*"));
+        assert!(include.len() <= 100, "Cloudflare allows 100 rules");
     }
 }

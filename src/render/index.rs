@@ -1,6 +1,6 @@
 //! `api/index.json` (getApiIndex): the entry point, with every URL the templates resolve to.
 
-use super::docs;
+use super::document_files as docs;
 use super::operations::{OPERATIONS, Operation, PathParam};
 use super::output::Output;
 use super::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, to_json};

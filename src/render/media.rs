@@ -5,30 +5,47 @@
 /// carry it as the `profile` parameter of its media type).
 pub const API_CATALOG_PROFILE: &str = "https://www.rfc-editor.org/info/rfc9727";
 
-/// The media type of the output file at `path` (relative to the output folder, with or without
-/// a leading `/`).
-///
-/// Three documents have a registered or specified type of their own: the API catalog
+/// Documents with a registered or specified type of their own: the API catalog
 /// (`application/linkset+json` with the RFC 9727 profile), the AI catalog
 /// (`application/ai-catalog+json`, AI Catalog 1.0 section "Media Type") and the MCP server card
 /// (`application/mcp-server-card+json`, MCP server-card extension, "Hosted Server Card
-/// Location"). Every other file is typed by its extension; text types say UTF-8.
+/// Location"). Served with these types, and announced with them by the catalogs.
+pub const DOCUMENT_TYPES: [(&str, &str); 3] = [
+    (
+        ".well-known/api-catalog",
+        "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
+    ),
+    (".well-known/ai-catalog.json", "application/ai-catalog+json"),
+    (
+        ".well-known/mcp/server-card.json",
+        "application/mcp-server-card+json",
+    ),
+];
+
+/// Every other file is typed by its extension; text types say UTF-8.
+pub const EXTENSION_TYPES: [(&str, &str); 4] = [
+    ("json", "application/json"),
+    ("md", "text/markdown; charset=utf-8"),
+    ("txt", "text/plain; charset=utf-8"),
+    ("html", "text/html; charset=utf-8"),
+];
+
+/// The type of a file that matches neither table.
+pub const DEFAULT_TYPE: &str = "application/octet-stream";
+
+/// The media type of the output file at `path` (relative to the output folder, with or without
+/// a leading `/`).
 pub fn media_type(path: &str) -> &'static str {
     let path = path.strip_prefix('/').unwrap_or(path);
-    match path {
-        ".well-known/api-catalog" => {
-            "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\""
-        }
-        ".well-known/ai-catalog.json" => "application/ai-catalog+json",
-        ".well-known/mcp/server-card.json" => "application/mcp-server-card+json",
-        _ => match path.rsplit_once('.').map(|(_, extension)| extension) {
-            Some("json") => "application/json",
-            Some("md") => "text/markdown; charset=utf-8",
-            Some("txt") => "text/plain; charset=utf-8",
-            Some("html") => "text/html; charset=utf-8",
-            _ => "application/octet-stream",
-        },
+    if let Some((_, media)) = DOCUMENT_TYPES.iter().find(|(p, _)| *p == path) {
+        return media;
     }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let extension = name.rsplit_once('.').map(|(_, extension)| extension);
+    EXTENSION_TYPES
+        .iter()
+        .find(|(e, _)| Some(*e) == extension)
+        .map_or(DEFAULT_TYPE, |(_, media)| media)
 }
 
 #[cfg(test)]
@@ -62,5 +79,6 @@ mod tests {
             "application/json"
         );
         assert_eq!(media_type("a/b"), "application/octet-stream");
+        assert_eq!(media_type("a.dir/README"), "application/octet-stream");
     }
 }

@@ -5,10 +5,16 @@
 //! source file, so an edit to one post re-serializes one entry, not the whole index.
 //! Only this module (and `serve`, for error bodies) knows the wire format.
 
+mod assemble;
+pub mod cloudflare;
 pub mod docs;
+mod document_files;
+mod gone;
 pub mod hosting;
+pub mod http;
 pub mod index;
 pub mod media;
+pub mod nginx;
 pub mod openapi;
 mod operations;
 mod output;
@@ -21,12 +27,13 @@ mod static_docs;
 mod timelines;
 pub mod wire;
 
+pub use assemble::{group_files, render_output};
 pub use media::media_type;
 pub use operations::{OPERATIONS, Operation, PathParam};
 pub use output::{Chunk, Output};
 pub use plan::{
-    Files, OutputFile, OutputGroup, OutputKind, api_output_paths, group_files, is_api_path,
-    output_groups, render_output, site_documents,
+    Files, OutputFile, OutputGroup, OutputKind, api_output_paths, is_api_path, output_groups,
+    site_documents,
 };
 
 use crate::db::SourceFile;

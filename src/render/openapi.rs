@@ -1,7 +1,8 @@
 //! `openapi.json`: an OpenAPI 3.1 description generated from the wire types and the operation
 //! table, so it describes exactly what the build writes.
 
-use super::operations::{ALLOW_ORIGIN, CACHE_CONTROL, OPERATIONS, PathParam};
+use super::http::{ALLOW_ORIGIN, CACHE_CONTROL};
+use super::operations::{OPERATION_TAGS, OPERATIONS, PathParam};
 use super::wire;
 use crate::config::SiteConfig;
 use crate::model::SLUG_PATTERN;
@@ -115,6 +116,7 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
             .collect();
         let mut get = json!({
             "operationId": op.id,
+            "tags": [op.tag],
             "summary": op.summary,
             "description": op.description,
             "responses": {
@@ -172,6 +174,10 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
         },
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
         "servers": [{ "url": config.base_url }],
+        "tags": OPERATION_TAGS
+            .iter()
+            .map(|(name, description)| json!({ "name": name, "description": description }))
+            .collect::<Vec<_>>(),
         "security": [],
         "externalDocs": { "description": "Developer portal", "url": config.url(super::index::document("developers").path) },
         "paths": paths,
@@ -199,4 +205,42 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document() -> Value {
+        openapi_document(&SiteConfig::defaults(camino::Utf8Path::new(".")))
+    }
+
+    #[test]
+    fn every_operation_has_a_declared_tag() {
+        let doc = document();
+        let declared: Vec<&str> = doc["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            let tags = item["get"]["tags"].as_array().unwrap();
+            assert_eq!(tags.len(), 1, "{path}");
+            assert!(declared.contains(&tags[0].as_str().unwrap()), "{path}");
+        }
+    }
+
+    #[test]
+    fn the_deck_type_is_a_plain_string_enum() {
+        let doc = document();
+        assert_eq!(
+            doc["components"]["schemas"]["SlideDeckType"],
+            json!({
+                "description": doc["components"]["schemas"]["SlideDeckType"]["description"],
+                "type": "string",
+                "enum": ["internal", "external-embed", "external-link"]
+            })
+        );
+    }
 }

@@ -29,13 +29,22 @@ impl PathParam {
     }
 }
 
-/// The `Cache-Control` header of every response.
-pub const CACHE_CONTROL: &str = "public, max-age=3600";
-
-/// The `Access-Control-Allow-Origin` header of every response.
-pub const ALLOW_ORIGIN: &str = "*";
-
 impl Operation {
+    /// The output file (relative to the output folder) that answers the operation for these
+    /// parameter values, in the order of `params`: the path template is the one source of
+    /// every API path, for the plan as for `openapi.json`.
+    pub fn file(&self, values: &[&str]) -> String {
+        debug_assert_eq!(values.len(), self.params.len(), "{}", self.id);
+        let path = self
+            .params
+            .iter()
+            .zip(values)
+            .fold(self.path_template.to_string(), |path, (param, value)| {
+                path.replace(&format!("{{{}}}", param.name()), value)
+            });
+        path.trim_start_matches('/').to_string()
+    }
+
     /// The operation with this `operationId`.
     pub fn by_id(id: &str) -> &'static Operation {
         OPERATIONS
@@ -45,10 +54,21 @@ impl Operation {
     }
 }
 
+/// The groups of operations (OpenAPI `tags`), with what each holds.
+pub const OPERATION_TAGS: [(&str, &str); 5] = [
+    ("index", "The entry point: every endpoint and document."),
+    ("posts", "The search indexes of published posts."),
+    ("series", "Series and their chapters."),
+    ("timelines", "Posts by tag."),
+    ("slides", "Slide decks."),
+];
+
 /// One operation: its id, path template, and the wire type it returns.
 #[derive(Debug)]
 pub struct Operation {
     pub id: &'static str,
+    /// Its group, one of [`OPERATION_TAGS`].
+    pub tag: &'static str,
     pub path_template: &'static str,
     pub summary: &'static str,
     pub description: &'static str,
@@ -60,6 +80,7 @@ pub struct Operation {
 pub const OPERATIONS: [Operation; 8] = [
     Operation {
         id: "getApiIndex",
+        tag: "index",
         path_template: "/api/index.json",
         summary: "API entry point",
         description: "Lists every endpoint with its resolved URLs, the versioning policy, the authentication model and links to the machine-readable documents.",
@@ -68,6 +89,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "listPosts",
+        tag: "posts",
         path_template: "/api/posts.json",
         summary: "Every published post in every language",
         description: "Every published post in every language, newest first.",
@@ -76,6 +98,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "listPostsInEnglish",
+        tag: "posts",
         path_template: "/api/posts-en.json",
         summary: "Every published English post",
         description: "Every published English post, newest first.",
@@ -84,6 +107,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "listPostsInSpanish",
+        tag: "posts",
         path_template: "/api/posts-es.json",
         summary: "Every published Spanish post",
         description: "Every published Spanish post, newest first.",
@@ -92,6 +116,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "listSeries",
+        tag: "series",
         path_template: "/api/series/{lang}/index.json",
         summary: "Series of a language",
         description: "Every series with at least one published post in the language, newest activity first.",
@@ -100,6 +125,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "getSeries",
+        tag: "series",
         path_template: "/api/series/{lang}/{slug}.json",
         summary: "One series with its chapters",
         description: "Every published chapter of one series in reading order.",
@@ -108,6 +134,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "getTimelineByTag",
+        tag: "timelines",
         path_template: "/api/timeline/{lang}/{tag}.json",
         summary: "Posts carrying a tag",
         description: "Every published post carrying the tag in the language, newest first.",
@@ -116,6 +143,7 @@ pub const OPERATIONS: [Operation; 8] = [
     },
     Operation {
         id: "getSlidesTimeline",
+        tag: "slides",
         path_template: "/api/slides-timeline/{lang}.json",
         summary: "Slide decks of a language",
         description: "Every published slide deck in the language, newest first, covering all three deck types.",
@@ -123,3 +151,21 @@ pub const OPERATIONS: [Operation; 8] = [
         response: "SlidesTimeline",
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_come_from_the_path_templates() {
+        assert_eq!(Operation::by_id("listPosts").file(&[]), "api/posts.json");
+        assert_eq!(
+            Operation::by_id("getTimelineByTag").file(&["es", "rust"]),
+            "api/timeline/es/rust.json"
+        );
+        assert_eq!(
+            Operation::by_id("getSeries").file(&["en", "intro"]),
+            "api/series/en/intro.json"
+        );
+    }
+}

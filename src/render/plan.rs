@@ -1,34 +1,35 @@
 //! Which output files exist, in groups that a rebuild can skip as a whole.
 //!
-//! Every output belongs to one group, and each group is a tracked query returning its files:
-//! the site-wide documents (indexes, listings, discovery documents, configuration-only files),
-//! and runs of [`RUN`] per-post Markdown variants, tag timelines and series details per language.
-//! After an edit, a group whose inputs did not change is verified in O(1) (durability) and
-//! returns the very same list, which the publisher skips without looking inside. So a rebuild
-//! looks at the few groups an edit reached, not at every one of the corpus's files.
+//! Every output belongs to one group: the site-wide documents (indexes, listings, discovery
+//! documents, configuration-only and host files), and runs of [`RUN`] per-post Markdown
+//! variants, tag timelines and series details per language. This module says which files
+//! exist and where; `assemble` renders them. After an edit, a group whose inputs did not change
+//! is verified in O(1) (durability) and returns the very same list, which the publisher skips
+//! without looking inside. So a rebuild looks at the few groups an edit reached, not at every
+//! one of the corpus's files.
 
 use super::docs;
-use super::hosting::redirects_file;
-use super::index::api_index_json;
-use super::output::Output;
-use super::posts::{all_posts_json, posts_json};
-use super::runs::{RUN, run_range};
-use super::slides::slides_json;
+use super::http;
+use super::operations::Operation;
+use super::runs::RUN;
 use super::static_docs::static_documents;
-use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
 use crate::db::{LangTree, Site, SourceFile};
-use crate::derive::{published_posts, series_members, series_names, tag_members, tag_names};
+use crate::derive::{published_posts, series_names, tag_names};
 use crate::model::Lang;
 use std::sync::Arc;
 
-/// Output files and their bytes, as one group renders them (sorted by path within the group).
-pub type Files = Arc<[(Arc<str>, Output)]>;
+fn op(id: &str) -> &'static Operation {
+    Operation::by_id(id)
+}
 
 /// Whether an output path is part of the API (and so remembered by the publishing history, to
 /// answer 410 once it is gone): everything under `api/`.
 pub fn is_api_path(path: &str) -> bool {
-    path.starts_with("api/")
+    http::is_api_path(path)
 }
+
+/// Output files and their bytes, as one group renders them (sorted by path within the group).
+pub type Files = Arc<[(Arc<str>, super::output::Output)]>;
 
 /// What a site-wide document is, which decides the query that renders it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -51,6 +52,10 @@ pub enum OutputKind {
     DevelopersMarkdown,
     /// `_redirects`: depends on the history of published paths as well as the content.
     Redirects,
+    /// `_nginx_gone.conf`: the removed paths, for the nginx server block.
+    NginxGone,
+    /// `_worker.js`: the Cloudflare Pages edge layer, with the removed paths.
+    Worker,
     /// A document that depends on the configuration only (OpenAPI, error bodies...).
     Static,
 }
@@ -67,11 +72,12 @@ impl OutputKind {
     /// so they never contain `/`, `.` or `..`.
     pub fn path(&self) -> String {
         match self {
-            OutputKind::ApiIndex => "api/index.json".into(),
-            OutputKind::AllPosts => "api/posts.json".into(),
-            OutputKind::Posts(lang) => format!("api/posts-{lang}.json"),
-            OutputKind::SeriesListing(lang) => format!("api/series/{lang}/index.json"),
-            OutputKind::Slides(lang) => format!("api/slides-timeline/{lang}.json"),
+            OutputKind::ApiIndex => op("getApiIndex").file(&[]),
+            OutputKind::AllPosts => op("listPosts").file(&[]),
+            OutputKind::Posts(Lang::En) => op("listPostsInEnglish").file(&[]),
+            OutputKind::Posts(Lang::Es) => op("listPostsInSpanish").file(&[]),
+            OutputKind::SeriesListing(lang) => op("listSeries").file(&[lang.as_str()]),
+            OutputKind::Slides(lang) => op("getSlidesTimeline").file(&[lang.as_str()]),
             OutputKind::LlmsTxt => docs::LLMS_TXT.into(),
             OutputKind::LlmsFullTxt => docs::LLMS_FULL_TXT.into(),
             OutputKind::Skill { name, .. } => docs::skill_output_file(name),
@@ -80,6 +86,8 @@ impl OutputKind {
             OutputKind::Developers => docs::DEVELOPERS_HTML.into(),
             OutputKind::DevelopersMarkdown => docs::DEVELOPERS_MD.into(),
             OutputKind::Redirects => "_redirects".into(),
+            OutputKind::NginxGone => http::NGINX_GONE_FILE.into(),
+            OutputKind::Worker => "_worker.js".into(),
             OutputKind::Static => unreachable!("static documents carry their own paths"),
         }
     }
@@ -99,6 +107,8 @@ pub fn site_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
         OutputKind::Developers,
         OutputKind::DevelopersMarkdown,
         OutputKind::Redirects,
+        OutputKind::NginxGone,
+        OutputKind::Worker,
     ];
     kinds.extend(
         docs::published_skills(db)
@@ -163,16 +173,6 @@ pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
     groups.into()
 }
 
-/// The files of one group.
-pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
-    match group {
-        OutputGroup::Site => site_files(db),
-        OutputGroup::PostMarkdown { tree, start } => post_markdown_files(db, tree, start),
-        OutputGroup::Timelines { tree, start } => timeline_files(db, tree, start),
-        OutputGroup::SeriesDetails { tree, start } => series_files(db, tree, start),
-    }
-}
-
 /// Every API output path (the ones the publishing history remembers), sorted. Backdates unless
 /// a tag, series or site document appeared or disappeared.
 #[salsa::tracked(returns(ref))]
@@ -199,102 +199,12 @@ pub fn api_output_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
     paths.into()
 }
 
-fn timeline_path(lang: Lang, tag: &str) -> String {
-    format!("api/timeline/{lang}/{tag}.json")
+/// The file of a tag's timeline.
+pub fn timeline_path(lang: Lang, tag: &str) -> String {
+    op("getTimelineByTag").file(&[lang.as_str(), tag])
 }
 
-fn series_path(lang: Lang, name: &str) -> String {
-    format!("api/series/{lang}/{name}.json")
-}
-
-/// The site-wide documents.
-#[salsa::tracked(returns(ref))]
-fn site_files(db: &dyn salsa::Database) -> Files {
-    site_documents(db)
-        .iter()
-        .map(|file| (file.path.clone(), render_output(db, file)))
-        .collect()
-}
-
-/// The Markdown variants of the published posts `start..start + RUN` of the language. Names
-/// come from validated slugs, so they never contain `/`, `.` or `..`.
-#[salsa::tracked(returns(ref))]
-fn post_markdown_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
-    let lang = tree.lang(db);
-    let posts = published_posts(db, tree);
-    let run = &posts[run_range(start, posts.len())];
-    let mut files: Vec<(Arc<str>, Output)> = run
-        .iter()
-        .filter_map(|(key, file)| {
-            let variant = docs::post_markdown(db, *file).as_ref()?;
-            let slug = key.id.split_once('_').map_or(&*key.id, |(_, slug)| slug);
-            Some((
-                Arc::from(docs::post_markdown_file(lang, slug)),
-                variant.output.clone(),
-            ))
-        })
-        .collect();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    files.into()
-}
-
-/// The timelines of the tags `start..start + RUN` of the language (by name).
-#[salsa::tracked(returns(ref))]
-fn timeline_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
-    let lang = tree.lang(db);
-    let tags = tag_names(db, tree);
-    tags[run_range(start, tags.len())]
-        .iter()
-        .filter_map(|tag| {
-            let members = tag_members(db, tree, tag)?;
-            Some((
-                Arc::from(timeline_path(lang, tag)),
-                tag_timeline_json(db, members).clone(),
-            ))
-        })
-        .collect()
-}
-
-/// The details of the series `start..start + RUN` of the language (by name).
-#[salsa::tracked(returns(ref))]
-fn series_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
-    let lang = tree.lang(db);
-    let names = series_names(db, tree);
-    names[run_range(start, names.len())]
-        .iter()
-        .filter_map(|name| {
-            let members = series_members(db, tree, name)?;
-            Some((
-                Arc::from(series_path(lang, name)),
-                series_detail_json(db, members).clone(),
-            ))
-        })
-        .collect()
-}
-
-/// The bytes of one site-wide document.
-pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
-    let site = Site::get(db);
-    match &file.kind {
-        OutputKind::ApiIndex => api_index_json(db).clone(),
-        OutputKind::AllPosts => all_posts_json(db).clone(),
-        OutputKind::Posts(lang) => posts_json(db, site.tree(db, *lang)).clone(),
-        OutputKind::SeriesListing(lang) => series_listing_json(db, site.tree(db, *lang)).clone(),
-        OutputKind::Slides(lang) => slides_json(db, site.tree(db, *lang)).clone(),
-        OutputKind::LlmsTxt => docs::llms_txt(db).clone(),
-        OutputKind::LlmsFullTxt => docs::llms_full_txt(db).clone(),
-        OutputKind::Skill { file, .. } => docs::skill_file(db, *file)
-            .as_ref()
-            .map(|skill| skill.output.clone())
-            .expect("planned skills are readable"),
-        OutputKind::SkillsIndex => docs::skills_index_json(db).clone(),
-        OutputKind::AiCatalog => docs::ai_catalog_json(db).clone(),
-        OutputKind::Developers => docs::developer_docs(db).html.clone(),
-        OutputKind::DevelopersMarkdown => docs::developer_docs(db).markdown.clone(),
-        OutputKind::Redirects => redirects_file(db).clone(),
-        OutputKind::Static => static_documents(db)
-            .get(&file.path)
-            .cloned()
-            .expect("planned static documents exist"),
-    }
+/// The file of a series' detail.
+pub fn series_path(lang: Lang, name: &str) -> String {
+    op("getSeries").file(&[lang.as_str(), name])
 }

@@ -2,7 +2,8 @@
 
 use super::output::Assembly;
 use super::output::Output;
-use super::runs::{PostList, post_entries_run};
+use super::output::{Part, json_entries};
+use super::runs::PostList;
 use super::wire::{PostIndexEntry, to_json};
 use crate::db::{Index, LangTree, SourceFile};
 use crate::derive::{post_series_position, tag_tiers};
@@ -66,4 +67,14 @@ fn post_index(db: &dyn salsa::Database, list: PostList) -> Output {
             .map(|start| post_entries_run(db, list, start)),
     );
     out.finish()
+}
+
+/// The `api/posts*.json` entries of one run.
+#[salsa::tracked(returns(ref))]
+pub fn post_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
+    json_entries(
+        list.run(db, start as usize)
+            .into_iter()
+            .filter_map(|file| post_entry_json(db, file).clone()),
+    )
 }

@@ -85,14 +85,29 @@ pub fn problem(config: &SiteConfig, code: ErrorCode, instance: &str, detail: Str
     }
 }
 
+/// The error body for one request: `instance` and `detail` name the path (section 7.2 rule 1),
+/// and a 405's `detail` names the method. `serve` answers with it; the Cloudflare worker and
+/// the nginx configuration carry it as a template with [`PATH_SLOT`] and [`METHOD_SLOT`].
+pub fn request_problem(config: &SiteConfig, code: ErrorCode, path: &str, method: &str) -> Error {
+    let detail = match code {
+        ErrorCode::ResourceNotFound => format!("No resource exists at {path}."),
+        ErrorCode::MethodNotAllowed => format!(
+            "{method} is not supported at {path}: the API is read-only (GET and HEAD only)."
+        ),
+        ErrorCode::Gone => format!("The resource at {path} existed and was permanently removed."),
+        ErrorCode::InternalError => format!("The request for {path} could not be completed."),
+    };
+    problem(config, code, path, detail)
+}
+
+/// Where a body template holds the request path (JSON-escaped by whoever fills it in).
+pub const PATH_SLOT: &str = "{{path}}";
+/// Where a body template holds the request method.
+pub const METHOD_SLOT: &str = "{{method}}";
+
 /// A 404 body naming the requested path.
 pub fn not_found(config: &SiteConfig, path: &str) -> Error {
-    problem(
-        config,
-        ErrorCode::ResourceNotFound,
-        path,
-        format!("No resource exists at {path}."),
-    )
+    request_problem(config, ErrorCode::ResourceNotFound, path, "GET")
 }
 
 /// The body of a static error document: a host serves it for any path, so it cannot name the

@@ -11,8 +11,11 @@
 //! A run is keyed by its list and its start, so inserting a post shifts the runs after it: they
 //! re-execute (reading cached fragments) once. That happens only when the list itself changes,
 //! which rewrites the file anyway.
+//!
+//! Each run query lives next to the fragment it joins (`posts::post_entries_run`,
+//! `timelines::timeline_entries_run`, `docs::llms_full::llms_full_run`), so this module
+//! depends on none of them.
 
-use super::output::{Chunk, Part, json_entries};
 use crate::db::{Index, LangIndex, SourceFile, TagMembers};
 
 /// Entries per run: small enough that an edited run re-validates little, large enough that a
@@ -38,7 +41,7 @@ pub enum PostList {
 
 impl PostList {
     /// The list's files from `start`, at most [`RUN`] of them.
-    fn run(self, db: &dyn salsa::Database, start: usize) -> Vec<SourceFile> {
+    pub fn run(self, db: &dyn salsa::Database, start: usize) -> Vec<SourceFile> {
         let take = |len: usize| run_range(start as u32, len);
         match self {
             PostList::Lang(index) => {
@@ -68,39 +71,4 @@ impl PostList {
     pub fn starts(self, db: &dyn salsa::Database) -> impl Iterator<Item = u32> {
         (0..self.len(db)).step_by(RUN).map(|start| start as u32)
     }
-}
-
-/// The `api/posts*.json` entries of one run.
-#[salsa::tracked(returns(ref))]
-pub fn post_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
-    json_entries(
-        list.run(db, start as usize)
-            .into_iter()
-            .filter_map(|file| super::posts::post_entry_json(db, file).clone()),
-    )
-}
-
-/// The timeline entries of one run.
-#[salsa::tracked(returns(ref))]
-pub fn timeline_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
-    json_entries(
-        list.run(db, start as usize)
-            .into_iter()
-            .filter_map(|file| super::timelines::timeline_post_json(db, file).clone()),
-    )
-}
-
-/// The `llms-full.txt` sections of one run, each preceded by its blank separator line.
-#[salsa::tracked(returns(ref))]
-pub fn llms_full_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
-    let mut chunks = Vec::new();
-    let mut items = 0;
-    for file in list.run(db, start as usize) {
-        if let Some(section) = super::docs::llms_full_section(db, file) {
-            chunks.push(Chunk::Static("\n"));
-            chunks.extend(section.iter().cloned());
-            items += 1;
-        }
-    }
-    Part::new(chunks, items)
 }

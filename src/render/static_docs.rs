@@ -1,9 +1,9 @@
 //! Documents that depend on the configuration only: `openapi.json`, the error bodies, the
 //! access policy, the API catalog, the MCP server card, and the host files that do not depend
-//! on the content (`_headers`, `404.html`, `api/404.html`).
+//! on the content (`_headers`, `_routes.json`, `404.html`, `api/404.html`).
 
 use super::docs;
-use super::hosting::{api_not_found_page, headers_file, not_found_page};
+use super::hosting::{api_not_found_page, headers_file, not_found_page, routes_file};
 use super::output::Output;
 use super::problem::{STATIC_PROBLEMS, static_problem};
 use super::wire::to_json;
@@ -34,6 +34,7 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
         );
     }
     files.insert("_headers".into(), Output::new(headers_file()));
+    files.insert("_routes.json".into(), Output::new(routes_file()));
     files.insert("404.html".into(), Output::new(not_found_page(config)));
     files.insert(
         "api/404.html".into(),

@@ -1,8 +1,9 @@
 //! Tag timelines and series: `api/timeline/{lang}/{tag}.json`, `api/series/{lang}/{slug}.json`
 //! and `api/series/{lang}/index.json`.
 
+use super::output::json_entries;
 use super::output::{Assembly, Chunk, Output, Part, json_array};
-use super::runs::{PostList, timeline_entries_run};
+use super::runs::PostList;
 use super::wire::{
     Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,
     around_fragments, to_json, to_json_spliced,
@@ -159,4 +160,14 @@ pub fn series_listing_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
         series,
     };
     Output::new(to_json(&listing))
+}
+
+/// The timeline entries of one run.
+#[salsa::tracked(returns(ref))]
+pub fn timeline_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
+    json_entries(
+        list.run(db, start as usize)
+            .into_iter()
+            .filter_map(|file| timeline_post_json(db, file).clone()),
+    )
 }

@@ -159,15 +159,19 @@ pub struct TagTimeline<'a> {
     pub posts: Fragments,
 }
 
-/// The kind of a slide deck.
+/// The kind of a slide deck: `internal` (hosted by the service), `external-embed` (embedded in
+/// a frame) or `external-link` (a stub page linking to the deck).
+// Plain `//` comments on the variants: doc comments would make schemars describe each value
+// as a `oneOf` of `const`s, which code generators such as openapi-python-client reject; a
+// plain string `enum` works with every one.
 #[derive(Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SlideDeckType {
-    /// A deck hosted by the service.
+    // A deck hosted by the service.
     Internal,
-    /// A deck embedded in a frame.
+    // A deck embedded in a frame.
     ExternalEmbed,
-    /// A stub information page linking to the deck.
+    // A stub information page linking to the deck.
     ExternalLink,
 }
 

@@ -7,10 +7,9 @@
 //! plain names. `files` then checks, after resolving symbolic links, that the file is inside
 //! the output folder.
 
+pub use crate::render::http::HOST_FILES;
+use crate::render::http::{is_api_path, markdown_twin};
 use percent_encoding::percent_decode_str;
-
-/// Files in the output folder that are configuration for a static host, never served.
-pub const HOST_FILES: [&str; 2] = ["_headers", "_redirects"];
 
 /// A request path that passed the safety rules, relative to the output folder (no leading `/`;
 /// a trailing `/` is kept, `""` is the root).
@@ -51,14 +50,15 @@ impl SafePath {
 
     /// Whether the path is under `/api/`, where every answer is JSON.
     pub fn is_api(&self) -> bool {
-        self.0 == "api" || self.0.starts_with("api/")
+        is_api_path(&self.0)
     }
 
     /// The output files that can answer the request, in order of preference.
     ///
     /// - Under `/api/`: the `.json` file itself, nothing else (no Markdown, no HTML).
-    /// - Elsewhere: with `markdown` (the client asked for `text/markdown`), the Markdown variant
-    ///   first (`x.md`, or `index.html.md` / `index.md` for a folder URL), then the resource;
+    /// - Elsewhere: with `markdown` (the client asked for `text/markdown`), the page's Markdown
+    ///   twin first (`render::http::markdown_twin`: `x.md` for `x`, `x/` and `x/index.html`),
+    ///   then the resource;
     ///   a folder URL is answered by its `index.html`, and `x` by `x.html` or `x/index.html`,
     ///   as static hosts do.
     pub fn candidates(&self, markdown: bool) -> Vec<String> {
@@ -75,13 +75,8 @@ impl SafePath {
         }
         let folder = path.is_empty() || path.ends_with('/');
         let mut out = Vec::new();
-        if markdown && !path.ends_with(".md") {
-            if folder {
-                out.push(format!("{path}index.html.md"));
-                out.push(format!("{path}index.md"));
-            } else {
-                out.push(format!("{path}.md"));
-            }
+        if markdown {
+            out.extend(markdown_twin(path));
         }
         if folder {
             out.push(format!("{path}index.html"));
@@ -230,11 +225,12 @@ mod tests {
         let folder = SafePath::parse("/developers/").unwrap();
         assert_eq!(
             folder.candidates(true),
-            [
-                "developers/index.html.md",
-                "developers/index.md",
-                "developers/index.html"
-            ]
+            ["developers.md", "developers/index.html"]
+        );
+        let index = SafePath::parse("/developers/index.html").unwrap();
+        assert_eq!(
+            index.candidates(true),
+            ["developers.md", "developers/index.html"]
         );
         assert_eq!(
             SafePath::parse("/auth.md").unwrap().candidates(true),

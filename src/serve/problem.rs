@@ -2,24 +2,18 @@
 //! (built by `render::problem`, the same constructors as the static error documents).
 
 use crate::config::SiteConfig;
-use crate::render::hosting::{ALLOW_ORIGIN, CACHE_CONTROL};
-use crate::render::problem::{not_found as not_found_body, problem};
+use crate::render::http::{ALLOW, CONTRACT_HEADERS};
+use crate::render::problem::request_problem;
 use crate::render::wire::{ErrorCode, to_json};
 use bytes::Bytes;
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Empty, Full};
-use hyper::header::{
-    ACCESS_CONTROL_ALLOW_ORIGIN, ALLOW, CACHE_CONTROL as CACHE_CONTROL_HEADER, CONTENT_LENGTH,
-    CONTENT_TYPE, HeaderValue, X_CONTENT_TYPE_OPTIONS,
-};
+use hyper::header::{ALLOW as ALLOW_HEADER, CONTENT_LENGTH, CONTENT_TYPE};
 use hyper::{Response, StatusCode};
 use std::convert::Infallible;
 
 /// Every response body.
 pub type Body = UnsyncBoxBody<Bytes, Infallible>;
-
-/// The methods the API supports, as the `Allow` header lists them.
-pub const ALLOWED_METHODS: &str = "GET, HEAD";
 
 pub fn full(bytes: impl Into<Bytes>) -> Body {
     Full::new(bytes.into()).boxed_unsync()
@@ -29,14 +23,13 @@ pub fn empty() -> Body {
     Empty::new().boxed_unsync()
 }
 
-/// A response builder with the headers every response carries (contract sections 4.1 and 8):
-/// one-hour caching, open CORS, and no content sniffing.
+/// A response builder with the headers every response carries (`render::http`'s table:
+/// one-hour caching, open CORS, no content sniffing, `Vary: Accept`).
 pub fn with_contract_headers(status: StatusCode) -> hyper::http::response::Builder {
-    Response::builder()
-        .status(status)
-        .header(CACHE_CONTROL_HEADER, CACHE_CONTROL)
-        .header(ACCESS_CONTROL_ALLOW_ORIGIN, ALLOW_ORIGIN)
-        .header(X_CONTENT_TYPE_OPTIONS, "nosniff")
+    CONTRACT_HEADERS.iter().fold(
+        Response::builder().status(status),
+        |builder, (name, value)| builder.header(*name, *value),
+    )
 }
 
 /// An error response: status, headers, and the JSON body (its length only, for `HEAD`).
@@ -44,10 +37,10 @@ fn error(code: ErrorCode, body: &crate::render::wire::Error, head: bool) -> Resp
     let json = to_json(body);
     let status = StatusCode::from_u16(code.status()).expect("error statuses are valid");
     let mut builder = with_contract_headers(status)
-        .header(CONTENT_TYPE, "application/json")
+        .header(CONTENT_TYPE, crate::render::media_type("error.json"))
         .header(CONTENT_LENGTH, json.len());
     if code == ErrorCode::MethodNotAllowed {
-        builder = builder.header(ALLOW, ALLOWED_METHODS);
+        builder = builder.header(ALLOW_HEADER, ALLOW);
     }
     let body = if head { empty() } else { full(json) };
     builder.body(body).expect("valid error response")
@@ -55,56 +48,26 @@ fn error(code: ErrorCode, body: &crate::render::wire::Error, head: bool) -> Resp
 
 /// 404 `resource_not_found`: `instance` and `detail` name the requested path.
 pub fn not_found(config: &SiteConfig, path: &str, head: bool) -> Response<Body> {
-    error(
-        ErrorCode::ResourceNotFound,
-        &not_found_body(config, path),
-        head,
-    )
+    let code = ErrorCode::ResourceNotFound;
+    error(code, &request_problem(config, code, path, ""), head)
 }
 
-/// 405 `method_not_allowed`, with `Allow: GET, HEAD`.
+/// 405 `method_not_allowed`, with `Allow: GET, HEAD`. `OPTIONS` too: see `render::http::METHODS`.
 pub fn method_not_allowed(config: &SiteConfig, path: &str, method: &str) -> Response<Body> {
-    let detail =
-        format!("{method} is not supported at {path}: the API is read-only (GET and HEAD only).");
-    error(
-        ErrorCode::MethodNotAllowed,
-        &problem(config, ErrorCode::MethodNotAllowed, path, detail),
-        false,
-    )
+    let code = ErrorCode::MethodNotAllowed;
+    error(code, &request_problem(config, code, path, method), false)
 }
 
 /// 410 `gone`: the path was published by an earlier build and removed since.
 pub fn gone(config: &SiteConfig, path: &str, head: bool) -> Response<Body> {
-    let detail = format!("The resource at {path} existed and was permanently removed.");
-    error(
-        ErrorCode::Gone,
-        &problem(config, ErrorCode::Gone, path, detail),
-        head,
-    )
+    let code = ErrorCode::Gone;
+    error(code, &request_problem(config, code, path, ""), head)
 }
 
 /// 500 `internal_error`: the request failed on our side; retrying is safe.
 pub fn internal_error(config: &SiteConfig, path: &str, head: bool) -> Response<Body> {
-    let detail = format!("The request for {path} could not be completed.");
-    error(
-        ErrorCode::InternalError,
-        &problem(config, ErrorCode::InternalError, path, detail),
-        head,
-    )
-}
-
-/// The reply to a CORS preflight (`OPTIONS`): 204 with the CORS headers and `Allow`. Any
-/// request header is allowed, since credentials and other headers are ignored anyway.
-pub fn preflight(request_headers: Option<&HeaderValue>) -> Response<Body> {
-    let mut builder = with_contract_headers(StatusCode::NO_CONTENT)
-        .header(ALLOW, ALLOWED_METHODS)
-        .header("access-control-allow-methods", ALLOWED_METHODS)
-        .header("access-control-max-age", "86400")
-        .header("vary", "Access-Control-Request-Headers");
-    if let Some(headers) = request_headers {
-        builder = builder.header("access-control-allow-headers", headers);
-    }
-    builder.body(empty()).expect("valid preflight response")
+    let code = ErrorCode::InternalError;
+    error(code, &request_problem(config, code, path, ""), head)
 }
 
 #[cfg(test)]
@@ -146,9 +109,10 @@ mod tests {
             assert_eq!(response.status().as_u16(), status);
             let headers = response.headers();
             assert_eq!(headers[CONTENT_TYPE], "application/json");
-            assert_eq!(headers[CACHE_CONTROL_HEADER], "public, max-age=3600");
-            assert_eq!(headers[ACCESS_CONTROL_ALLOW_ORIGIN], "*");
-            assert_eq!(headers.get(ALLOW).is_some(), status == 405);
+            assert_eq!(headers["cache-control"], "public, max-age=3600");
+            assert_eq!(headers["access-control-allow-origin"], "*");
+            assert_eq!(headers["vary"], "Accept");
+            assert_eq!(headers.get(ALLOW_HEADER).is_some(), status == 405);
             let length: usize = headers[CONTENT_LENGTH].to_str().unwrap().parse().unwrap();
             let body = body_json(response).await;
             assert_eq!(body.to_string().len(), length);

@@ -1,8 +1,8 @@
 //! One request, one response: the HTTP rules of the contract (sections 4.1, 5, 7, 8).
 //!
-//! Order of the rules: the method (405 for anything but GET, HEAD and a CORS preflight), the
-//! live-update stream, then the path: refused paths and paths with no file are 404, unless an
-//! earlier build published them (410). Query strings, credentials and cookies are never read.
+//! Order of the rules: the method (405 for anything but GET and HEAD, `OPTIONS` included: see
+//! `render::http::METHODS`), the live-update stream, then the path: refused paths and paths
+//! with no file are 404, unless an earlier build published them (410). Query strings, credentials and cookies are never read.
 //! A failure while reading, or a panic, is a 500 and the server goes on.
 
 use super::State;
@@ -11,13 +11,10 @@ use super::files::Served;
 use super::media::media_type;
 use super::path::{SafePath, prefers_markdown};
 use super::problem::{
-    self, Body, empty, full, gone, internal_error, method_not_allowed, not_found,
-    with_contract_headers,
+    Body, empty, full, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
-use hyper::header::{
-    ACCEPT, ACCESS_CONTROL_REQUEST_HEADERS, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap,
-    IF_NONE_MATCH, VARY,
-};
+use crate::render::http::document_headers;
+use hyper::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, IF_NONE_MATCH};
 use hyper::{Method, Request, Response, StatusCode};
 use std::panic::AssertUnwindSafe;
 
@@ -40,9 +37,6 @@ fn route<B>(state: &State, request: &Request<B>) -> Response<Body> {
     let head = match *request.method() {
         Method::GET => false,
         Method::HEAD => true,
-        Method::OPTIONS => {
-            return problem::preflight(request.headers().get(ACCESS_CONTROL_REQUEST_HEADERS));
-        }
         ref other => return method_not_allowed(config, path, other.as_str()),
     };
     if path == EVENTS_PATH {
@@ -67,7 +61,7 @@ fn route<B>(state: &State, request: &Request<B>) -> Response<Body> {
                     Some(preview) => preview.adapt(served),
                     None => served,
                 };
-                return file(served, request.headers(), head, !safe.is_api());
+                return file(served, request.headers(), head);
             }
             Ok(None) => {}
             Err(err) => {
@@ -83,7 +77,7 @@ fn route<B>(state: &State, request: &Request<B>) -> Response<Body> {
 }
 
 /// 200 with the file (or its headers, for `HEAD`), or 304 when the client's copy is current.
-fn file(served: Served, headers: &HeaderMap, head: bool, negotiated: bool) -> Response<Body> {
+fn file(served: Served, headers: &HeaderMap, head: bool) -> Response<Body> {
     let fresh = headers
         .get_all(IF_NONE_MATCH)
         .iter()
@@ -95,8 +89,8 @@ fn file(served: Served, headers: &HeaderMap, head: bool, negotiated: bool) -> Re
         StatusCode::OK
     };
     let mut builder = with_contract_headers(status).header(ETAG, &served.etag);
-    if negotiated {
-        builder = builder.header(VARY, "Accept");
+    for (name, value) in document_headers(&served.path) {
+        builder = builder.header(name, value);
     }
     if fresh {
         return builder.body(empty()).expect("valid 304 response");

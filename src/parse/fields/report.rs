@@ -4,7 +4,7 @@
 
 use super::FrontMatter;
 use crate::diag::{Diagnostic, Location};
-use saphyr::MarkedYaml;
+use saphyr::{MarkedYaml, Scalar};
 
 impl FrontMatter<'_> {
     /// Records an error about the value of `key` (for checks beyond types).
@@ -101,5 +101,15 @@ impl FrontMatter<'_> {
                 .label(label)
                 .help(help),
         );
+    }
+}
+
+/// How to write `key` as an integer: its own number when the value is a quoted one.
+pub(super) fn integer_help(key: &str, value: Option<&Scalar<'_>>) -> String {
+    match value {
+        Some(Scalar::String(s)) if s.trim().parse::<i64>().is_ok() => {
+            format!("write a whole number without quotes: {key}: {}", s.trim())
+        }
+        _ => format!("write a whole number without quotes, for example {key}: 2"),
     }
 }

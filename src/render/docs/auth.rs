@@ -3,8 +3,8 @@
 
 use super::page::{Block, Page, code, link, text};
 use crate::config::SiteConfig;
+use crate::render::http::CACHE_CONTROL;
 use crate::render::index::{AUTH_REQUIRED, AUTH_SCHEME, AUTHENTICATION, document};
-use crate::render::operations::CACHE_CONTROL;
 
 /// The Markdown of `auth.md` (depends on the configuration only).
 pub fn auth_md(config: &SiteConfig) -> String {
@@ -24,7 +24,9 @@ pub fn auth_md(config: &SiteConfig) -> String {
                     "Read-only: only GET and HEAD are supported; any other method is answered 405 with the error code ",
                 ),
                 code("method_not_allowed"),
-                text("."),
+                text(
+                    ", OPTIONS included: a cross-origin GET without custom headers needs no CORS preflight, and every response allows any origin.",
+                ),
             ],
             vec![
                 text("No application-level rate limit. Responses are cacheable ("),
@@ -67,7 +69,7 @@ mod tests {
         let md = auth_md(&SiteConfig::defaults(camino::Utf8Path::new(".")));
         assert!(md.starts_with("# Access policy: "));
         assert!(md.contains("public, anonymous and read-only"));
-        assert!(md.contains("error code `method_not_allowed`."));
+        assert!(md.contains("error code `method_not_allowed`, OPTIONS included"));
         assert!(md.contains("`authentication.required: false`"));
         assert!(md.contains("`authentication.scheme: \"none\"`"));
         assert!(md.contains("http://localhost:4321/developers#authentication"));

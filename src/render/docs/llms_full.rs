@@ -8,7 +8,8 @@ use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
 use crate::parse::post_meta;
 use crate::render::output::Assembly;
-use crate::render::runs::{PostList, llms_full_run};
+use crate::render::output::Part;
+use crate::render::runs::PostList;
 use crate::render::{Chunk, Output};
 use std::sync::Arc;
 
@@ -109,6 +110,21 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
         out.push_part(llms_full_run(db, list, start));
     }
     out.finish()
+}
+
+/// The `llms-full.txt` sections of one run, each preceded by its blank separator line.
+#[salsa::tracked(returns(ref))]
+pub fn llms_full_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
+    let mut chunks = Vec::new();
+    let mut items = 0;
+    for file in list.run(db, start as usize) {
+        if let Some(section) = llms_full_section(db, file) {
+            chunks.push(Chunk::Static("\n"));
+            chunks.extend(section.iter().cloned());
+            items += 1;
+        }
+    }
+    Part::new(chunks, items)
 }
 
 #[cfg(test)]

@@ -45,15 +45,10 @@ pub use skills::{published_skills, skill_file, skills_index_json};
 use crate::db::SourceFile;
 use crate::model::Lang;
 
-pub const LLMS_TXT: &str = "llms.txt";
-pub const LLMS_FULL_TXT: &str = "llms-full.txt";
-pub const AUTH_MD: &str = "auth.md";
-pub const API_CATALOG: &str = ".well-known/api-catalog";
-pub const AI_CATALOG: &str = ".well-known/ai-catalog.json";
-pub const MCP_SERVER_CARD: &str = ".well-known/mcp/server-card.json";
-pub const AGENT_SKILLS_INDEX: &str = ".well-known/agent-skills/index.json";
-pub const DEVELOPERS_HTML: &str = "developers/index.html";
-pub const DEVELOPERS_MD: &str = "developers.md";
+pub use super::document_files::{
+    AGENT_SKILLS_INDEX, AI_CATALOG, API_CATALOG, AUTH_MD, DEVELOPERS_HTML, DEVELOPERS_MD,
+    LLMS_FULL_TXT, LLMS_TXT, MCP_SERVER_CARD,
+};
 
 /// The site-absolute path of a post's page: English at the root, Spanish under `/es/`.
 pub fn post_page_path(lang: Lang, slug: &str) -> String {

@@ -8,7 +8,8 @@ use crate::render::docs::page::{Block, Inline, code, heading, link, strong, text
 use crate::render::docs::schema_doc::{
     enum_values, fields_table, has_section, schema_anchor, type_of,
 };
-use crate::render::operations::{ALLOW_ORIGIN, CACHE_CONTROL, OPERATIONS, Operation};
+use crate::render::http::{ALLOW_ORIGIN, CACHE_CONTROL};
+use crate::render::operations::{OPERATIONS, Operation};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 

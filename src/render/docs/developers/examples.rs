@@ -6,15 +6,17 @@
 //! changed (an edit of the newest post, not of an older one). It reads at most [`PREFIX`]
 //! bytes of the file, so its cost does not grow with the corpus.
 
-use crate::db::Site;
-use crate::derive::{series_members, tag_members};
+use crate::db::{LangTree, Site};
+use crate::derive::{series_members, series_names, tag_members, tag_names};
 use crate::model::Lang;
 use crate::render::Output;
-use crate::render::index::resolved_paths;
-use crate::render::operations::OPERATIONS;
-use crate::render::plan::{render_output, site_documents};
-use crate::render::timelines::{series_detail_json, tag_timeline_json};
+use crate::render::index::api_index_json;
+use crate::render::operations::{OPERATIONS, Operation};
+use crate::render::posts::{all_posts_json, posts_json};
+use crate::render::slides::slides_json;
+use crate::render::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 /// The most bytes of a file an excerpt reads: more than the first entry of any list.
 const PREFIX: usize = 16 * 1024;
@@ -30,29 +32,46 @@ pub const EXCERPT_NOTE: &str = "an excerpt of the file this URL serves, from thi
 /// the singleton: salsa keys a query with extra arguments by a salsa struct and them.)
 #[salsa::tracked(returns(ref))]
 pub fn example_response(db: &dyn salsa::Database, site: Site, operation: usize) -> Option<String> {
-    let path = resolved_paths(db, &OPERATIONS[operation])
-        .into_iter()
-        .next()?;
-    let output = built_output(db, site, &path)?;
+    let output = example_output(db, site, &OPERATIONS[operation])?;
     Some(json_excerpt(&prefix(&output)))
 }
 
-/// The output the build writes at the site-absolute `path`, if any.
-fn built_output(db: &dyn salsa::Database, site: Site, path: &str) -> Option<Output> {
-    let relative = path.strip_prefix('/')?;
-    if let Some(file) = site_documents(db).iter().find(|f| &*f.path == relative) {
-        return Some(render_output(db, file));
-    }
-    // A tag timeline or a series detail: `api/{timeline|series}/{lang}/{name}.json`.
-    let mut parts = relative.strip_prefix("api/")?.splitn(3, '/');
-    let (kind, lang, file) = (parts.next()?, parts.next()?, parts.next()?);
-    let name = file.strip_suffix(".json")?;
-    let tree = site.tree(db, Lang::parse(lang)?);
-    match kind {
-        "timeline" => Some(tag_timeline_json(db, tag_members(db, tree, name)?).clone()),
-        "series" => Some(series_detail_json(db, series_members(db, tree, name)?).clone()),
-        _ => None,
-    }
+/// The output behind `op`'s example URL, the first path `index::resolved_paths` gives (the
+/// first language, then the first name in it), taken from the query that renders that file.
+/// It asks those queries directly rather than the output plan, which lists the portal itself.
+fn example_output(db: &dyn salsa::Database, site: Site, op: &Operation) -> Option<Output> {
+    let first_lang = site.tree(db, Lang::ALL[0]);
+    let output = match op.id {
+        "getApiIndex" => api_index_json(db).clone(),
+        "listPosts" => all_posts_json(db).clone(),
+        "listPostsInEnglish" => posts_json(db, site.tree(db, Lang::En)).clone(),
+        "listPostsInSpanish" => posts_json(db, site.tree(db, Lang::Es)).clone(),
+        "listSeries" => series_listing_json(db, first_lang).clone(),
+        "getSlidesTimeline" => slides_json(db, first_lang).clone(),
+        "getSeries" => {
+            let (tree, name) = first_named(db, site, series_names)?;
+            series_detail_json(db, series_members(db, tree, &name)?).clone()
+        }
+        "getTimelineByTag" => {
+            let (tree, name) = first_named(db, site, tag_names)?;
+            tag_timeline_json(db, tag_members(db, tree, &name)?).clone()
+        }
+        _ => return None,
+    };
+    Some(output)
+}
+
+/// The first language that has a name in `names`, and that name (the order of
+/// `index::resolved_paths`).
+fn first_named(
+    db: &dyn salsa::Database,
+    site: Site,
+    names: for<'db> fn(&'db dyn salsa::Database, LangTree) -> &'db Arc<[Arc<str>]>,
+) -> Option<(LangTree, Arc<str>)> {
+    Lang::ALL.into_iter().find_map(|lang| {
+        let tree = site.tree(db, lang);
+        names(db, tree).first().map(|name| (tree, name.clone()))
+    })
 }
 
 /// The first [`PREFIX`] bytes of `output`.

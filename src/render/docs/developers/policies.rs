@@ -6,8 +6,8 @@ use super::section;
 use crate::config::SiteConfig;
 use crate::render::docs::page::{Block, code, heading, link, text};
 use crate::render::docs::schema_doc::schema_anchor;
+use crate::render::http::{ALLOW_ORIGIN, CACHE_CONTROL};
 use crate::render::index::{AUTHENTICATION, DOCUMENTS, ERROR_FORMAT, VERSIONING_POLICY, document};
-use crate::render::operations::{ALLOW_ORIGIN, CACHE_CONTROL};
 use crate::render::problem::{STATIC_PROBLEMS, static_problem};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -63,9 +63,11 @@ pub(super) fn errors(
     blocks.push(Block::Paragraph(vec![
         text("A path with no resource (an unsupported language, an unknown slug or tag) is a 404 with "),
         code("resource_not_found"),
-        text("; a method other than GET or HEAD is a 405 with "),
+        text("; a method other than GET or HEAD (OPTIONS included) is a 405 with "),
         code("method_not_allowed"),
-        text("."),
+        text(" and "),
+        code(format!("Allow: {}", crate::render::http::ALLOW)),
+        text(". A cross-origin GET needs no CORS preflight: send no custom headers (credentials are ignored anyway)."),
     ]));
     blocks
 }

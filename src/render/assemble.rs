@@ -1,0 +1,121 @@
+//! Rendering one file, or one group of files, of the plan: the query behind each path.
+
+use super::docs;
+use super::gone::redirects_file;
+use super::index::api_index_json;
+use super::output::Output;
+use super::plan::{
+    Files, OutputFile, OutputGroup, OutputKind, series_path, site_documents, timeline_path,
+};
+use super::posts::{all_posts_json, posts_json};
+use super::runs::run_range;
+use super::slides::slides_json;
+use super::static_docs::static_documents;
+use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
+use crate::db::{LangTree, Site};
+use crate::derive::{published_posts, series_members, series_names, tag_members, tag_names};
+use std::sync::Arc;
+
+/// The files of one group.
+pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
+    match group {
+        OutputGroup::Site => site_files(db),
+        OutputGroup::PostMarkdown { tree, start } => post_markdown_files(db, tree, start),
+        OutputGroup::Timelines { tree, start } => timeline_files(db, tree, start),
+        OutputGroup::SeriesDetails { tree, start } => series_files(db, tree, start),
+    }
+}
+
+/// The site-wide documents.
+#[salsa::tracked(returns(ref))]
+fn site_files(db: &dyn salsa::Database) -> Files {
+    site_documents(db)
+        .iter()
+        .map(|file| (file.path.clone(), render_output(db, file)))
+        .collect()
+}
+
+/// The Markdown variants of the published posts `start..start + RUN` of the language. Names
+/// come from validated slugs, so they never contain `/`, `.` or `..`.
+#[salsa::tracked(returns(ref))]
+fn post_markdown_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
+    let lang = tree.lang(db);
+    let posts = published_posts(db, tree);
+    let run = &posts[run_range(start, posts.len())];
+    let mut files: Vec<(Arc<str>, Output)> = run
+        .iter()
+        .filter_map(|(key, file)| {
+            let variant = docs::post_markdown(db, *file).as_ref()?;
+            let slug = key.id.split_once('_').map_or(&*key.id, |(_, slug)| slug);
+            Some((
+                Arc::from(docs::post_markdown_file(lang, slug)),
+                variant.output.clone(),
+            ))
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files.into()
+}
+
+/// The timelines of the tags `start..start + RUN` of the language (by name).
+#[salsa::tracked(returns(ref))]
+fn timeline_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
+    let lang = tree.lang(db);
+    let tags = tag_names(db, tree);
+    tags[run_range(start, tags.len())]
+        .iter()
+        .filter_map(|tag| {
+            let members = tag_members(db, tree, tag)?;
+            Some((
+                Arc::from(timeline_path(lang, tag)),
+                tag_timeline_json(db, members).clone(),
+            ))
+        })
+        .collect()
+}
+
+/// The details of the series `start..start + RUN` of the language (by name).
+#[salsa::tracked(returns(ref))]
+fn series_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
+    let lang = tree.lang(db);
+    let names = series_names(db, tree);
+    names[run_range(start, names.len())]
+        .iter()
+        .filter_map(|name| {
+            let members = series_members(db, tree, name)?;
+            Some((
+                Arc::from(series_path(lang, name)),
+                series_detail_json(db, members).clone(),
+            ))
+        })
+        .collect()
+}
+
+/// The bytes of one site-wide document.
+pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
+    let site = Site::get(db);
+    match &file.kind {
+        OutputKind::ApiIndex => api_index_json(db).clone(),
+        OutputKind::AllPosts => all_posts_json(db).clone(),
+        OutputKind::Posts(lang) => posts_json(db, site.tree(db, *lang)).clone(),
+        OutputKind::SeriesListing(lang) => series_listing_json(db, site.tree(db, *lang)).clone(),
+        OutputKind::Slides(lang) => slides_json(db, site.tree(db, *lang)).clone(),
+        OutputKind::LlmsTxt => docs::llms_txt(db).clone(),
+        OutputKind::LlmsFullTxt => docs::llms_full_txt(db).clone(),
+        OutputKind::Skill { file, .. } => docs::skill_file(db, *file)
+            .as_ref()
+            .map(|skill| skill.output.clone())
+            .expect("planned skills are readable"),
+        OutputKind::SkillsIndex => docs::skills_index_json(db).clone(),
+        OutputKind::AiCatalog => docs::ai_catalog_json(db).clone(),
+        OutputKind::Developers => docs::developer_docs(db).html.clone(),
+        OutputKind::DevelopersMarkdown => docs::developer_docs(db).markdown.clone(),
+        OutputKind::Redirects => redirects_file(db).clone(),
+        OutputKind::NginxGone => super::nginx::gone_file(db).clone(),
+        OutputKind::Worker => super::cloudflare::worker_file(db).clone(),
+        OutputKind::Static => static_documents(db)
+            .get(&file.path)
+            .cloned()
+            .expect("planned static documents exist"),
+    }
+}

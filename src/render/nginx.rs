@@ -1,0 +1,265 @@
+//! nginx (1.22 and later): the `server` block `content-api hosting nginx` prints, and the
+//! per-build file it includes (`_nginx_gone.conf`, the removed API paths answered 410).
+//!
+//! Everything is generated from the contract tables (`render::http`, `render::media`) and the
+//! error bodies of `render::problem`, so nginx answers as `content-api serve` does. The server
+//! block depends on the configuration and the output folder only; a build rewrites the
+//! included file, which nginx reads at start and on `nginx -s reload`.
+
+use super::gone::gone_paths;
+use super::http::{
+    ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
+};
+use super::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
+use super::output::Output;
+use super::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
+use super::wire::{ErrorCode, to_json};
+use crate::config::SiteConfig;
+use crate::db::Site;
+use std::fmt::Write as _;
+
+/// Why a configuration cannot be written.
+#[derive(Debug, PartialEq, Eq)]
+pub struct NginxError(pub String);
+
+impl std::fmt::Display for NginxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A UTF-8 text type with its charset stated: nginx's `charset` module adds the parameter.
+const CHARSET: &str = "; charset=utf-8";
+
+/// The `server` block for an output folder (an absolute path), listening on `listen`.
+pub fn server_block(
+    config: &SiteConfig,
+    out_dir: &str,
+    listen: &str,
+) -> Result<String, NginxError> {
+    for (what, value) in [("output folder", out_dir), ("listen address", listen)] {
+        if value.contains(|c: char| {
+            c.is_whitespace() || matches!(c, ';' | '{' | '}' | '\'' | '"' | '$' | '#')
+        }) {
+            return Err(NginxError(format!(
+                "the {what} `{value}` contains a character nginx reads as syntax (space, quote, `;`, `{{`, `}}`, `$`, `#`): choose one without it"
+            )));
+        }
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# The content API on nginx, written by `content-api hosting nginx`. The paths removed\n\
+         # by later builds are in {out_dir}/{NGINX_GONE_FILE}, which every build rewrites: run\n\
+         # `nginx -s reload` after a build that removes or restores an API path (other builds\n\
+         # need nothing). Put this block in the `http` context.\n\
+         server {{\n    listen {listen};\n    root {out_dir};\n    server_tokens off;\n    \
+         etag on;\n    absolute_redirect off;\n    autoindex off;\n    index index.html;"
+    );
+    let (types, charset_types) = type_tables();
+    let _ = writeln!(
+        out,
+        "    types {{\n{types}    }}\n    default_type {DEFAULT_TYPE};\n    charset utf-8;\n    \
+         charset_types {charset_types};"
+    );
+    out.push_str(
+        "    # The request path as sent (without the query), for the error bodies. A path that\n    \
+         # JSON cannot hold as it is (a quote, a backslash) is named by a placeholder instead.\n    \
+         set $request_path \"\";\n    if ($request_uri ~ \"^([^?]*)\") {\n        set $request_path $1;\n    }\n    \
+         set $path_json $request_path;\n    if ($request_path ~ \"[\\\"\\\\\\\\]\") {\n        \
+         set $path_json \"(the requested path)\";\n    }\n",
+    );
+    let markdown = "(^|,)\\s*text/markdown\\s*(,|$|;(?!\\s*q\\s*=\\s*0(\\.0*)?\\s*(,|$)))";
+    let _ = writeln!(
+        out,
+        "    # The Markdown twin of the page (`x.md` for `x`, `x/`, `x/index.html`, `x.html`), tried\n    \
+         # first when Accept names text/markdown with a nonzero quality.\n    \
+         set $twin \"\";\n    if ($uri ~ \"^(.*?)(/index\\.html|\\.html|/)?$\") {{\n        set $twin $1.md;\n    }}\n    \
+         if ($uri = /) {{\n        set $twin /index.md;\n    }}\n    \
+         set $markdown_first \"\";\n    if ($http_accept ~* \"{markdown}\") {{\n        set $markdown_first $twin;\n    }}\n    \
+         # {ALLOW} only (contract 4.1 rule 1); OPTIONS included.\n    \
+         if ($request_method !~ \"^({})$\") {{\n        return 405;\n    }}\n    \
+         error_page 403 404 = @not_found;\n    error_page 405 = @method_not_allowed;",
+        METHODS.join("|")
+    );
+    let common = headers(&[]);
+    let json = json_type();
+    // Pages: the Markdown twin when asked for, else the file, else the page's HTML.
+    let _ = writeln!(
+        out,
+        "    location / {{\n{common}        \
+         try_files $markdown_first $uri $uri.html $uri/index.html @not_found;\n    }}"
+    );
+    // The API: `.json` files only; anything else is a JSON 404.
+    let _ = writeln!(
+        out,
+        "    location /api/ {{\n{common}        if ($uri !~ \"\\.json$\") {{\n            return 404;\n        }}\n        \
+         try_files $uri @not_found;\n    }}"
+    );
+    for (path, media) in DOCUMENT_TYPES {
+        let extra: Vec<(&str, &str)> = DOCUMENT_HEADERS
+            .iter()
+            .filter(|(p, _, _)| *p == path)
+            .map(|(_, name, value)| (*name, *value))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    location = /{path} {{\n{}        types {{ }}\n        default_type '{media}';\n        \
+             try_files $uri @not_found;\n    }}",
+            headers(&extra)
+        );
+    }
+    // Hidden files (except the leading .well-known/) and host files are never served.
+    let host_files: Vec<String> = HOST_FILES.iter().map(|f| f.replace('.', "\\.")).collect();
+    let _ = writeln!(
+        out,
+        "    location ~ \"^/\\.(?!well-known/)|./\\.|^/({})$\" {{\n{common}        return 404;\n    }}",
+        host_files.join("|")
+    );
+    let problems = [
+        ("not_found", ErrorCode::ResourceNotFound),
+        ("method_not_allowed", ErrorCode::MethodNotAllowed),
+    ];
+    for (name, code) in problems {
+        let extra: &[(&str, &str)] = if code == ErrorCode::MethodNotAllowed {
+            &[("Allow", ALLOW)]
+        } else {
+            &[]
+        };
+        let body = nginx_string(&to_json(&request_problem(
+            config,
+            code,
+            PATH_SLOT,
+            METHOD_SLOT,
+        )))?
+        .replace(PATH_SLOT, "${path_json}")
+        .replace(METHOD_SLOT, "${request_method}");
+        let _ = writeln!(
+            out,
+            "    location @{name} {{\n{}{json}        return {} {body};\n    }}",
+            headers(extra),
+            code.status()
+        );
+    }
+    let _ = writeln!(out, "    include {out_dir}/{NGINX_GONE_FILE};\n}}");
+    Ok(out)
+}
+
+/// `_nginx_gone.conf`: one exact location per removed API path, answering 410 with the gone
+/// body (the path is known, so it is written in). Rewritten by every build.
+#[salsa::tracked(returns(ref))]
+pub fn gone_file(db: &dyn salsa::Database) -> Output {
+    let config = Site::get(db).config(db);
+    let mut out = String::from(
+        "# Removed API paths (410), written by content-api on every build and included by the\n\
+         # server block of `content-api hosting nginx`. Reload nginx after a build changes it.\n",
+    );
+    for path in gone_paths(db).iter() {
+        let instance = format!("/{path}");
+        let body = to_json(&request_problem(config, ErrorCode::Gone, &instance, ""));
+        // A body nginx cannot hold (a `$` in the configuration) falls back to the static one.
+        let body = nginx_string(&body).or_else(|_| {
+            nginx_string(&to_json(&super::problem::static_problem(
+                config,
+                ErrorCode::Gone,
+            )))
+        });
+        let Ok(body) = body else { continue };
+        let _ = writeln!(
+            out,
+            "location = {instance} {{\n{}{}    return 410 {body};\n}}",
+            headers(&[]).replace("        ", "    "),
+            json_type().replace("        ", "    ")
+        );
+    }
+    Output::new(out)
+}
+
+/// The `types` lines and the `charset_types` list, from `render::media`'s extension table.
+fn type_tables() -> (String, String) {
+    let mut types = String::new();
+    let mut charset_types = Vec::new();
+    for (extension, media) in EXTENSION_TYPES {
+        let base = media.strip_suffix(CHARSET).unwrap_or(media);
+        // nginx always adds the charset to text/html, and warns when it is listed.
+        if base != media && base != "text/html" {
+            charset_types.push(base);
+        }
+        let _ = writeln!(types, "        {base} {extension};");
+    }
+    (types, charset_types.join(" "))
+}
+
+/// The contract's headers and `extra`, on every status (`always`). Every location states them
+/// all, because a location with one `add_header` of its own inherits none from the server.
+fn headers(extra: &[(&str, &str)]) -> String {
+    CONTRACT_HEADERS
+        .iter()
+        .chain(extra)
+        .map(|(name, value)| format!("        add_header {name} '{value}' always;\n"))
+        .collect()
+}
+
+/// Error bodies are JSON whatever the request path's extension.
+fn json_type() -> String {
+    format!(
+        "        types {{ }}\n        default_type {};\n",
+        super::media_type("error.json")
+    )
+}
+
+/// A single-quoted nginx string. nginx has no escape for `$`, so a body holding one (from the
+/// configuration: a site name, a URL) cannot be written.
+fn nginx_string(text: &str) -> Result<String, NginxError> {
+    if text.contains('$') {
+        return Err(NginxError(format!(
+            "an error body contains `$`, which nginx reads as a variable: remove it from watch.toml ({text})"
+        )));
+    }
+    Ok(format!(
+        "'{}'",
+        text.replace('\\', "\\\\").replace('\'', "\\'")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> SiteConfig {
+        SiteConfig::defaults(camino::Utf8Path::new("."))
+    }
+
+    #[test]
+    fn the_block_states_every_contract_header_and_type() {
+        let block = server_block(&config(), "/srv/out", "127.0.0.1:8080").unwrap();
+        for (name, value) in CONTRACT_HEADERS {
+            assert!(block.contains(&format!("add_header {name} '{value}' always;")));
+        }
+        assert!(block.contains("text/markdown md;"));
+        assert!(block.contains("charset_types text/markdown text/plain;"));
+        assert!(
+            block.contains(
+                "add_header Link '</.well-known/api-catalog>; rel=\"api-catalog\"' always;"
+            )
+        );
+        assert!(block.contains("add_header Allow 'GET, HEAD' always;"));
+        assert!(block.contains("include /srv/out/_nginx_gone.conf;"));
+        assert!(block.contains("${path_json}"));
+        assert_eq!(block.matches('{').count(), block.matches('}').count());
+    }
+
+    #[test]
+    fn syntax_in_a_path_or_a_dollar_in_a_body_is_refused() {
+        assert!(server_block(&config(), "/srv/my out", "127.0.0.1:80").is_err());
+        let mut config = config();
+        config.name = "$HOME".into();
+        config.base_url = "https://x.example/$x".into();
+        assert!(server_block(&config, "/srv/out", "127.0.0.1:80").is_err());
+    }
+
+    #[test]
+    fn quotes_and_backslashes_are_escaped() {
+        assert_eq!(nginx_string("a'b\\c").unwrap(), "'a\\'b\\\\c'");
+    }
+}

@@ -1,0 +1,378 @@
+//! The HTTP contract on every host: one set of checks (`conformance/checks.rs`) run against
+//! `content-api serve`, against nginx with the server block `content-api hosting nginx`
+//! prints, and against Cloudflare's local runtime (`wrangler pages dev`) over the output
+//! folder as it is.
+//!
+//! The served build is the sample site built once, then built again after deleting the only
+//! English post of one tag, so that tag's timeline is a removed path (410).
+//!
+//! `CONTENT_API_CONFORMANCE_BIN` replaces the binary under test (default: this build's), to
+//! measure another version with the same checks.
+//!
+//! nginx and wrangler are found on `PATH` (or `CONTENT_API_NGINX`, `CONTENT_API_WRANGLER`).
+//! Absent, their test says so and passes, unless `CONTENT_API_REQUIRE_HOSTS=1` (set by
+//! `.ci/run`), which makes a missing host a failure.
+
+#[path = "conformance/checks.rs"]
+mod checks;
+#[path = "conformance/client.rs"]
+mod client;
+mod common;
+
+use checks::Target;
+use common::{SAMPLE_TODAY, copy_sample_content, repo};
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpListener};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The base URL of the sample site (`watch.toml`).
+const BASE_URL: &str = "https://lucia-montoya.example";
+
+/// The compatibility date given to wrangler: its bundled runtime accepts dates up to early
+/// May 2026.
+const COMPATIBILITY_DATE: &str = "2026-05-01";
+
+/// The `content-api` binary under test.
+fn binary() -> PathBuf {
+    std::env::var_os("CONTENT_API_CONFORMANCE_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_content-api")),
+        PathBuf::from,
+    )
+}
+
+/// Builds `content` into `out` as of the sample's date, from the repository folder (its
+/// `watch.toml`).
+fn build(content: &Path, out: &Path) {
+    let output = Command::new(binary())
+        .args(["--once", "--today", SAMPLE_TODAY])
+        .arg("--content")
+        .arg(content)
+        .arg("--out")
+        .arg(out)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "build failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A built output folder with a removed path, and what the checks need to know about it.
+struct Fixture {
+    dir: tempfile::TempDir,
+    gone: String,
+    post: String,
+    series: String,
+    tag: String,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let content = dir.path().join("content");
+        copy_sample_content(&content);
+        let out = dir.path().join("out");
+        build(&content, &out);
+        let (tag, slug) = single_post_tag(&out);
+        let post_file = std::fs::read_dir(content.join("blog/en"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+                name.split_once('_').is_some_and(|(_, s)| s == slug)
+            })
+            .expect("the post's file");
+        std::fs::remove_file(post_file).unwrap();
+        build(&content, &out);
+        let read = |path: &str| -> serde_json::Value {
+            serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()
+        };
+        let post = read("api/posts-en.json")[0]["slug"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let series = read("api/series/en/index.json")["series"][0]["slug"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let remaining = read("api/posts-en.json")[0]["tags"][0]
+            .as_str()
+            .unwrap()
+            .to_string();
+        Fixture {
+            dir,
+            gone: format!("/api/timeline/en/{tag}.json"),
+            post,
+            series,
+            tag: remaining,
+        }
+    }
+
+    fn content(&self) -> PathBuf {
+        self.dir.path().join("content")
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.path().join("out")
+    }
+
+    fn target(&self, addr: SocketAddr) -> Target {
+        Target {
+            addr,
+            base_url: BASE_URL.into(),
+            gone: self.gone.clone(),
+            post: self.post.clone(),
+            series: self.series.clone(),
+            tag: self.tag.clone(),
+        }
+    }
+}
+
+/// An English tag with exactly one post, and that post's slug.
+fn single_post_tag(out: &Path) -> (String, String) {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(out.join("api/timeline/en"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    for path in names {
+        let timeline: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        if timeline["total"] == 1 {
+            let tag = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let slug = timeline["posts"][0]["slug"].as_str().unwrap().to_string();
+            return (tag, slug);
+        }
+    }
+    panic!("the sample has no English tag with a single post");
+}
+
+/// A host process, stopped (by its own id) when dropped. Each runs in a process group of its
+/// own, led by it, so the runtimes wrangler starts stop with it.
+struct Host {
+    child: Child,
+    name: &'static str,
+    log: PathBuf,
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let group = -(self.child.id() as i32);
+        // SAFETY: kill(2) with the negated id of the group this test created.
+        unsafe {
+            libc::kill(group, libc::SIGTERM);
+        }
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // SAFETY: as above; the group may already be gone.
+        unsafe {
+            libc::kill(group, libc::SIGKILL);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+impl Host {
+    /// Waits until `addr` answers `GET /api/index.json` with 200, at most `patience`.
+    fn wait_ready(&mut self, addr: SocketAddr, patience: Duration) {
+        let start = Instant::now();
+        while start.elapsed() < patience {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "{} exited ({status}) before answering:\n{}",
+                    self.name,
+                    std::fs::read_to_string(&self.log).unwrap_or_default()
+                );
+            }
+            if client::request(addr, "GET", "/api/index.json", &[])
+                .is_ok_and(|reply| reply.status == 200)
+            {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!(
+            "{} did not answer on {addr} within {patience:?}:\n{}",
+            self.name,
+            std::fs::read_to_string(&self.log).unwrap_or_default()
+        );
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A program from `variable`, else from `PATH`. `None` when absent, unless the run requires
+/// every host, in which case its absence fails the test.
+fn find_program(variable: &str, name: &str) -> Option<PathBuf> {
+    let found = std::env::var_os(variable).map(PathBuf::from).or_else(|| {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .chain([PathBuf::from("/usr/sbin")])
+                .map(|dir| dir.join(name))
+                .find(|p| p.is_file())
+        })
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CONTENT_API_REQUIRE_HOSTS").is_none(),
+            "{name} is required (CONTENT_API_REQUIRE_HOSTS is set) but was not found: set {variable} or put it on PATH"
+        );
+        eprintln!("skipped: {name} not found (set {variable} or put it on PATH)");
+    }
+    found
+}
+
+/// Runs every check against `addr` and fails with the list of those that do not hold.
+fn assert_conformance(host: &str, fixture: &Fixture, addr: SocketAddr) {
+    let failures = checks::run(&fixture.target(addr));
+    let total = checks::CHECKS.len();
+    eprintln!("{host}: {} of {total} checks hold", total - failures.len());
+    let report: Vec<String> = failures
+        .iter()
+        .map(|(name, why)| format!("- {name}: {why}"))
+        .collect();
+    assert!(failures.is_empty(), "{host}:\n{}", report.join("\n"));
+}
+
+#[test]
+fn serve_holds_the_contract() {
+    let fixture = Fixture::new();
+    let log = fixture.dir.path().join("serve.log");
+    let mut child = Command::new(binary())
+        .args(["serve", "--addr", "127.0.0.1:0", "--today", SAMPLE_TODAY])
+        .arg("--content")
+        .arg(fixture.content())
+        .arg("--out")
+        .arg(fixture.out())
+        .current_dir(repo())
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut host = Host {
+        child,
+        name: "content-api serve",
+        log,
+    };
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let addr: SocketAddr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .and_then(|rest| rest.trim_end_matches('/').parse().ok())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    host.wait_ready(addr, Duration::from_secs(30));
+    assert_conformance("content-api serve", &fixture, addr);
+}
+
+#[test]
+fn nginx_holds_the_contract() {
+    let Some(nginx) = find_program("CONTENT_API_NGINX", "nginx") else {
+        return;
+    };
+    let fixture = Fixture::new();
+    let port = free_port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let printed = Command::new(binary())
+        .args(["hosting", "nginx", "--listen", &addr.to_string()])
+        .arg("--out")
+        .arg(fixture.out())
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(
+        printed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&printed.stderr)
+    );
+    let conf = fixture.dir.path().join("nginx");
+    std::fs::create_dir_all(&conf).unwrap();
+    std::fs::write(conf.join("server.conf"), &printed.stdout).unwrap();
+    let d = conf.display();
+    std::fs::write(
+        conf.join("nginx.conf"),
+        format!(
+            "worker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
+             events {{ worker_connections 64; }}\n\
+             http {{\n  access_log off;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n  \
+             fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n  \
+             include {d}/server.conf;\n}}\n"
+        ),
+    )
+    .unwrap();
+    let log = conf.join("error.log");
+    let child = Command::new(nginx)
+        .arg("-p")
+        .arg(&conf)
+        .arg("-c")
+        .arg(conf.join("nginx.conf"))
+        .args(["-g", "daemon off;"])
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(conf.join("stderr.log")).unwrap())
+        .spawn()
+        .unwrap();
+    let mut host = Host {
+        child,
+        name: "nginx",
+        log,
+    };
+    host.wait_ready(addr, Duration::from_secs(30));
+    assert_conformance("nginx", &fixture, addr);
+}
+
+#[test]
+fn cloudflare_pages_holds_the_contract() {
+    let Some(wrangler) = find_program("CONTENT_API_WRANGLER", "wrangler") else {
+        return;
+    };
+    let fixture = Fixture::new();
+    let port = free_port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    // wrangler writes its config and logs under HOME; keep them in the test's folder, and
+    // keep it offline: no metrics, no prompts.
+    let home = fixture.dir.path().join("wrangler-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let log = fixture.dir.path().join("wrangler.log");
+    let child = Command::new(wrangler)
+        .args(["pages", "dev"])
+        .arg(fixture.out())
+        .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
+        .args(["--compatibility-date", COMPATIBILITY_DATE])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("WRANGLER_SEND_METRICS", "false")
+        .env("CI", "true")
+        .current_dir(fixture.dir.path())
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&log).unwrap())
+        .stderr(std::fs::File::create(fixture.dir.path().join("wrangler.err")).unwrap())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let mut host = Host {
+        child,
+        name: "wrangler pages dev",
+        log,
+    };
+    host.wait_ready(addr, Duration::from_secs(120));
+    assert_conformance("Cloudflare Pages (wrangler pages dev)", &fixture, addr);
+}

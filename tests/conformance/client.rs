@@ -1,0 +1,170 @@
+//! A minimal HTTP/1.1 client on a raw TCP socket: the request line goes on the wire exactly as
+//! written (traversal checks need `..` and odd encodings that URL libraries normalise away),
+//! one request per connection, bounded in time.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+/// Any single request longer than this is a failure: a hang is a bug.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    /// Header names lower-cased; repeated headers joined with ", ".
+    pub headers: BTreeMap<String, String>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get(&name.to_ascii_lowercase())
+            .map(String::as_str)
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn json(&self) -> Result<serde_json::Value, String> {
+        serde_json::from_slice(&self.body).map_err(|e| {
+            let text = self.text();
+            format!("body is not JSON ({e}): {}", &text[..text.len().min(200)])
+        })
+    }
+}
+
+/// Sends `method raw_path` with `headers` and reads the whole response.
+pub fn request(
+    addr: SocketAddr,
+    method: &str,
+    raw_path: &str,
+    headers: &[(&str, &str)],
+) -> Result<Reply, String> {
+    let mut stream = TcpStream::connect_timeout(&addr, PATIENCE)
+        .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
+    stream.set_read_timeout(Some(PATIENCE)).ok();
+    stream.set_write_timeout(Some(PATIENCE)).ok();
+    let mut head = format!("{method} {raw_path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if !matches!(method, "GET" | "HEAD" | "OPTIONS") {
+        head.push_str("Content-Length: 0\r\n");
+    }
+    head.push_str("\r\n");
+    stream
+        .write_all(head.as_bytes())
+        .map_err(|e| format!("cannot send {method} {raw_path}: {e}"))?;
+    let bytes = read_response(&mut stream, method == "HEAD")
+        .map_err(|e| format!("cannot read the answer to {method} {raw_path}: {e}"))?;
+    parse(&bytes, method == "HEAD").map_err(|e| format!("{method} {raw_path}: {e}"))
+}
+
+/// Reads one response: up to the end of its body as its headers frame it, not to the end of
+/// the connection (a server may keep it open despite `Connection: close`).
+fn read_response(stream: &mut TcpStream, head: bool) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let mut buffer = [0u8; 16 * 1024];
+    loop {
+        if let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            let headers = String::from_utf8_lossy(&bytes[..end]).to_ascii_lowercase();
+            let status = headers.split(' ').nth(1).unwrap_or("");
+            let body = bytes.len() - end - 4;
+            let length = headers
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            let chunked = headers
+                .lines()
+                .any(|l| l.starts_with("transfer-encoding:") && l.contains("chunked"));
+            let done = if head || matches!(status, "204" | "304") {
+                true
+            } else if chunked {
+                bytes.ends_with(b"0\r\n\r\n") && body >= 5
+            } else if let Some(length) = length {
+                body >= length
+            } else {
+                false
+            };
+            if done {
+                return Ok(bytes);
+            }
+        }
+        let read = stream.read(&mut buffer)?;
+        if read == 0 {
+            return Ok(bytes);
+        }
+        bytes.extend_from_slice(&buffer[..read]);
+    }
+}
+
+fn parse(bytes: &[u8], head: bool) -> Result<Reply, String> {
+    let end = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or("no end of headers")?;
+    let text = std::str::from_utf8(&bytes[..end]).map_err(|_| "headers are not UTF-8")?;
+    let mut lines = text.split("\r\n");
+    let status_line = lines.next().ok_or("no status line")?;
+    let status = status_line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("bad status line {status_line:?}"))?;
+    let mut headers: BTreeMap<String, String> = BTreeMap::new();
+    for line in lines {
+        let (name, value) = line.split_once(':').ok_or("bad header line")?;
+        let name = name.trim().to_ascii_lowercase();
+        let value = value.trim().to_string();
+        headers
+            .entry(name)
+            .and_modify(|v| {
+                v.push_str(", ");
+                v.push_str(&value);
+            })
+            .or_insert(value);
+    }
+    let rest = &bytes[end + 4..];
+    let body = if head || status == 304 {
+        Vec::new()
+    } else if headers
+        .get("transfer-encoding")
+        .is_some_and(|v| v.eq_ignore_ascii_case("chunked"))
+    {
+        dechunk(rest)?
+    } else {
+        rest.to_vec()
+    };
+    Ok(Reply {
+        status,
+        headers,
+        body,
+    })
+}
+
+fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>, String> {
+    let mut body = Vec::new();
+    loop {
+        let line_end = rest
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .ok_or("truncated chunk size")?;
+        let size_text = std::str::from_utf8(&rest[..line_end]).map_err(|_| "bad chunk size")?;
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|_| format!("bad chunk size {size_text:?}"))?;
+        rest = &rest[line_end + 2..];
+        if size == 0 {
+            return Ok(body);
+        }
+        if rest.len() < size + 2 {
+            return Err("truncated chunk".into());
+        }
+        body.extend_from_slice(&rest[..size]);
+        rest = &rest[size + 2..];
+    }
+}
