@@ -12,6 +12,10 @@ use std::sync::Arc;
 /// The base URL used when none is configured: clearly local, never mistaken for production.
 pub const DEFAULT_BASE_URL: &str = "http://localhost:4321";
 
+/// Where the publishing history lives when `history_file` is not set, relative to the config
+/// file's folder.
+pub const DEFAULT_HISTORY_FILE: &str = "content-api.history";
+
 /// Everything the build needs to know about the site, resolved and validated.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SiteConfig {
@@ -19,6 +23,10 @@ pub struct SiteConfig {
     pub base_url: String,
     pub content_dir: Utf8PathBuf,
     pub out_dir: Utf8PathBuf,
+    /// The publishing history (`history_file`, default `content-api.history` beside the config
+    /// file): every API path a recorded build published, so removed ones answer 410. It lives
+    /// with the site, not with the output, so a fresh clone has it.
+    pub history_file: Utf8PathBuf,
     pub timezone: chrono_tz::Tz,
     pub name: String,
     pub description: String,
@@ -85,6 +93,11 @@ impl SiteConfig {
             base_url,
             content_dir: root.join(file.content_dir.as_deref().unwrap_or("content")),
             out_dir: root.join(file.out_dir.as_deref().unwrap_or("out")),
+            history_file: root.join(
+                file.history_file
+                    .as_deref()
+                    .unwrap_or(DEFAULT_HISTORY_FILE),
+            ),
             timezone,
             name: site.name.unwrap_or_else(|| "Content API".into()),
             description: site.description.unwrap_or_else(|| {
@@ -118,6 +131,7 @@ struct FileConfig {
     base_url: Option<String>,
     content_dir: Option<String>,
     out_dir: Option<String>,
+    history_file: Option<String>,
     timezone: Option<String>,
     #[serde(default)]
     site: SiteSection,
@@ -244,6 +258,7 @@ mod tests {
         assert_eq!(config.base_url, DEFAULT_BASE_URL);
         assert_eq!(config.content_dir, "site/content");
         assert_eq!(config.out_dir, "site/out");
+        assert_eq!(config.history_file, "site/content-api.history");
         assert_eq!(config.timezone, chrono_tz::UTC);
         assert_eq!(config.api_version, "1.0.0");
     }

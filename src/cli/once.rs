@@ -1,9 +1,12 @@
 //! `content-api --once`: set every input, evaluate every output, write, exit.
+//!
+//! The one mode that records into the publishing history (unless `--drafts`): `--once` is
+//! what CI runs to deploy, so what it published is what production served.
 
 use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
 use crate::diag::Diagnostic;
 use crate::workspace::{Lifetime, Workspace};
-use crate::write::Publisher;
+use crate::write::{HistoryFile, Publisher, purge_urls, write_purge_list};
 use crate::{build, source};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -15,6 +18,16 @@ pub fn run(settings: &Settings) -> ExitCode {
         eprintln!("{}", problem.render(None, settings.color));
         return ExitCode::from(EXIT_USAGE);
     }
+    let mut history = match HistoryFile::load(&config.history_file, &config.out_dir) {
+        Ok(history) => history,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    for warning in &history.warnings {
+        eprintln!("warning: {warning}");
+    }
     let scan = source::scan(config.content_dir.as_std_path());
     let file_count = scan.files.len();
     tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
@@ -24,7 +37,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         settings.drafts,
         scan,
         Lifetime::Once,
-        Publisher::open(&config.out_dir).published(),
+        history.published(),
     );
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());
@@ -44,8 +57,30 @@ pub fn run(settings: &Settings) -> ExitCode {
         outputs.len(),
         started.elapsed()
     );
-    match Publisher::open(&config.out_dir).publish(&outputs) {
+    let mut publisher = Publisher::open(&config.out_dir);
+    match publisher.publish(&outputs) {
         Ok(report) => {
+            if !settings.drafts {
+                match history.record(outputs.iter().map(|(path, _)| &**path)) {
+                    Ok(0) => {}
+                    Ok(added) => tracing::info!(
+                        "recorded {added} new API path{} in {}",
+                        if added == 1 { "" } else { "s" },
+                        history.path()
+                    ),
+                    Err(err) => {
+                        eprintln!("error: {err}");
+                        return ExitCode::from(EXIT_CONTENT_ERRORS);
+                    }
+                }
+            }
+            if let Some(file) = &settings.purge_list {
+                let urls = purge_urls(&report, &config.base_url, publisher.owned_paths());
+                if let Err(err) = write_purge_list(file, &urls) {
+                    eprintln!("error: cannot write the purge list {file}: {err}");
+                    return ExitCode::from(EXIT_CONTENT_ERRORS);
+                }
+            }
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(workspace);
             tracing::info!(

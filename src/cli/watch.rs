@@ -7,7 +7,7 @@ use super::once::content_folder_problem;
 use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings, resolve};
 use crate::session::{Batch, Outcome, Session};
 use crate::watch::{self, Changes, Mode, Signal};
-use crate::write::Report;
+use crate::write::{Report, purge_urls, write_purge_list};
 use clap::Args;
 use std::process::ExitCode;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -130,6 +130,7 @@ fn watch_session(
         })?;
     let mut reporter = Reporter {
         color: settings.color,
+        purge_list: settings.purge_list.clone(),
         on_progress,
     };
     reporter.report(&session, &outcome, None, "initial build");
@@ -264,6 +265,8 @@ fn reload(args: &BuildArgs, current: &Settings) -> Reload {
 /// Prints what rebuilds did, and tells `on_progress` about every publish that changed files.
 struct Reporter<'a> {
     color: bool,
+    /// `--purge-list`: rewritten after every publish with the URLs it changed or removed.
+    purge_list: Option<camino::Utf8PathBuf>,
     on_progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
@@ -310,6 +313,12 @@ impl Reporter<'_> {
             })
             .unwrap_or_default();
         let took = format!("{:.1} ms", outcome.took.as_secs_f64() * 1000.0);
+        if let (Some(file), Some(report)) = (&self.purge_list, &outcome.report) {
+            let urls = purge_urls(report, &session.config().base_url, session.output_paths());
+            if let Err(err) = write_purge_list(file, &urls) {
+                tracing::error!("cannot write the purge list {file}: {err}");
+            }
+        }
         match &outcome.report {
             None => tracing::error!(
                 "{what}: {} error{} in the content; nothing is published until it builds (fix and save)",
