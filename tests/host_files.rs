@@ -151,3 +151,59 @@ fn any_other_file_of_the_site_in_the_way_stops_the_build_before_it_writes() {
     std::fs::remove_dir_all(fresh.out().join(".content-api")).unwrap();
     fresh.build().assert_success();
 }
+
+#[test]
+fn watch_rebuilds_keep_the_sites_files_too() {
+    use content_api::session::{Batch, Session};
+    use std::sync::Arc;
+    let site = site_with_its_own_files();
+    let mut config = content_api::config::SiteConfig::defaults(
+        camino::Utf8Path::from_path(site.root()).unwrap(),
+    );
+    config.content_dir = camino::Utf8PathBuf::from_path_buf(site.content()).unwrap();
+    config.out_dir = camino::Utf8PathBuf::from_path_buf(site.out()).unwrap();
+    let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
+    let (mut session, outcome) = Session::start(Arc::new(config), today, false).unwrap();
+    let first = outcome.report.expect("published");
+    assert!(
+        !first.written.iter().any(|p| &**p == "404.html"),
+        "{first:?}"
+    );
+    assert_eq!(read(&site, "404.html"), SITE_404);
+    let batch = Batch {
+        paths: [EN_POST.to_string()].into(),
+        rescan: false,
+    };
+    site.write(EN_POST, EN_POST_TEXT.replace("tags: [\"rust\"]\n", ""));
+    let report = session.apply(&batch).unwrap().report.expect("published");
+    assert!(
+        report
+            .removed
+            .contains(&"api/timeline/en/rust.json".to_string())
+    );
+    assert!(
+        !report.removed.iter().any(|p| p == "404.html"),
+        "{report:?}"
+    );
+    let rules = assert_merged(&read(&site, "_redirects"), SITE_REDIRECTS);
+    assert_eq!(
+        rules,
+        ["/api/* /api/404.json 404"],
+        "a preview records nothing"
+    );
+    assert_eq!(read(&site, "404.html"), SITE_404);
+    // The same content again: nothing to write, nothing removed.
+    site.write(EN_POST, EN_POST_TEXT);
+    session.apply(&batch).unwrap();
+    let before = site.out_snapshot();
+    site.write(EN_POST, EN_POST_TEXT.replace("Body.", "Body!"));
+    let report = session.apply(&batch).unwrap().report.expect("published");
+    assert_eq!(
+        report.written.iter().map(|p| &**p).collect::<Vec<_>>(),
+        ["blog/hello.md", "llms-full.txt"]
+    );
+    assert!(report.removed.is_empty());
+    let after = site.out_snapshot();
+    assert_eq!(before.len(), after.len());
+    assert_eq!(read(&site, "404.html"), SITE_404);
+}

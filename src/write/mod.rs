@@ -172,9 +172,15 @@ impl Publisher {
         }
         // Every path of an unchanged group is owned already; with no new path among the others
         // and as many outputs as owned files, the set of files is the same: nothing to remove,
-        // and the manifest stays as it is. (Yielded paths are outputs of every build.)
-        let total: usize =
-            groups.iter().map(|group| group.len()).sum::<usize>() - self.yielded.len();
+        // and the manifest stays as it is. Yielded paths are outputs, not owned files.
+        let mut total: usize = groups.iter().map(|group| group.len()).sum();
+        if !self.yielded.is_empty() {
+            total -= groups
+                .iter()
+                .flat_map(|group| group.iter())
+                .filter(|(path, _)| self.yielded.contains(path))
+                .count();
+        }
         let same_paths = new_paths == 0 && total == self.files.len();
         let out_dir = &self.out_dir;
         let manifest = &self.manifest;
