@@ -41,7 +41,8 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Build once, write the output folder and exit (the CI mode).
+    /// Build once, write the output folder and exit (the CI mode). Records the API paths it
+    /// published in the publishing history (not with --drafts): commit that file.
     #[arg(long)]
     pub once: bool,
 
