@@ -254,8 +254,9 @@ fn reload(args: &BuildArgs, current: &Settings) -> Reload {
         Reload::Unchanged
     } else if next.config.content_dir != current.config.content_dir
         || next.config.out_dir != current.config.out_dir
+        || next.config.history_file != current.config.history_file
     {
-        tracing::info!("the content or output folder changed: starting over");
+        tracing::info!("the content folder, output folder or history file changed: starting over");
         Reload::Restart(Box::new(next))
     } else {
         Reload::Apply(Box::new(next))
