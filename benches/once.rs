@@ -63,6 +63,9 @@ fn main() {
                 .arg(&content)
                 .arg("--out")
                 .arg(&out)
+                // Not the sample site's history beside the repository's watch.toml.
+                .arg("--history")
+                .arg(out.join(".content-api/bench.history"))
                 .env("RUST_LOG", "warn")
                 .spawn()
                 .expect("content-api starts");

@@ -127,7 +127,7 @@ impl Site {
             false,
             source::scan(content),
             Lifetime::Watch,
-            publisher.published(),
+            Default::default(),
         );
         assert!(
             build::diagnostics(workspace.db())
@@ -176,8 +176,7 @@ impl Site {
                 }
             }
         }
-        let report = self.publisher.publish_groups(&groups).unwrap();
-        self.workspace.set_published(report.published);
+        self.publisher.publish_groups(&groups).unwrap();
     }
 
     /// Rewrites the post's title (in the database, as a watch-mode edit does) and publishes.

@@ -12,6 +12,10 @@ use std::sync::Arc;
 /// The base URL used when none is configured: clearly local, never mistaken for production.
 pub const DEFAULT_BASE_URL: &str = "http://localhost:4321";
 
+/// Where the publishing history lives when `history_file` is not set, relative to the config
+/// file's folder.
+pub const DEFAULT_HISTORY_FILE: &str = "content-api.history";
+
 /// Everything the build needs to know about the site, resolved and validated.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SiteConfig {
@@ -21,6 +25,10 @@ pub struct SiteConfig {
     pub content_dir: Utf8PathBuf,
     /// The output folder (resolved against the config file's folder).
     pub out_dir: Utf8PathBuf,
+    /// The publishing history (`history_file`, default `content-api.history` beside the config
+    /// file): every API path a recorded build published, so removed ones answer 410. It lives
+    /// with the site, not with the output, so a fresh clone has it.
+    pub history_file: Utf8PathBuf,
     /// The site's IANA time zone: "today" is the date there.
     pub timezone: chrono_tz::Tz,
     /// The site's name, as the documents and the OpenAPI `info` show it.
@@ -103,6 +111,11 @@ impl SiteConfig {
             base_url,
             content_dir: root.join(file.content_dir.as_deref().unwrap_or("content")),
             out_dir: root.join(file.out_dir.as_deref().unwrap_or("out")),
+            history_file: root.join(
+                file.history_file
+                    .as_deref()
+                    .unwrap_or(DEFAULT_HISTORY_FILE),
+            ),
             timezone,
             name: site.name.unwrap_or_else(|| "Content API".into()),
             description: site.description.unwrap_or_else(|| {
@@ -136,6 +149,7 @@ struct FileConfig {
     base_url: Option<String>,
     content_dir: Option<String>,
     out_dir: Option<String>,
+    history_file: Option<String>,
     timezone: Option<String>,
     #[serde(default)]
     site: SiteSection,
@@ -262,6 +276,7 @@ mod tests {
         assert_eq!(config.base_url, DEFAULT_BASE_URL);
         assert_eq!(config.content_dir, "site/content");
         assert_eq!(config.out_dir, "site/out");
+        assert_eq!(config.history_file, "site/content-api.history");
         assert_eq!(config.timezone, chrono_tz::UTC);
         assert_eq!(config.api_version, "1.0.0");
     }

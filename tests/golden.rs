@@ -11,10 +11,7 @@ const UPDATE: &str = "If the change is intended, rebuild it with `cargo run -- -
 fn once_reproduces_the_committed_out_folder_byte_for_byte() {
     let out = tempfile::tempdir().unwrap();
     // The history of published API paths is an input of the build (it decides `_redirects`):
-    // give the fresh folder the committed one.
-    let history = ".content-api/published.json";
-    std::fs::create_dir_all(out.path().join(".content-api")).unwrap();
-    std::fs::copy(repo().join("out").join(history), out.path().join(history)).unwrap();
+    // the committed `content-api.history` beside `watch.toml`, as in a fresh clone.
     let result = content_api(&[
         "--once",
         "--today",

@@ -4,14 +4,18 @@
 //!   `_redirects` as 410, and bringing it back removes the rule.
 //! - In a long-lived workspace (watch mode), `_redirects` re-renders only when the set of gone
 //!   paths changes, and setting an equal history is not a change.
+//! - The history lives beside `watch.toml`: a fresh clone without the output folder answers
+//!   410 through `_redirects` and through `serve`; a `--drafts` preview and a watch session
+//!   never record; a legacy `out/.content-api/published.json` is validated and migrated once;
+//!   bad lines are reported with file and line and never reach `_redirects`.
 
 mod common;
 
 use common::*;
-use content_api::build;
+use content_api::session::{Batch, Session};
 use content_api::source::{ContentPath, FileContents};
 use content_api::workspace::Workspace;
-use content_api::write::HISTORY_PATH;
+use content_api::{build, config};
 use std::sync::Arc;
 
 const HALF_MARATHON: [&str; 2] = [
@@ -34,8 +38,8 @@ fn once_remembers_what_it_published_and_lists_removed_paths_as_gone() {
             .collect()
     };
     assert!(gone_rules().is_empty(), "{}", redirects());
-    let history = std::fs::read_to_string(out.path().join(HISTORY_PATH)).unwrap();
-    assert!(history.contains("\"api/timeline/en/half-marathon.json\""));
+    let history = std::fs::read_to_string(out.path().join(".content-api/test.history")).unwrap();
+    assert!(history.contains("\napi/timeline/en/half-marathon.json\n"));
     assert!(!history.contains("openapi.json"), "only API paths are kept");
 
     let saved: Vec<(std::path::PathBuf, Vec<u8>)> = HALF_MARATHON
@@ -55,7 +59,7 @@ fn once_remembers_what_it_published_and_lists_removed_paths_as_gone() {
             "/api/timeline/es/half-marathon.json /api/410.json 410",
         ]
     );
-    assert!(redirects().ends_with("/api/* /api/404.json 404\n"));
+    assert!(redirects().ends_with("/api/* /api/404.json 404\n# END content-api\n"));
     // A third build with the same content rewrites nothing: the gone set is stable.
     let second = build(content.path(), out.path(), &[]);
     assert!(String::from_utf8_lossy(&second.stderr).contains(" 0 written"));
@@ -136,4 +140,308 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     let executed = query_names(&workspace.db().take_executions());
     assert!(runs_of(&executed, "redirects_file") > 0, "{executed:?}");
     assert!(text.contains("/api/timeline/es/retired.json /api/410.json 410\n"));
+}
+
+// ---- The history file beside watch.toml. ----
+
+const SITE_TOML: &str = "base_url = \"https://site.example\"\n";
+const HISTORY: &str = "content-api.history";
+const RUST_EN: &str = "api/timeline/en/rust.json";
+
+/// A site folder as a repository holds it: `watch.toml`, `content/`, and (after a build)
+/// `content-api.history` and `out/`.
+fn site() -> Site {
+    let site = Site::new();
+    site.write_root("watch.toml", SITE_TOML);
+    site
+}
+
+trait SiteExt {
+    fn write_root(&self, relative: &str, text: &str);
+    fn once(&self, extra: &[&str]) -> Run;
+    fn read(&self, relative: &str) -> String;
+    fn clone_without_out(&self) -> Site;
+}
+
+impl SiteExt for Site {
+    fn write_root(&self, relative: &str, text: &str) {
+        let path = self.root().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// `content-api --once` in the site folder, as CI runs it (settings from `watch.toml`).
+    fn once(&self, extra: &[&str]) -> Run {
+        let mut args = vec!["--once", "--today", TODAY];
+        args.extend_from_slice(extra);
+        self.run(&args)
+    }
+
+    fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.root().join(relative))
+            .unwrap_or_else(|e| panic!("{relative}: {e}"))
+    }
+
+    /// What a fresh clone of the site's repository holds: everything but `out/`.
+    fn clone_without_out(&self) -> Site {
+        let clone = Site::empty();
+        for (path, bytes) in read_tree(self.root()) {
+            if path.starts_with("out/") {
+                continue;
+            }
+            let target = clone.root().join(path);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, bytes).unwrap();
+        }
+        clone
+    }
+}
+
+fn history_lines(site: &Site) -> Vec<String> {
+    site.read(HISTORY)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+fn gone_rules(site: &Site) -> Vec<String> {
+    site.read("out/_redirects")
+        .lines()
+        .filter(|l| l.ends_with(" 410"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Removes the `rust` tag from the English post: its English timeline is no longer an output.
+fn untag_english_post(site: &Site) {
+    site.write(EN_POST, EN_POST_TEXT.replace("tags: [\"rust\"]\n", ""));
+}
+
+#[test]
+fn a_fresh_clone_without_out_answers_410_for_what_an_earlier_build_published() {
+    let site = site();
+    site.once(&[]).assert_success();
+    let lines = history_lines(&site);
+    assert!(lines.contains(&RUST_EN.to_string()), "{lines:?}");
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted, "the history is sorted");
+    assert!(lines.iter().all(|l| l.starts_with("api/")), "{lines:?}");
+
+    // The author removes the tag and pushes; CI builds a fresh clone: no out/ at all.
+    untag_english_post(&site);
+    let clone = site.clone_without_out();
+    assert!(!clone.out().exists());
+    clone.once(&[]).assert_success();
+    assert_eq!(
+        gone_rules(&clone),
+        ["/api/timeline/en/rust.json /api/410.json 410"]
+    );
+
+    // And `serve` in a fresh clone answers 410 too (it builds before it listens).
+    let clone = site.clone_without_out();
+    let server = ServeCommand::start(&clone);
+    let (status, body) = server.get("/api/timeline/en/rust.json");
+    assert_eq!(status, 410, "{body}");
+    assert!(body.contains("\"gone\""), "{body}");
+    let (status, _) = server.get("/api/timeline/en/never-was.json");
+    assert_eq!(status, 404);
+    let (status, _) = server.get("/api/timeline/es/rust.json");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn a_drafts_preview_and_a_watch_session_never_record() {
+    let site = site();
+    // A draft with a tag of its own, previewed into the same output folder.
+    site.write(
+        "tags/secret.md",
+        "---\nname: secret\ndescription: \"Not yet\"\ntier: primary\n---\n",
+    );
+    site.write(
+        "blog/en/2024-05-02_draft.md",
+        "---\ntitle: \"Draft\"\ndescription: \"Soon\"\npubDate: 2024-05-02\ndraft: true\ntags: [\"secret\"]\n---\n\nBody.\n",
+    );
+    site.once(&["--drafts"]).assert_success();
+    assert!(
+        site.root()
+            .join("out/api/timeline/en/secret.json")
+            .is_file()
+    );
+    assert!(
+        !site.root().join(HISTORY).exists(),
+        "a preview must not create the history"
+    );
+    site.once(&[]).assert_success();
+    let recorded = site.read(HISTORY);
+    assert!(!recorded.contains("secret"), "{recorded}");
+    site.once(&["--drafts"]).assert_success();
+    assert_eq!(site.read(HISTORY), recorded, "a preview must not touch it");
+    site.once(&[]).assert_success();
+    assert!(gone_rules(&site).is_empty(), "{:?}", gone_rules(&site));
+
+    // A watch session: a tag added and removed within it was never deployed.
+    let config = Arc::new(
+        config::load(
+            camino::Utf8Path::from_path(&site.root().join("watch.toml")).unwrap(),
+            true,
+        )
+        .unwrap()
+        .unwrap(),
+    );
+    let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
+    let (mut session, _) = Session::start(config, today, false).unwrap();
+    site.write(
+        "tags/fleeting.md",
+        "---\nname: fleeting\ndescription: \"Here and gone\"\ntier: primary\n---\n",
+    );
+    site.write(
+        EN_POST,
+        EN_POST_TEXT.replace("[\"rust\"]", "[\"rust\", \"fleeting\"]"),
+    );
+    let batch = |paths: &[&str]| Batch {
+        paths: paths.iter().map(|p| p.to_string()).collect(),
+        rescan: false,
+    };
+    session
+        .apply(&batch(&[EN_POST, "tags/fleeting.md"]))
+        .unwrap();
+    assert!(
+        site.root()
+            .join("out/api/timeline/en/fleeting.json")
+            .is_file()
+    );
+    site.write(EN_POST, EN_POST_TEXT);
+    session.apply(&batch(&[EN_POST])).unwrap();
+    assert!(
+        !site
+            .root()
+            .join("out/api/timeline/en/fleeting.json")
+            .exists()
+    );
+    assert_eq!(site.read(HISTORY), recorded);
+    assert!(gone_rules(&site).is_empty(), "{:?}", gone_rules(&site));
+}
+
+#[test]
+fn a_legacy_history_is_validated_and_migrated_once() {
+    let site = site();
+    site.write_root(
+        "out/.content-api/published.json",
+        "{\n  \"generator\": \"content-api\",\n  \"published\": [\n    \"api/series/en/retired.json\",\n    \"api/x.json\\n/* /evil 200\",\n    \"api/../../etc/passwd\"\n  ]\n}\n",
+    );
+    let run = site.once(&[]);
+    run.assert_success();
+    let legacy = "out/.content-api/published.json";
+    assert!(
+        run.stderr.contains(&format!("{legacy}:5:")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(&format!("{legacy}:6:")),
+        "{}",
+        run.stderr
+    );
+    assert!(!site.root().join(legacy).exists(), "migrated once");
+    let lines = history_lines(&site);
+    assert!(lines.contains(&"api/series/en/retired.json".to_string()));
+    assert!(!site.read(HISTORY).contains("evil") && !site.read(HISTORY).contains(".."));
+    assert_eq!(
+        gone_rules(&site),
+        ["/api/series/en/retired.json /api/410.json 410"]
+    );
+    assert!(!site.read("out/_redirects").contains("evil"));
+    // A second build has nothing to migrate and nothing to say.
+    let again = site.once(&[]);
+    again.assert_success();
+    assert!(!again.stderr.contains("warning"), "{}", again.stderr);
+}
+
+#[test]
+fn bad_history_lines_are_reported_by_line_and_never_reach_the_host_files() {
+    let site = site();
+    site.write_root(
+        HISTORY,
+        "# hand-edited\napi/timeline/en/old.json\napi/x.json /evil 200\n<<<<<<< HEAD\napi/../secret.json\napi/timeline/es/old.json\n",
+    );
+    let run = site.once(&[]);
+    run.assert_success();
+    for line in [3, 4, 5] {
+        assert!(
+            run.stderr.contains(&format!("{HISTORY}:{line}:")),
+            "line {line} not reported: {}",
+            run.stderr
+        );
+    }
+    assert_eq!(
+        gone_rules(&site),
+        [
+            "/api/timeline/en/old.json /api/410.json 410",
+            "/api/timeline/es/old.json /api/410.json 410",
+        ]
+    );
+    let history = site.read(HISTORY);
+    assert!(!history.contains("evil") && !history.contains("<<<") && !history.contains(".."));
+    assert!(history.contains("\napi/timeline/en/old.json\n"));
+}
+
+/// `content-api serve` in a site folder; killed on drop.
+struct ServeCommand {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl ServeCommand {
+    fn start(site: &Site) -> ServeCommand {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
+            .current_dir(site.root())
+            .env_remove("RUST_LOG")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("serve did not start: {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        ServeCommand { child, addr }
+    }
+
+    /// A GET over a plain socket: the status code and the body.
+    fn get(&self, path: &str) -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+            .unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = response
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default();
+        (status, body)
+    }
+}
+
+impl Drop for ServeCommand {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -278,8 +278,12 @@ impl Harness {
             source::scan(&self.content),
             Lifetime::Once,
             // The history a `--once` run on this output folder would read.
-            content_api::write::Publisher::open(camino::Utf8Path::from_path(&self.out).unwrap())
-                .published(),
+            content_api::write::HistoryFile::load(
+                &self.config.history_file,
+                camino::Utf8Path::from_path(&self.out).unwrap(),
+            )
+            .unwrap()
+            .published(),
         );
         let errors: Vec<String> = build::diagnostics(workspace.db())
             .iter()
@@ -292,7 +296,10 @@ impl Harness {
         );
         build::outputs(workspace.db())
             .into_iter()
-            .map(|(p, o)| (p.to_string(), o.to_vec()))
+            .map(|(p, o)| {
+                let bytes = content_api::write::as_written(&p, o.to_vec());
+                (p.to_string(), bytes)
+            })
             .collect()
     }
 

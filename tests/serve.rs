@@ -102,10 +102,12 @@ impl Server {
             .unwrap();
         copy_tree(&repo().join("content"), &dir.path().join("content"));
         let root = Utf8Path::from_path(dir.path()).unwrap();
-        let config = Arc::new(sample_config_in(
+        let mut config = sample_config_in(
             root.join("content").as_std_path(),
             root.join("out").as_std_path(),
-        ));
+        );
+        config.history_file = root.join("content-api.history");
+        let config = Arc::new(config);
         let mut server = Server {
             dir,
             config,
@@ -308,16 +310,18 @@ impl Events {
     }
 }
 
+/// What `--once` does: build, publish, and record the API paths in the publishing history.
 fn publish(config: &Arc<SiteConfig>) -> Report {
     let today = sample_today();
     let mut publisher = Publisher::open(&config.out_dir);
+    let mut history = write::HistoryFile::load(&config.history_file, &config.out_dir).unwrap();
     let workspace = Workspace::new(
         config.clone(),
         today,
         false,
         source::scan(config.content_dir.as_std_path()),
         Lifetime::Once,
-        publisher.published(),
+        history.published(),
     );
     let errors: Vec<_> = build::diagnostics(workspace.db())
         .iter()
@@ -326,7 +330,11 @@ fn publish(config: &Arc<SiteConfig>) -> Report {
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     let outputs = build::outputs(workspace.db());
-    publisher.publish(&outputs).unwrap()
+    let report = publisher.publish(&outputs).unwrap();
+    history
+        .record(outputs.iter().map(|(path, _)| &**path))
+        .unwrap();
+    report
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -737,7 +745,7 @@ async fn a_removed_tag_answers_410_even_after_a_restart_and_redirects_say_so() {
         "{redirects}"
     );
     assert!(
-        redirects.ends_with("/api/* /api/404.json 404\n"),
+        redirects.ends_with("/api/* /api/404.json 404\n# END content-api\n"),
         "{redirects}"
     );
 

@@ -111,6 +111,11 @@ impl Daemon {
         let mut config = load_config(&self.site.path().join("watch.toml"));
         config.content_dir = camino::Utf8PathBuf::from_path_buf(self.content.clone()).unwrap();
         let today = sample_today();
+        let history = content_api::write::HistoryFile::load(
+            &config.history_file,
+            camino::Utf8Path::from_path(&self.out()).unwrap(),
+        )
+        .unwrap();
         let workspace = Workspace::new(
             Arc::new(config),
             today,
@@ -118,12 +123,14 @@ impl Daemon {
             source::scan(&self.content),
             Lifetime::Once,
             // The history a `--once` run on this output folder would read.
-            content_api::write::Publisher::open(camino::Utf8Path::from_path(&self.out()).unwrap())
-                .published(),
+            history.published(),
         );
         build::outputs(workspace.db())
             .into_iter()
-            .map(|(p, o)| (p.to_string(), o.to_vec()))
+            .map(|(p, o)| {
+                let bytes = content_api::write::as_written(&p, o.to_vec());
+                (p.to_string(), bytes)
+            })
             .collect()
     }
 

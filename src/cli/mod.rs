@@ -67,6 +67,8 @@ pub enum Command {
     /// Prints every error and warning. With errors nothing is written and the exit status is 1.
     /// Without `watch.toml` the build uses placeholders (a localhost base URL, a generic author
     /// and licence): that is a warning, and an error when the CI environment variable is set.
+    /// Records the API paths it published in the publishing history (not with --drafts):
+    /// commit that file.
     #[command(long_flag = "once")]
     Build,
     /// Build, then rebuild on every change until Ctrl-C (the default). A broken file is
@@ -167,7 +169,9 @@ pub struct BuildArgs {
     pub content: Option<Utf8PathBuf>,
 
     /// Output folder to write (overrides `out_dir`; default `out`). Only files this tool wrote
-    /// are ever changed or removed there.
+    /// are ever changed or removed there: `_headers` and `_redirects` of the site are merged
+    /// (the tool's rules in a marked block), the site's `404.html` is kept, and any other file
+    /// of the site in the way stops the build before it writes.
     #[arg(long, global = true, value_name = "DIR")]
     pub out: Option<Utf8PathBuf>,
 
@@ -182,8 +186,20 @@ pub struct BuildArgs {
     pub today: Option<NaiveDate>,
 
     /// Preview mode: publish drafts too, marked `isDraft: true`. Never use it for production.
+    /// A preview never records anything in the publishing history.
     #[arg(long, global = true)]
     pub drafts: bool,
+
+    /// The publishing history file (overrides `history_file`; default `content-api.history`
+    /// beside watch.toml): every API path a `--once` build published, so removed ones answer
+    /// 410. Commit it. `--once` adds to it; watch, serve and `--drafts` only read it.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub history: Option<Utf8PathBuf>,
+
+    /// After each publish, write to FILE the full URLs whose bytes changed or that were removed
+    /// (one a line, empty when nothing changed), for a CDN purge by URL.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub purge_list: Option<Utf8PathBuf>,
 }
 
 /// Exit codes.

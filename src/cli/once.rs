@@ -1,10 +1,13 @@
 //! `content-api build` (or `--once`): set every input, evaluate every output, write, exit.
+//!
+//! The one mode that records into the publishing history (unless `--drafts`): `build` is
+//! what CI runs to deploy, so what it published is what production served.
 
 use super::progress::Progress;
 use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
 use crate::diag::Diagnostic;
 use crate::workspace::{Lifetime, Workspace};
-use crate::write::Publisher;
+use crate::write::{HistoryFile, Publisher, purge_urls, write_purge_list};
 use crate::{build, source};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -28,6 +31,7 @@ pub fn run(settings: &Settings) -> ExitCode {
     let Checked {
         workspace,
         file_count,
+        mut history,
     } = checked;
     progress.phase("rendering");
     let outputs = build::outputs(workspace.db());
@@ -37,10 +41,32 @@ pub fn run(settings: &Settings) -> ExitCode {
         started.elapsed()
     );
     progress.phase(&format!("writing {} files", outputs.len()));
-    let published = Publisher::open(&config.out_dir).publish(&outputs);
+    let mut publisher = Publisher::open(&config.out_dir);
+    let published = publisher.publish(&outputs);
     progress.clear();
     match published {
         Ok(report) => {
+            if !settings.drafts {
+                match history.record(outputs.iter().map(|(path, _)| &**path)) {
+                    Ok(0) => {}
+                    Ok(added) => tracing::info!(
+                        "recorded {added} new API path{} in {}",
+                        if added == 1 { "" } else { "s" },
+                        history.path()
+                    ),
+                    Err(err) => {
+                        eprintln!("error: {err}");
+                        return ExitCode::from(EXIT_CONTENT_ERRORS);
+                    }
+                }
+            }
+            if let Some(file) = &settings.purge_list {
+                let urls = purge_urls(&report, &config.base_url, publisher.owned_paths());
+                if let Err(err) = write_purge_list(file, &urls) {
+                    eprintln!("error: cannot write the purge list {file}: {err}");
+                    return ExitCode::from(EXIT_CONTENT_ERRORS);
+                }
+            }
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(workspace);
             tracing::info!(
@@ -65,6 +91,8 @@ pub fn run(settings: &Settings) -> ExitCode {
 pub struct Checked {
     pub workspace: Workspace,
     pub file_count: usize,
+    /// The publishing history the workspace was built with (recorded into after a publish).
+    pub history: HistoryFile,
 }
 
 /// Why a build stopped before writing (the messages are printed already).
@@ -84,6 +112,16 @@ pub fn load_and_check(settings: &Settings, progress: &Progress) -> Result<Checke
         eprintln!("{}", problem.render(None, settings.color));
         return Err(Failure::Usage);
     }
+    let history = match HistoryFile::load(&config.history_file, &config.out_dir) {
+        Ok(history) => history,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return Err(Failure::Usage);
+        }
+    };
+    for warning in &history.warnings {
+        eprintln!("warning: {warning}");
+    }
     progress.phase("reading the content");
     let scan = source::scan(config.content_dir.as_std_path());
     let file_count = scan.files.len();
@@ -95,7 +133,7 @@ pub fn load_and_check(settings: &Settings, progress: &Progress) -> Result<Checke
         settings.drafts,
         scan,
         Lifetime::Once,
-        Publisher::open(&config.out_dir).published(),
+        history.published(),
     );
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());
@@ -108,6 +146,7 @@ pub fn load_and_check(settings: &Settings, progress: &Progress) -> Result<Checke
     Ok(Checked {
         workspace,
         file_count,
+        history,
     })
 }
 

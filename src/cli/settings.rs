@@ -15,6 +15,8 @@ pub struct Settings {
     /// `--today`, when given; otherwise today is read from the clock in the site's time zone.
     pub fixed_today: Option<NaiveDate>,
     pub drafts: bool,
+    /// `--purge-list`: where to write the URLs each publish changed or removed.
+    pub purge_list: Option<Utf8PathBuf>,
     pub color: bool,
 }
 
@@ -48,6 +50,9 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
     if let Some(out) = &args.out {
         config.out_dir = out.clone();
     }
+    if let Some(history) = &args.history {
+        config.history_file = history.clone();
+    }
     if let Some(base_url) = &args.base_url {
         config.base_url = normalise_base_url(base_url)
             .map_err(|why| {
@@ -61,6 +66,7 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
         config_path,
         fixed_today: args.today,
         drafts: args.drafts,
+        purge_list: args.purge_list.clone(),
         color,
     })
 }

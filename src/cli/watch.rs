@@ -7,7 +7,7 @@ use super::once::content_folder_problem;
 use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings, resolve};
 use crate::session::{Batch, Outcome, Session};
 use crate::watch::{self, Changes, Mode, Signal};
-use crate::write::Report;
+use crate::write::{Report, purge_urls, write_purge_list};
 use clap::Args;
 use std::process::ExitCode;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -132,6 +132,7 @@ fn watch_session(
         })?;
     let mut reporter = Reporter {
         color: settings.color,
+        purge_list: settings.purge_list.clone(),
         on_progress,
     };
     reporter.report(&session, &outcome, None, "initial build");
@@ -255,8 +256,9 @@ fn reload(args: &BuildArgs, current: &Settings) -> Reload {
         Reload::Unchanged
     } else if next.config.content_dir != current.config.content_dir
         || next.config.out_dir != current.config.out_dir
+        || next.config.history_file != current.config.history_file
     {
-        tracing::info!("the content or output folder changed: starting over");
+        tracing::info!("the content folder, output folder or history file changed: starting over");
         Reload::Restart(Box::new(next))
     } else {
         Reload::Apply(Box::new(next))
@@ -266,6 +268,8 @@ fn reload(args: &BuildArgs, current: &Settings) -> Reload {
 /// Prints what rebuilds did, and tells `on_progress` about every publish that changed files.
 struct Reporter<'a> {
     color: bool,
+    /// `--purge-list`: rewritten after every publish with the URLs it changed or removed.
+    purge_list: Option<camino::Utf8PathBuf>,
     on_progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
@@ -316,6 +320,12 @@ impl Reporter<'_> {
             })
             .unwrap_or_default();
         let took = format!("{:.1} ms", outcome.took.as_secs_f64() * 1000.0);
+        if let (Some(file), Some(report)) = (&self.purge_list, &outcome.report) {
+            let urls = purge_urls(report, &session.config().base_url, session.output_paths());
+            if let Err(err) = write_purge_list(file, &urls) {
+                tracing::error!("cannot write the purge list {file}: {err}");
+            }
+        }
         match &outcome.report {
             None => tracing::error!(
                 "{what}: {} error{} in the content; nothing is published until it builds (fix and save)",

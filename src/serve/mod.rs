@@ -185,9 +185,9 @@ async fn run(
     let files = files::Files::new(out_dir.as_std_path())?;
     let (stop_tx, stop) = watch::channel(false);
     let state = Arc::new(State {
+        gone: gone::Gone::load(out_dir, config.history_file.clone()),
         config,
         files,
-        gone: gone::Gone::load(out_dir),
         frames: broadcast::channel(64).0,
         stop,
         preview,

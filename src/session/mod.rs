@@ -21,7 +21,7 @@ use crate::derive::file_diagnostics;
 use crate::diag::Diagnostic;
 use crate::source::{self, ContentPath, FileContents, FileRole, Scan, classify};
 use crate::workspace::{Lifetime, Workspace};
-use crate::write::{Publisher, Report, WriteError};
+use crate::write::{HistoryFile, Publisher, Report, WriteError};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
@@ -113,8 +113,14 @@ impl Session {
         let started = Instant::now();
         let content_dir = config.content_dir.as_std_path().to_owned();
         let publisher = Publisher::open(&config.out_dir);
+        // A watch session reads the publishing history and never records into it: what it
+        // publishes is a preview, and nothing that was never deployed may answer 410.
+        let history = HistoryFile::load(&config.history_file, &config.out_dir)?;
+        for warning in &history.warnings {
+            tracing::warn!("{warning}");
+        }
         let scan = source::scan(&content_dir);
-        let published = publisher.published();
+        let published = history.published();
         let workspace =
             Workspace::with_database(db, config, today, drafts, scan, Lifetime::Watch, published);
         let mut session = Session {
@@ -407,11 +413,6 @@ impl Session {
         let groups = build::refresh_groups(self.workspace.db());
         let rendered = started.elapsed();
         let report = self.publisher.publish_groups(&groups);
-        // The history of published API paths grows; `_redirects` reads it at the next rebuild
-        // (as a `--once` run on this folder would).
-        if let Ok(report) = &report {
-            self.workspace.set_published(report.published.clone());
-        }
         tracing::debug!(
             "rendered {} output groups in {rendered:?}, published in {:?}",
             groups.len(),
@@ -520,6 +521,11 @@ impl Session {
             (&d.path, line, column, &d.message)
         });
         current
+    }
+
+    /// Every file the session's publisher owns in the output folder (for the purge list).
+    pub fn output_paths(&self) -> impl Iterator<Item = &str> {
+        self.publisher.owned_paths()
     }
 }
 

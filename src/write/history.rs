@@ -1,18 +1,37 @@
-//! The publishing history: every API path this output folder has ever published.
+//! The publishing history: every API path a recorded build published.
 //!
 //! A removed API path (a tag whose last post was deleted, a series removed) must answer
-//! `410 Gone`, not `404`, so the folder remembers what it published. The history is read before
-//! a build (it is a salsa input: `_redirects` lists the paths that are in it and no longer
-//! outputs) and grows after each successful publish. It lives beside the manifest and, like it,
-//! is never served.
+//! `410 Gone`, not `404`, so the site remembers what it published. The history is a salsa
+//! input (`_redirects` and the server's 410s are the paths in it that are no longer outputs).
+//!
+//! It lives with the site, not with the output: a sorted, line-based text file beside
+//! `watch.toml` (`content-api.history` unless `history_file` says otherwise), meant to be
+//! committed like a lock file, so a CI build in a fresh clone (no output folder) still knows.
+//! Only recorded builds (`--once` without `--drafts`) add to it; watch sessions and previews
+//! read it and never write it, so nothing that was never deployed answers 410.
+//!
+//! The file is untrusted input: every line must be an API path of the output grammar
+//! ([`is_history_entry`]) before it can reach `_redirects` or any host file. A bad line is
+//! reported with its file and line, ignored, and dropped when the file is next written.
+//!
+//! Older versions kept the history in the output folder (`.content-api/published.json`). It is
+//! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
 use crate::db::Published;
-use camino::Utf8Path;
+use crate::model::is_valid_slug;
+use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// Where the history lives, relative to the output folder.
-pub const HISTORY_PATH: &str = ".content-api/published.json";
+/// Where older versions kept the history, relative to the output folder.
+pub const LEGACY_HISTORY_PATH: &str = ".content-api/published.json";
+
+/// The first lines of every history file this tool writes.
+const HEADER: &str = "\
+# content-api publishing history: every API path a recorded build (--once) published.
+# Paths listed here that the content no longer has answer 410 Gone. Commit this file;
+# builds keep it sorted, one path a line (see README, \"Deploying from CI\").
+";
 
 /// The API paths (relative to the output folder, e.g. `api/posts.json`) published so far.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -20,47 +39,226 @@ pub struct History {
     paths: BTreeSet<Arc<str>>,
 }
 
-#[derive(serde::Serialize, serde::Deserialize)]
-struct OnDisk {
-    generator: String,
-    /// Sorted API paths, relative to the output folder.
-    published: Vec<String>,
-}
-
 pub use crate::render::is_api_path;
 
-impl History {
-    /// The history of `out_dir`; empty when there is none. An unreadable history is reported
-    /// and treated as empty: the worst case is that paths removed earlier answer 404, not 410.
-    pub fn load(out_dir: &Utf8Path) -> History {
-        let bytes = match std::fs::read(out_dir.join(HISTORY_PATH)) {
-            Ok(bytes) => bytes,
-            Err(_) => return History::default(),
-        };
-        match serde_json::from_slice::<OnDisk>(&bytes) {
-            Ok(on_disk) => History {
-                paths: on_disk
-                    .published
-                    .into_iter()
-                    .filter(|path| is_api_path(path) && super::check_relative(path).is_ok())
-                    .map(Arc::from)
-                    .collect(),
-            },
-            Err(err) => {
-                tracing::warn!("ignoring unreadable history {out_dir}/{HISTORY_PATH}: {err}");
-                History::default()
+/// Whether `path` can be a history entry: an API path of the output grammar, `api/`, then
+/// slug folders, then a slug file name ending in `.json` or `.html`. This rules out spaces,
+/// newlines, `..`, `*`, `:`, `!` and everything else a host file could interpret.
+pub fn is_history_entry(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("api/") else {
+        return false;
+    };
+    let mut parts = rest.split('/').peekable();
+    while let Some(part) = parts.next() {
+        if parts.peek().is_some() {
+            if !is_valid_slug(part) {
+                return false;
             }
+        } else {
+            let stem = part
+                .strip_suffix(".json")
+                .or_else(|| part.strip_suffix(".html"));
+            return stem.is_some_and(is_valid_slug);
         }
     }
+    false
+}
 
+/// Why the history could not be read at all (a bad line is only a warning).
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error(
+        "cannot read the publishing history {path}: {source}\n  = help: fix its permissions, or set `history_file` in watch.toml to a readable path"
+    )]
+    Read {
+        path: Utf8PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "the publishing history {path} is not UTF-8 text\n  = help: it holds one API path a line (for example api/posts.json); restore it from git"
+    )]
+    NotText { path: Utf8PathBuf },
+    #[error("cannot write the publishing history {path}: {source}")]
+    Write {
+        path: Utf8PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The history as loaded: the file's entries plus a legacy history's, and what was wrong.
+#[derive(Debug)]
+pub struct HistoryFile {
+    path: Utf8PathBuf,
+    /// The bytes on disk (`None`: no file yet), to write only when they change.
+    on_disk: Option<Vec<u8>>,
+    /// The legacy history found in the output folder, if any (migrated by `record`).
+    legacy: Option<Utf8PathBuf>,
+    history: History,
+    /// One message per ignored line, naming the file and the line.
+    pub warnings: Vec<String>,
+}
+
+impl HistoryFile {
+    /// Reads `path` (absent: empty) and a legacy `.content-api/published.json` in `out_dir`.
+    pub fn load(path: &Utf8Path, out_dir: &Utf8Path) -> Result<HistoryFile, HistoryError> {
+        let mut warnings = Vec::new();
+        let mut paths = BTreeSet::new();
+        let on_disk = match std::fs::read(path) {
+            Ok(bytes) => Some(bytes),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(source) => {
+                return Err(HistoryError::Read {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
+        };
+        if let Some(bytes) = &on_disk {
+            let text = std::str::from_utf8(bytes).map_err(|_| HistoryError::NotText {
+                path: path.to_owned(),
+            })?;
+            parse_lines(path, text, &mut paths, &mut warnings);
+        }
+        let legacy_path = out_dir.join(LEGACY_HISTORY_PATH);
+        let legacy = match std::fs::read(&legacy_path) {
+            Ok(bytes) => {
+                parse_legacy(&legacy_path, &bytes, &mut paths, &mut warnings);
+                Some(legacy_path)
+            }
+            Err(_) => None,
+        };
+        Ok(HistoryFile {
+            path: path.to_owned(),
+            on_disk,
+            legacy,
+            history: History { paths },
+            warnings,
+        })
+    }
+
+    pub fn path(&self) -> &Utf8Path {
+        &self.path
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The history as the salsa input `Site.published` takes it.
+    pub fn published(&self) -> Published {
+        self.history.published()
+    }
+
+    /// Whether a legacy history from the output folder is still waiting to be migrated.
+    pub fn has_legacy(&self) -> bool {
+        self.legacy.is_some()
+    }
+
+    /// Adds the API paths among `outputs` (what a recorded build just published), writes the
+    /// file when its bytes change (atomically), and removes a migrated legacy history. Returns
+    /// how many paths were added.
+    pub fn record<'a>(
+        &mut self,
+        outputs: impl IntoIterator<Item = &'a str>,
+    ) -> Result<usize, HistoryError> {
+        let before = self.history.paths.len();
+        self.history = self.history.with_outputs(outputs);
+        let bytes = self.history.to_bytes();
+        if self.on_disk.as_deref() != Some(&bytes[..]) {
+            write_beside(&self.path, &bytes).map_err(|source| HistoryError::Write {
+                path: self.path.clone(),
+                source,
+            })?;
+            self.on_disk = Some(bytes);
+        }
+        if let Some(legacy) = self.legacy.take() {
+            // Its paths are in the file now; it was written by this tool, so it may go.
+            match std::fs::remove_file(&legacy) {
+                Ok(()) => {
+                    tracing::info!("moved the publishing history {legacy} into {}", self.path)
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(HistoryError::Write {
+                        path: legacy,
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(self.history.paths.len() - before)
+    }
+}
+
+fn parse_lines(
+    file: &Utf8Path,
+    text: &str,
+    paths: &mut BTreeSet<Arc<str>>,
+    warnings: &mut Vec<String>,
+) {
+    for (index, line) in text.split('\n').enumerate() {
+        // A checkout with CRLF line endings (git's autocrlf) is not an error.
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if is_history_entry(line) {
+            paths.insert(Arc::from(line));
+        } else {
+            warnings.push(bad_entry(file, index + 1, line));
+        }
+    }
+}
+
+/// The JSON history of older versions: `{"generator": ..., "published": [paths]}`.
+fn parse_legacy(
+    file: &Utf8Path,
+    bytes: &[u8],
+    paths: &mut BTreeSet<Arc<str>>,
+    warnings: &mut Vec<String>,
+) {
+    #[derive(serde::Deserialize)]
+    struct OnDisk {
+        published: Vec<String>,
+    }
+    let text = String::from_utf8_lossy(bytes);
+    match serde_json::from_str::<OnDisk>(&text) {
+        Ok(on_disk) => {
+            for path in on_disk.published {
+                if is_history_entry(&path) {
+                    paths.insert(Arc::from(path));
+                } else {
+                    let quoted = serde_json::to_string(&path).unwrap_or_default();
+                    let line = text
+                        .lines()
+                        .position(|l| l.contains(&quoted))
+                        .map_or(1, |i| i + 1);
+                    warnings.push(bad_entry(file, line, &path));
+                }
+            }
+        }
+        Err(err) => warnings.push(format!(
+            "{file}:{}: ignoring the unreadable legacy history ({err}); removed paths it listed answer 404, not 410\n  = help: delete it, or list its paths in the history file",
+            err.line()
+        )),
+    }
+}
+
+fn bad_entry(file: &Utf8Path, line: usize, text: &str) -> String {
+    format!(
+        "{file}:{line}: ignoring {text:?}: not an API path this tool publishes (api/ followed by lowercase slugs, ending in .json or .html)\n  = help: fix or delete the line (a merge conflict marker? keep the lines of both sides); the next recorded build drops it"
+    )
+}
+
+impl History {
     /// This history plus the API paths among `outputs`.
-    pub fn with_outputs<'a>(&self, outputs: impl IntoIterator<Item = &'a Arc<str>>) -> History {
+    pub fn with_outputs<'a>(&self, outputs: impl IntoIterator<Item = &'a str>) -> History {
         let mut paths = self.paths.clone();
         paths.extend(
             outputs
                 .into_iter()
-                .filter(|path| is_api_path(path))
-                .cloned(),
+                .filter(|path| is_api_path(path) && is_history_entry(path))
+                .map(Arc::from),
         );
         History { paths }
     }
@@ -78,61 +276,163 @@ impl History {
         self.paths.iter().cloned().collect()
     }
 
-    /// Deterministic bytes: sorted paths, no timestamps.
+    /// Deterministic bytes: the header, then the sorted paths, one a line.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let on_disk = OnDisk {
-            generator: "content-api".into(),
-            published: self.paths.iter().map(|p| p.to_string()).collect(),
-        };
-        let mut bytes = serde_json::to_vec_pretty(&on_disk).expect("history serializes");
-        bytes.push(b'\n');
-        bytes
+        let mut text = String::from(HEADER);
+        for path in &self.paths {
+            text.push_str(path);
+            text.push('\n');
+        }
+        text.into_bytes()
     }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+fn write_beside(path: &Utf8Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_str().is_empty() => dir,
+        _ => Utf8Path::new("."),
+    };
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().unwrap_or("history");
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn outputs(paths: &[&str]) -> Vec<Arc<str>> {
-        paths.iter().map(|p| Arc::from(*p)).collect()
-    }
-
-    #[test]
-    fn only_api_paths_are_remembered_and_the_set_only_grows() {
-        let first =
-            History::default().with_outputs(&outputs(&["api/a.json", "openapi.json", "_headers"]));
-        assert_eq!(first.paths().collect::<Vec<_>>(), ["api/a.json"]);
-        let second = first.with_outputs(&outputs(&["api/b.json"]));
-        assert_eq!(
-            second.paths().collect::<Vec<_>>(),
-            ["api/a.json", "api/b.json"]
-        );
-        assert_eq!(
-            &*second.published(),
-            &[Arc::from("api/a.json"), Arc::from("api/b.json")]
-        );
-    }
-
-    #[test]
-    fn it_survives_a_round_trip_through_the_disk_and_drops_unsafe_entries() {
+    fn dir() -> (tempfile::TempDir, Utf8PathBuf) {
         let dir = tempfile::tempdir().unwrap();
-        let out = Utf8Path::from_path(dir.path()).unwrap();
-        assert_eq!(History::load(out), History::default());
-        let history = History::default().with_outputs(&outputs(&["api/x.json", "api/y.json"]));
-        std::fs::create_dir_all(out.join(".content-api")).unwrap();
-        std::fs::write(out.join(HISTORY_PATH), history.to_bytes()).unwrap();
-        assert_eq!(History::load(out), history);
+        let path = Utf8Path::from_path(dir.path()).unwrap().to_owned();
+        (dir, path)
+    }
+
+    #[test]
+    fn entries_follow_the_output_grammar_and_nothing_a_host_file_could_read() {
+        for good in [
+            "api/posts.json",
+            "api/timeline/en/half-marathon.json",
+            "api/series/es/index.json",
+            "api/404.html",
+        ] {
+            assert!(is_history_entry(good), "{good}");
+        }
+        for bad in [
+            "",
+            "api/",
+            "api/posts",
+            "api/../etc/passwd.json",
+            "api/a/../b.json",
+            "api/x.json 301",
+            "api/x.json\n/ /evil 200",
+            "api/*.json",
+            "api/Posts.json",
+            "api//x.json",
+            "/api/x.json",
+            "llms.txt",
+            "api/x.json!",
+            "api/a:b.json",
+            "api/x.txt",
+            "<<<<<<< HEAD",
+        ] {
+            assert!(!is_history_entry(bad), "{bad:?} should be refused");
+        }
+    }
+
+    #[test]
+    fn only_api_paths_are_recorded_sorted_one_a_line_and_written_only_when_they_change() {
+        let (_keep, root) = dir();
+        let file = root.join("site/content-api.history");
+        let out = root.join("out");
+        let mut history = HistoryFile::load(&file, &out).unwrap();
+        assert_eq!(history.history(), &History::default());
+        let added = history
+            .record(["api/b.json", "openapi.json", "_headers", "api/a.json"])
+            .unwrap();
+        assert_eq!(added, 2);
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.starts_with("# content-api publishing history"));
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(lines, ["api/a.json", "api/b.json"]);
+        let mtime = std::fs::metadata(&file).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let mut again = HistoryFile::load(&file, &out).unwrap();
+        assert_eq!(again.record(["api/a.json"]).unwrap(), 0);
+        assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), mtime);
+    }
+
+    #[test]
+    fn bad_lines_are_reported_with_file_and_line_and_never_kept() {
+        let (_keep, root) = dir();
+        let file = root.join("content-api.history");
         std::fs::write(
-            out.join(HISTORY_PATH),
-            r#"{"generator":"x","published":["api/ok.json","api/../../etc/passwd","llms.txt"]}"#,
+            &file,
+            "# comment\napi/ok.json\r\n<<<<<<< HEAD\napi/../../etc/passwd\n\napi/x.json 200\n",
         )
         .unwrap();
+        let mut history = HistoryFile::load(&file, &root.join("out")).unwrap();
         assert_eq!(
-            History::load(out).paths().collect::<Vec<_>>(),
+            history.history().paths().collect::<Vec<_>>(),
             ["api/ok.json"]
         );
-        std::fs::write(out.join(HISTORY_PATH), "not json").unwrap();
-        assert_eq!(History::load(out), History::default());
+        assert_eq!(history.warnings.len(), 3, "{:?}", history.warnings);
+        assert!(history.warnings[0].contains(&format!("{file}:3:")));
+        assert!(history.warnings[1].contains(&format!("{file}:4:")));
+        assert!(history.warnings[2].contains(&format!("{file}:6:")));
+        history.record([]).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(!text.contains("passwd") && !text.contains("HEAD"), "{text}");
+    }
+
+    #[test]
+    fn a_legacy_history_is_validated_merged_and_moved_once() {
+        let (_keep, root) = dir();
+        let out = root.join("out");
+        std::fs::create_dir_all(out.join(".content-api")).unwrap();
+        std::fs::write(
+            out.join(LEGACY_HISTORY_PATH),
+            "{\n  \"generator\": \"content-api\",\n  \"published\": [\n    \"api/old.json\",\n    \"api/../../x.json\"\n  ]\n}\n",
+        )
+        .unwrap();
+        let file = root.join("content-api.history");
+        std::fs::write(&file, "api/new.json\n").unwrap();
+        let mut history = HistoryFile::load(&file, &out).unwrap();
+        assert!(history.has_legacy());
+        assert_eq!(
+            history.history().paths().collect::<Vec<_>>(),
+            ["api/new.json", "api/old.json"]
+        );
+        assert_eq!(history.warnings.len(), 1);
+        assert!(
+            history.warnings[0].contains(&format!("{}:5:", out.join(LEGACY_HISTORY_PATH))),
+            "{:?}",
+            history.warnings
+        );
+        history.record([]).unwrap();
+        assert!(!out.join(LEGACY_HISTORY_PATH).exists());
+        let again = HistoryFile::load(&file, &out).unwrap();
+        assert!(!again.has_legacy());
+        assert_eq!(again.history(), history.history());
+    }
+
+    #[test]
+    fn an_unreadable_history_stops_the_build_rather_than_forgetting() {
+        let (_keep, root) = dir();
+        let file = root.join("content-api.history");
+        std::fs::write(&file, [0xff, 0xfe, b'\n']).unwrap();
+        let err = HistoryFile::load(&file, &root.join("out")).unwrap_err();
+        assert!(err.to_string().contains(file.as_str()), "{err}");
     }
 }

@@ -6,21 +6,26 @@
 //! - a file whose bytes are already right is not touched (its mtime stays);
 //! - files this tool wrote earlier (listed in its manifest) that are no longer outputs are
 //!   removed; nothing else in the folder is touched;
-//! - the history of published API paths grows by this build's API paths (so a later build can
-//!   answer 410 for the ones it removes);
+//! - a file of another owner is never replaced: `_headers` and `_redirects` are merged, the
+//!   site's `404.html` wins, any other collision stops the build before it writes (`ownership`);
 //! - the manifest is written last: it is the commit point of a build;
 //! - no path can leave the output folder: every path is checked part by part, and the writer
 //!   refuses to go through a symbolic link inside the folder.
 
 mod history;
 mod manifest;
+mod ownership;
+mod purge;
 mod safe_path;
 
-pub use history::{HISTORY_PATH, History, is_api_path};
+pub use history::{
+    History, HistoryError, HistoryFile, LEGACY_HISTORY_PATH, is_api_path, is_history_entry,
+};
 pub use manifest::{MANIFEST_PATH, Manifest};
+pub use ownership::{BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError};
+pub use purge::{purge_urls, write_purge_list};
 pub use safe_path::{SafePathError, check_relative};
 
-use crate::db::Published;
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
 use rayon::prelude::*;
@@ -35,9 +40,6 @@ pub struct Report {
     pub written: Vec<Arc<str>>,
     pub removed: Vec<String>,
     pub unchanged: usize,
-    /// Every API path published so far, this build's included: the next build's
-    /// `Site.published` input (`Workspace::set_published`).
-    pub published: Published,
 }
 
 impl Report {
@@ -62,6 +64,10 @@ pub enum WriteError {
     Symlink { path: Utf8PathBuf },
     #[error("{path} is in the way: a file exists where a folder is needed; remove it")]
     NotADirectory { path: Utf8PathBuf },
+    #[error(transparent)]
+    Ownership(#[from] OwnershipError),
+    #[error(transparent)]
+    History(#[from] HistoryError),
 }
 
 /// Keeps an output folder equal to the latest outputs, remembering what it holds so that a
@@ -75,10 +81,8 @@ pub struct Publisher {
     files: HashMap<Arc<str>, Option<u128>>,
     /// The owned paths as the manifest on disk lists them.
     manifest: Manifest,
-    /// Every API path ever published here, as the history file on disk lists them.
-    history: History,
-    /// `history` as the build's input (kept: the session compares it after every publish).
-    published: Published,
+    /// Outputs left to the site's own file (`ownership::YIELDS_TO_SITE`): never written.
+    yielded: HashSet<Arc<str>>,
     /// The groups of the last successful publish. Holding them keeps their allocations alive,
     /// so an address seen again is the same list, not a new one at a reused address.
     last_groups: Vec<Files>,
@@ -88,7 +92,6 @@ impl Publisher {
     /// A publisher for `out_dir`, knowing which files an earlier build wrote (its manifest).
     pub fn open(out_dir: &Utf8Path) -> Publisher {
         let manifest = Manifest::load(out_dir);
-        let history = History::load(out_dir);
         Publisher {
             out_dir: out_dir.to_owned(),
             files: manifest
@@ -96,15 +99,14 @@ impl Publisher {
                 .map(|path| (Arc::from(path), None))
                 .collect(),
             manifest,
-            published: history.published(),
-            history,
+            yielded: HashSet::new(),
             last_groups: Vec::new(),
         }
     }
 
-    /// Every API path published so far (the build's `Site.published` input).
-    pub fn published(&self) -> Published {
-        self.published.clone()
+    /// Every file this tool owns in the folder (after a publish: the outputs it wrote).
+    pub fn owned_paths(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(|path| &**path)
     }
 
     /// False when files were published and the manifest has since disappeared (the output
@@ -128,6 +130,7 @@ impl Publisher {
             // The folder (or its manifest) was deleted behind our back: trust nothing we knew.
             tracing::info!("{} was removed; writing it again", self.out_dir);
             self.files.values_mut().for_each(|hash| *hash = None);
+            self.yielded.clear();
             self.last_groups.clear();
         }
         std::fs::create_dir_all(&self.out_dir).map_err(|source| WriteError::Io {
@@ -139,28 +142,44 @@ impl Publisher {
             .iter()
             .map(|group| group.as_ptr())
             .collect();
-        let changed: Vec<&(Arc<str>, Output)> = groups
+        let mut changed: Vec<&(Arc<str>, Output)> = groups
             .iter()
             .filter(|group| !published_before.contains(&group.as_ptr()))
             .flat_map(|group| group.iter())
+            .filter(|(path, _)| !self.yielded.contains(path))
             .collect();
         // Paths seen before were checked then; only new ones need the check.
-        let mut new_paths = 0;
-        for (path, _) in changed.iter().copied() {
-            if !self.files.contains_key(path) {
-                new_paths += 1;
-                check_relative(path).map_err(|reason| WriteError::Unsafe {
-                    path: path.to_string(),
+        let mut new_outputs = Vec::new();
+        for entry in changed.iter().copied() {
+            if !self.files.contains_key(&entry.0) {
+                check_relative(&entry.0).map_err(|reason| WriteError::Unsafe {
+                    path: entry.0.to_string(),
                     reason,
                 })?;
+                new_outputs.push(entry);
             }
+        }
+        // Before anything is written: a file of another owner in the way stops the build.
+        let claims = ownership::claim(&self.out_dir, new_outputs.iter().copied())?;
+        let new_paths = new_outputs.len() - claims.yielded.len();
+        if !claims.yielded.is_empty() {
+            self.yielded.extend(claims.yielded);
+            changed.retain(|(path, _)| !self.yielded.contains(path));
         }
         // Every path of an unchanged group is owned already; with no new path among the others
         // and as many outputs as owned files, the set of files is the same: nothing to remove,
-        // and the manifest and history stay as they are.
-        let total: usize = groups.iter().map(|group| group.len()).sum();
+        // and the manifest stays as it is. Yielded paths are outputs, not owned files.
+        let mut total: usize = groups.iter().map(|group| group.len()).sum();
+        if !self.yielded.is_empty() {
+            total -= groups
+                .iter()
+                .flat_map(|group| group.iter())
+                .filter(|(path, _)| self.yielded.contains(path))
+                .count();
+        }
         let same_paths = new_paths == 0 && total == self.files.len();
         let out_dir = &self.out_dir;
+        let manifest = &self.manifest;
         // A known hash that differs means the file differs; only a file whose content is not
         // known (first publish, folder deleted) is read and compared before writing.
         let stale: Vec<(&(Arc<str>, Output), bool)> = changed
@@ -175,6 +194,11 @@ impl Publisher {
             .par_iter()
             .with_max_len(8)
             .map(|((path, output), unknown)| {
+                if ownership::is_merged(path) {
+                    let wrote =
+                        ownership::write_merged(out_dir, path, output, manifest.contains(path))?;
+                    return Ok(wrote.then(|| path.clone()));
+                }
                 let target = out_dir.join(&**path);
                 if *unknown && std::fs::read(&target).is_ok_and(|bytes| output.eq_bytes(&bytes)) {
                     return Ok(None);
@@ -193,22 +217,18 @@ impl Publisher {
         for ((path, output), _) in &stale {
             self.files.insert(path.clone(), Some(output.hash));
         }
+        let yielded = self.yielded.clone();
         let all_paths = || {
             groups
                 .iter()
                 .flat_map(|group| group.iter().map(|(path, _)| path))
+                .filter(|path| !yielded.contains(*path))
         };
         if !same_paths {
             self.remove_stale(all_paths().map(|path| &**path).collect(), &mut report)?;
         }
         let manifest_missing = !self.out_dir.join(MANIFEST_PATH).is_file();
         if !same_paths || manifest_missing {
-            let history = self.history.with_outputs(all_paths());
-            if history != self.history || !self.out_dir.join(HISTORY_PATH).is_file() {
-                write_atomically(&self.out_dir, HISTORY_PATH, &history.to_bytes())?;
-                self.history = history;
-                self.published = self.history.published();
-            }
             let manifest = Manifest::from_paths(all_paths().map(|path| &**path));
             if manifest != self.manifest || manifest_missing {
                 write_atomically(&self.out_dir, MANIFEST_PATH, &manifest.to_bytes())?;
@@ -217,7 +237,6 @@ impl Publisher {
         }
         // Only now is every file of every group on disk: the next publish may skip them.
         self.last_groups = groups.to_vec();
-        report.published = self.published.clone();
         report.written.sort();
         Ok(report)
     }
@@ -240,6 +259,13 @@ impl Publisher {
             if check_relative(&path).is_err() {
                 continue; // A manifest edited by hand cannot make us delete outside the folder.
             }
+            if ownership::is_merged(&path) {
+                // Shared with the site: only the tool's block goes.
+                if ownership::release_merged(&self.out_dir, &path)? {
+                    report.removed.push(path.to_string());
+                }
+                continue;
+            }
             let target = self.out_dir.join(&*path);
             match std::fs::remove_file(&target) {
                 Ok(()) => {
@@ -256,6 +282,16 @@ impl Publisher {
             }
         }
         Ok(())
+    }
+}
+
+/// The bytes an output has in a folder where the site has no files of its own: a merged host
+/// file (`_headers`, `_redirects`) is wrapped in the tool's marked block; others are as they are.
+pub fn as_written(path: &str, bytes: Vec<u8>) -> Vec<u8> {
+    if ownership::is_merged(path) {
+        ownership::merge(&bytes, "")
+    } else {
+        bytes
     }
 }
 

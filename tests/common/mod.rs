@@ -441,8 +441,12 @@ pub fn content_api(args: &[&str]) -> Output {
 }
 
 /// Builds `content` into `out` with the reproducible date and returns the process output,
-/// failing the test when the build fails.
+/// failing the test when the build fails. It runs in the repository with its `watch.toml`: the
+/// publishing history goes to the output folder's state folder (unless `extra` names one), so a
+/// test never records into the sample site's `content-api.history`.
 pub fn build(content: &Path, out: &Path, extra: &[&str]) -> Output {
+    let history = out.join(".content-api/test.history");
+    let history = history.to_str().unwrap();
     let mut args = vec![
         "--once",
         "--today",
@@ -452,6 +456,9 @@ pub fn build(content: &Path, out: &Path, extra: &[&str]) -> Output {
         "--out",
         out.to_str().unwrap(),
     ];
+    if !extra.contains(&"--history") {
+        args.extend(["--history", history]);
+    }
     args.extend_from_slice(extra);
     let output = content_api(&args);
     assert!(

@@ -61,12 +61,15 @@ fn example_output(db: &dyn salsa::Database, site: Site, op: &Operation) -> Optio
     Some(output)
 }
 
+/// A query listing a language's series or tag names (`series_names`, `tag_names`).
+type NamesOf = for<'db> fn(&'db dyn salsa::Database, LangTree) -> &'db Arc<[Arc<str>]>;
+
 /// The first language that has a name in `names`, and that name (the order of
 /// `index::resolved_paths`).
 fn first_named(
     db: &dyn salsa::Database,
     site: Site,
-    names: for<'db> fn(&'db dyn salsa::Database, LangTree) -> &'db Arc<[Arc<str>]>,
+    names: NamesOf,
 ) -> Option<(LangTree, Arc<str>)> {
     Lang::ALL.into_iter().find_map(|lang| {
         let tree = site.tree(db, lang);

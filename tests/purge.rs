@@ -1,0 +1,177 @@
+//! The CDN purge list (`--purge-list FILE`): after each build, the full URLs whose bytes changed
+//! or that were removed, one a line, and nothing else.
+//!
+//! - a body edit lists only the post's Markdown twin and `llms-full.txt`;
+//! - a tag removal lists the timeline and every document that mentions the tag, exactly the
+//!   files whose bytes differ (checked against snapshots of the folder before and after);
+//! - an unchanged rebuild lists nothing;
+//! - watch mode rewrites the list after every rebuild.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+const BASE: &str = "https://site.example";
+
+fn site() -> Site {
+    let site = Site::new();
+    std::fs::write(
+        site.root().join("watch.toml"),
+        format!("base_url = \"{BASE}\"\n"),
+    )
+    .unwrap();
+    site
+}
+
+fn build_listing(site: &Site) -> Vec<String> {
+    site.run(&["--once", "--today", TODAY, "--purge-list", "purge.txt"])
+        .assert_success();
+    read_list(site)
+}
+
+fn read_list(site: &Site) -> Vec<String> {
+    std::fs::read_to_string(site.root().join("purge.txt"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The output folder's URLs with their bytes (host files and the tool's state are not URLs; a
+/// folder's `index.html` is also served at the folder's URL, with and without the slash).
+fn served(site: &Site) -> BTreeMap<String, Vec<u8>> {
+    let mut urls = BTreeMap::new();
+    for (path, bytes) in read_tree(&site.out()) {
+        if path.starts_with(".content-api/") || path == "_headers" || path == "_redirects" {
+            continue;
+        }
+        if let Some(folder) = path.strip_suffix("/index.html") {
+            urls.insert(format!("{BASE}/{folder}"), bytes.clone());
+            urls.insert(format!("{BASE}/{folder}/"), bytes.clone());
+        }
+        urls.insert(format!("{BASE}/{path}"), bytes);
+    }
+    urls
+}
+
+/// The URLs whose bytes differ between two states of the folder, or that exist in only one.
+fn differences(
+    before: &BTreeMap<String, Vec<u8>>,
+    after: &BTreeMap<String, Vec<u8>>,
+) -> Vec<String> {
+    let mut urls: Vec<String> = before
+        .keys()
+        .chain(after.keys())
+        .filter(|url| before.get(*url) != after.get(*url))
+        .cloned()
+        .collect();
+    urls.sort();
+    urls.dedup();
+    urls
+}
+
+#[test]
+fn the_purge_list_names_exactly_what_changed() {
+    let site = site();
+    let first = build_listing(&site);
+    assert!(
+        first.contains(&format!("{BASE}/api/posts.json")),
+        "{first:?}"
+    );
+    assert!(first.contains(&format!("{BASE}/developers")), "{first:?}");
+    assert!(first.iter().all(|url| url.starts_with(BASE)), "{first:?}");
+    assert!(
+        !first.iter().any(|url| url.contains("_redirects")
+            || url.contains("_headers")
+            || url.contains(".content-api")),
+        "{first:?}"
+    );
+
+    assert!(
+        build_listing(&site).is_empty(),
+        "an unchanged rebuild lists nothing"
+    );
+
+    site.write(EN_POST, EN_POST_TEXT.replace("Body.", "Body, edited."));
+    assert_eq!(
+        build_listing(&site),
+        [
+            format!("{BASE}/blog/hello.md"),
+            format!("{BASE}/llms-full.txt")
+        ]
+    );
+
+    // The English post loses its only tag: its English timeline is removed, and every document
+    // that mentioned the tag on that post changes.
+    let before = served(&site);
+    site.write(
+        EN_POST,
+        EN_POST_TEXT
+            .replace("Body.", "Body, edited.")
+            .replace("tags: [\"rust\"]\n", ""),
+    );
+    let listed = build_listing(&site);
+    assert_eq!(listed, differences(&before, &served(&site)));
+    for expected in [
+        "api/timeline/en/rust.json",
+        "api/posts.json",
+        "api/posts-en.json",
+        "blog/hello.md",
+    ] {
+        assert!(
+            listed.contains(&format!("{BASE}/{expected}")),
+            "{expected} missing from {listed:?}"
+        );
+    }
+    for unrelated in [
+        "api/posts-es.json",
+        "api/timeline/es/rust.json",
+        "openapi.json",
+    ] {
+        assert!(
+            !listed.contains(&format!("{BASE}/{unrelated}")),
+            "{unrelated} listed: {listed:?}"
+        );
+    }
+    assert!(build_listing(&site).is_empty());
+}
+
+#[test]
+fn watch_mode_rewrites_the_list_after_every_rebuild() {
+    let site = site();
+    let mut child = std::process::Command::new(BIN)
+        .args(["watch", "--today", TODAY, "--purge-list", "purge.txt"])
+        .current_dir(site.root())
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let wait_for = |wanted: &dyn Fn(&[String]) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let list = std::fs::read_to_string(site.root().join("purge.txt"))
+                .map(|text| text.lines().map(str::to_string).collect::<Vec<_>>())
+                .unwrap_or_default();
+            if wanted(&list) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the list is still {list:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_for(&|list| list.contains(&format!("{BASE}/api/posts.json")));
+    site.write(
+        EN_POST,
+        EN_POST_TEXT.replace("Body.", "Body, edited in watch."),
+    );
+    let expected = [
+        format!("{BASE}/blog/hello.md"),
+        format!("{BASE}/llms-full.txt"),
+    ];
+    wait_for(&|list| list == expected);
+    let _ = child.kill();
+    let _ = child.wait();
+}
