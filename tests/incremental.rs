@@ -256,7 +256,7 @@ impl Harness {
     fn apply(&mut self, paths: &[&str]) -> Vec<String> {
         let batch = Batch {
             paths: paths.iter().map(|p| p.to_string()).collect(),
-            rescan: false,
+            ..Default::default()
         };
         let outcome = self.session.apply(&batch).unwrap();
         outcome.held_back.iter().map(|p| p.to_string()).collect()
@@ -634,6 +634,7 @@ fn a_rescan_resynchronises_everything() {
         .apply(&Batch {
             paths: Default::default(),
             rescan: true,
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(outcome.errors, 0);
@@ -693,7 +694,7 @@ fn errors_at_startup_publish_nothing_until_fixed() {
     let outcome = session
         .apply(&Batch {
             paths: ["blog/en/2023-04-09_hello-from-medellin.md".to_string()].into(),
-            rescan: false,
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(outcome.errors, 0);
@@ -710,7 +711,7 @@ fn an_error_is_reported_once_while_it_persists() {
         .session
         .apply(&Batch {
             paths: [path.to_string()].into(),
-            rescan: false,
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(first.new_diagnostics.len(), 1);
@@ -721,7 +722,7 @@ fn an_error_is_reported_once_while_it_persists() {
         .session
         .apply(&Batch {
             paths: [other.to_string()].into(),
-            rescan: false,
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(
@@ -747,7 +748,7 @@ fn an_error_is_reported_once_while_it_persists() {
         .session
         .apply(&Batch {
             paths: [path.to_string()].into(),
-            rescan: false,
+            ..Default::default()
         })
         .unwrap();
     assert!(fixed.held_back.is_empty());

@@ -62,7 +62,7 @@ impl Site {
             .session
             .apply(&Batch {
                 paths: [path.to_string()].into(),
-                rescan: false,
+                ..Default::default()
             })
             .unwrap();
         let executed = self
