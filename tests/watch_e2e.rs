@@ -441,6 +441,35 @@ fn config_changes_and_a_deleted_output_folder_are_followed() {
     daemon.settles("deleting the output folder");
 }
 
+/// Issue 11: a sync tool or `rm -rf content && git restore` takes the content folder away for
+/// a while. The daemon says so, keeps the last good output (never an empty site), and follows
+/// the folder when it is back.
+#[test]
+fn a_vanished_content_folder_keeps_the_output_and_its_return_is_followed() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    let before = daemon.output();
+    std::fs::remove_dir_all(&daemon.content).unwrap();
+    daemon.wait_for_log("is gone");
+    // Two ticks of the daemon's clock, to see that nothing is published meanwhile.
+    std::thread::sleep(Duration::from_millis(2200));
+    assert!(
+        daemon.output() == before,
+        "the output changed while the content folder was gone"
+    );
+    copy_sample_content(&daemon.content);
+    daemon.wait_for_log("is back");
+    daemon.settles("the content folder coming back");
+    // The new folder is watched: an edit in it is published.
+    let post = daemon.path(POST);
+    std::fs::write(&post, edit_title(&post, "After the restore")).unwrap();
+    daemon.settles("an edit in the restored folder");
+    assert!(
+        String::from_utf8_lossy(&std::fs::read(daemon.out().join("api/posts-en.json")).unwrap())
+            .contains("After the restore")
+    );
+}
+
 #[test]
 fn ctrl_c_stops_cleanly() {
     let mut daemon = Daemon::start(false, &[]);

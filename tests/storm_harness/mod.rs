@@ -323,7 +323,16 @@ impl Site {
                 self.write(&path, &post_text(rng, lang_of(&path)));
                 format!("create {path}")
             }
-            95..=97 if self.git => {
+            95 => {
+                // `rm -rf content && git restore`: the folder itself goes and comes back.
+                let aside = self.root().join("content-copy");
+                copy_tree(&self.content(), &aside);
+                std::fs::remove_dir_all(self.content()).unwrap();
+                copy_tree(&aside, &self.content());
+                std::fs::remove_dir_all(&aside).unwrap();
+                "rm -rf content && restore".into()
+            }
+            96..=97 if self.git => {
                 let branch = ["main", "other"][rng.below(2)];
                 let ok = Command::new("git")
                     .args(["checkout", "-q", "-f", branch])
@@ -344,6 +353,21 @@ impl Site {
                 self.rename(&aside, &folder);
                 format!("mv {folder} away and back")
             }
+        }
+    }
+}
+
+/// Copies every file below `from` to `to`, one file at a time (as `git restore` writes).
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
         }
     }
 }
