@@ -267,6 +267,28 @@ fn editor_scratch_files_never_trigger_a_rebuild() {
     daemon.settles("scratch files");
 }
 
+/// Issue 11's ghost post: a rename, then an editor's atomic save of the new name, inside one
+/// debounce window. The old slug must go (the debouncer used to drop the rename).
+#[test]
+fn a_rename_then_an_atomic_save_in_one_window_leaves_no_ghost() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    for (from, to) in [
+        (
+            "blog/es/2023-04-09_hello-from-medellin.md",
+            "blog/es/2023-04-09_hola-medellin.md",
+        ),
+        // The same across languages.
+        (POST, "blog/es/2024-06-02_subiendo-las-palmas.md"),
+    ] {
+        std::fs::rename(daemon.path(from), daemon.path(to)).unwrap();
+        let temp = daemon.path(&format!("{to}.tmp"));
+        std::fs::write(&temp, edit_title(&daemon.path(to), "Saved after the move")).unwrap();
+        std::fs::rename(&temp, daemon.path(to)).unwrap();
+        daemon.settles(&format!("mv {from} {to} and an atomic save of {to}"));
+    }
+}
+
 #[test]
 fn files_and_folders_move_appear_and_disappear() {
     let daemon = Daemon::start(false, &[]);
