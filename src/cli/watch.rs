@@ -249,7 +249,9 @@ impl<'a> Daemon<'a> {
 
     fn changes(&mut self, changes: Changes) {
         if changes.root {
-            self.check_content_folder();
+            // The watch on the folder itself is gone. A new folder may even have the old one's
+            // inode number (freed inodes are reused at once), so do not compare: watch again.
+            self.check_content_folder(true);
         }
         if matches!(self.mode, Mode::Poll(_)) {
             let mut again = self.recheck.take().map(|(_, c)| c).unwrap_or_default();
@@ -278,15 +280,15 @@ impl<'a> Daemon<'a> {
             Ok(outcome) => self
                 .reporter
                 .report(&self.session, &outcome, changes.first_event, what),
-            Err(RebuildError::ContentFolderGone(_)) => self.check_content_folder(),
+            Err(RebuildError::ContentFolderGone(_)) => self.check_content_folder(false),
             Err(err) => tracing::error!("{err}"),
         }
     }
 
     /// Compares the content folder with the one being watched. Gone: say so once, stop
-    /// watching, publish nothing. Back, or replaced by another folder of the same name: watch
-    /// the new one and read all of it.
-    fn check_content_folder(&mut self) {
+    /// watching, publish nothing. Back, or replaced by another folder of the same name (or
+    /// `rewatch`): watch the new one and read all of it.
+    fn check_content_folder(&mut self, rewatch: bool) {
         let content_dir = self.settings.config.content_dir.as_std_path();
         let now = FolderIdentity::of(content_dir);
         if now.is_none() {
@@ -300,7 +302,7 @@ impl<'a> Daemon<'a> {
             }
             return;
         }
-        if now == self.content_identity && self.watcher.is_some() {
+        if now == self.content_identity && self.watcher.is_some() && !rewatch {
             return;
         }
         // Drop the old watch first: its debouncer hands on what it holds.
@@ -310,7 +312,7 @@ impl<'a> Daemon<'a> {
                 self.watcher = Some(watcher);
                 self.content_identity = now;
                 tracing::info!(
-                    "the content folder {} is back: reading all of it",
+                    "the content folder {} was replaced or is back: reading all of it",
                     self.settings.config.content_dir
                 );
                 let rescan = Changes {
@@ -342,7 +344,7 @@ impl<'a> Daemon<'a> {
     /// What changes without a file event: the date, a deleted output folder, the content
     /// folder. Then memory freed by rebuilds goes back to the OS.
     fn tick(&mut self) {
-        self.check_content_folder();
+        self.check_content_folder(false);
         if self.watcher.is_none() {
             return;
         }

@@ -65,6 +65,14 @@ pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
     );
     log.push(format!("create {marker_post} (marker)"));
     let difference = daemon.settle(&site, &marker);
+    eprintln!(
+        "storm seed {seed} ({pace:?}): {}",
+        if difference.is_none() {
+            "equal"
+        } else {
+            "DIFFERENT"
+        }
+    );
     Storm {
         seed,
         pace,
