@@ -3,25 +3,27 @@
 //! pace, and the seed of every storm that ended different (rerun one with
 //! `STORM_SEED=<seed> cargo test --test storm`).
 //!
-//! `cargo bench --bench storm_soak`; `STORM_RUNS=<n>` burst storms (default 100, seeds
-//! 1..=n), a tenth as many human-paced ones; stops early after `STORM_MINUTES` (default 20).
+//! `cargo bench --bench storm_soak`; `STORM_RUNS=<n>` burst storms (default 100, seeds from
+//! `STORM_FIRST`, default 1), a tenth as many human-paced ones; stops early after
+//! `STORM_MINUTES` (default 20).
 
 #[path = "../tests/storm_harness/mod.rs"]
 mod storm_harness;
 
 use std::time::{Duration, Instant};
-use storm_harness::{Pace, run};
+use storm_harness::{Pace, env_number, run};
 
 fn main() {
-    let runs: u64 = env_or("STORM_RUNS", 100);
-    let limit = Duration::from_secs(60 * env_or("STORM_MINUTES", 20));
+    let runs = env_number("STORM_RUNS").unwrap_or(100);
+    let first = env_number("STORM_FIRST").unwrap_or(1);
+    let limit = Duration::from_secs(60 * env_number("STORM_MINUTES").unwrap_or(20));
     let started = Instant::now();
     for (pace, edits, count) in [
         (Pace::Burst, 150, runs),
         (Pace::Human, 20, runs.div_ceil(10)),
     ] {
         let (mut equal, mut total) = (0, 0);
-        for seed in 1..=count {
+        for seed in first..first + count {
             if started.elapsed() > limit {
                 println!("time limit reached");
                 break;
@@ -38,11 +40,4 @@ fn main() {
         }
         println!("{pace:?} storms of {edits} edits: {equal}/{total} equal to a fresh build");
     }
-}
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }

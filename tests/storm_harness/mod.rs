@@ -81,21 +81,23 @@ pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
     }
 }
 
-/// The seeds to run: `STORM_SEED` (one seed) or `STORM_RUNS` seeds from `first`, else `default`.
+/// The seeds to run: `STORM_SEED` (one seed), or `STORM_RUNS` seeds from `STORM_FIRST`
+/// (default 1), else `default`.
 pub fn seeds(default: &[u64]) -> Vec<u64> {
-    if let Some(seed) = std::env::var("STORM_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-    {
+    if let Some(seed) = env_number("STORM_SEED") {
         return vec![seed];
     }
-    match std::env::var("STORM_RUNS")
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-    {
-        Some(runs) => (1..=runs).collect(),
+    match env_number("STORM_RUNS") {
+        Some(runs) => {
+            let first = env_number("STORM_FIRST").unwrap_or(1);
+            (first..first + runs).collect()
+        }
         None => default.to_vec(),
     }
+}
+
+pub fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
 }
 
 /// splitmix64: small, fast, and the same sequence on every platform.
