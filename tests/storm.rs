@@ -2,7 +2,8 @@
 //! daemon's output equals a fresh `--once` build, byte for byte.
 //!
 //! A fixed set of seeds runs here; `STORM_SEED=<seed>` reruns one seed (both paces), and
-//! `STORM_RUNS=<n>` runs n seeds from `STORM_FIRST` (default 1). `cargo bench --bench storm_soak` is the longer soak.
+//! `STORM_RUNS=<n>` runs n seeds from `STORM_FIRST` (default 1).
+//! `cargo bench --bench storm_soak` is the longer soak.
 
 mod storm_harness;
 
