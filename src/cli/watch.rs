@@ -280,7 +280,8 @@ impl<'a> Daemon<'a> {
             Ok(outcome) => self
                 .reporter
                 .report(&self.session, &outcome, changes.first_event, what),
-            Err(RebuildError::ContentFolderGone(_)) => self.check_content_folder(false),
+            // What the batch read was dropped: if the folder is already back, read all of it.
+            Err(RebuildError::ContentFolderGone(_)) => self.check_content_folder(true),
             Err(err) => tracing::error!("{err}"),
         }
     }
@@ -315,11 +316,21 @@ impl<'a> Daemon<'a> {
                     "the content folder {} was replaced or is back: reading all of it",
                     self.settings.config.content_dir
                 );
-                let rescan = Changes {
+                let rescan = Batch {
                     rescan: true,
-                    ..Changes::default()
+                    ..Batch::default()
                 };
-                self.rebuild(&rescan, "rescan");
+                match self.session.apply(&rescan) {
+                    Ok(outcome) => self
+                        .reporter
+                        .report(&self.session, &outcome, None, "rescan"),
+                    // Gone again already: unwatched, so the next tick looks once more.
+                    Err(RebuildError::ContentFolderGone(_)) => {
+                        self.watcher = None;
+                        self.content_identity = None;
+                    }
+                    Err(err) => tracing::error!("{err}"),
+                }
             }
             // Left unwatched; the next tick tries again.
             Err(err) => tracing::error!("{err}"),
