@@ -164,7 +164,7 @@ fn main() {
                 session
                     .apply(&Batch {
                         paths: [path.clone()].into(),
-                        rescan: false,
+                        ..Default::default()
                     })
                     .unwrap();
                 if (i + 1) % (memory_edits / 10).max(1) == 0 {
@@ -207,7 +207,7 @@ fn measure(
         let outcome = session
             .apply(&Batch {
                 paths: [path].into(),
-                rescan: false,
+                ..Default::default()
             })
             .unwrap();
         times.push(started.elapsed());

@@ -303,6 +303,7 @@ fn a_drafts_preview_and_a_watch_session_never_record() {
     let batch = |paths: &[&str]| Batch {
         paths: paths.iter().map(|p| p.to_string()).collect(),
         rescan: false,
+        ..Default::default()
     };
     session
         .apply(&batch(&[EN_POST, "tags/fleeting.md"]))

@@ -173,6 +173,7 @@ fn watch_rebuilds_keep_the_sites_files_too() {
     let batch = Batch {
         paths: [EN_POST.to_string()].into(),
         rescan: false,
+        ..Default::default()
     };
     site.write(EN_POST, EN_POST_TEXT.replace("tags: [\"rust\"]\n", ""));
     let report = session.apply(&batch).unwrap().report.expect("published");

@@ -9,7 +9,7 @@ mod common;
 
 use common::{copy_sample_content, read_tree, sample_config_in, sample_today};
 use content_api::config::SiteConfig;
-use content_api::session::{Batch, Session};
+use content_api::session::{Batch, RebuildError, Session};
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
 use proptest::prelude::*;
@@ -248,7 +248,7 @@ impl Harness {
     fn apply(&mut self, paths: &[&str]) -> Vec<String> {
         let batch = Batch {
             paths: paths.iter().map(|p| p.to_string()).collect(),
-            rescan: false,
+            ..Default::default()
         };
         let outcome = self.session.apply(&batch).unwrap();
         outcome.held_back.iter().map(|p| p.to_string()).collect()
@@ -633,10 +633,65 @@ fn a_rescan_resynchronises_everything() {
         .apply(&Batch {
             paths: Default::default(),
             rescan: true,
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(outcome.errors, 0);
     harness.assert_fresh("a rescan");
+}
+
+/// Issue 11: the watcher names a folder where something was created, removed or renamed; the
+/// session makes the files it holds there equal the disk, even when the events themselves
+/// (here: none at all) do not say what happened.
+#[test]
+fn a_listed_folder_is_made_equal_to_the_disk() {
+    let mut harness = Harness::new();
+    let posts = harness.posts();
+    let en: Vec<&String> = posts.iter().filter(|p| p.starts_with("blog/en/")).collect();
+    // A rename whose halves were both lost, and a file created without an event.
+    let renamed = en[0].replace(".md", "-moved.md");
+    std::fs::rename(harness.content.join(en[0]), harness.content.join(&renamed)).unwrap();
+    let text = harness
+        .read(en[1])
+        .replacen("title:", "title: \"Copy\"\nx-old-title:", 1);
+    let copy = en[1].replace(".md", "-copy.md");
+    harness.write(&copy, &text);
+    let outcome = harness
+        .session
+        .apply(&Batch {
+            folders: ["blog/en".to_string()].into(),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(outcome.errors, 0);
+    harness.assert_fresh("listing blog/en again");
+}
+
+/// Issue 11: a content folder that vanished is not an empty site.
+#[test]
+fn a_vanished_content_folder_publishes_nothing() {
+    let mut harness = Harness::new();
+    let before = harness.output();
+    let aside = tempfile::tempdir().unwrap();
+    std::fs::rename(&harness.content, aside.path().join("content")).unwrap();
+    let result = harness.session.apply(&Batch {
+        rescan: true,
+        ..Default::default()
+    });
+    assert!(
+        matches!(result, Err(RebuildError::ContentFolderGone(_))),
+        "{result:?}"
+    );
+    assert!(harness.output() == before, "the output changed");
+    std::fs::rename(aside.path().join("content"), &harness.content).unwrap();
+    harness
+        .session
+        .apply(&Batch {
+            rescan: true,
+            ..Default::default()
+        })
+        .unwrap();
+    harness.assert_fresh("the content folder coming back");
 }
 
 #[test]
@@ -692,7 +747,7 @@ fn errors_at_startup_publish_nothing_until_fixed() {
     let outcome = session
         .apply(&Batch {
             paths: ["blog/en/2023-04-09_hello-from-medellin.md".to_string()].into(),
-            rescan: false,
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(outcome.errors, 0);
@@ -709,7 +764,7 @@ fn an_error_is_reported_once_while_it_persists() {
         .session
         .apply(&Batch {
             paths: [path.to_string()].into(),
-            rescan: false,
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(first.new_diagnostics.len(), 1);
@@ -720,7 +775,7 @@ fn an_error_is_reported_once_while_it_persists() {
         .session
         .apply(&Batch {
             paths: [other.to_string()].into(),
-            rescan: false,
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(
@@ -746,7 +801,7 @@ fn an_error_is_reported_once_while_it_persists() {
         .session
         .apply(&Batch {
             paths: [path.to_string()].into(),
-            rescan: false,
+            ..Default::default()
         })
         .unwrap();
     assert!(fixed.held_back.is_empty());

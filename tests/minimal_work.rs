@@ -57,7 +57,7 @@ impl Site {
             .session
             .apply(&Batch {
                 paths: [path.to_string()].into(),
-                rescan: false,
+                ..Default::default()
             })
             .unwrap();
         let executed = query_names(&self.session.database().take_executions());

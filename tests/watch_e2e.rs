@@ -293,6 +293,28 @@ fn editor_scratch_files_never_trigger_a_rebuild() {
     daemon.settles("scratch files and an edit");
 }
 
+/// Issue 11's ghost post: a rename, then an editor's atomic save of the new name, inside one
+/// debounce window. The old slug must go (the debouncer used to drop the rename).
+#[test]
+fn a_rename_then_an_atomic_save_in_one_window_leaves_no_ghost() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    for (from, to) in [
+        (
+            "blog/es/2023-04-09_hello-from-medellin.md",
+            "blog/es/2023-04-09_hola-medellin.md",
+        ),
+        // The same across languages.
+        (POST, "blog/es/2024-06-02_subiendo-las-palmas.md"),
+    ] {
+        std::fs::rename(daemon.path(from), daemon.path(to)).unwrap();
+        let temp = daemon.path(&format!("{to}.tmp"));
+        std::fs::write(&temp, edit_title(&daemon.path(to), "Saved after the move")).unwrap();
+        std::fs::rename(&temp, daemon.path(to)).unwrap();
+        daemon.settles(&format!("mv {from} {to} and an atomic save of {to}"));
+    }
+}
+
 #[test]
 fn files_and_folders_move_appear_and_disappear() {
     let daemon = Daemon::start(false, &[]);
@@ -458,6 +480,35 @@ fn config_changes_and_a_deleted_output_folder_are_followed() {
     );
     std::fs::remove_dir_all(daemon.out()).unwrap();
     daemon.settles("deleting the output folder");
+}
+
+/// Issue 11: a sync tool or `rm -rf content && git restore` takes the content folder away for
+/// a while. The daemon says so, keeps the last good output (never an empty site), and follows
+/// the folder when it is back.
+#[test]
+fn a_vanished_content_folder_keeps_the_output_and_its_return_is_followed() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    let before = daemon.output();
+    std::fs::remove_dir_all(&daemon.content).unwrap();
+    daemon.wait_for_log("is gone");
+    // Two ticks of the daemon's clock, to see that nothing is published meanwhile.
+    std::thread::sleep(Duration::from_millis(2200));
+    assert!(
+        daemon.output() == before,
+        "the output changed while the content folder was gone"
+    );
+    copy_sample_content(&daemon.content);
+    daemon.wait_for_log("is back");
+    daemon.settles("the content folder coming back");
+    // The new folder is watched: an edit in it is published.
+    let post = daemon.path(POST);
+    std::fs::write(&post, edit_title(&post, "After the restore")).unwrap();
+    daemon.settles("an edit in the restored folder");
+    assert!(
+        String::from_utf8_lossy(&std::fs::read(daemon.out().join("api/posts-en.json")).unwrap())
+            .contains("After the restore")
+    );
 }
 
 #[test]

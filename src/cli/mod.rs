@@ -117,13 +117,14 @@ pub struct LogArgs {
 }
 
 impl LogArgs {
-    /// The log filter these flags ask for (RUST_LOG, when set, wins).
+    /// The log filter these flags ask for (RUST_LOG, when set, wins). notify logs every watch
+    /// it cannot remove (a deleted folder) at info level: only its warnings are shown.
     pub fn filter(&self) -> &'static str {
         match (self.quiet, self.verbose) {
-            (true, _) => "warn,salsa=warn",
-            (false, 0) => "info,salsa=warn",
-            (false, 1) => "debug,salsa=warn",
-            (false, _) => "trace,salsa=warn",
+            (true, _) => "warn,salsa=warn,notify=warn",
+            (false, 0) => "info,salsa=warn,notify=warn",
+            (false, 1) => "debug,salsa=warn,notify=warn",
+            (false, _) => "trace,salsa=warn,notify=warn",
         }
     }
 }
@@ -338,11 +339,11 @@ mod tests {
     #[test]
     fn quiet_and_verbose_are_global_and_exclusive() {
         let cli = Cli::try_parse_from(["content-api", "check", "-q"]).unwrap();
-        assert_eq!(cli.log.filter(), "warn,salsa=warn");
+        assert_eq!(cli.log.filter(), "warn,salsa=warn,notify=warn");
         let cli = Cli::try_parse_from(["content-api", "-vv", "build"]).unwrap();
-        assert_eq!(cli.log.filter(), "trace,salsa=warn");
+        assert_eq!(cli.log.filter(), "trace,salsa=warn,notify=warn");
         let cli = Cli::try_parse_from(["content-api", "build", "--verbose"]).unwrap();
-        assert_eq!(cli.log.filter(), "debug,salsa=warn");
+        assert_eq!(cli.log.filter(), "debug,salsa=warn,notify=warn");
         assert!(Cli::try_parse_from(["content-api", "-q", "-v", "build"]).is_err());
     }
 }

@@ -1,12 +1,13 @@
 //! `content-api` (and `content-api watch`): build, then rebuild on every change until Ctrl-C.
 //!
-//! Everything that can wake the daemon is a [`Message`]; a one-second tick checks the things
-//! that change without a file event (the date, a deleted output folder).
+//! Everything that can wake the daemon is a [`Message`], and [`Daemon::run`] is one loop over
+//! them: file changes, the config file, a re-read of polled paths, the one-second tick (the
+//! date, a deleted output folder, the content folder vanishing or coming back), shutdown.
 
 use super::once::content_folder_problem;
 use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings, resolve};
-use crate::session::{Batch, Outcome, Session};
-use crate::watch::{self, Changes, Mode, Signal};
+use crate::session::{Batch, Outcome, RebuildError, Session};
+use crate::watch::{self, Changes, Mode, Signal, Watcher};
 use crate::write::{Report, purge_urls, write_purge_list};
 use clap::Args;
 use std::process::ExitCode;
@@ -23,12 +24,23 @@ pub struct WatchArgs {
     pub poll: Option<humantime::Duration>,
 }
 
-/// How often the loop wakes up without an event.
+/// How often the daemon checks what changes without a file event.
 const TICK: Duration = Duration::from_secs(1);
+
+/// Polling sees modification times at one-second resolution: a second save within the same
+/// second would go unnoticed, so the paths of each change are read again this much later.
+const RECHECK_AFTER: Duration = Duration::from_millis(1100);
 
 /// Everything that can wake the daemon.
 enum Message {
+    /// Content changed (one quiet period of the watcher, or several that were waiting).
     Changes(Changes),
+    /// The config file changed: read it again.
+    ReloadConfig,
+    /// Paths and folders the poll watcher reported a second ago, to read once more.
+    Recheck(Changes),
+    /// A second passed: the date, the output folder and the content folder are checked.
+    Tick,
     WatcherError(String),
     Shutdown,
 }
@@ -84,153 +96,359 @@ pub fn run_with(
         None => Mode::Native,
     };
     loop {
-        match watch_session(&settings, args, mode, &tx, &rx, on_progress) {
-            Ok(End::Shutdown) => return ExitCode::SUCCESS,
-            Ok(End::Restart(next)) => settings = *next,
+        let daemon = match Daemon::start(&settings, args, mode, &tx, on_progress) {
+            Ok(daemon) => daemon,
             Err(code) => return code,
+        };
+        match daemon.run(&rx) {
+            End::Shutdown => return ExitCode::SUCCESS,
+            End::Restart(next) => settings = *next,
         }
     }
 }
 
-/// One session on one content and output folder.
-fn watch_session(
+/// One session on one content and output folder, and what the loop remembers between
+/// messages.
+struct Daemon<'a> {
+    settings: &'a Settings,
+    args: &'a BuildArgs,
+    mode: Mode,
+    tx: &'a mpsc::Sender<Message>,
+    session: Session,
+    reporter: Reporter<'a>,
+    /// `None` while the content folder is gone (its watch went with it).
+    watcher: Option<Watcher>,
+    /// Which folder is watched: a content folder replaced under the same name needs a new
+    /// watch.
+    content_identity: Option<FolderIdentity>,
+    /// Polled changes to read once more, and when.
+    recheck: Option<(Instant, Changes)>,
+    next_tick: Instant,
+}
+
+impl<'a> Daemon<'a> {
+    /// Watches, then makes the first build.
+    fn start(
+        settings: &'a Settings,
+        args: &'a BuildArgs,
+        mode: Mode,
+        tx: &'a mpsc::Sender<Message>,
+        on_progress: &'a mut dyn FnMut(Progress<'_>),
+    ) -> Result<Daemon<'a>, ExitCode> {
+        let config = settings.config.clone();
+        if let Some(problem) = content_folder_problem(&config.content_dir) {
+            eprintln!("{}", problem.render(None, settings.color));
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
+        // Watch before the first read, so that an edit made during the first build is not lost.
+        let content_identity = FolderIdentity::of(config.content_dir.as_std_path());
+        let watcher = start_watcher(settings, args, mode, tx).map_err(|err| {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_USAGE)
+        })?;
+        let (session, outcome) = Session::start(config.clone(), settings.today(), settings.drafts)
+            .map_err(|err| {
+                eprintln!("error: {err}");
+                ExitCode::from(EXIT_CONTENT_ERRORS)
+            })?;
+        let mut reporter = Reporter {
+            color: settings.color,
+            purge_list: settings.purge_list.clone(),
+            on_progress,
+        };
+        reporter.report(&session, &outcome, None, "initial build");
+        (reporter.on_progress)(Progress::Ready);
+        tracing::info!(
+            "watching {} ({}); writing to {}; Ctrl-C to stop",
+            config.content_dir,
+            match mode {
+                Mode::Native => "file notifications".to_string(),
+                Mode::Poll(interval) =>
+                    format!("polling every {}", humantime::format_duration(interval)),
+            },
+            config.out_dir
+        );
+        Ok(Daemon {
+            settings,
+            args,
+            mode,
+            tx,
+            session,
+            reporter,
+            watcher: Some(watcher),
+            content_identity,
+            recheck: None,
+            next_tick: Instant::now() + TICK,
+        })
+    }
+
+    /// The loop: one message at a time until shutdown or a restart elsewhere.
+    fn run(mut self, rx: &mpsc::Receiver<Message>) -> End {
+        let mut waiting: Option<Message> = None;
+        loop {
+            let message = match waiting.take() {
+                Some(message) => message,
+                None => self.next_message(rx, &mut waiting),
+            };
+            match message {
+                Message::Changes(changes) => self.changes(changes),
+                Message::ReloadConfig => {
+                    if let Some(end) = self.reload_config() {
+                        return end;
+                    }
+                }
+                Message::Recheck(changes) => self.rebuild(&changes, "re-read after polling"),
+                Message::Tick => self.tick(),
+                Message::WatcherError(error) => tracing::warn!("{error}"),
+                Message::Shutdown => {
+                    tracing::info!("stopped");
+                    return End::Shutdown;
+                }
+            }
+        }
+    }
+
+    /// Waits for the next message. Changes already waiting are merged into one (one rebuild
+    /// for a burst such as a git checkout); a message of another kind found meanwhile is put
+    /// in `waiting`.
+    fn next_message(
+        &mut self,
+        rx: &mpsc::Receiver<Message>,
+        waiting: &mut Option<Message>,
+    ) -> Message {
+        let now = Instant::now();
+        if let Some((due, _)) = &self.recheck
+            && *due <= now
+        {
+            let (_, changes) = self.recheck.take().expect("checked above");
+            return Message::Recheck(changes);
+        }
+        if self.next_tick <= now {
+            self.next_tick = now + TICK;
+            return Message::Tick;
+        }
+        let deadline = self
+            .recheck
+            .as_ref()
+            .map_or(self.next_tick, |(due, _)| (*due).min(self.next_tick));
+        match rx.recv_timeout(deadline.saturating_duration_since(now)) {
+            Ok(Message::Changes(mut changes)) => {
+                while let Ok(more) = rx.try_recv() {
+                    match more {
+                        Message::Changes(more) => changes.merge(more),
+                        other => {
+                            *waiting = Some(other);
+                            break;
+                        }
+                    }
+                }
+                Message::Changes(changes)
+            }
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) => self.next_message(rx, waiting),
+            Err(RecvTimeoutError::Disconnected) => Message::Shutdown,
+        }
+    }
+
+    fn changes(&mut self, changes: Changes) {
+        if changes.root {
+            // The watch on the folder itself is gone. A new folder may even have the old one's
+            // inode number (freed inodes are reused at once), so do not compare: watch again.
+            self.check_content_folder(true);
+        }
+        if matches!(self.mode, Mode::Poll(_)) {
+            let mut again = self.recheck.take().map(|(_, c)| c).unwrap_or_default();
+            again.content.extend(changes.content.iter().cloned());
+            again.folders.extend(changes.folders.iter().cloned());
+            self.recheck = Some((Instant::now() + RECHECK_AFTER, again));
+        }
+        let what = describe_changes(&changes);
+        self.rebuild(&changes, &what);
+    }
+
+    /// Re-reads what `changes` names and publishes, unless the content folder is gone.
+    fn rebuild(&mut self, changes: &Changes, what: &str) {
+        if self.watcher.is_none() {
+            return; // The content folder is gone; the tick notices its return.
+        }
+        if changes.content.is_empty() && changes.folders.is_empty() && !changes.rescan {
+            return;
+        }
+        let batch = Batch {
+            paths: changes.content.clone(),
+            folders: changes.folders.clone(),
+            rescan: changes.rescan,
+        };
+        match self.session.apply(&batch) {
+            Ok(outcome) => self
+                .reporter
+                .report(&self.session, &outcome, changes.first_event, what),
+            // What the batch read was dropped: if the folder is already back, read all of it.
+            Err(RebuildError::ContentFolderGone(_)) => self.check_content_folder(true),
+            Err(err) => tracing::error!("{err}"),
+        }
+    }
+
+    /// Compares the content folder with the one being watched. Gone: say so once, stop
+    /// watching, publish nothing. Back, or replaced by another folder of the same name (or
+    /// `rewatch`): watch the new one and read all of it.
+    fn check_content_folder(&mut self, rewatch: bool) {
+        let content_dir = self.settings.config.content_dir.as_std_path();
+        let now = FolderIdentity::of(content_dir);
+        if now.is_none() {
+            if self.watcher.take().is_some() {
+                self.content_identity = None;
+                tracing::error!(
+                    "the content folder {} is gone: the last good output stays published; \
+                     watching for it to come back",
+                    self.settings.config.content_dir
+                );
+            }
+            return;
+        }
+        if now == self.content_identity && self.watcher.is_some() && !rewatch {
+            return;
+        }
+        // Drop the old watch first: its debouncer hands on what it holds.
+        self.watcher = None;
+        match start_watcher(self.settings, self.args, self.mode, self.tx) {
+            Ok(watcher) => {
+                self.watcher = Some(watcher);
+                self.content_identity = now;
+                tracing::info!(
+                    "the content folder {} was replaced or is back: reading all of it",
+                    self.settings.config.content_dir
+                );
+                let rescan = Batch {
+                    rescan: true,
+                    ..Batch::default()
+                };
+                match self.session.apply(&rescan) {
+                    Ok(outcome) => self
+                        .reporter
+                        .report(&self.session, &outcome, None, "rescan"),
+                    // Gone again already: unwatched, so the next tick looks once more.
+                    Err(RebuildError::ContentFolderGone(_)) => {
+                        self.watcher = None;
+                        self.content_identity = None;
+                    }
+                    Err(err) => tracing::error!("{err}"),
+                }
+            }
+            // Left unwatched; the next tick tries again.
+            Err(err) => tracing::error!("{err}"),
+        }
+    }
+
+    /// Reads the config file again (flags still override it). A broken file is reported and
+    /// the previous configuration stays in force.
+    fn reload_config(&mut self) -> Option<End> {
+        match reload(self.args, self.settings) {
+            Reload::Unchanged => None,
+            Reload::Restart(next) => Some(End::Restart(next)),
+            Reload::Apply(next) => {
+                let outcome = self.session.set_config(next.config.clone());
+                self.reporter
+                    .finish(&self.session, outcome, None, "config reloaded");
+                None
+            }
+        }
+    }
+
+    /// What changes without a file event: the date, a deleted output folder, the content
+    /// folder. Then memory freed by rebuilds goes back to the OS.
+    fn tick(&mut self) {
+        self.check_content_folder(false);
+        if self.watcher.is_none() {
+            return;
+        }
+        let today = self.settings.today();
+        if today
+            != self
+                .session
+                .workspace()
+                .site()
+                .today(self.session.database())
+        {
+            let outcome = self.session.set_today(today);
+            self.reporter.finish(
+                &self.session,
+                outcome,
+                None,
+                &format!("the date is now {today}"),
+            );
+        }
+        // A hook for the publisher's own repairs (a deleted output folder today).
+        match self.session.repair_output() {
+            Ok(Some(outcome)) => {
+                self.reporter
+                    .report(&self.session, &outcome, None, "output folder recreated")
+            }
+            Ok(None) => {}
+            Err(err) => tracing::error!("{err}"),
+        }
+        self.session.release_memory();
+    }
+}
+
+/// Starts the watcher, whose signals become messages (a config change its own message).
+fn start_watcher(
     settings: &Settings,
     args: &BuildArgs,
     mode: Mode,
     tx: &mpsc::Sender<Message>,
-    rx: &mpsc::Receiver<Message>,
-    on_progress: &mut dyn FnMut(Progress<'_>),
-) -> Result<End, ExitCode> {
-    let config = settings.config.clone();
-    if let Some(problem) = content_folder_problem(&config.content_dir) {
-        eprintln!("{}", problem.render(None, settings.color));
-        return Err(ExitCode::from(EXIT_USAGE));
-    }
-    // Watch before the first read, so that an edit made during the first build is not lost.
+) -> Result<Watcher, watch::StartError> {
+    let config = &settings.config;
     let config_file = args.config.clone().unwrap_or_else(|| "watch.toml".into());
     let sender = tx.clone();
-    let _watcher = watch::start(
+    watch::start(
         config.content_dir.as_std_path(),
         Some(config_file.as_std_path()),
         Duration::from_millis(config.watch.debounce_ms),
         mode,
-        move |signal| {
-            let _ = sender.send(match signal {
-                Signal::Changes(changes) => Message::Changes(changes),
-                Signal::Error(error) => Message::WatcherError(error),
-            });
+        move |signal| match signal {
+            Signal::Changes(mut changes) => {
+                if std::mem::take(&mut changes.config) {
+                    let _ = sender.send(Message::ReloadConfig);
+                }
+                if !changes.is_empty() {
+                    let _ = sender.send(Message::Changes(changes));
+                }
+            }
+            Signal::Error(error) => {
+                let _ = sender.send(Message::WatcherError(error));
+            }
         },
     )
-    .map_err(|err| {
-        eprintln!("error: {err}");
-        ExitCode::from(EXIT_USAGE)
-    })?;
-    let (mut session, outcome) = Session::start(config.clone(), settings.today(), settings.drafts)
-        .map_err(|err| {
-            eprintln!("error: {err}");
-            ExitCode::from(EXIT_CONTENT_ERRORS)
-        })?;
-    let mut reporter = Reporter {
-        color: settings.color,
-        purge_list: settings.purge_list.clone(),
-        on_progress,
-    };
-    reporter.report(&session, &outcome, None, "initial build");
-    (reporter.on_progress)(Progress::Ready);
-    tracing::info!(
-        "watching {} ({}); writing to {}; Ctrl-C to stop",
-        config.content_dir,
-        match mode {
-            Mode::Native => "file notifications".to_string(),
-            Mode::Poll(interval) =>
-                format!("polling every {}", humantime::format_duration(interval)),
-        },
-        config.out_dir
-    );
-    let mut queued: Option<Message> = None;
-    // Polling sees modification times at one-second resolution: a second save within the same
-    // second would go unnoticed. Paths of each change are read again a second later.
-    let mut recheck: Option<(Instant, std::collections::BTreeSet<String>)> = None;
-    loop {
-        if let Some((due, paths)) = recheck.take_if(|(due, _)| *due <= Instant::now()) {
-            let _ = due;
-            let batch = Batch {
-                paths,
-                rescan: false,
-            };
-            let outcome = session.apply(&batch);
-            reporter.finish(&session, outcome, None, "re-read after polling");
+}
+
+/// Which folder a path names now (device and inode): tells a folder replaced under the same
+/// name (`rm -rf content && git restore`) from the one that is watched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FolderIdentity {
+    device: u64,
+    inode: u64,
+}
+
+impl FolderIdentity {
+    /// `None` when `path` is not a folder (gone, or a file now). Follows a symlinked folder.
+    fn of(path: &std::path::Path) -> Option<FolderIdentity> {
+        let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FolderIdentity {
+                device: meta.dev(),
+                inode: meta.ino(),
+            })
         }
-        let wait = recheck.as_ref().map_or(TICK, |(due, _)| {
-            due.saturating_duration_since(Instant::now()).min(TICK)
-        });
-        let message = match queued.take() {
-            Some(message) => Ok(message),
-            None => rx.recv_timeout(wait),
-        };
-        match message {
-            Ok(Message::Changes(mut changes)) => {
-                // Take everything already waiting: one rebuild for a burst (a git checkout).
-                loop {
-                    match rx.try_recv() {
-                        Ok(Message::Changes(more)) => changes.merge(more),
-                        Ok(other) => {
-                            queued = Some(other);
-                            break;
-                        }
-                        Err(_) => break,
-                    }
-                }
-                if changes.config {
-                    match reload(args, settings) {
-                        Reload::Unchanged => {}
-                        Reload::Restart(next) => return Ok(End::Restart(next)),
-                        Reload::Apply(next) => {
-                            let outcome = session.set_config(next.config.clone());
-                            reporter.finish(
-                                &session,
-                                outcome,
-                                changes.first_event,
-                                "config reloaded",
-                            );
-                        }
-                    }
-                }
-                if matches!(mode, Mode::Poll(_)) && !changes.content.is_empty() {
-                    let mut paths = recheck.take().map(|(_, paths)| paths).unwrap_or_default();
-                    paths.extend(changes.content.iter().cloned());
-                    recheck = Some((Instant::now() + Duration::from_millis(1100), paths));
-                }
-                if !changes.content.is_empty() || changes.rescan {
-                    let batch = Batch {
-                        paths: changes.content.clone(),
-                        rescan: changes.rescan,
-                    };
-                    let what = describe_changes(&changes);
-                    let outcome = session.apply(&batch);
-                    reporter.finish(&session, outcome, changes.first_event, &what);
-                }
-            }
-            Ok(Message::WatcherError(error)) => tracing::warn!("{error}"),
-            Ok(Message::Shutdown) | Err(RecvTimeoutError::Disconnected) => {
-                tracing::info!("stopped");
-                return Ok(End::Shutdown);
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                let today = settings.today();
-                if today != session.workspace().site().today(session.database()) {
-                    let outcome = session.set_today(today);
-                    reporter.finish(&session, outcome, None, &format!("the date is now {today}"));
-                }
-                match session.repair_output() {
-                    Ok(Some(outcome)) => {
-                        reporter.report(&session, &outcome, None, "output folder recreated")
-                    }
-                    Ok(None) => {}
-                    Err(err) => tracing::error!("{err}"),
-                }
-                session.release_memory();
-            }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            Some(FolderIdentity {
+                device: 0,
+                inode: 0,
+            })
         }
     }
 }
@@ -277,7 +495,7 @@ impl Reporter<'_> {
     fn finish(
         &mut self,
         session: &Session,
-        outcome: Result<Outcome, crate::write::WriteError>,
+        outcome: Result<Outcome, impl std::fmt::Display>,
         first_event: Option<Instant>,
         what: &str,
     ) {
@@ -357,6 +575,12 @@ impl Reporter<'_> {
 fn describe_changes(changes: &Changes) -> String {
     if changes.rescan {
         return "rescan".into();
+    }
+    if changes.content.is_empty() {
+        return format!(
+            "{} listed again",
+            list(changes.folders.iter().map(String::as_str))
+        );
     }
     format!(
         "{} changed",

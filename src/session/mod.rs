@@ -33,8 +33,25 @@ use std::time::{Duration, Instant};
 pub struct Batch {
     /// `/`-separated paths below the content folder (files or folders, existing or not).
     pub paths: BTreeSet<String>,
+    /// Folders whose listing may have changed: the content files the session holds in each
+    /// are made to equal what the folder has on disk (see [`Session::apply`]).
+    pub folders: BTreeSet<String>,
     /// The watcher lost events (queue overflow, or it says so): compare everything with disk.
     pub rescan: bool,
+}
+
+/// Why a rebuild did not publish.
+#[derive(Debug, thiserror::Error)]
+pub enum RebuildError {
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// Publishing now would remove every output: an empty site is never the answer to a
+    /// content folder that vanished (a sync tool, `rm -rf content && git restore`).
+    #[error(
+        "the content folder {} is gone: the last good output stays published until it is back",
+        .0.display()
+    )]
+    ContentFolderGone(PathBuf),
 }
 
 /// The effect of one rebuild.
@@ -163,14 +180,28 @@ impl Session {
 
     /// Re-reads what `batch` names and rebuilds. A batch that changes nothing (the disk holds
     /// what the build already uses) does no work and returns an empty outcome.
-    pub fn apply(&mut self, batch: &Batch) -> Result<Outcome, WriteError> {
+    ///
+    /// After the paths, every folder of `batch.folders` is listed, and the files the session
+    /// holds there are made to equal the listing: whatever the watcher could not be sure of (a
+    /// rename with one half missing, a chain of renames in one quiet period, a lost event) is
+    /// found that way. When the content folder is gone, nothing is staged or published.
+    pub fn apply(&mut self, batch: &Batch) -> Result<Outcome, RebuildError> {
         let started = Instant::now();
+        self.check_content_folder()?;
         if batch.rescan {
             self.stage_scan(source::scan(&self.content_dir));
         } else {
             for path in &batch.paths {
                 self.stage_path(path);
             }
+            for folder in &batch.folders {
+                self.stage_listing(folder);
+            }
+        }
+        // It may have vanished while being read: what was read then is not the content.
+        if let Err(gone) = self.check_content_folder() {
+            self.pending.clear();
+            return Err(gone);
         }
         self.saved = batch.paths.clone();
         if self.pending.is_empty() && !batch.rescan {
@@ -181,7 +212,15 @@ impl Session {
         }
         let outcome = self.rebuild(started);
         self.saved.clear();
-        outcome
+        Ok(outcome?)
+    }
+
+    fn check_content_folder(&self) -> Result<(), RebuildError> {
+        if self.content_dir.is_dir() {
+            Ok(())
+        } else {
+            Err(RebuildError::ContentFolderGone(self.content_dir.clone()))
+        }
     }
 
     /// Moves the site's date (scheduled posts go live) and rebuilds.
@@ -231,6 +270,35 @@ impl Session {
         // known below it is gone too. (A path that is a file has nothing below it.)
         if std::fs::symlink_metadata(&disk_path).is_err() {
             self.stage_missing_under(relative, &HashSet::new());
+        }
+    }
+
+    /// Makes the files held directly in `folder` equal its listing on disk: files the session
+    /// does not hold are read, held files that are not listed are deleted, and a folder that
+    /// is gone takes everything known below it along.
+    fn stage_listing(&mut self, folder: &str) {
+        let Some(listed) = source::list_folder(&self.content_dir, folder) else {
+            if std::fs::symlink_metadata(self.content_dir.join(folder)).is_err() {
+                self.stage_missing_under(folder, &HashSet::new());
+            }
+            return;
+        };
+        let prefix = format!("{folder}/");
+        let held: HashSet<ContentPath> = self
+            .known_paths()
+            .filter(|path| {
+                path.as_str()
+                    .strip_prefix(&prefix)
+                    .is_some_and(|name| !name.contains('/'))
+            })
+            .collect();
+        for path in listed.iter().filter(|path| !held.contains(*path)) {
+            let contents = source::read_file(&self.content_dir.join(path.as_str()));
+            self.stage(path.clone(), contents);
+        }
+        let listed: HashSet<&ContentPath> = listed.iter().collect();
+        for path in held.into_iter().filter(|path| !listed.contains(path)) {
+            self.stage(path, FileContents::Missing);
         }
     }
 

@@ -4,10 +4,12 @@
 //! [`ContentPath`], its [`FileRole`], its [`FileContents`]); it knows nothing of salsa, so both
 //! `--once` and the watcher feed the database through the same functions.
 
+mod listing;
 mod path;
 mod read;
 mod walk;
 
+pub use listing::list_folder;
 pub use path::{ContentPath, FileRole, classify};
 pub use read::{FileContents, MAX_FILE_BYTES, read_file};
 pub use walk::{Scan, ScanProblem, ScannedFile, in_content_folder, scan, scan_under};

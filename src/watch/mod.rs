@@ -1,14 +1,17 @@
-//! Watching the content folder and the config file: notify plus a debouncer, reduced to one
+//! Watching the content folder and the config file: notify's events, reduced to one
 //! [`Changes`] value per quiet period.
 //!
 //! This module produces changes and nothing else: it does not read files, and knows nothing of
-//! the database. [`filter`] says which file names editors use as scratch space; [`watcher`]
-//! wraps notify. What to do with a change is `session`'s job.
+//! the database. [`filter`] says which file names editors use as scratch space; [`translate`]
+//! turns events into content paths and folders; [`debounce`] waits for the quiet period;
+//! [`watcher`] starts notify. What to do with a change is `session`'s job.
 
+mod debounce;
 pub mod filter;
+mod translate;
 mod watcher;
 
-pub use watcher::{Mode, start};
+pub use watcher::{Mode, StartError, Watcher, start};
 
 use std::collections::BTreeSet;
 use std::time::Instant;
@@ -19,6 +22,11 @@ pub struct Changes {
     /// Changed paths below the content folder, `/`-separated (files or folders; created,
     /// modified, removed, or either end of a rename).
     pub content: BTreeSet<String>,
+    /// Folders whose listing may have changed (a create, a remove, a rename in them): the
+    /// session lists them again, so an event lost or misreported there cannot leave a ghost.
+    pub folders: BTreeSet<String>,
+    /// The content folder itself was removed, moved or replaced: its watch is gone.
+    pub root: bool,
     /// The config file changed (or was created, replaced or removed).
     pub config: bool,
     /// Events were lost (a queue overflow, or the OS says so): compare everything with disk.
@@ -29,12 +37,18 @@ pub struct Changes {
 
 impl Changes {
     pub fn is_empty(&self) -> bool {
-        self.content.is_empty() && !self.config && !self.rescan
+        self.content.is_empty()
+            && self.folders.is_empty()
+            && !self.config
+            && !self.rescan
+            && !self.root
     }
 
     /// Folds `other` (a later period) into this one.
     pub fn merge(&mut self, other: Changes) {
         self.content.extend(other.content);
+        self.folders.extend(other.folders);
+        self.root |= other.root;
         self.config |= other.config;
         self.rescan |= other.rescan;
         self.first_event = match (self.first_event, other.first_event) {

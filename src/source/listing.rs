@@ -1,0 +1,70 @@
+//! One folder's content files by name, without reading them: how the watcher's session checks,
+//! cheaply, that it holds exactly the files a folder has after a batch of changes there.
+
+use super::path::{ContentPath, FileRole, classify};
+use super::walk::in_content_folder;
+use std::path::Path;
+
+/// The content files directly in `relative` (a `/`-separated folder below `root`): the paths a
+/// full scan would find there, by the same rules (names starting with `.` or `_` are never
+/// content; symlinks are followed), without their subfolders. `None` when the folder cannot be
+/// listed (it is gone, or it is not a folder).
+pub fn list_folder(root: &Path, relative: &str) -> Option<Vec<ContentPath>> {
+    let hidden = relative
+        .split('/')
+        .any(|part| part.starts_with('.') || part.starts_with('_'));
+    if !in_content_folder(relative) || hidden {
+        return Some(Vec::new());
+    }
+    let entries = std::fs::read_dir(root.join(relative)).ok()?;
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+            continue; // Not UTF-8: a full scan reports it.
+        };
+        if name.starts_with('.') || name.starts_with('_') {
+            continue;
+        }
+        // `metadata` follows a symlink, as the scan does.
+        if !std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        if let Some(path) = ContentPath::new(&format!("{relative}/{name}"))
+            && !matches!(
+                classify(&path),
+                FileRole::Ignored | FileRole::Misplaced { .. }
+            )
+        {
+            found.push(path);
+        }
+    }
+    found.sort();
+    Some(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_the_content_files_a_scan_would_find_in_one_folder() {
+        let root = tempfile::tempdir().unwrap();
+        let folder = root.path().join("blog/en");
+        std::fs::create_dir_all(folder.join("nested")).unwrap();
+        for name in ["2024-01-01_a.md", ".hidden.md", "_draft.md", "notes.txt"] {
+            std::fs::write(folder.join(name), "x").unwrap();
+        }
+        std::fs::write(folder.join("nested/2024-01-02_b.md"), "x").unwrap();
+        let listed = list_folder(root.path(), "blog/en").unwrap();
+        let scanned: Vec<ContentPath> = crate::source::scan(root.path())
+            .files
+            .into_iter()
+            .map(|f| f.path)
+            .filter(|p| p.as_str().rsplit_once('/').unwrap().0 == "blog/en")
+            .collect();
+        assert_eq!(listed, scanned);
+        assert_eq!(listed.len(), 1);
+        assert_eq!(list_folder(root.path(), "blog/fr"), None);
+        assert_eq!(list_folder(root.path(), ".git"), Some(Vec::new()));
+    }
+}

@@ -1,0 +1,248 @@
+//! From notify's absolute paths to content-relative ones, and from event kinds to what the
+//! session must re-read.
+//!
+//! The session re-reads every path it is given, so only *which* paths were touched matters,
+//! never the order of events or how renames pair up. An event that can change a folder's
+//! listing (a create, a remove, either half of a rename) also names the path's folder, which
+//! the session lists again: whatever a lost or misreported event hid there is found that way.
+
+use super::Changes;
+use super::filter::is_editor_debris;
+use crate::source::in_content_folder;
+use notify::Event;
+use notify::event::{DataChange, EventKind, MetadataKind, ModifyKind};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Turns notify's events into [`Changes`].
+pub(super) struct Translator {
+    pub(super) content_root: PathBuf,
+    /// The config file's (canonical) folder and its name.
+    pub(super) config: Option<(PathBuf, std::ffi::OsString)>,
+}
+
+impl Translator {
+    /// Adds what `event` (seen at `time`) says to `changes`.
+    pub(super) fn add(&self, event: &Event, time: Instant, changes: &mut Changes) {
+        if event.need_rescan() {
+            changes.rescan = true;
+        }
+        let Some(listing_changed) = relevance(&event.kind) else {
+            return;
+        };
+        if event.paths.is_empty() {
+            return;
+        }
+        changes.first_event = Some(changes.first_event.map_or(time, |t| t.min(time)));
+        for path in &event.paths {
+            self.classify(path, listing_changed, changes);
+        }
+    }
+
+    /// Adds the paths of a watcher error: what happened there is unknown, so they are re-read
+    /// as folders (or everything is, when the error names no path).
+    pub(super) fn add_error(&self, error: &notify::Error, changes: &mut Changes) {
+        if error.paths.is_empty() {
+            changes.rescan = true;
+        }
+        for path in &error.paths {
+            self.classify(path, true, changes);
+        }
+    }
+
+    fn classify(&self, path: &Path, listing_changed: bool, changes: &mut Changes) {
+        if let Some((folder, name)) = &self.config
+            && path.parent() == Some(folder.as_path())
+            && path.file_name() == Some(name.as_os_str())
+        {
+            changes.config = true;
+            return;
+        }
+        let Ok(relative) = path.strip_prefix(&self.content_root) else {
+            return;
+        };
+        if relative.as_os_str().is_empty() {
+            // The content folder itself was removed, moved or replaced: its watch is gone.
+            changes.root = true;
+            return;
+        }
+        let Some(text) = relative.to_str() else {
+            changes.rescan = true; // A name that is not UTF-8: a full scan reports it properly.
+            return;
+        };
+        let relative = text.replace(std::path::MAIN_SEPARATOR, "/");
+        // Below `.git/`, `_drafts/`, `node_modules/`...: never content, never walked.
+        if !in_content_folder(&relative)
+            || relative
+                .split('/')
+                .any(|part| part.starts_with('.') || part.starts_with('_'))
+        {
+            return;
+        }
+        let name = relative.rsplit('/').next().unwrap_or(&relative);
+        if is_editor_debris(name) {
+            return; // Renamed onto a real file, the other half of the rename names that file.
+        }
+        if listing_changed && let Some((folder, _)) = relative.rsplit_once('/') {
+            changes.folders.insert(folder.to_string());
+        }
+        changes.content.insert(relative);
+    }
+}
+
+/// `None` for events that cannot change content (reads, attribute-only changes such as chmod
+/// or Spotlight's); else whether the event can change the listing of the path's folder. A new
+/// write time is a change: it is how the poll watcher reports a modification.
+fn relevance(kind: &EventKind) -> Option<bool> {
+    match kind {
+        EventKind::Access(_) => None,
+        EventKind::Modify(ModifyKind::Metadata(
+            MetadataKind::AccessTime
+            | MetadataKind::Permissions
+            | MetadataKind::Ownership
+            | MetadataKind::Extended,
+        )) => None,
+        EventKind::Modify(ModifyKind::Data(DataChange::Any | DataChange::Content))
+        | EventKind::Modify(ModifyKind::Metadata(MetadataKind::WriteTime)) => Some(false),
+        _ => Some(true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::{CreateKind, Flag, RemoveKind, RenameMode};
+
+    fn translate(events: &[Event]) -> Changes {
+        let translator = Translator {
+            content_root: PathBuf::from("/site/content"),
+            config: Some((PathBuf::from("/site"), "watch.toml".into())),
+        };
+        let mut changes = Changes::default();
+        for event in events {
+            translator.add(event, Instant::now(), &mut changes);
+        }
+        changes
+    }
+
+    fn event(kind: EventKind, paths: &[&str]) -> Event {
+        paths
+            .iter()
+            .fold(Event::new(kind), |event, path| event.add_path(path.into()))
+    }
+
+    fn sorted(set: &std::collections::BTreeSet<String>) -> Vec<&str> {
+        set.iter().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn paths_become_content_relative_and_debris_is_dropped() {
+        let changes = translate(&[
+            event(
+                EventKind::Create(CreateKind::File),
+                &["/site/content/blog/en/.x.md.swp"],
+            ),
+            event(
+                EventKind::Modify(ModifyKind::Name(RenameMode::Both)),
+                &["/site/content/blog/en/a.md", "/site/content/blog/es/a.md"],
+            ),
+            event(
+                EventKind::Create(CreateKind::File),
+                &["/site/content/blog/en/4913"],
+            ),
+        ]);
+        assert_eq!(sorted(&changes.content), ["blog/en/a.md", "blog/es/a.md"]);
+        assert!(!changes.config && !changes.rescan && !changes.root);
+    }
+
+    #[test]
+    fn every_half_of_a_rename_names_its_folder_for_listing_again() {
+        let changes = translate(&[
+            event(
+                EventKind::Modify(ModifyKind::Name(RenameMode::From)),
+                &["/site/content/blog/en/a.md"],
+            ),
+            event(
+                EventKind::Modify(ModifyKind::Name(RenameMode::To)),
+                &["/site/content/blog/es/b.md"],
+            ),
+            event(
+                EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+                &["/site/content/tags/rust.md"],
+            ),
+        ]);
+        assert_eq!(sorted(&changes.folders), ["blog/en", "blog/es"]);
+        assert_eq!(
+            sorted(&changes.content),
+            ["blog/en/a.md", "blog/es/b.md", "tags/rust.md"]
+        );
+    }
+
+    #[test]
+    fn paths_that_are_never_content_are_dropped() {
+        let changes = translate(&[
+            event(
+                EventKind::Create(CreateKind::File),
+                &["/site/content/.git/index.lock"],
+            ),
+            event(
+                EventKind::Create(CreateKind::File),
+                &["/site/content/blog/_drafts/a.md"],
+            ),
+            event(
+                EventKind::Create(CreateKind::File),
+                &["/site/content/README.md"],
+            ),
+        ]);
+        assert!(changes.is_empty(), "{changes:?}");
+    }
+
+    #[test]
+    fn the_content_folder_itself_going_away_is_reported() {
+        let changes = translate(&[event(
+            EventKind::Remove(RemoveKind::Folder),
+            &["/site/content"],
+        )]);
+        assert!(changes.root && !changes.is_empty());
+    }
+
+    #[test]
+    fn the_config_file_is_recognised_by_name_in_its_folder() {
+        let changes = translate(&[event(
+            EventKind::Create(CreateKind::File),
+            &["/site/watch.toml"],
+        )]);
+        assert!(changes.config);
+        let changes = translate(&[event(
+            EventKind::Create(CreateKind::File),
+            &["/site/other.toml"],
+        )]);
+        assert!(changes.is_empty());
+    }
+
+    #[test]
+    fn a_rescan_flag_with_or_without_paths_asks_for_a_rescan() {
+        let overflow = Event::new(EventKind::Other).set_flag(Flag::Rescan);
+        assert!(translate(std::slice::from_ref(&overflow)).rescan);
+        let overflow = overflow.add_path(PathBuf::from("/site/content/blog"));
+        assert!(translate(&[overflow]).rescan);
+    }
+
+    #[test]
+    fn a_new_write_time_counts_as_a_change() {
+        let changes = translate(&[event(
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::WriteTime)),
+            &["/site/content/blog/en/a.md"],
+        )]);
+        assert_eq!(changes.content.len(), 1);
+    }
+
+    #[test]
+    fn metadata_only_changes_are_ignored() {
+        let changes = translate(&[event(
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::Permissions)),
+            &["/site/content/blog/en/a.md"],
+        )]);
+        assert!(changes.is_empty());
+    }
+}

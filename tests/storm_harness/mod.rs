@@ -1,0 +1,582 @@
+//! Edit storms through the real daemon: a generated site, `content-api` watching it, random file
+//! operations on the real file system (at burst speed or at a human pace), then a fresh
+//! `--once` build of the same content and history, compared byte for byte with what the daemon
+//! published.
+//!
+//! Shared by `tests/storm.rs` (a fixed set of seeds in CI) and `benches/storm_soak.rs` (many
+//! seeds). Every seed is reproducible: `STORM_SEED=<seed> cargo test --test storm`.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+const BIN: &str = env!("CARGO_BIN_EXE_content-api");
+/// Every post is dated before this, so none is scheduled.
+const TODAY: &str = "2024-06-01";
+const TAGS: [&str; 4] = ["rust", "web", "notes", "travel"];
+const SERIES: [&str; 2] = ["intro", "deep-dive"];
+const LANGS: [&str; 2] = ["en", "es"];
+/// How long the daemon may take to reach the fresh build after the last edit.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// How fast edits follow each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// No pause at all: most edits of a run fall into one debounce window.
+    Burst,
+    /// A pause longer than the debounce window after each edit: one rebuild per edit.
+    Human,
+}
+
+/// What one storm did and how it ended.
+pub struct Storm {
+    pub seed: u64,
+    pub pace: Pace,
+    /// The operations, in order (for the failure message).
+    pub log: Vec<String>,
+    /// `None` when the daemon's output equals the fresh build; else what differs.
+    pub difference: Option<String>,
+}
+
+/// Runs one storm of `edits` operations and reports whether the daemon converged.
+pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
+    let site = Site::generate(seed);
+    let daemon = Daemon::start(&site);
+    let mut rng = Rng::new(seed);
+    let mut log = Vec::new();
+    for _ in 0..edits {
+        log.push(site.random_edit(&mut rng));
+        if pace == Pace::Human {
+            std::thread::sleep(Duration::from_millis(60 + rng.below(60) as u64));
+        }
+    }
+    // A last edit whose effect is visible in the output: once the daemon has published it,
+    // it has seen every event before it (events arrive in order).
+    let marker = format!("storm {seed} done");
+    let marker_post = "blog/en/2024-05-31_storm-marker.md";
+    site.write(
+        marker_post,
+        &format!("---\ntitle: \"{marker}\"\ndescription: \"The last edit\"\npubDate: 2024-05-31\n---\n\nEnd.\n"),
+    );
+    log.push(format!("create {marker_post} (marker)"));
+    let difference = daemon.settle(&site, &marker);
+    eprintln!(
+        "storm seed {seed} ({pace:?}): {}",
+        if difference.is_none() {
+            "equal"
+        } else {
+            "DIFFERENT"
+        }
+    );
+    Storm {
+        seed,
+        pace,
+        log,
+        difference,
+    }
+}
+
+/// The seeds to run: `STORM_SEED` (one seed), or `STORM_RUNS` seeds from `STORM_FIRST`
+/// (default 1), else `default`.
+pub fn seeds(default: &[u64]) -> Vec<u64> {
+    if let Some(seed) = env_number("STORM_SEED") {
+        return vec![seed];
+    }
+    match env_number("STORM_RUNS") {
+        Some(runs) => {
+            let first = env_number("STORM_FIRST").unwrap_or(1);
+            (first..first + runs).collect()
+        }
+        None => default.to_vec(),
+    }
+}
+
+pub fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
+/// splitmix64: small, fast, and the same sequence on every platform.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x5eed_5707)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        (!items.is_empty()).then(|| &items[self.below(items.len())])
+    }
+}
+
+/// A temporary site: `content/` (a git repository when git is installed), `watch.toml`, `out/`.
+pub struct Site {
+    dir: tempfile::TempDir,
+    /// Whether `content/` is a git repository with branches `main` and `other`.
+    git: bool,
+    /// Makes every new slug unique, so that the final content is always valid.
+    counter: std::cell::Cell<u32>,
+}
+
+impl Site {
+    /// A small bilingual site: four tags, two series, and twenty posts per language.
+    pub fn generate(seed: u64) -> Site {
+        let dir = tempfile::Builder::new()
+            .prefix("content-api-storm")
+            .tempdir()
+            .unwrap();
+        std::fs::write(
+            dir.path().join("watch.toml"),
+            "base_url = \"https://storm.example\"\n[watch]\ndebounce_ms = 20\n",
+        )
+        .unwrap();
+        let site = Site {
+            dir,
+            git: false,
+            counter: std::cell::Cell::new(0),
+        };
+        let mut rng = Rng::new(seed.wrapping_mul(31));
+        for tag in TAGS {
+            site.write_tag(tag, &format!("Posts about {tag}"));
+        }
+        for series in SERIES {
+            site.write(
+                &format!("series/{series}.md"),
+                &format!(
+                    "---\nname: {series}\ntitle: \"{series}\"\ntitleEs: \"{series} (es)\"\ndescription: \"The {series} series\"\n---\n"
+                ),
+            );
+        }
+        for i in 0..20 {
+            let name = format!("{}_p{i}.md", random_date(&mut rng));
+            for lang in LANGS {
+                site.write(&format!("blog/{lang}/{name}"), &post_text(&mut rng, lang));
+            }
+        }
+        let git = site.init_git(&mut rng);
+        Site { git, ..site }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn content(&self) -> PathBuf {
+        self.root().join("content")
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.content().join(relative)
+    }
+
+    fn write(&self, relative: &str, text: &str) {
+        let path = self.path(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    pub fn write_tag(&self, tag: &str, description: &str) {
+        self.write(
+            &format!("tags/{tag}.md"),
+            &format!("---\nname: {tag}\ndescription: \"{description}\"\ntier: primary\n---\n"),
+        );
+    }
+
+    /// Commits the content as `main`, then a branch `other` where a quarter of the posts are
+    /// edited, a few deleted and a few added. False when git is not installed.
+    fn init_git(&self, rng: &mut Rng) -> bool {
+        let git = |args: &[&str]| {
+            Command::new("git")
+                .args(["-c", "user.name=storm", "-c", "user.email=storm@example"])
+                .args(args)
+                .current_dir(self.content())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !git(&["init", "-q", "-b", "main"]) {
+            return false;
+        }
+        assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "main"]));
+        assert!(git(&["checkout", "-q", "-b", "other"]));
+        for (i, path) in self.posts().into_iter().enumerate() {
+            match i % 8 {
+                0 | 1 => self.write(&path, &post_text(rng, lang_of(&path))),
+                2 => std::fs::remove_file(self.path(&path)).unwrap(),
+                _ => {}
+            }
+        }
+        for i in 0..3 {
+            let lang = LANGS[i % 2];
+            let name = format!("{}_other-{i}.md", random_date(rng));
+            self.write(&format!("blog/{lang}/{name}"), &post_text(rng, lang));
+        }
+        assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "other"]));
+        assert!(git(&["checkout", "-q", "main"]));
+        true
+    }
+
+    /// The posts on disk now, as content-relative paths.
+    fn posts(&self) -> Vec<String> {
+        let mut posts = Vec::new();
+        for lang in LANGS {
+            let Ok(entries) = std::fs::read_dir(self.path(&format!("blog/{lang}"))) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.ends_with(".md") && entry.file_type().is_ok_and(|t| t.is_file()) {
+                    posts.push(format!("blog/{lang}/{name}"));
+                }
+            }
+        }
+        posts.sort();
+        posts
+    }
+
+    /// A post path with a slug no post ever had.
+    fn new_post_path(&self, rng: &mut Rng, lang: &str) -> String {
+        let n = self.counter.get() + 1;
+        self.counter.set(n);
+        format!("blog/{lang}/{}_n{n}.md", random_date(rng))
+    }
+
+    fn rename(&self, from: &str, to: &str) {
+        let to = self.path(to);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::rename(self.path(from), to).unwrap();
+    }
+
+    /// An editor's atomic save: write a temporary file beside the target, rename it over.
+    fn atomic_save(&self, path: &str, text: &str) {
+        let tmp = format!("{path}.tmp");
+        self.write(&tmp, text);
+        self.rename(&tmp, path);
+    }
+
+    /// Performs one random operation and says what it did.
+    pub fn random_edit(&self, rng: &mut Rng) -> String {
+        let posts = self.posts();
+        let Some(post) = rng.pick(&posts).cloned() else {
+            let path = self.new_post_path(rng, "en");
+            self.write(&path, &post_text(rng, "en"));
+            return format!("create {path}");
+        };
+        let lang = lang_of(&post);
+        match rng.below(100) {
+            0..=14 => {
+                self.write(&post, &post_text(rng, lang));
+                format!("edit {post}")
+            }
+            15..=29 => {
+                self.atomic_save(&post, &post_text(rng, lang));
+                format!("atomic save {post}")
+            }
+            30..=37 => {
+                // vim without `backupcopy`: the original becomes the backup, a new file is
+                // written, the backup is deleted.
+                let backup = format!("{post}~");
+                self.rename(&post, &backup);
+                self.write(&post, &post_text(rng, lang));
+                std::fs::remove_file(self.path(&backup)).unwrap();
+                format!("vim save {post}")
+            }
+            38..=47 => {
+                let to = self.new_post_path(rng, lang);
+                self.rename(&post, &to);
+                format!("mv {post} {to}")
+            }
+            48..=57 => {
+                // The ghost-post case of issue 11: a rename, then an atomic save of the new name.
+                let to = self.new_post_path(rng, lang);
+                self.rename(&post, &to);
+                self.atomic_save(&to, &post_text(rng, lang));
+                format!("mv {post} {to} + atomic save")
+            }
+            58..=64 => {
+                let middle = self.new_post_path(rng, lang);
+                let last = self.new_post_path(rng, lang);
+                self.rename(&post, &middle);
+                self.rename(&middle, &last);
+                format!("mv {post} {middle} {last}")
+            }
+            65..=72 => {
+                let other = if lang == "en" { "es" } else { "en" };
+                let to = self.new_post_path(rng, other);
+                self.rename(&post, &to);
+                format!("mv {post} {to} (other language)")
+            }
+            73..=82 => {
+                std::fs::remove_file(self.path(&post)).unwrap();
+                format!("rm {post}")
+            }
+            83..=94 => {
+                let lang = LANGS[rng.below(2)];
+                let path = self.new_post_path(rng, lang);
+                self.write(&path, &post_text(rng, lang_of(&path)));
+                format!("create {path}")
+            }
+            95 => {
+                // `rm -rf content && git restore`: the folder itself goes and comes back.
+                let aside = self.root().join("content-copy");
+                copy_tree(&self.content(), &aside);
+                std::fs::remove_dir_all(self.content()).unwrap();
+                copy_tree(&aside, &self.content());
+                std::fs::remove_dir_all(&aside).unwrap();
+                "rm -rf content && restore".into()
+            }
+            96..=97 if self.git => {
+                let branch = ["main", "other"][rng.below(2)];
+                let ok = Command::new("git")
+                    .args(["checkout", "-q", "-f", branch])
+                    .current_dir(self.content())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success());
+                assert!(ok, "git checkout {branch} failed");
+                format!("git checkout -f {branch}")
+            }
+            _ => {
+                // Without git: the equivalent mass change, a whole language folder swapped.
+                let lang = LANGS[rng.below(2)];
+                let folder = format!("blog/{lang}");
+                let aside = format!(".aside-{lang}");
+                self.rename(&folder, &aside);
+                self.rename(&aside, &folder);
+                format!("mv {folder} away and back")
+            }
+        }
+    }
+}
+
+/// Copies every file below `from` to `to`, one file at a time (as `git restore` writes).
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn lang_of(path: &str) -> &'static str {
+    if path.starts_with("blog/es/") {
+        "es"
+    } else {
+        "en"
+    }
+}
+
+fn random_date(rng: &mut Rng) -> String {
+    format!(
+        "{}-{:02}-{:02}",
+        2022 + rng.below(2),
+        1 + rng.below(12),
+        1 + rng.below(28)
+    )
+}
+
+/// A valid post: a random title, one or two known tags, sometimes a series chapter.
+fn post_text(rng: &mut Rng, lang: &str) -> String {
+    let title = format!("{lang} title {}", rng.next() % 100_000);
+    let mut tags = vec![TAGS[rng.below(TAGS.len())]];
+    if rng.below(2) == 0 {
+        let second = TAGS[rng.below(TAGS.len())];
+        if !tags.contains(&second) {
+            tags.push(second);
+        }
+    }
+    let tags = tags
+        .iter()
+        .map(|t| format!("\"{t}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let series = match rng.below(4) {
+        0 => format!(
+            "series: {}\nseriesOrder: {}\n",
+            SERIES[rng.below(SERIES.len())],
+            1 + rng.below(5)
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "---\ntitle: \"{title}\"\ndescription: \"About {title}\"\npubDate: {}\ntags: [{tags}]\n{series}---\n\nBody {}.\n",
+        random_date(rng),
+        rng.next() % 1000
+    )
+}
+
+/// `content-api` in watch mode on a [`Site`], its log collected.
+struct Daemon {
+    child: Child,
+    log: Arc<Mutex<Vec<String>>>,
+    out: PathBuf,
+}
+
+impl Daemon {
+    fn start(site: &Site) -> Daemon {
+        let mut child = Command::new(BIN)
+            .args(["--today", TODAY])
+            .current_dir(site.root())
+            .env("RUST_LOG", "info,salsa=warn")
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        let daemon = Daemon {
+            child,
+            log,
+            out: site.root().join("out"),
+        };
+        let start = Instant::now();
+        while !daemon.logged("watching") {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "the daemon did not start: {:#?}",
+                daemon.log.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        daemon
+    }
+
+    fn logged(&self, needle: &str) -> bool {
+        self.log.lock().unwrap().iter().any(|l| l.contains(needle))
+    }
+
+    /// Waits until the daemon has published `marker`, then until its output equals a fresh
+    /// build; returns what differs if it never does.
+    fn settle(&self, site: &Site, marker: &str) -> Option<String> {
+        let start = Instant::now();
+        let tag = self.out.join("api/posts-en.json");
+        let published =
+            |path: &Path| std::fs::read_to_string(path).is_ok_and(|text| text.contains(marker));
+        while !published(&tag) {
+            if start.elapsed() > PATIENCE {
+                return Some(format!(
+                    "the daemon never published the last edit\nlog: {:#?}",
+                    self.log.lock().unwrap()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // The marker is out; the rebuild that wrote it may still be writing other files, and
+        // the history it records is an input of the fresh build, so both are read again.
+        loop {
+            let fresh = fresh_build(site, &self.out);
+            let output = snapshot(&self.out);
+            if output == fresh {
+                return None;
+            }
+            if start.elapsed() > PATIENCE {
+                let differing: Vec<&String> = fresh
+                    .keys()
+                    .chain(output.keys().filter(|p| !fresh.contains_key(*p)))
+                    .filter(|p| fresh.get(*p) != output.get(*p))
+                    .collect();
+                return Some(format!(
+                    "the output differs from a fresh build in {} files: {:?}\nlog tail: {:#?}",
+                    differing.len(),
+                    differing.iter().take(12).collect::<Vec<_>>(),
+                    self.log
+                        .lock()
+                        .unwrap()
+                        .iter()
+                        .rev()
+                        .take(15)
+                        .rev()
+                        .collect::<Vec<_>>()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `content-api --once` on the same content, into a new folder that holds the daemon's
+/// publishing history (the one input that is not content: `_redirects` depends on it).
+fn fresh_build(site: &Site, watched_out: &Path) -> BTreeMap<String, Vec<u8>> {
+    let fresh = site.root().join("fresh");
+    let _ = std::fs::remove_dir_all(&fresh);
+    std::fs::create_dir_all(fresh.join(".content-api")).unwrap();
+    std::fs::copy(
+        watched_out.join(".content-api/published.json"),
+        fresh.join(".content-api/published.json"),
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args(["--once", "--today", TODAY, "--out", "fresh"])
+        .current_dir(site.root())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the fresh build failed (the storm left invalid content: a bug of the generator):\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    snapshot(&fresh)
+}
+
+/// Every file of an output folder except the state folder and in-flight temporary files.
+fn snapshot(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(out)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let relative = entry
+            .path()
+            .strip_prefix(out)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if !entry.file_type().is_file()
+            || relative.starts_with(".content-api/")
+            || relative.ends_with(".tmp")
+        {
+            continue;
+        }
+        if let Ok(bytes) = std::fs::read(entry.path()) {
+            files.insert(relative, bytes);
+        }
+    }
+    files
+}
