@@ -315,7 +315,7 @@ impl Events {
 
 fn publish(config: &Arc<SiteConfig>) -> Report {
     let today = chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap();
-    let mut publisher = Publisher::open(&config.out_dir);
+    let mut publisher = Publisher::open(&config.out_dir).unwrap();
     let workspace = Workspace::new(
         config.clone(),
         today,

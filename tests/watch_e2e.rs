@@ -119,8 +119,7 @@ impl Daemon {
             source::scan(&self.content),
             Lifetime::Once,
             // The history a `--once` run on this output folder would read.
-            content_api::write::Publisher::open(camino::Utf8Path::from_path(&self.out()).unwrap())
-                .published(),
+            content_api::write::read_published(camino::Utf8Path::from_path(&self.out()).unwrap()),
         );
         build::outputs(workspace.db())
             .into_iter()

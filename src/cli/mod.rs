@@ -27,7 +27,9 @@ use std::process::ExitCode;
 /// for every key) and are overridden by the flags below.
 ///
 /// Exit status: 0 on success, 1 when the content has errors (with --once nothing is written
-/// then), 2 for usage or configuration errors.
+/// then), 2 for usage or configuration errors, 3 when the output folder cannot be written (a
+/// disk or permission error, or another content-api process writing it; with --once the
+/// folder then holds the old or the new version of each file, and the next run completes it).
 #[derive(Debug, Parser)]
 #[command(
     name = "content-api",
@@ -112,6 +114,18 @@ pub struct BuildArgs {
 /// Exit codes.
 pub const EXIT_CONTENT_ERRORS: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_OUTPUT: u8 = 3;
+
+/// Prints a publish failure and picks its exit code: 1 when the content produces a path no
+/// file system can hold (nothing was written), 3 for the output folder or the disk.
+pub fn write_error_exit(err: &crate::write::WriteError) -> ExitCode {
+    eprintln!("error: {err}");
+    ExitCode::from(if err.is_content_problem() {
+        EXIT_CONTENT_ERRORS
+    } else {
+        EXIT_OUTPUT
+    })
+}
 
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {

@@ -1,6 +1,6 @@
 //! `content-api --once`: set every input, evaluate every output, write, exit.
 
-use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
+use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings, write_error_exit};
 use crate::diag::Diagnostic;
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::Publisher;
@@ -15,6 +15,11 @@ pub fn run(settings: &Settings) -> ExitCode {
         eprintln!("{}", problem.render(None, settings.color));
         return ExitCode::from(EXIT_USAGE);
     }
+    // Take the output folder first: another writer there is reported before any work.
+    let mut publisher = match Publisher::open(&config.out_dir) {
+        Ok(publisher) => publisher,
+        Err(err) => return write_error_exit(&err),
+    };
     let scan = source::scan(config.content_dir.as_std_path());
     let file_count = scan.files.len();
     tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
@@ -24,7 +29,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         settings.drafts,
         scan,
         Lifetime::Once,
-        Publisher::open(&config.out_dir).published(),
+        publisher.published(),
     );
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());
@@ -44,7 +49,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         outputs.len(),
         started.elapsed()
     );
-    match Publisher::open(&config.out_dir).publish(&outputs) {
+    match publisher.publish(&outputs) {
         Ok(report) => {
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(workspace);
@@ -59,10 +64,7 @@ pub fn run(settings: &Settings) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(err) => {
-            eprintln!("error: {err}");
-            ExitCode::from(EXIT_CONTENT_ERRORS)
-        }
+        Err(err) => write_error_exit(&err),
     }
 }
 

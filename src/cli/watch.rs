@@ -4,7 +4,7 @@
 //! that change without a file event (the date, a deleted output folder).
 
 use super::once::content_folder_problem;
-use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings, resolve};
+use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::session::{Batch, Outcome, Session};
 use crate::watch::{self, Changes, Mode, Signal};
 use crate::write::Report;
@@ -124,10 +124,7 @@ fn watch_session(
         ExitCode::from(EXIT_USAGE)
     })?;
     let (mut session, outcome) = Session::start(config.clone(), settings.today(), settings.drafts)
-        .map_err(|err| {
-            eprintln!("error: {err}");
-            ExitCode::from(EXIT_CONTENT_ERRORS)
-        })?;
+        .map_err(|err| write_error_exit(&err))?;
     let mut reporter = Reporter {
         color: settings.color,
         on_progress,
@@ -221,7 +218,7 @@ fn watch_session(
                 }
                 match session.repair_output() {
                     Ok(Some(outcome)) => {
-                        reporter.report(&session, &outcome, None, "output folder recreated")
+                        reporter.report(&session, &outcome, None, "output folder repaired")
                     }
                     Ok(None) => {}
                     Err(err) => tracing::error!("{err}"),

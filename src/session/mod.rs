@@ -105,7 +105,7 @@ impl Session {
     ) -> Result<(Session, Outcome), WriteError> {
         let started = Instant::now();
         let content_dir = config.content_dir.as_std_path().to_owned();
-        let publisher = Publisher::open(&config.out_dir);
+        let publisher = Publisher::open(&config.out_dir)?;
         let scan = source::scan(&content_dir);
         let published = publisher.published();
         let workspace =
@@ -204,7 +204,7 @@ impl Session {
                 FileRole::Ignored | FileRole::Misplaced { .. }
             )
         {
-            let contents = source::read_file(&disk_path);
+            let contents = source::read_content(&self.content_dir, relative);
             self.stage(path, contents);
         }
         // Gone from disk: it may have been a folder (deleted or moved away), and every file

@@ -9,5 +9,5 @@ mod read;
 mod walk;
 
 pub use path::{ContentPath, FileRole, classify};
-pub use read::{FileContents, MAX_FILE_BYTES, read_file};
+pub use read::{FileContents, MAX_FILE_BYTES, read_content, read_file};
 pub use walk::{Scan, ScanProblem, ScannedFile, in_content_folder, scan, scan_under};
