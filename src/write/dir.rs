@@ -96,10 +96,11 @@ impl OutDir {
                         Ok(()) | Err(Errno::EXIST) => {}
                         Err(errno) => return Err(self.io(shown, errno)),
                     }
-                    open_dir(&current, part).map_err(|errno| self.refusal(shown, errno))?
+                    open_dir(&current, part)
+                        .map_err(|errno| self.refusal(&current, part, shown, errno))?
                 }
                 Err(Errno::NOENT) => return Ok(None),
-                Err(errno) => return Err(self.refusal(shown, errno)),
+                Err(errno) => return Err(self.refusal(&current, part, shown, errno)),
             };
         }
         Ok(Some((current, name)))
@@ -259,12 +260,20 @@ impl OutDir {
         }
     }
 
-    /// The error for a folder on the way that cannot be entered.
-    fn refusal(&self, relative: &str, errno: Errno) -> WriteError {
+    /// The error for the folder `part` of `dir` (`relative` in the output folder) that cannot
+    /// be entered: a link, a file, or an I/O error.
+    fn refusal(&self, dir: &OwnedFd, part: &str, relative: &str, errno: Errno) -> WriteError {
         let path = self.path.join(relative);
         match errno {
-            Errno::LOOP => WriteError::Symlink { path },
-            Errno::NOTDIR => WriteError::NotADirectory { path },
+            Errno::LOOP | Errno::NOTDIR => {
+                let is_link = rustix::fs::statat(dir, part, AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Symlink);
+                if is_link {
+                    WriteError::Symlink { path }
+                } else {
+                    WriteError::NotADirectory { path }
+                }
+            }
             errno => WriteError::Io {
                 path,
                 source: errno.into(),
