@@ -471,3 +471,93 @@ fn an_output_folder_that_cannot_be_written_exits_3_not_1() {
         help.stdout
     );
 }
+
+/// `content-api serve` on a free port; killed on drop.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(site: &Site) -> Server {
+        let mut child = Command::new(common::BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--content", "content"])
+            .args(["--out", "out", "--today", TODAY])
+            .current_dir(site.root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    /// Sends `request` as raw bytes and returns the status and the body of the answer.
+    fn raw(&self, request: &[u8]) -> (u16, Vec<u8>) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&self.addr).unwrap();
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        // The server may answer (and close) before it has read everything.
+        let _ = stream.write_all(request);
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let split = answer
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("no head in {:?}", String::from_utf8_lossy(&answer)));
+        let head = String::from_utf8_lossy(&answer[..split]).to_string();
+        let status = head[9..12].parse().unwrap();
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{head}"
+        );
+        (status, answer[split + 4..].to_vec())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn requests_hyper_cannot_read_get_the_contracts_json_errors() {
+    let site = Site::new();
+    let server = Server::start(&site);
+    let long_target = format!(
+        "GET /api/{} HTTP/1.1\r\nHost: x\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let big_header = format!(
+        "GET /api/posts.json HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(500_000)
+    );
+    let cases: [(&[u8], u16); 3] = [
+        (b"NOT HTTP AT ALL\r\n\r\n", 400),
+        (long_target.as_bytes(), 414),
+        (big_header.as_bytes(), 431),
+    ];
+    for (request, status) in cases {
+        let (got, body) = server.raw(request);
+        assert_eq!(got, status);
+        let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(json["status"], status);
+        assert!(json["error"]["code"].is_string() && json["detail"].is_string());
+    }
+    // The server goes on answering.
+    let (status, _) =
+        server.raw(b"GET /api/nope.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert_eq!(status, 404);
+}

@@ -11,8 +11,7 @@ use super::files::Served;
 use super::media::media_type;
 use super::path::{SafePath, prefers_markdown};
 use super::problem::{
-    self, Body, empty, full, gone, internal_error, method_not_allowed, not_found,
-    with_contract_headers,
+    self, Body, empty, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
 use hyper::header::{
     ACCEPT, ACCESS_CONTROL_REQUEST_HEADERS, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap,
@@ -96,8 +95,8 @@ fn file(served: Served, headers: &HeaderMap, head: bool, negotiated: bool) -> Re
     }
     builder = builder
         .header(CONTENT_TYPE, media_type(&served.path))
-        .header(CONTENT_LENGTH, served.bytes.len());
-    let body = if head { empty() } else { full(served.bytes) };
+        .header(CONTENT_LENGTH, served.content_length());
+    let body = if head { empty() } else { served.into_body() };
     builder.body(body).expect("valid file response")
 }
 
