@@ -28,8 +28,9 @@ use std::process::ExitCode;
 ///
 /// Exit status: 0 on success, 1 when the content has errors (with --once nothing is written
 /// then), 2 for usage or configuration errors, 3 when the output folder cannot be written (a
-/// disk or permission error, or another content-api process writing it; with --once the
-/// folder then holds the old or the new version of each file, and the next run completes it).
+/// disk or permission error, a link or file in the way, or another content-api process
+/// writing it; each file then holds its old or its new version, and the next run completes
+/// the build).
 #[derive(Debug, Parser)]
 #[command(
     name = "content-api",
