@@ -107,9 +107,11 @@ impl WriteError {
 /// A file whose content is not known (the first publish, or after the folder was deleted) is
 /// read and compared, so an unchanged file is never rewritten, even across restarts.
 pub struct Publisher {
-    dir: OutDir,
-    /// Held for the publisher's life: one writer per folder.
-    lock: Lock,
+    out_dir: Utf8PathBuf,
+    /// The open folder and its lock (held for the publisher's life: one writer per folder).
+    /// `None` until the first publish when the folder did not exist: a run that publishes
+    /// nothing does not create it.
+    opened: Option<(OutDir, Lock)>,
     /// Every file this tool owns in the folder, with the hash of its bytes when known.
     files: HashMap<Arc<str>, Option<u128>>,
     /// The owned paths as the manifest on disk lists them.
@@ -146,8 +148,10 @@ impl Publisher {
     /// earlier builds wrote (the manifest, plus the intent record of an interrupted build), and
     /// with the temporary files of interrupted writes removed.
     pub fn open(out_dir: &Utf8Path) -> Result<Publisher, WriteError> {
-        let dir = OutDir::open(out_dir)?;
-        let lock = Lock::acquire(&dir)?;
+        let opened = match std::fs::symlink_metadata(out_dir) {
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            _ => Some(open_locked(out_dir)?),
+        };
         let manifest = Manifest::load(out_dir);
         let intent = Manifest::load_from(out_dir, INTENT_PATH);
         let history = History::load(out_dir);
@@ -157,8 +161,8 @@ impl Publisher {
             .map(|path| (Arc::from(path), None))
             .collect();
         let mut publisher = Publisher {
-            dir,
-            lock,
+            out_dir: out_dir.to_owned(),
+            opened,
             files,
             manifest,
             intent_on_disk: !intent.is_empty(),
@@ -183,32 +187,41 @@ impl Publisher {
     /// it would otherwise skip, so calling it again (the daemon does, every second) retries
     /// until the folder is whole. Costs one `stat` per output folder.
     pub fn is_intact(&mut self) -> bool {
-        if self.failed || self.dir_replaced() {
+        if self.failed {
+            return false;
+        }
+        if self.opened.is_none() {
+            return true; // Nothing was published.
+        }
+        if self.dir_replaced() {
             return false;
         }
         let published = self.files.values().any(Option::is_some);
-        if published && self.dir.entry(MANIFEST_PATH).ok() != Some(Entry::File) {
+        if published && self.dir().entry(MANIFEST_PATH).ok() != Some(Entry::File) {
             return false;
         }
         let mut damaged = false;
         let changed: Vec<String> = self
             .folders
             .iter()
-            .filter(|(folder, stamp)| self.dir.folder_stamp(folder) != **stamp)
+            .filter(|(folder, stamp)| self.dir().folder_stamp(folder) != **stamp)
             .map(|(folder, _)| folder.clone())
             .collect();
+        let Some((dir, _)) = &self.opened else {
+            return true;
+        };
         for folder in changed {
             for (path, hash) in self.files.iter_mut() {
                 if parent_of(path) == folder
                     && hash.is_some()
-                    && self.dir.entry(path).ok() != Some(Entry::File)
+                    && dir.entry(path).ok() != Some(Entry::File)
                 {
                     *hash = None;
                     damaged = true;
                 }
             }
             self.folders
-                .insert(folder.clone(), self.dir.folder_stamp(&folder));
+                .insert(folder.clone(), dir.folder_stamp(&folder));
         }
         if damaged {
             // The groups holding those files must be looked at again.
@@ -234,6 +247,9 @@ impl Publisher {
     }
 
     fn try_publish(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
+        if self.opened.is_none() {
+            self.opened = Some(open_locked(&self.out_dir)?);
+        }
         self.forget_if_replaced()?;
         let plan = self.plan(groups)?;
         self.record_intent(&plan)?;
@@ -252,19 +268,17 @@ impl Publisher {
     /// Step 1. When the folder was deleted (or its manifest), trust nothing known about it.
     fn forget_if_replaced(&mut self) -> Result<(), WriteError> {
         if self.dir_replaced() {
-            tracing::info!("{} was removed; writing it again", self.dir.path());
-            let dir = OutDir::open(self.dir.path())?;
-            let lock = Lock::acquire(&dir)?;
-            (self.dir, self.lock) = (dir, lock);
+            tracing::info!("{} was removed; writing it again", self.out_dir);
+            self.opened = Some(open_locked(&self.out_dir)?);
             self.forget_contents();
             // Its state files went with it: what it may hold is what we owned.
             self.intent_on_disk = true;
         } else if self.files.values().any(Option::is_some)
-            && self.dir.entry(MANIFEST_PATH).ok() != Some(Entry::File)
+            && self.dir().entry(MANIFEST_PATH).ok() != Some(Entry::File)
         {
             tracing::info!(
                 "{}/{MANIFEST_PATH} was removed; checking every file",
-                self.dir.path()
+                self.out_dir
             );
             self.forget_contents();
         }
@@ -278,8 +292,8 @@ impl Publisher {
 
     /// Whether the output folder's path no longer leads to the folder this publisher opened.
     fn dir_replaced(&self) -> bool {
-        let at_path = std::fs::metadata(self.dir.path());
-        let opened = self.dir.folder_stamp("");
+        let at_path = std::fs::metadata(&self.out_dir);
+        let opened = self.dir().folder_stamp("");
         match (at_path, opened) {
             (Ok(meta), Some((dev, ino, _, _))) => {
                 use std::os::unix::fs::MetadataExt;
@@ -321,16 +335,16 @@ impl Publisher {
         }
         let folders: BTreeSet<&str> = stale.iter().map(|(entry, _)| parent_of(&entry.0)).collect();
         for folder in folders.into_iter().filter(|folder| !folder.is_empty()) {
-            match self.dir.entry(folder)? {
+            match self.dir().entry(folder)? {
                 Entry::Folder | Entry::Missing => {}
                 Entry::File => {
                     return Err(WriteError::NotADirectory {
-                        path: self.dir.path().join(folder),
+                        path: self.out_dir.join(folder),
                     });
                 }
                 Entry::Other => {
                     return Err(WriteError::Symlink {
-                        path: self.dir.path().join(folder),
+                        path: self.out_dir.join(folder),
                     });
                 }
             }
@@ -352,7 +366,7 @@ impl Publisher {
             path: path.to_string(),
             reason,
         })?;
-        let len = self.dir.path().as_str().len() + 1 + path.len();
+        let len = self.out_dir.as_str().len() + 1 + path.len();
         if len > PATH_MAX {
             return Err(WriteError::PathTooLong {
                 path: path.to_string(),
@@ -375,7 +389,7 @@ impl Publisher {
             .map(|path| &**path)
             .collect();
         let intent = Manifest::from_paths(may_hold.into_iter());
-        write_to(&self.dir, INTENT_PATH, &intent.to_bytes())?;
+        write_to(self.dir(), INTENT_PATH, &intent.to_bytes())?;
         self.intent_on_disk = true;
         for path in &plan.new_paths {
             self.files.insert(path.clone(), None);
@@ -386,7 +400,7 @@ impl Publisher {
     /// Step 4. Writes the outputs that differ, in parallel. What was written is remembered even
     /// when another write fails, so a retry does not write it again.
     fn write_files(&mut self, plan: &Plan<'_>) -> Result<Report, WriteError> {
-        let dir = &self.dir;
+        let dir = self.dir();
         let results: Vec<Result<bool, WriteError>> = plan
             .stale
             .par_iter()
@@ -434,7 +448,7 @@ impl Publisher {
             .collect();
         gone.sort();
         for path in gone {
-            match self.dir.remove(&path) {
+            match self.dir().remove(&path) {
                 Ok(true) => report.removed.push(path.to_string()),
                 Ok(false) => {}
                 Err(err @ (WriteError::Symlink { .. } | WriteError::NotADirectory { .. })) => {
@@ -449,23 +463,23 @@ impl Publisher {
 
     /// Step 6. The history, then the manifest (the commit point), then the intent record goes.
     fn commit(&mut self, groups: &[Files], same_paths: bool) -> Result<(), WriteError> {
-        let manifest_missing = self.dir.entry(MANIFEST_PATH)? != Entry::File;
+        let manifest_missing = self.dir().entry(MANIFEST_PATH)? != Entry::File;
         if same_paths && !manifest_missing && !self.intent_on_disk {
             return Ok(());
         }
         let history = self.history.with_outputs(all_paths(groups));
-        if history != self.history || self.dir.entry(HISTORY_PATH)? != Entry::File {
-            write_to(&self.dir, HISTORY_PATH, &history.to_bytes())?;
+        if history != self.history || self.dir().entry(HISTORY_PATH)? != Entry::File {
+            write_to(self.dir(), HISTORY_PATH, &history.to_bytes())?;
             self.history = history;
             self.published = self.history.published();
         }
         let manifest = Manifest::from_paths(all_paths(groups).map(|path| &**path));
         if manifest != self.manifest || manifest_missing || self.intent_on_disk {
-            write_to(&self.dir, MANIFEST_PATH, &manifest.to_bytes())?;
+            write_to(self.dir(), MANIFEST_PATH, &manifest.to_bytes())?;
             self.manifest = manifest;
         }
         if self.intent_on_disk {
-            self.dir.remove(INTENT_PATH)?;
+            self.dir().remove(INTENT_PATH)?;
             self.intent_on_disk = false;
         }
         Ok(())
@@ -482,24 +496,33 @@ impl Publisher {
                 .map(|folder| (folder.to_string(), None))
                 .collect();
         }
+        let Some((dir, _)) = &self.opened else { return };
         for (folder, stamp) in self.folders.iter_mut() {
-            *stamp = self.dir.folder_stamp(folder);
+            *stamp = dir.folder_stamp(folder);
         }
+    }
+
+    /// The open folder (once a publish or `open` opened it).
+    fn dir(&self) -> &OutDir {
+        &self.opened.as_ref().expect("the folder is open").0
     }
 
     /// Removes the temporary files interrupted writers left in the folders this tool writes.
     fn remove_temp_files(&mut self) {
+        if self.opened.is_none() {
+            return;
+        }
         let mut folders: BTreeSet<&str> = self.files.keys().map(|path| parent_of(path)).collect();
         folders.extend(["", ".content-api"]);
         let removed: usize = folders
             .into_iter()
-            .map(|folder| self.dir.remove_temp_files(folder))
+            .map(|folder| self.dir().remove_temp_files(folder))
             .sum();
         if removed > 0 {
             tracing::info!(
                 "removed {removed} temporary file{} left by an interrupted build in {}",
                 if removed == 1 { "" } else { "s" },
-                self.dir.path()
+                self.out_dir
             );
         }
     }
@@ -509,6 +532,13 @@ impl Publisher {
 /// on `out_dir` would start from; for tools and tests that compare with a running writer).
 pub fn read_published(out_dir: &Utf8Path) -> Published {
     History::load(out_dir).published()
+}
+
+/// Opens (creating it when missing) and locks the output folder.
+fn open_locked(out_dir: &Utf8Path) -> Result<(OutDir, Lock), WriteError> {
+    let dir = OutDir::open(out_dir)?;
+    let lock = Lock::acquire(&dir)?;
+    Ok((dir, lock))
 }
 
 fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
