@@ -52,8 +52,8 @@ pub fn read_file(path: &Path) -> FileContents {
                 "file is larger than the {} MB limit for a content file; it was not read",
                 MAX_FILE_BYTES / (1024 * 1024)
             ),
-            help: "content files are Markdown text: move large assets (videos, archives, \
-                   generated dumps) out of the content folder, or split the post"
+            help: "content files are Markdown text: move large assets out of the content \
+                   folder (videos, archives, generated dumps), or split the post"
                 .into(),
             position: None,
         },
