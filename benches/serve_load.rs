@@ -120,7 +120,7 @@ struct Site {
 impl Site {
     fn build(content: &Path, out: &Utf8Path) -> Site {
         let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
-        let publisher = Publisher::open(out);
+        let publisher = Publisher::open(out).expect("the output folder opens");
         let workspace = Workspace::new(
             Arc::new(config_for(content, out)),
             today,

@@ -313,7 +313,7 @@ impl Events {
 /// What `--once` does: build, publish, and record the API paths in the publishing history.
 fn publish(config: &Arc<SiteConfig>) -> Report {
     let today = sample_today();
-    let mut publisher = Publisher::open(&config.out_dir);
+    let mut publisher = Publisher::open(&config.out_dir).unwrap();
     let mut history = write::HistoryFile::load(&config.history_file, &config.out_dir).unwrap();
     let workspace = Workspace::new(
         config.clone(),

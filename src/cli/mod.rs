@@ -41,8 +41,11 @@ use std::process::ExitCode;
 /// Environment: NO_COLOR (any value) turns colours off; RUST_LOG overrides --quiet/--verbose;
 /// CI (set, and not "false" or "0") makes a build with placeholder settings an error.
 ///
-/// Exit status: 0 on success, 1 when the content has errors (nothing is written then), 2 for
-/// usage or configuration errors.
+/// Exit status: 0 on success, 1 when the content has errors (with --once nothing is written
+/// then), 2 for usage or configuration errors, 3 when the output folder cannot be written (a
+/// disk or permission error, a link or file in the way, or another content-api process
+/// writing it; each file then holds its old or its new version, and the next run completes
+/// the build).
 #[derive(Debug, Parser)]
 #[command(name = "content-api", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
@@ -206,6 +209,18 @@ pub struct BuildArgs {
 /// Exit codes.
 pub const EXIT_CONTENT_ERRORS: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_OUTPUT: u8 = 3;
+
+/// Prints a publish failure and picks its exit code: 1 when the content produces a path no
+/// file system can hold (nothing was written), 3 for the output folder or the disk.
+pub fn write_error_exit(err: &crate::write::WriteError) -> ExitCode {
+    eprintln!("error: {err}");
+    ExitCode::from(if err.is_content_problem() {
+        EXIT_CONTENT_ERRORS
+    } else {
+        EXIT_OUTPUT
+    })
+}
 
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {

@@ -4,7 +4,7 @@
 //! what CI runs to deploy, so what it published is what production served.
 
 use super::progress::Progress;
-use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
+use super::{EXIT_CONTENT_ERRORS, EXIT_OUTPUT, EXIT_USAGE, Settings, write_error_exit};
 use crate::diag::Diagnostic;
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::{HistoryFile, Publisher, purge_urls, write_purge_list};
@@ -16,6 +16,11 @@ pub fn run(settings: &Settings) -> ExitCode {
     let started = Instant::now();
     let config = &settings.config;
     let progress = Progress::on_stderr();
+    // Take the output folder first: another writer there is reported before any work.
+    let mut publisher = match Publisher::open(&config.out_dir) {
+        Ok(publisher) => publisher,
+        Err(err) => return write_error_exit(&err),
+    };
     let checked = match load_and_check(settings, &progress) {
         Ok(checked) => checked,
         Err(Failure::Usage) => return ExitCode::from(EXIT_USAGE),
@@ -41,7 +46,6 @@ pub fn run(settings: &Settings) -> ExitCode {
         started.elapsed()
     );
     progress.phase(&format!("writing {} files", outputs.len()));
-    let mut publisher = Publisher::open(&config.out_dir);
     let published = publisher.publish(&outputs);
     progress.clear();
     match published {
@@ -56,7 +60,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                     ),
                     Err(err) => {
                         eprintln!("error: {err}");
-                        return ExitCode::from(EXIT_CONTENT_ERRORS);
+                        return ExitCode::from(EXIT_OUTPUT);
                     }
                 }
             }
@@ -64,7 +68,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                 let urls = purge_urls(&report, &config.base_url, publisher.owned_paths());
                 if let Err(err) = write_purge_list(file, &urls) {
                     eprintln!("error: cannot write the purge list {file}: {err}");
-                    return ExitCode::from(EXIT_CONTENT_ERRORS);
+                    return ExitCode::from(EXIT_OUTPUT);
                 }
             }
             // The process ends here: skip freeing the database piece by piece.
@@ -80,10 +84,7 @@ pub fn run(settings: &Settings) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(err) => {
-            eprintln!("error: {err}");
-            ExitCode::from(EXIT_CONTENT_ERRORS)
-        }
+        Err(err) => write_error_exit(&err),
     }
 }
 

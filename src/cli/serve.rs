@@ -7,7 +7,7 @@
 //! watch loop, then the server.
 
 use super::watch::{Progress, WatchArgs, run_with};
-use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE, ServeArgs, resolve};
+use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, ServeArgs, resolve};
 use crate::diag::Severity;
 use crate::serve::{self, ContentDiagnostic, Feed, Rebuild};
 use crate::session::Session;
@@ -39,7 +39,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("error: cannot start the server: {err}");
-            return ExitCode::from(EXIT_CONTENT_ERRORS);
+            return ExitCode::from(EXIT_OUTPUT);
         }
     };
     // Bind before building: a port in use is reported at once.
@@ -63,7 +63,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
     // The server resolves the folder once, at start: make sure it exists before the first build.
     if let Err(err) = std::fs::create_dir_all(&config.out_dir) {
         eprintln!("error: cannot create {}: {err}", config.out_dir);
-        return ExitCode::from(EXIT_CONTENT_ERRORS);
+        return ExitCode::from(EXIT_OUTPUT);
     }
     let origin = format!("http://{addr}");
     let feed = Feed::new();
@@ -99,11 +99,11 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         Ok(Ok(())) => code,
         Ok(Err(err)) => {
             eprintln!("error: cannot serve {}: {err}", config.out_dir);
-            ExitCode::from(EXIT_CONTENT_ERRORS)
+            ExitCode::from(EXIT_OUTPUT)
         }
         Err(err) => {
             eprintln!("error: the server stopped: {err}");
-            ExitCode::from(EXIT_CONTENT_ERRORS)
+            ExitCode::from(EXIT_OUTPUT)
         }
     }
 }

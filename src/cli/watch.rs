@@ -5,7 +5,7 @@
 //! date, a deleted output folder, the content folder vanishing or coming back), shutdown.
 
 use super::once::content_folder_problem;
-use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings, resolve};
+use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::session::{Batch, Outcome, RebuildError, Session};
 use crate::watch::{self, Changes, Mode, Signal, Watcher};
 use crate::write::{Report, purge_urls, write_purge_list};
@@ -147,10 +147,7 @@ impl<'a> Daemon<'a> {
             ExitCode::from(EXIT_USAGE)
         })?;
         let (session, outcome) = Session::start(config.clone(), settings.today(), settings.drafts)
-            .map_err(|err| {
-                eprintln!("error: {err}");
-                ExitCode::from(EXIT_CONTENT_ERRORS)
-            })?;
+            .map_err(|err| write_error_exit(&err))?;
         let mut reporter = Reporter {
             color: settings.color,
             purge_list: settings.purge_list.clone(),
@@ -382,7 +379,7 @@ impl<'a> Daemon<'a> {
         match self.session.repair_output() {
             Ok(Some(outcome)) => {
                 self.reporter
-                    .report(&self.session, &outcome, None, "output folder recreated")
+                    .report(&self.session, &outcome, None, "output folder repaired")
             }
             Ok(None) => {}
             Err(err) => tracing::error!("{err}"),

@@ -6,32 +6,117 @@
 //!   metadata is read from that handle, and its bytes come from that handle. The writer
 //!   replaces files by renaming a complete temporary file over them, so an open handle always
 //!   sees one whole version, never a mix.
-//! - A cache keeps the bytes and ETag of recently served versions, keyed by the identity the
-//!   open handle reports (device, inode, size, modification and change times). The writer never
-//!   modifies a file in place, so a new version is a new inode; a hand edit in place changes the
-//!   times. The cache is also emptied after every rebuild.
+//! - A file up to `CACHE_FILE_LIMIT` is read whole and its bytes are cached and shared by every
+//!   request. A larger one is streamed from its open handle in `CHUNK`-sized reads, so a slow
+//!   client holds one chunk, not the file: memory stays flat however many clients read it.
+//! - A cache keeps the ETag (and the bytes of small files) of recently served versions, keyed
+//!   by the identity the open handle reports (device, inode, size, modification and change
+//!   times). The writer never modifies a file in place, so a new version is a new inode; a hand
+//!   edit in place changes the times. The cache is also emptied after every rebuild.
 
+use super::problem::{Body, full};
 use bytes::Bytes;
+use http_body_util::{BodyExt, StreamBody};
+use hyper::body::Frame;
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::io::{self, Read};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
-/// Files larger than this are served but not cached.
-const CACHE_FILE_LIMIT: u64 = 16 << 20;
+/// Files up to this size are read whole and cached; larger ones are streamed.
+const CACHE_FILE_LIMIT: u64 = 1 << 20;
+/// The size of each read of a streamed file.
+const CHUNK: usize = 64 << 10;
 /// The cache is emptied when it would hold more than this.
 const CACHE_TOTAL_LIMIT: u64 = 256 << 20;
 
 /// One version of one file, ready to send.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Served {
     /// The file's path relative to the output folder (decides the media type).
     pub path: String,
-    pub bytes: Bytes,
+    content: Content,
     /// A strong validator: the quoted 128-bit hash of exactly these bytes.
     pub etag: String,
+}
+
+#[derive(Debug)]
+enum Content {
+    /// A small file's bytes (shared with the cache).
+    Bytes(Bytes),
+    /// A large file's open handle and its length: the body reads it as the client takes it.
+    File(std::fs::File, u64),
+}
+
+impl Served {
+    /// The length of the body in bytes.
+    pub fn content_length(&self) -> u64 {
+        match &self.content {
+            Content::Bytes(bytes) => bytes.len() as u64,
+            Content::File(_, len) => *len,
+        }
+    }
+
+    /// The response body: the bytes, or a stream of the handle this version was opened as.
+    pub fn into_body(self) -> Body {
+        match self.content {
+            Content::Bytes(bytes) => full(bytes),
+            Content::File(file, len) => stream(file, len),
+        }
+    }
+
+    /// A version of a file with other bytes (the preview's rewritten copy) and their ETag.
+    pub fn with_bytes(path: String, etag: String, bytes: Bytes) -> Served {
+        Served {
+            path,
+            content: Content::Bytes(bytes),
+            etag,
+        }
+    }
+
+    /// The whole content, read from the one handle this version was opened as (the preview
+    /// rewrites whole files; the production server streams large ones instead).
+    pub fn bytes(&self) -> io::Result<Bytes> {
+        match &self.content {
+            Content::Bytes(bytes) => Ok(bytes.clone()),
+            Content::File(file, len) => {
+                let mut buffer = vec![0; *len as usize];
+                file.read_exact_at(&mut buffer, 0)?;
+                Ok(Bytes::from(buffer))
+            }
+        }
+    }
+}
+
+/// A body that reads `len` bytes of `file` from the start, one chunk per poll. A read failure
+/// ends the body early; hyper then closes the connection (the length was announced), so the
+/// client sees an error, never a short file taken for a whole one.
+fn stream(file: std::fs::File, len: u64) -> Body {
+    let chunks = futures_util::stream::unfold((file, 0u64), move |(file, offset)| async move {
+        if offset >= len {
+            return None;
+        }
+        let mut buffer = vec![0; CHUNK.min((len - offset) as usize)];
+        match file.read_at(&mut buffer, offset) {
+            Ok(0) => None,
+            Ok(read) => {
+                buffer.truncate(read);
+                let next = offset + read as u64;
+                Some((
+                    Ok::<_, Infallible>(Frame::data(Bytes::from(buffer))),
+                    (file, next),
+                ))
+            }
+            Err(err) => {
+                tracing::error!("a read failed while sending a file: {err}");
+                None
+            }
+        }
+    });
+    StreamBody::new(chunks).boxed_unsync()
 }
 
 /// The output folder, for reading.
@@ -42,7 +127,8 @@ pub struct Files {
 
 #[derive(Default)]
 struct Cache {
-    entries: HashMap<PathBuf, (Identity, Bytes, String)>,
+    /// Per file: the version's identity, its bytes when small, its ETag.
+    entries: HashMap<PathBuf, (Identity, Option<Bytes>, String)>,
     bytes: u64,
 }
 
@@ -106,35 +192,54 @@ impl Files {
             mtime: (meta.mtime(), meta.mtime_nsec()),
             ctime: (meta.ctime(), meta.ctime_nsec()),
         };
-        if let Some((cached, bytes, etag)) = self.lock().entries.get(&canonical)
-            && *cached == identity
+        let cached = self.lock().entries.get(&canonical).cloned();
+        if let Some((known, bytes, etag)) = cached
+            && known == identity
         {
+            let content = match bytes {
+                Some(bytes) => Content::Bytes(bytes),
+                None => Content::File(file, identity.size),
+            };
             return Ok(Some(Served {
                 path: relative.to_string(),
-                bytes: bytes.clone(),
-                etag: etag.clone(),
+                content,
+                etag,
             }));
         }
-        let mut buffer = Vec::with_capacity(identity.size as usize);
-        file.read_to_end(&mut buffer)?;
-        let etag = etag_of(&buffer);
-        let bytes = Bytes::from(buffer);
-        if identity.size <= CACHE_FILE_LIMIT && bytes.len() as u64 == identity.size {
+        let (content, etag) = if identity.size <= CACHE_FILE_LIMIT {
+            let mut buffer = Vec::with_capacity(identity.size as usize);
+            file.read_to_end(&mut buffer)?;
+            let etag = etag_of(&buffer);
+            (Content::Bytes(Bytes::from(buffer)), etag)
+        } else {
+            let etag = etag_of_file(&file, identity.size)?;
+            (Content::File(file, identity.size), etag)
+        };
+        let complete = match &content {
+            Content::Bytes(bytes) => bytes.len() as u64 == identity.size,
+            Content::File(..) => true,
+        };
+        if complete {
+            let bytes = match &content {
+                Content::Bytes(bytes) => Some(bytes.clone()),
+                Content::File(..) => None,
+            };
+            let size = bytes.as_ref().map_or(0, |b| b.len() as u64);
             let mut cache = self.lock();
-            if cache.bytes + identity.size > CACHE_TOTAL_LIMIT {
+            if cache.bytes + size > CACHE_TOTAL_LIMIT {
                 *cache = Cache::default();
             }
-            cache.bytes += identity.size;
-            if let Some((old, _, _)) = cache
+            cache.bytes += size;
+            if let Some((_, Some(old), _)) = cache
                 .entries
-                .insert(canonical, (identity, bytes.clone(), etag.clone()))
+                .insert(canonical, (identity, bytes, etag.clone()))
             {
-                cache.bytes -= old.size;
+                cache.bytes -= old.len() as u64;
             }
         }
         Ok(Some(Served {
             path: relative.to_string(),
-            bytes,
+            content,
             etag,
         }))
     }
@@ -155,6 +260,26 @@ impl Files {
 /// The strong ETag of `bytes`: their 128-bit xxh3 hash, quoted.
 pub fn etag_of(bytes: &[u8]) -> String {
     format!("\"{:032x}\"", xxh3_128(bytes))
+}
+
+/// The ETag of the first `len` bytes of `file`, read in chunks (never the whole file at once).
+fn etag_of_file(file: &std::fs::File, len: u64) -> io::Result<String> {
+    let mut hasher = Xxh3::new();
+    let mut buffer = vec![0; CHUNK];
+    let mut offset = 0;
+    while offset < len {
+        let want = CHUNK.min((len - offset) as usize);
+        let read = file.read_at(&mut buffer[..want], offset)?;
+        if read == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the file is shorter than its size",
+            ));
+        }
+        hasher.update(&buffer[..read]);
+        offset += read as u64;
+    }
+    Ok(format!("\"{:032x}\"", hasher.digest128()))
 }
 
 /// Errors that mean "there is no such file", as opposed to a failure.
@@ -182,7 +307,7 @@ mod tests {
     fn a_file_is_read_with_its_etag_and_a_missing_one_is_none() {
         let (_dir, files) = folder();
         let served = files.read("api/a.json").unwrap().unwrap();
-        assert_eq!(&served.bytes[..], b"[1]");
+        assert_eq!(&served.bytes().unwrap()[..], b"[1]");
         assert_eq!(served.etag, etag_of(b"[1]"));
         assert_eq!(served.etag.len(), 34);
         assert!(files.read("api/b.json").unwrap().is_none());
@@ -197,14 +322,14 @@ mod tests {
     fn a_replaced_file_is_read_again_not_taken_from_the_cache() {
         let (dir, files) = folder();
         assert_eq!(
-            &files.read("api/a.json").unwrap().unwrap().bytes[..],
+            &files.read("api/a.json").unwrap().unwrap().bytes().unwrap()[..],
             b"[1]"
         );
         let temp = dir.path().join("out/api/.a.tmp");
         std::fs::write(&temp, "[2]").unwrap();
         std::fs::rename(&temp, dir.path().join("out/api/a.json")).unwrap();
         let served = files.read("api/a.json").unwrap().unwrap();
-        assert_eq!(&served.bytes[..], b"[2]");
+        assert_eq!(&served.bytes().unwrap()[..], b"[2]");
         assert_eq!(served.etag, etag_of(b"[2]"));
     }
 
@@ -219,9 +344,35 @@ mod tests {
         assert!(files.read("api/out.json").unwrap().is_none());
         assert!(files.read("up/secret.json").unwrap().is_none());
         assert_eq!(
-            &files.read("api/in.json").unwrap().unwrap().bytes[..],
+            &files.read("api/in.json").unwrap().unwrap().bytes().unwrap()[..],
             b"[1]"
         );
+    }
+
+    #[tokio::test]
+    async fn a_large_file_is_streamed_from_its_handle_with_the_etag_of_its_bytes() {
+        let (dir, files) = folder();
+        let out = dir.path().join("out");
+        let old: Vec<u8> = (0..3 * CACHE_FILE_LIMIT + 7)
+            .map(|i| (i % 251) as u8)
+            .collect();
+        std::fs::write(out.join("big.txt"), &old).unwrap();
+        let served = files.read("big.txt").unwrap().unwrap();
+        assert!(
+            matches!(served.content, Content::File(..)),
+            "streamed, not buffered"
+        );
+        assert_eq!(served.content_length(), old.len() as u64);
+        assert_eq!(served.etag, etag_of(&old));
+        // A publish replaces the file while the response is on its way: the body is the
+        // version that was opened, whole.
+        let temp = out.join(".big.tmp");
+        std::fs::write(&temp, vec![b'x'; 10]).unwrap();
+        std::fs::rename(&temp, out.join("big.txt")).unwrap();
+        let body = served.into_body().collect().await.unwrap().to_bytes();
+        assert!(body[..] == old[..]);
+        let again = files.read("big.txt").unwrap().unwrap();
+        assert_eq!(again.etag, etag_of(b"xxxxxxxxxx"));
     }
 
     #[test]

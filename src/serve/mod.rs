@@ -13,6 +13,8 @@
 //! - [`events`]: the Server-Sent Events stream of rebuilds;
 //! - [`preview`]: what only `content-api serve` adds for the author (the landing page at `/`,
 //!   the content's errors, live reload, the base URL rewritten to the local address).
+//! - [`raw_errors`]: hyper's own answers to unreadable requests (400, 414, 431), rewritten as
+//!   the contract's JSON errors.
 //!
 //! The build side (watch mode) hands each publish, and the content's current diagnostics, to
 //! the server through a [`Feed`].
@@ -24,6 +26,7 @@ mod media;
 mod path;
 mod preview;
 mod problem;
+mod raw_errors;
 mod router;
 
 pub use events::EVENTS_PATH;
@@ -43,6 +46,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch};
+
+/// The largest request head read (hyper answers 431 beyond it, rewritten by `raw_errors`).
+const MAX_HEAD_BYTES: usize = 128 << 10;
 
 /// One rebuild's effect, as URL paths (site-absolute, e.g. "/api/posts.json").
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -216,6 +222,7 @@ async fn run(
         };
         let _ = stream.set_nodelay(true);
         let state = state.clone();
+        let config = state.config.clone();
         // Reading a file is a short blocking call (the output folder is local and mostly in the
         // page cache, and the cache skips the read for a version already served), made on the
         // worker thread as nginx does on its event loop rather than handed to another thread.
@@ -226,7 +233,14 @@ async fn run(
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(Duration::from_secs(30))
-            .serve_connection(TokioIo::new(stream), service);
+            // A request head over 128 KiB is refused (431) rather than buffered: no GET to a
+            // static API needs more, and a client cannot make the server hold more per
+            // connection.
+            .max_buf_size(MAX_HEAD_BYTES)
+            .serve_connection(
+                TokioIo::new(raw_errors::ContractErrors::new(stream, config.clone())),
+                service,
+            );
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(err) = connection.await {

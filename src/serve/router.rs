@@ -11,7 +11,7 @@ use super::files::Served;
 use super::media::media_type;
 use super::path::{SafePath, prefers_markdown};
 use super::problem::{
-    Body, empty, full, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
+    Body, empty, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
 use crate::render::http::document_headers;
 use hyper::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, IF_NONE_MATCH};
@@ -97,8 +97,8 @@ fn file(served: Served, headers: &HeaderMap, head: bool) -> Response<Body> {
     }
     builder = builder
         .header(CONTENT_TYPE, media_type(&served.path))
-        .header(CONTENT_LENGTH, served.bytes.len());
-    let body = if head { empty() } else { full(served.bytes) };
+        .header(CONTENT_LENGTH, served.content_length());
+    let body = if head { empty() } else { served.into_body() };
     builder.body(body).expect("valid file response")
 }
 

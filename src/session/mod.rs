@@ -129,7 +129,7 @@ impl Session {
     ) -> Result<(Session, Outcome), WriteError> {
         let started = Instant::now();
         let content_dir = config.content_dir.as_std_path().to_owned();
-        let publisher = Publisher::open(&config.out_dir);
+        let publisher = Publisher::open(&config.out_dir)?;
         // A watch session reads the publishing history and never records into it: what it
         // publishes is a preview, and nothing that was never deployed may answer 410.
         let history = HistoryFile::load(&config.history_file, &config.out_dir)?;
@@ -263,7 +263,7 @@ impl Session {
                 FileRole::Ignored | FileRole::Misplaced { .. }
             )
         {
-            let contents = source::read_file(&disk_path);
+            let contents = source::read_content(&self.content_dir, relative);
             self.stage(path, contents);
         }
         // Gone from disk: it may have been a folder (deleted or moved away), and every file

@@ -11,5 +11,5 @@ mod walk;
 
 pub use listing::list_folder;
 pub use path::{ContentPath, FileRole, classify};
-pub use read::{FileContents, MAX_FILE_BYTES, read_file};
+pub use read::{FileContents, MAX_FILE_BYTES, read_content, read_file};
 pub use walk::{Scan, ScanProblem, ScannedFile, in_content_folder, scan, scan_under};

@@ -1,6 +1,7 @@
 //! Reading one content file into text, or into the reason it cannot be text.
 
 use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -40,16 +41,23 @@ impl FileContents {
 }
 
 /// Reads `path` as UTF-8 text, refusing oversized, binary and non-UTF-8 files with a message
-/// that says what to do.
+/// that says what to do. Only a regular file is read: a FIFO, socket or device is skipped
+/// with a warning (and is `Missing`, as a scan that skips it sees it), and opening never waits
+/// (`O_NONBLOCK`), so a FIFO named like a post cannot hang a build.
 pub fn read_file(path: &Path) -> FileContents {
     match read_limited(path) {
+        Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
+            tracing::warn!("{}: {err}; skipped", path.display());
+            FileContents::Missing
+        }
         Ok(Some(bytes)) => decode(bytes),
         Ok(None) => FileContents::Unusable {
             problem: format!(
-                "file is larger than the {} MB limit for a content file",
+                "file is larger than the {} MB limit for a content file; it was not read",
                 MAX_FILE_BYTES / (1024 * 1024)
             ),
-            help: "content files are Markdown text; move large assets out of the content folder"
+            help: "content files are Markdown text: move large assets out of the content \
+                   folder (videos, archives, generated dumps), or split the post"
                 .into(),
             position: None,
         },
@@ -62,15 +70,56 @@ pub fn read_file(path: &Path) -> FileContents {
     }
 }
 
+/// Reads `root/relative` as [`read_file`] does, unless a symbolic link on the way leads out of
+/// the content folder (`root`): then it is skipped with a warning and is `Missing`, as a scan
+/// sees it.
+pub fn read_content(root: &Path, relative: &str) -> FileContents {
+    let path = root.join(relative);
+    if let (Ok(root), Ok(target)) = (std::fs::canonicalize(root), std::fs::canonicalize(&path))
+        && !target.starts_with(&root)
+    {
+        tracing::warn!(
+            "{relative}: a symbolic link leads outside the content folder (to {}); skipped",
+            target.display()
+        );
+        return FileContents::Missing;
+    }
+    read_file(&path)
+}
+
+/// A name for what a non-regular file is, for messages.
+pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    if file_type.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else if file_type.is_block_device() || file_type.is_char_device() {
+        "a device"
+    } else if file_type.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// `Ok(None)` when the file is over the limit; never reads more than the limit plus one byte.
+/// A file that is not a regular file is an `InvalidInput` error naming what it is.
 fn read_limited(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::with_capacity(
-        file.metadata()
-            .map(|m| m.len())
-            .unwrap_or(0)
-            .min(MAX_FILE_BYTES) as usize,
-    );
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not read as content: content files are regular files",
+                kind_of(meta.file_type())
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(MAX_FILE_BYTES) as usize);
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     Ok((bytes.len() as u64 <= MAX_FILE_BYTES).then_some(bytes))
 }
@@ -136,6 +185,56 @@ mod tests {
         };
         assert_eq!(position, Some((2, 4)));
         assert!(problem.contains("UTF-8"));
+    }
+
+    #[test]
+    fn a_fifo_is_skipped_without_waiting_for_a_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("post.md");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        // A blocking open would wait here forever: no process writes to this FIFO.
+        assert_eq!(read_file(&fifo), FileContents::Missing);
+    }
+
+    #[test]
+    fn an_oversized_file_is_refused_with_the_limit_and_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.md");
+        let file = std::fs::File::create(&big).unwrap();
+        file.set_len(MAX_FILE_BYTES + 1).unwrap();
+        let FileContents::Unusable { problem, help, .. } = read_file(&big) else {
+            panic!("an oversized file must be refused");
+        };
+        assert!(problem.contains("8 MB limit"), "{problem}");
+        assert!(help.contains("move large assets"), "{help}");
+        std::fs::write(&big, "small").unwrap();
+        assert_eq!(read_file(&big).text(), Some("small"));
+    }
+
+    #[test]
+    fn a_link_out_of_the_content_folder_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let content = dir.path().join("content");
+        std::fs::create_dir_all(content.join("blog/en")).unwrap();
+        std::fs::write(dir.path().join("secret.md"), "secret").unwrap();
+        std::fs::write(content.join("blog/en/inside.md"), "inside").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("secret.md"), content.join("blog/en/a.md"))
+            .unwrap();
+        std::os::unix::fs::symlink(
+            content.join("blog/en/inside.md"),
+            content.join("blog/en/b.md"),
+        )
+        .unwrap();
+        assert_eq!(
+            read_content(&content, "blog/en/a.md"),
+            FileContents::Missing
+        );
+        assert_eq!(
+            read_content(&content, "blog/en/b.md").text(),
+            Some("inside")
+        );
     }
 
     #[test]

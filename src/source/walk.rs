@@ -2,7 +2,7 @@
 //! problems found on the way (odd names, symlink loops) that belong to no readable file.
 
 use super::path::{ContentPath, FileRole, classify};
-use super::read::{FileContents, read_file};
+use super::read::{FileContents, kind_of, read_file};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,9 @@ pub struct Scan {
 }
 
 /// Walks `root`, classifies every file, and reads the content files in parallel. Symlinks are
-/// followed (a symlinked content folder is common); loops are reported, not followed.
+/// followed while they stay inside the content folder (`root` itself may be a link: a
+/// symlinked content folder is common); links out of it and loops are reported, not followed.
+/// FIFOs, sockets and devices named like content are reported and skipped, never opened.
 pub fn scan(root: &Path) -> Scan {
     let mut found: Vec<(ContentPath, FileRole, PathBuf)> = Vec::new();
     let mut problems = Vec::new();
@@ -108,12 +110,29 @@ fn walk_folder(
     found: &mut Vec<(ContentPath, FileRole, PathBuf)>,
     problems: &mut Vec<ScanProblem>,
 ) {
+    // Links are followed only while they stay inside the content folder: a link to `/` (or
+    // to anything outside) is reported and skipped, so a scan never walks the machine.
+    let canonical_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
+    let mut outside: Vec<ScanProblem> = Vec::new();
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(true)
         .into_iter()
         .filter_entry(|entry| {
             let name = entry.file_name().as_encoded_bytes();
-            entry.depth() == 0 || !(name.starts_with(b".") || name.starts_with(b"_"))
+            if entry.depth() > 0 && (name.starts_with(b".") || name.starts_with(b"_")) {
+                return false;
+            }
+            if !(entry.path_is_symlink() && leaves_folder(&canonical_root, entry.path())) {
+                return true;
+            }
+            outside.push(ScanProblem {
+                path: shown_path(root, entry.path()),
+                message: "this symbolic link leads outside the content folder; it was not followed"
+                    .into(),
+                help: "move what it points to into the content folder, or remove the link".into(),
+                is_error: false,
+            });
+            false
         });
     for entry in walker {
         let entry = match entry {
@@ -123,7 +142,8 @@ fn walk_folder(
                 continue;
             }
         };
-        if !entry.file_type().is_file() {
+        let file_type = entry.file_type();
+        if file_type.is_dir() {
             continue;
         }
         let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
@@ -134,6 +154,17 @@ fn walk_folder(
                     path: path.to_string(),
                     message: "this Markdown file is not read as content".into(),
                     help: reason.into(),
+                    is_error: false,
+                }),
+                _ if !file_type.is_file() => problems.push(ScanProblem {
+                    path: path.to_string(),
+                    message: format!(
+                        "this is {}, not a regular file; it was skipped",
+                        kind_of(file_type)
+                    ),
+                    help: "content files are regular files: remove it, or prefix its name with \
+                           `_` if it belongs there"
+                        .into(),
                     is_error: false,
                 }),
                 role => found.push((path, role, entry.into_path())),
@@ -147,6 +178,20 @@ fn walk_folder(
             None => {}
         }
     }
+    problems.append(&mut outside);
+}
+
+/// Whether the link at `path` resolves outside `canonical_root`. An unresolvable link
+/// (dangling, or a loop) is left to the walker, which reports it.
+fn leaves_folder(canonical_root: &Path, path: &Path) -> bool {
+    std::fs::canonicalize(path).is_ok_and(|target| !target.starts_with(canonical_root))
+}
+
+fn shown_path(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn relative_content_path(relative: &Path) -> Option<ContentPath> {

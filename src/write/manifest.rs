@@ -1,10 +1,16 @@
 //! The manifest: which files of the output folder this tool wrote.
 
+use super::safe_path::check_output_path;
 use camino::Utf8Path;
 use std::collections::BTreeSet;
 
 /// Where the manifest lives, relative to the output folder.
 pub const MANIFEST_PATH: &str = ".content-api/manifest.json";
+
+/// The intent record: the paths a build may write that the manifest does not list yet, saved
+/// before its first write and removed once the manifest lists them. After a crash, its paths
+/// count as written by this tool, so the next build removes those that are not outputs.
+pub const INTENT_PATH: &str = ".content-api/intent.json";
 
 /// The paths of every file written by the last successful build. Only these are ever removed.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -28,15 +34,33 @@ impl Manifest {
     /// The manifest of `out_dir`, or an empty one when there is none (or it is unreadable: the
     /// worst case is that stale files from that build are not removed).
     pub fn load(out_dir: &Utf8Path) -> Manifest {
-        let Ok(bytes) = std::fs::read(out_dir.join(MANIFEST_PATH)) else {
+        Manifest::load_from(out_dir, MANIFEST_PATH)
+    }
+
+    /// A list of paths in the manifest's format (the manifest or the intent record). The file is
+    /// untrusted input: an entry that is not a valid output path (absolute, `..`, a name too
+    /// long, inside `.content-api/`) is dropped with a warning, so no entry can make the tool
+    /// touch anything outside the output folder or its own state.
+    pub fn load_from(out_dir: &Utf8Path, relative: &str) -> Manifest {
+        let Ok(bytes) = std::fs::read(out_dir.join(relative)) else {
             return Manifest::default();
         };
         match serde_json::from_slice::<OnDisk>(&bytes) {
-            Ok(on_disk) => Manifest {
-                files: on_disk.files,
-            },
+            Ok(on_disk) => {
+                let (files, refused): (BTreeSet<String>, BTreeSet<String>) = on_disk
+                    .files
+                    .into_iter()
+                    .partition(|path| check_output_path(path).is_ok());
+                for path in refused {
+                    tracing::warn!(
+                        "ignoring the entry {path:?} of {out_dir}/{relative}: it is not a path \
+                         inside the output folder"
+                    );
+                }
+                Manifest { files }
+            }
             Err(_) => {
-                tracing::warn!("ignoring unreadable manifest {out_dir}/{MANIFEST_PATH}");
+                tracing::warn!("ignoring unreadable manifest {out_dir}/{relative}");
                 Manifest::default()
             }
         }
@@ -59,5 +83,9 @@ impl Manifest {
 
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.files.iter().map(String::as_str)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
     }
 }

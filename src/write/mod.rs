@@ -1,38 +1,49 @@
 //! Publishing: making the output folder equal to a set of (path, bytes).
 //!
 //! The only module that writes to the output folder. Rules:
+//! - one writer per folder: a publisher holds `.content-api/lock` while it is open;
 //! - every file is written to a temporary file in its own folder, then renamed over the target,
 //!   so a reader sees the old or the new bytes, never a mix;
 //! - a file whose bytes are already right is not touched (its mtime stays);
+//! - a build is all or nothing as far as it can be known: every path of a publish is checked
+//!   (parts, name lengths, the folders on the way) before the first write;
+//! - a crash at any point converges on the next start: the paths a build may write are
+//!   recorded (the intent record) before the first write, and leftover temporary files are
+//!   removed when a publisher opens;
 //! - files this tool wrote earlier (listed in its manifest) that are no longer outputs are
 //!   removed; nothing else in the folder is touched;
 //! - a file of another owner is never replaced: `_headers` and `_redirects` are merged, the
 //!   site's `404.html` wins, any other collision stops the build before it writes (`ownership`);
 //! - the manifest is written last: it is the commit point of a build;
-//! - no path can leave the output folder: every path is checked part by part, and the writer
-//!   refuses to go through a symbolic link inside the folder.
+//! - no path can leave the output folder: state files are validated as untrusted input, every
+//!   path is checked part by part, and every operation goes through the open folder without
+//!   following a symbolic link (`dir`).
 
+mod dir;
 mod history;
+mod lock;
 mod manifest;
 mod ownership;
 mod purge;
 mod safe_path;
 
+pub use dir::{NAME_MAX, PATH_MAX, is_temp_name};
 pub use history::{
     History, HistoryError, HistoryFile, LEGACY_HISTORY_PATH, is_api_path, is_history_entry,
 };
-pub use manifest::{MANIFEST_PATH, Manifest};
+pub use manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
 pub use ownership::{BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError};
 pub use purge::{purge_urls, write_purge_list};
-pub use safe_path::{SafePathError, check_relative};
+pub use safe_path::{SafePathError, check_output_path, check_relative};
 
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
+use dir::{Entry, OutDir};
+use lock::Lock;
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a publish did.
 #[derive(Debug, Default)]
@@ -48,7 +59,7 @@ impl Report {
     }
 }
 
-/// An I/O failure, with the path it happened on.
+/// Why a publish failed, with the path it failed on.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     #[error("cannot write {path}: {source}")]
@@ -59,6 +70,11 @@ pub enum WriteError {
     #[error("refusing to write {path}: {reason}")]
     Unsafe { path: String, reason: SafePathError },
     #[error(
+        "refusing to write {path}: the path is {len} bytes long with the output folder, over the \
+         {PATH_MAX}-byte limit of file systems; use a shorter output folder or shorter names"
+    )]
+    PathTooLong { path: String, len: usize },
+    #[error(
         "refusing to write through the symbolic link {path} inside the output folder; remove the link"
     )]
     Symlink { path: Utf8PathBuf },
@@ -68,6 +84,27 @@ pub enum WriteError {
     Ownership(#[from] OwnershipError),
     #[error(transparent)]
     History(#[from] HistoryError),
+    #[error(
+        "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
+         (Ctrl-C), or give this one another output folder with --out DIR"
+    )]
+    Locked {
+        out_dir: Utf8PathBuf,
+        pid: String,
+        command: String,
+    },
+}
+
+impl WriteError {
+    /// True when the content itself cannot be published (a name it produces is too long for
+    /// a file system): fixing the content fixes it. Everything else is about the output
+    /// folder or the disk.
+    pub fn is_content_problem(&self) -> bool {
+        matches!(
+            self,
+            WriteError::Unsafe { .. } | WriteError::PathTooLong { .. }
+        )
+    }
 }
 
 /// Keeps an output folder equal to the latest outputs, remembering what it holds so that a
@@ -77,31 +114,68 @@ pub enum WriteError {
 /// read and compared, so an unchanged file is never rewritten, even across restarts.
 pub struct Publisher {
     out_dir: Utf8PathBuf,
+    /// The open folder and its lock (held for the publisher's life: one writer per folder).
+    /// `None` until the first publish when the folder did not exist: a run that publishes
+    /// nothing does not create it.
+    opened: Option<(OutDir, Lock)>,
     /// Every file this tool owns in the folder, with the hash of its bytes when known.
     files: HashMap<Arc<str>, Option<u128>>,
     /// The owned paths as the manifest on disk lists them.
     manifest: Manifest,
+    /// An intent record is on disk: the next publish must commit a manifest and remove it.
+    intent_on_disk: bool,
     /// Outputs left to the site's own file (`ownership::YIELDS_TO_SITE`): never written.
     yielded: HashSet<Arc<str>>,
     /// The groups of the last successful publish. Holding them keeps their allocations alive,
     /// so an address seen again is the same list, not a new one at a reused address.
     last_groups: Vec<Files>,
+    /// The last publish failed: the folder may not hold it yet (see [`Publisher::is_intact`]).
+    failed: bool,
+    /// Each folder that holds owned files, with its identity after the last publish: a folder
+    /// whose identity changed had entries added or removed by someone else.
+    folders: BTreeMap<String, Option<(u64, u64, i64, i64)>>,
+}
+
+/// What one publish will write, decided (and checked) before anything is written.
+struct Plan<'a> {
+    /// Outputs that may differ from the disk, and whether their disk content is unknown.
+    stale: Vec<(&'a (Arc<str>, Output), bool)>,
+    /// Paths this tool does not own yet.
+    new_paths: Vec<Arc<str>>,
+    /// The set of paths is the one owned now: nothing to remove, no manifest to write.
+    same_paths: bool,
+    total: usize,
 }
 
 impl Publisher {
-    /// A publisher for `out_dir`, knowing which files an earlier build wrote (its manifest).
-    pub fn open(out_dir: &Utf8Path) -> Publisher {
+    /// A publisher for `out_dir` (created when missing), holding its lock, knowing which files
+    /// earlier builds wrote (the manifest, plus the intent record of an interrupted build), and
+    /// with the temporary files of interrupted writes removed.
+    pub fn open(out_dir: &Utf8Path) -> Result<Publisher, WriteError> {
+        let opened = match std::fs::symlink_metadata(out_dir) {
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            _ => Some(open_locked(out_dir)?),
+        };
         let manifest = Manifest::load(out_dir);
-        Publisher {
+        let intent = Manifest::load_from(out_dir, INTENT_PATH);
+        let files: HashMap<Arc<str>, Option<u128>> = manifest
+            .paths()
+            .chain(intent.paths())
+            .map(|path| (Arc::from(path), None))
+            .collect();
+        let mut publisher = Publisher {
             out_dir: out_dir.to_owned(),
-            files: manifest
-                .paths()
-                .map(|path| (Arc::from(path), None))
-                .collect(),
+            opened,
+            files,
             manifest,
+            intent_on_disk: !intent.is_empty(),
             yielded: HashSet::new(),
             last_groups: Vec::new(),
-        }
+            failed: false,
+            folders: BTreeMap::new(),
+        };
+        publisher.remove_temp_files();
+        Ok(publisher)
     }
 
     /// Every file this tool owns in the folder (after a publish: the outputs it wrote).
@@ -109,10 +183,53 @@ impl Publisher {
         self.files.keys().map(|path| &**path)
     }
 
-    /// False when files were published and the manifest has since disappeared (the output
-    /// folder was deleted): the next publish must write everything again.
-    pub fn is_intact(&self) -> bool {
-        !self.files.values().any(Option::is_some) || self.out_dir.join(MANIFEST_PATH).is_file()
+    /// False when the folder does not hold the last publish: that publish failed (a full
+    /// disk, a permission), the folder or its manifest was deleted, or a folder holding our
+    /// files changed behind our back and lost one of them. The next publish then checks what
+    /// it would otherwise skip, so calling it again (the daemon does, every second) retries
+    /// until the folder is whole. Costs one `stat` per output folder.
+    pub fn is_intact(&mut self) -> bool {
+        if self.failed {
+            return false;
+        }
+        if self.opened.is_none() {
+            return true; // Nothing was published.
+        }
+        if self.dir_replaced() {
+            return false;
+        }
+        let published = self.files.values().any(Option::is_some);
+        if published && self.dir().entry(MANIFEST_PATH).ok() != Some(Entry::File) {
+            return false;
+        }
+        let mut damaged = false;
+        let changed: Vec<String> = self
+            .folders
+            .iter()
+            .filter(|(folder, stamp)| self.dir().folder_stamp(folder) != **stamp)
+            .map(|(folder, _)| folder.clone())
+            .collect();
+        let Some((dir, _)) = &self.opened else {
+            return true;
+        };
+        for folder in changed {
+            for (path, hash) in self.files.iter_mut() {
+                if parent_of(path) == folder
+                    && hash.is_some()
+                    && dir.entry(path).ok() != Some(Entry::File)
+                {
+                    *hash = None;
+                    damaged = true;
+                }
+            }
+            self.folders
+                .insert(folder.clone(), dir.folder_stamp(&folder));
+        }
+        if damaged {
+            // The groups holding those files must be looked at again.
+            self.last_groups.clear();
+        }
+        !damaged
     }
 
     /// Makes the folder hold exactly `outputs` (plus files this tool never wrote), as one group.
@@ -124,129 +241,224 @@ impl Publisher {
     /// A group that is the very list (same allocation) published last time is skipped without
     /// looking inside: its files are on disk as they were. Writes run in parallel; the manifest
     /// is written last, and only when the set of files changed. Paths must be unique across
-    /// groups.
+    /// groups. On failure, the next call (with the same or newer groups) finishes the work.
     pub fn publish_groups(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
-        if !self.is_intact() {
-            // The folder (or its manifest) was deleted behind our back: trust nothing we knew.
-            tracing::info!("{} was removed; writing it again", self.out_dir);
-            self.files.values_mut().for_each(|hash| *hash = None);
-            self.yielded.clear();
-            self.last_groups.clear();
+        let result = self.try_publish(groups);
+        self.failed = result.is_err();
+        result
+    }
+
+    fn try_publish(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
+        if self.opened.is_none() {
+            self.opened = Some(open_locked(&self.out_dir)?);
         }
-        std::fs::create_dir_all(&self.out_dir).map_err(|source| WriteError::Io {
-            path: self.out_dir.clone(),
-            source,
-        })?;
+        self.forget_if_replaced()?;
+        let plan = self.plan(groups)?;
+        self.record_intent(&plan)?;
+        let mut report = self.write_files(&plan)?;
+        report.unchanged = plan.total - report.written.len();
+        if !plan.same_paths {
+            self.remove_stale(groups, &mut report)?;
+        }
+        self.commit(groups, plan.same_paths)?;
+        self.remember(groups, plan.same_paths);
+        report.written.sort();
+        Ok(report)
+    }
+
+    /// Step 1. When the folder was deleted (or its manifest), trust nothing known about it.
+    fn forget_if_replaced(&mut self) -> Result<(), WriteError> {
+        if self.dir_replaced() {
+            tracing::info!("{} was removed; writing it again", self.out_dir);
+            self.opened = Some(open_locked(&self.out_dir)?);
+            self.forget_contents();
+            // Its state files went with it: what it may hold is what we owned.
+            self.intent_on_disk = true;
+        } else if self.files.values().any(Option::is_some)
+            && self.dir().entry(MANIFEST_PATH).ok() != Some(Entry::File)
+        {
+            tracing::info!(
+                "{}/{MANIFEST_PATH} was removed; checking every file",
+                self.out_dir
+            );
+            self.forget_contents();
+        }
+        Ok(())
+    }
+
+    fn forget_contents(&mut self) {
+        self.files.values_mut().for_each(|hash| *hash = None);
+        self.yielded.clear();
+        self.last_groups.clear();
+    }
+
+    /// Whether the output folder's path no longer leads to the folder this publisher opened.
+    fn dir_replaced(&self) -> bool {
+        let at_path = std::fs::metadata(&self.out_dir);
+        let opened = self.dir().folder_stamp("");
+        match (at_path, opened) {
+            (Ok(meta), Some((dev, ino, _, _))) => {
+                use std::os::unix::fs::MetadataExt;
+                meta.dev() != dev || meta.ino() != ino
+            }
+            _ => true,
+        }
+    }
+
+    /// Step 2. Which outputs may differ from the disk, after checking every path this tool does
+    /// not own yet and every folder a write goes through: a publish that would fail on a path
+    /// fails here, before the first write.
+    fn plan<'a>(&mut self, groups: &'a [Files]) -> Result<Plan<'a>, WriteError> {
         let published_before: HashSet<*const (Arc<str>, Output)> = self
             .last_groups
             .iter()
             .map(|group| group.as_ptr())
             .collect();
-        let mut changed: Vec<&(Arc<str>, Output)> = groups
+        let changed = groups
             .iter()
             .filter(|group| !published_before.contains(&group.as_ptr()))
             .flat_map(|group| group.iter())
-            .filter(|(path, _)| !self.yielded.contains(path))
-            .collect();
-        // Paths seen before were checked then; only new ones need the check.
+            .filter(|(path, _)| !self.yielded.contains(path));
         let mut new_outputs = Vec::new();
-        for entry in changed.iter().copied() {
-            if !self.files.contains_key(&entry.0) {
-                check_relative(&entry.0).map_err(|reason| WriteError::Unsafe {
-                    path: entry.0.to_string(),
-                    reason,
-                })?;
-                new_outputs.push(entry);
-            }
-        }
-        // Before anything is written: a file of another owner in the way stops the build.
-        let claims = ownership::claim(&self.out_dir, new_outputs.iter().copied())?;
-        let new_paths = new_outputs.len() - claims.yielded.len();
-        if !claims.yielded.is_empty() {
-            self.yielded.extend(claims.yielded);
-            changed.retain(|(path, _)| !self.yielded.contains(path));
-        }
-        // Every path of an unchanged group is owned already; with no new path among the others
-        // and as many outputs as owned files, the set of files is the same: nothing to remove,
-        // and the manifest stays as it is. Yielded paths are outputs, not owned files.
-        let mut total: usize = groups.iter().map(|group| group.len()).sum();
-        if !self.yielded.is_empty() {
-            total -= groups
-                .iter()
-                .flat_map(|group| group.iter())
-                .filter(|(path, _)| self.yielded.contains(path))
-                .count();
-        }
-        let same_paths = new_paths == 0 && total == self.files.len();
-        let out_dir = &self.out_dir;
-        let manifest = &self.manifest;
+        let mut new_paths = Vec::new();
+        let mut stale = Vec::new();
         // A known hash that differs means the file differs; only a file whose content is not
         // known (first publish, folder deleted) is read and compared before writing.
-        let stale: Vec<(&(Arc<str>, Output), bool)> = changed
-            .into_iter()
-            .filter_map(|entry| match self.files.get(&entry.0).copied().flatten() {
-                Some(hash) if hash == entry.1.hash => None,
-                Some(_) => Some((entry, false)),
-                None => Some((entry, true)),
-            })
+        for entry in changed {
+            match self.files.get(&entry.0) {
+                // Paths seen before were checked then; only new ones need the check.
+                None => {
+                    self.check_new_path(&entry.0)?;
+                    new_outputs.push(entry);
+                }
+                Some(Some(hash)) if *hash == entry.1.hash => {}
+                Some(Some(_)) => stale.push((entry, false)),
+                Some(None) => stale.push((entry, true)),
+            }
+        }
+        // Before anything is written: a file of another owner in the way stops the build, and
+        // an output the site provides itself (its `404.html`) is left to it.
+        let claims = ownership::claim(&self.out_dir, new_outputs.iter().copied())?;
+        self.yielded.extend(claims.yielded);
+        for entry in new_outputs {
+            if !self.yielded.contains(&entry.0) {
+                new_paths.push(entry.0.clone());
+                stale.push((entry, true));
+            }
+        }
+        let folders: BTreeSet<&str> = stale.iter().map(|(entry, _)| parent_of(&entry.0)).collect();
+        for folder in folders.into_iter().filter(|folder| !folder.is_empty()) {
+            match self.dir().entry(folder)? {
+                Entry::Folder | Entry::Missing => {}
+                Entry::File => {
+                    return Err(WriteError::NotADirectory {
+                        path: self.out_dir.join(folder),
+                    });
+                }
+                Entry::Other => {
+                    return Err(WriteError::Symlink {
+                        path: self.out_dir.join(folder),
+                    });
+                }
+            }
+        }
+        // Every path of an unchanged group is owned already; with no new path among the others
+        // and as many outputs as owned files, the set of files is the same. Yielded paths are
+        // outputs, not owned files.
+        let total = self.owned_outputs(groups).count();
+        let same_paths = new_paths.is_empty() && total == self.files.len();
+        Ok(Plan {
+            stale,
+            new_paths,
+            same_paths,
+            total,
+        })
+    }
+
+    fn check_new_path(&self, path: &str) -> Result<(), WriteError> {
+        check_output_path(path).map_err(|reason| WriteError::Unsafe {
+            path: path.to_string(),
+            reason,
+        })?;
+        let len = self.out_dir.as_str().len() + 1 + path.len();
+        if len > PATH_MAX {
+            return Err(WriteError::PathTooLong {
+                path: path.to_string(),
+                len,
+            });
+        }
+        Ok(())
+    }
+
+    /// Step 3. Before the first write of a path the manifest does not list, record every path
+    /// this folder may hold once the writes start: after a crash, the next publisher owns them.
+    fn record_intent(&mut self, plan: &Plan<'_>) -> Result<(), WriteError> {
+        if plan.new_paths.is_empty() {
+            return Ok(());
+        }
+        let may_hold: BTreeSet<&str> = self
+            .files
+            .keys()
+            .chain(&plan.new_paths)
+            .map(|path| &**path)
             .collect();
-        let written: Vec<Result<Option<Arc<str>>, WriteError>> = stale
+        let intent = Manifest::from_paths(may_hold.into_iter());
+        write_to(self.dir(), INTENT_PATH, &intent.to_bytes())?;
+        self.intent_on_disk = true;
+        for path in &plan.new_paths {
+            self.files.insert(path.clone(), None);
+        }
+        Ok(())
+    }
+
+    /// Step 4. Writes the outputs that differ, in parallel. What was written is remembered even
+    /// when another write fails, so a retry does not write it again.
+    fn write_files(&mut self, plan: &Plan<'_>) -> Result<Report, WriteError> {
+        let dir = self.dir();
+        let (out_dir, manifest) = (&self.out_dir, &self.manifest);
+        let results: Vec<Result<bool, WriteError>> = plan
+            .stale
             .par_iter()
             .with_max_len(8)
             .map(|((path, output), unknown)| {
                 if ownership::is_merged(path) {
-                    let wrote =
-                        ownership::write_merged(out_dir, path, output, manifest.contains(path))?;
-                    return Ok(wrote.then(|| path.clone()));
+                    // Shared with the site: its lines are kept around the tool's block.
+                    return ownership::write_merged(out_dir, path, output, manifest.contains(path));
                 }
-                let target = out_dir.join(&**path);
-                if *unknown && std::fs::read(&target).is_ok_and(|bytes| output.eq_bytes(&bytes)) {
-                    return Ok(None);
+                if *unknown && dir.read(path).is_some_and(|bytes| output.eq_bytes(&bytes)) {
+                    return Ok(false);
                 }
-                write_output(out_dir, path, output)?;
-                Ok(Some(path.clone()))
+                dir.replace(path, |file| output.write_to(file))?;
+                Ok(true)
             })
             .collect();
         let mut report = Report::default();
-        for result in written {
-            if let Some(path) = result? {
-                report.written.push(path);
+        let mut first_error = None;
+        for (((path, output), _), result) in plan.stale.iter().zip(results) {
+            match result {
+                Ok(written) => {
+                    self.files.insert(path.clone(), Some(output.hash));
+                    if written {
+                        report.written.push(path.clone());
+                    }
+                }
+                Err(err) => {
+                    self.files.insert(path.clone(), None);
+                    first_error.get_or_insert(err);
+                }
             }
         }
-        report.unchanged = total - report.written.len();
-        for ((path, output), _) in &stale {
-            self.files.insert(path.clone(), Some(output.hash));
+        match first_error {
+            Some(err) => Err(err),
+            None => Ok(report),
         }
-        let yielded = self.yielded.clone();
-        let all_paths = || {
-            groups
-                .iter()
-                .flat_map(|group| group.iter().map(|(path, _)| path))
-                .filter(|path| !yielded.contains(*path))
-        };
-        if !same_paths {
-            self.remove_stale(all_paths().map(|path| &**path).collect(), &mut report)?;
-        }
-        let manifest_missing = !self.out_dir.join(MANIFEST_PATH).is_file();
-        if !same_paths || manifest_missing {
-            let manifest = Manifest::from_paths(all_paths().map(|path| &**path));
-            if manifest != self.manifest || manifest_missing {
-                write_atomically(&self.out_dir, MANIFEST_PATH, &manifest.to_bytes())?;
-                self.manifest = manifest;
-            }
-        }
-        // Only now is every file of every group on disk: the next publish may skip them.
-        self.last_groups = groups.to_vec();
-        report.written.sort();
-        Ok(report)
     }
 
-    /// Removes the owned files that are no longer outputs, with the folders they leave empty.
-    fn remove_stale(
-        &mut self,
-        current: HashSet<&str>,
-        report: &mut Report,
-    ) -> Result<(), WriteError> {
+    /// Step 5. Removes the owned files that are no longer outputs, with the folders they leave
+    /// empty. A path that goes through a link or a file is not ours to follow: it is dropped
+    /// with a warning.
+    fn remove_stale(&mut self, groups: &[Files], report: &mut Report) -> Result<(), WriteError> {
+        let current: HashSet<&str> = self.owned_outputs(groups).map(|path| &**path).collect();
         let mut gone: Vec<Arc<str>> = self
             .files
             .keys()
@@ -255,34 +467,113 @@ impl Publisher {
             .collect();
         gone.sort();
         for path in gone {
-            self.files.remove(&path);
-            if check_relative(&path).is_err() {
-                continue; // A manifest edited by hand cannot make us delete outside the folder.
-            }
             if ownership::is_merged(&path) {
                 // Shared with the site: only the tool's block goes.
                 if ownership::release_merged(&self.out_dir, &path)? {
                     report.removed.push(path.to_string());
                 }
+                self.files.remove(&path);
                 continue;
             }
-            let target = self.out_dir.join(&*path);
-            match std::fs::remove_file(&target) {
-                Ok(()) => {
-                    remove_empty_parents(&self.out_dir, &target);
-                    report.removed.push(path.to_string());
+            match self.dir().remove(&path) {
+                Ok(true) => report.removed.push(path.to_string()),
+                Ok(false) => {}
+                Err(err @ (WriteError::Symlink { .. } | WriteError::NotADirectory { .. })) => {
+                    tracing::warn!("not removing {path}: {err}");
                 }
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-                Err(source) => {
-                    return Err(WriteError::Io {
-                        path: target,
-                        source,
-                    });
-                }
+                Err(err) => return Err(err),
             }
+            self.files.remove(&path);
         }
         Ok(())
     }
+
+    /// Step 6. The manifest (the commit point), then the intent record goes.
+    fn commit(&mut self, groups: &[Files], same_paths: bool) -> Result<(), WriteError> {
+        let manifest_missing = self.dir().entry(MANIFEST_PATH)? != Entry::File;
+        if same_paths && !manifest_missing && !self.intent_on_disk {
+            return Ok(());
+        }
+        let manifest = Manifest::from_paths(self.owned_outputs(groups).map(|path| &**path));
+        if manifest != self.manifest || manifest_missing || self.intent_on_disk {
+            write_to(self.dir(), MANIFEST_PATH, &manifest.to_bytes())?;
+            self.manifest = manifest;
+        }
+        if self.intent_on_disk {
+            self.dir().remove(INTENT_PATH)?;
+            self.intent_on_disk = false;
+        }
+        Ok(())
+    }
+
+    /// Step 7. Only now is every file of every group on disk: the next publish may skip them,
+    /// and the folders' identities are what they look like when whole.
+    fn remember(&mut self, groups: &[Files], same_paths: bool) {
+        self.last_groups = groups.to_vec();
+        if !same_paths || self.folders.is_empty() {
+            let folders: BTreeSet<&str> = self.files.keys().map(|path| parent_of(path)).collect();
+            self.folders = folders
+                .into_iter()
+                .map(|folder| (folder.to_string(), None))
+                .collect();
+        }
+        let Some((dir, _)) = &self.opened else { return };
+        for (folder, stamp) in self.folders.iter_mut() {
+            *stamp = dir.folder_stamp(folder);
+        }
+    }
+
+    /// The paths of `groups` this tool owns: every output but those left to the site.
+    fn owned_outputs<'a>(&'a self, groups: &'a [Files]) -> impl Iterator<Item = &'a Arc<str>> {
+        all_paths(groups).filter(|path| !self.yielded.contains(*path))
+    }
+
+    /// The open folder (once a publish or `open` opened it).
+    fn dir(&self) -> &OutDir {
+        &self.opened.as_ref().expect("the folder is open").0
+    }
+
+    /// Removes the temporary files interrupted writers left in the folders this tool writes.
+    fn remove_temp_files(&mut self) {
+        if self.opened.is_none() {
+            return;
+        }
+        let mut folders: BTreeSet<&str> = self.files.keys().map(|path| parent_of(path)).collect();
+        folders.extend(["", ".content-api"]);
+        let removed: usize = folders
+            .into_iter()
+            .map(|folder| self.dir().remove_temp_files(folder))
+            .sum();
+        if removed > 0 {
+            tracing::info!(
+                "removed {removed} temporary file{} left by an interrupted build in {}",
+                if removed == 1 { "" } else { "s" },
+                self.out_dir
+            );
+        }
+    }
+}
+
+/// Opens (creating it when missing) and locks the output folder.
+fn open_locked(out_dir: &Utf8Path) -> Result<(OutDir, Lock), WriteError> {
+    let dir = OutDir::open(out_dir)?;
+    let lock = Lock::acquire(&dir)?;
+    Ok((dir, lock))
+}
+
+fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
+    groups
+        .iter()
+        .flat_map(|group| group.iter().map(|(path, _)| path))
+}
+
+/// The folder of a relative path ("" for a file at the top).
+fn parent_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(folder, _)| folder)
+}
+
+fn write_to(dir: &OutDir, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
+    dir.replace(relative, |file| file.write_all(bytes))
 }
 
 /// The bytes an output has in a folder where the site has no files of its own: a merged host
@@ -295,101 +586,12 @@ pub fn as_written(path: &str, bytes: Vec<u8>) -> Vec<u8> {
     }
 }
 
-/// Writes `bytes` to `out_dir/relative` through a temporary file and a rename.
+/// Writes `bytes` to `out_dir/relative` through a temporary file and a rename (without taking
+/// the folder's lock: for tools and tests that stand in for a writer).
 pub fn write_atomically(
     out_dir: &Utf8Path,
     relative: &str,
     bytes: &[u8],
 ) -> Result<(), WriteError> {
-    replace_atomically(out_dir, relative, |file| file.write_all(bytes))
-}
-
-/// Writes an output's chunks to `out_dir/relative` through a temporary file and a rename.
-pub fn write_output(out_dir: &Utf8Path, relative: &str, output: &Output) -> Result<(), WriteError> {
-    replace_atomically(out_dir, relative, |file| output.write_to(file))
-}
-
-/// Creates a temporary file next to the target, lets `fill` write it, and renames it over the
-/// target, so that a reader sees the old or the new content, never a mix.
-fn replace_atomically(
-    out_dir: &Utf8Path,
-    relative: &str,
-    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
-) -> Result<(), WriteError> {
-    let target = out_dir.join(relative);
-    let parent = target.parent().unwrap_or(out_dir);
-    ensure_dir(out_dir, parent)?;
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = target.file_name().unwrap_or("output");
-    let temp = parent.join(format!(
-        ".{name}.{}-{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let io = |source| WriteError::Io {
-        path: target.clone(),
-        source,
-    };
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        fill(&mut file)?;
-        drop(file);
-        std::fs::rename(&temp, &target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result.map_err(io)
-}
-
-/// Creates `dir` (inside `out_dir`) part by part, refusing symbolic links and files in the way.
-fn ensure_dir(out_dir: &Utf8Path, dir: &Utf8Path) -> Result<(), WriteError> {
-    let Ok(relative) = dir.strip_prefix(out_dir) else {
-        return Ok(());
-    };
-    let mut current = out_dir.to_owned();
-    for part in relative.components() {
-        current.push(part);
-        match std::fs::symlink_metadata(&current) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(WriteError::Symlink { path: current });
-            }
-            Ok(meta) if meta.is_dir() => {}
-            Ok(_) => return Err(WriteError::NotADirectory { path: current }),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                match std::fs::create_dir(&current) {
-                    Ok(()) => {}
-                    // Another writer thread created it first.
-                    Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {}
-                    Err(source) => {
-                        return Err(WriteError::Io {
-                            path: current,
-                            source,
-                        });
-                    }
-                }
-            }
-            Err(source) => {
-                return Err(WriteError::Io {
-                    path: current,
-                    source,
-                });
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Removes folders left empty by a removal, up to (not including) the output folder.
-fn remove_empty_parents(out_dir: &Utf8Path, removed: &Utf8Path) {
-    let mut dir = removed.parent();
-    while let Some(current) = dir {
-        if current == out_dir || !current.starts_with(out_dir) {
-            break;
-        }
-        if std::fs::remove_dir(current).is_err() {
-            break; // Not empty (or not ours to remove): stop here.
-        }
-        dir = current.parent();
-    }
+    write_to(&OutDir::open(out_dir)?, relative, bytes)
 }

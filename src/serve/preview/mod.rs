@@ -179,28 +179,29 @@ impl Preview {
     /// file's and from this preview's, so it is strong for exactly these bytes.
     pub fn adapt(&self, served: Served) -> Served {
         let base_url = self.base_url();
-        let mut bytes = match rebase::rewrite(&served.bytes, &base_url, &self.origin) {
+        // A file that cannot be read whole again is sent as stored (the stream reports the error).
+        let Ok(original) = served.bytes() else {
+            return served;
+        };
+        let mut bytes = match rebase::rewrite(&original, &base_url, &self.origin) {
             Some(rewritten) => rewritten,
-            None => served.bytes.to_vec(),
+            None => original.to_vec(),
         };
         if served.path.ends_with(".html") {
             add_script(&mut bytes);
         }
-        Served {
-            // The same file served by another preview (another port, another base URL, another
-            // script) is another representation.
-            etag: etag_of(
-                format!(
-                    "{} {base_url} {} {}",
-                    served.etag,
-                    self.origin,
-                    etag_of(SCRIPT.as_bytes())
-                )
-                .as_bytes(),
-            ),
-            bytes: Bytes::from(bytes),
-            path: served.path,
-        }
+        // The same file served by another preview (another port, another base URL, another
+        // script) is another representation.
+        let etag = etag_of(
+            format!(
+                "{} {base_url} {} {}",
+                served.etag,
+                self.origin,
+                etag_of(SCRIPT.as_bytes())
+            )
+            .as_bytes(),
+        );
+        Served::with_bytes(served.path, etag, Bytes::from(bytes))
     }
 }
 
@@ -223,11 +224,11 @@ mod tests {
     }
 
     fn served(path: &str, text: &str) -> Served {
-        Served {
-            path: path.into(),
-            bytes: Bytes::copy_from_slice(text.as_bytes()),
-            etag: etag_of(text.as_bytes()),
-        }
+        Served::with_bytes(
+            path.into(),
+            etag_of(text.as_bytes()),
+            Bytes::copy_from_slice(text.as_bytes()),
+        )
     }
 
     #[test]
@@ -236,26 +237,38 @@ mod tests {
             "developers/index.html",
             "<html><body><a href=\"https://a.example/api/index.json\">i</a></body></html>",
         );
-        let adapted = preview().adapt(file.clone());
+        let etag = file.etag.clone();
+        let again = served(
+            &file.path,
+            std::str::from_utf8(&file.bytes().unwrap()).unwrap(),
+        );
+        let adapted = preview().adapt(file);
         assert_eq!(
-            &adapted.bytes[..],
+            &adapted.bytes().unwrap()[..],
             b"<html><body><a href=\"http://127.0.0.1:4321/api/index.json\">i</a><script src=\"/__preview.js\" defer></script>\n</body></html>"
         );
-        assert_ne!(adapted.etag, file.etag);
-        assert_eq!(adapted.etag, preview().adapt(file).etag, "deterministic");
+        assert_ne!(adapted.etag, etag);
+        assert_eq!(adapted.etag, preview().adapt(again).etag, "deterministic");
     }
 
     #[test]
     fn another_origin_is_another_etag_and_json_gets_no_script() {
         let file = served("api/index.json", "{\"u\":\"https://a.example/api\"}");
-        let here = preview().adapt(file.clone());
+        let same = served(
+            &file.path,
+            std::str::from_utf8(&file.bytes().unwrap()).unwrap(),
+        );
+        let here = preview().adapt(same);
         let there = Preview::new(
             "https://a.example",
             "http://127.0.0.1:4322".into(),
             Utf8PathBuf::from("out"),
         )
         .adapt(file);
-        assert_eq!(&here.bytes[..], b"{\"u\":\"http://127.0.0.1:4321/api\"}");
+        assert_eq!(
+            &here.bytes().unwrap()[..],
+            b"{\"u\":\"http://127.0.0.1:4321/api\"}"
+        );
         assert_ne!(here.etag, there.etag);
     }
 

@@ -1,0 +1,346 @@
+//! The output folder as an open handle: every operation is relative to it and never follows a
+//! symbolic link below it.
+//!
+//! Each path is walked part by part with `openat(O_DIRECTORY | O_NOFOLLOW)`, so a link
+//! anywhere below the folder (planted by hand, or named by an edited manifest) stops the
+//! operation instead of leading out of the folder, and a folder swapped for a link between a
+//! check and a use cannot redirect a write or a removal. `rustix` gives these calls safe,
+//! typed wrappers (it is already in the tree through `tempfile`); `cap-std` would do the same
+//! one layer higher, with more API than the writer needs.
+
+use super::WriteError;
+use camino::{Utf8Path, Utf8PathBuf};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use rustix::io::Errno;
+use std::io::Write;
+use std::os::fd::OwnedFd;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The longest file name the writer creates (Linux and macOS `NAME_MAX`).
+pub const NAME_MAX: usize = 255;
+/// The longest path, output folder included (Linux `PATH_MAX` less the terminating NUL).
+pub const PATH_MAX: usize = 4095;
+/// A temporary file's name keeps at most this much of its target's name (so it fits in
+/// `NAME_MAX` whatever the target's length).
+const TEMP_NAME_KEEP: usize = 100;
+
+/// The output folder, open.
+pub struct OutDir {
+    path: Utf8PathBuf,
+    fd: OwnedFd,
+}
+
+/// What is at a path below the folder, without following a link.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Entry {
+    Missing,
+    File,
+    Folder,
+    /// A symbolic link, FIFO, socket or device: never written through, read or removed.
+    Other,
+}
+
+impl OutDir {
+    /// Opens `path`, creating it (and its parents) when missing. The folder itself may be a
+    /// symbolic link: the user named it.
+    pub fn open(path: &Utf8Path) -> Result<OutDir, WriteError> {
+        let io = |source: std::io::Error| WriteError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        std::fs::create_dir_all(path).map_err(io)?;
+        let fd = rustix::fs::open(
+            path.as_std_path(),
+            OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|errno| io(errno.into()))?;
+        Ok(OutDir {
+            path: path.to_owned(),
+            fd,
+        })
+    }
+
+    pub fn path(&self) -> &Utf8Path {
+        &self.path
+    }
+
+    /// A new handle (a new open file description) of the folder.
+    pub fn open_again(&self) -> Result<OwnedFd, Errno> {
+        open_dir(&self.fd, ".")
+    }
+
+    /// The folder holding `relative` (a checked path), and the file's name in it. Missing
+    /// folders are created when `create`, else `Ok(None)`.
+    pub fn parent<'a>(
+        &self,
+        relative: &'a str,
+        create: bool,
+    ) -> Result<Option<(OwnedFd, &'a str)>, WriteError> {
+        let (dirs, name) = match relative.rsplit_once('/') {
+            Some((dirs, name)) => (Some(dirs), name),
+            None => (None, relative),
+        };
+        let mut current = rustix::io::dup(&self.fd).map_err(|errno| self.io(".", errno))?;
+        let Some(dirs) = dirs else {
+            return Ok(Some((current, name)));
+        };
+        let mut walked = 0;
+        for part in dirs.split('/') {
+            walked += part.len() + 1;
+            let shown = &relative[..walked - 1];
+            current = match open_dir(&current, part) {
+                Ok(fd) => fd,
+                Err(Errno::NOENT) if create => {
+                    match rustix::fs::mkdirat(&current, part, Mode::from_raw_mode(0o755)) {
+                        Ok(()) | Err(Errno::EXIST) => {}
+                        Err(errno) => return Err(self.io(shown, errno)),
+                    }
+                    open_dir(&current, part)
+                        .map_err(|errno| self.refusal(&current, part, shown, errno))?
+                }
+                Err(Errno::NOENT) => return Ok(None),
+                Err(errno) => return Err(self.refusal(&current, part, shown, errno)),
+            };
+        }
+        Ok(Some((current, name)))
+    }
+
+    /// What is at `relative`, without following a link (`Missing` when a folder on the way is
+    /// missing; an error when a folder on the way is a link or a file).
+    pub fn entry(&self, relative: &str) -> Result<Entry, WriteError> {
+        let Some((dir, name)) = self.parent(relative, false)? else {
+            return Ok(Entry::Missing);
+        };
+        match rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) => Ok(match FileType::from_raw_mode(stat.st_mode) {
+                FileType::RegularFile => Entry::File,
+                FileType::Directory => Entry::Folder,
+                _ => Entry::Other,
+            }),
+            Err(Errno::NOENT) => Ok(Entry::Missing),
+            Err(errno) => Err(self.io(relative, errno)),
+        }
+    }
+
+    /// The bytes of the regular file at `relative`, `None` when there is none (a link, a FIFO
+    /// or a folder is not read).
+    pub fn read(&self, relative: &str) -> Option<Vec<u8>> {
+        let (dir, name) = self.parent(relative, false).ok()??;
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let fd = rustix::fs::openat(&dir, name, flags, Mode::empty()).ok()?;
+        let file = std::fs::File::from(fd);
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() {
+            return None;
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::io::Read::read_to_end(&mut &file, &mut bytes).ok()?;
+        Some(bytes)
+    }
+
+    /// Writes `relative` through a temporary file in its folder and a rename, so a reader
+    /// sees the old or the new content, never a mix.
+    pub fn replace(
+        &self,
+        relative: &str,
+        fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+    ) -> Result<(), WriteError> {
+        let (dir, name) = self
+            .parent(relative, true)?
+            .expect("folders are created on the way");
+        let temp = temp_name(name);
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let result = (|| -> std::io::Result<()> {
+            let fd = rustix::fs::openat(&dir, &temp, flags, Mode::from_raw_mode(0o644))?;
+            let mut file = std::fs::File::from(fd);
+            fill(&mut file)?;
+            file.flush()?;
+            drop(file);
+            rustix::fs::renameat(&dir, &temp, &dir, name)?;
+            Ok(())
+        })();
+        result.map_err(|source| {
+            let _ = rustix::fs::unlinkat(&dir, &temp, AtFlags::empty());
+            WriteError::Io {
+                path: self.path.join(relative),
+                source,
+            }
+        })
+    }
+
+    /// Removes the regular file at `relative` and the folders it leaves empty. `Ok(false)` when
+    /// there is no such file; a link or anything else but a file there is left alone.
+    pub fn remove(&self, relative: &str) -> Result<bool, WriteError> {
+        let Some((dir, name)) = self.parent(relative, false)? else {
+            return Ok(false);
+        };
+        match rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {}
+            Ok(_) | Err(Errno::NOENT) => return Ok(false),
+            Err(errno) => return Err(self.io(relative, errno)),
+        }
+        match rustix::fs::unlinkat(&dir, name, AtFlags::empty()) {
+            Ok(()) => {}
+            Err(Errno::NOENT) => return Ok(false),
+            Err(errno) => return Err(self.io(relative, errno)),
+        }
+        drop(dir);
+        self.remove_empty_parents(relative);
+        Ok(true)
+    }
+
+    /// Removes the folders of `relative` that are empty, deepest first, up to (not including)
+    /// the output folder.
+    fn remove_empty_parents(&self, relative: &str) {
+        let mut folder = relative;
+        while let Some((above, _)) = folder.rsplit_once('/') {
+            let Ok(Some((dir, name))) = self.parent(above, false) else {
+                return;
+            };
+            if rustix::fs::unlinkat(&dir, name, AtFlags::REMOVEDIR).is_err() {
+                return; // Not empty (or not ours to remove): stop here.
+            }
+            folder = above;
+        }
+    }
+
+    /// Removes the temporary files an interrupted writer left in `folder` (relative; "" for
+    /// the output folder itself). Returns how many.
+    pub fn remove_temp_files(&self, folder: &str) -> usize {
+        let dir = if folder.is_empty() {
+            rustix::io::dup(&self.fd).ok()
+        } else {
+            self.parent(&format!("{folder}/x"), false)
+                .ok()
+                .flatten()
+                .map(|(dir, _)| dir)
+        };
+        let Some(dir) = dir else { return 0 };
+        let Ok(entries) = rustix::fs::Dir::read_from(&dir) else {
+            return 0;
+        };
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let Ok(name) = entry.file_name().to_str() else {
+                continue;
+            };
+            if entry.file_type() == FileType::RegularFile
+                && is_temp_name(name)
+                && rustix::fs::unlinkat(&dir, name, AtFlags::empty()).is_ok()
+            {
+                removed += 1;
+            }
+        }
+        removed
+    }
+
+    /// The identity of the folder `relative` ("" for the output folder): device, inode and
+    /// modification time, which change when an entry is added or removed. `None` when missing.
+    pub fn folder_stamp(&self, relative: &str) -> Option<(u64, u64, i64, i64)> {
+        let stat = if relative.is_empty() {
+            rustix::fs::fstat(&self.fd).ok()?
+        } else {
+            let (dir, name) = self.parent(relative, false).ok()??;
+            rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?
+        };
+        (FileType::from_raw_mode(stat.st_mode) == FileType::Directory).then_some((
+            stat.st_dev,
+            stat.st_ino,
+            stat.st_mtime,
+            stat.st_mtime_nsec as i64,
+        ))
+    }
+
+    fn io(&self, relative: &str, errno: Errno) -> WriteError {
+        WriteError::Io {
+            path: self.path.join(relative),
+            source: errno.into(),
+        }
+    }
+
+    /// The error for the folder `part` of `dir` (`relative` in the output folder) that cannot
+    /// be entered: a link, a file, or an I/O error.
+    fn refusal(&self, dir: &OwnedFd, part: &str, relative: &str, errno: Errno) -> WriteError {
+        let path = self.path.join(relative);
+        match errno {
+            Errno::LOOP | Errno::NOTDIR => {
+                let is_link = rustix::fs::statat(dir, part, AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Symlink);
+                if is_link {
+                    WriteError::Symlink { path }
+                } else {
+                    WriteError::NotADirectory { path }
+                }
+            }
+            errno => WriteError::Io {
+                path,
+                source: errno.into(),
+            },
+        }
+    }
+}
+
+fn open_dir(dir: &OwnedFd, part: &str) -> Result<OwnedFd, Errno> {
+    let flags = OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::RDONLY | OFlags::CLOEXEC;
+    rustix::fs::openat(dir, part, flags, Mode::empty())
+}
+
+/// `.{name}.{pid}-{n}.tmp`, with the target's name cut so the result fits in `NAME_MAX`.
+fn temp_name(name: &str) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut keep = name.len().min(TEMP_NAME_KEEP);
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    format!(
+        ".{}.{}-{}.tmp",
+        &name[..keep],
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Whether `name` is one of the writer's temporary files: `.{name}.{digits}-{digits}.tmp`.
+pub fn is_temp_name(name: &str) -> bool {
+    let Some(rest) = name
+        .strip_prefix('.')
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    let Some((stem, numbers)) = rest.rsplit_once('.') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    !stem.is_empty()
+        && numbers
+            .split_once('-')
+            .is_some_and(|(pid, n)| digits(pid) && digits(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporary_names_fit_and_are_recognised() {
+        let long = "x".repeat(250);
+        let temp = temp_name(&long);
+        assert!(temp.len() <= NAME_MAX, "{}", temp.len());
+        assert!(is_temp_name(&temp));
+        assert!(is_temp_name(&temp_name("posts.json")));
+        assert!(is_temp_name(".posts.json.1234-0.tmp"));
+        for name in [
+            "posts.json",
+            ".tmp",
+            "..1-2.tmp",
+            ".a.1-.tmp",
+            ".a.x-1.tmp",
+            "a.1-2.tmp",
+        ] {
+            assert!(!is_temp_name(name), "{name}");
+        }
+    }
+}
