@@ -91,11 +91,6 @@ const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "state file `.content-api/manifest.json`: the files this tool wrote, read back next build",
     ),
     (
-        "src/write/history.rs",
-        "OnDisk",
-        "state file `.content-api/published.json`: every API path ever published (for 410)",
-    ),
-    (
         "src/serve/",
         "Rebuild",
         "the change stream: one Server-Sent Event per publish at `/__events`",

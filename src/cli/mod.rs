@@ -11,6 +11,7 @@ mod new;
 mod once;
 mod placeholders;
 mod progress;
+mod report;
 mod serve;
 mod settings;
 mod watch;

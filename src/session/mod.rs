@@ -19,7 +19,7 @@ use crate::config::SiteConfig;
 use crate::db::Database;
 use crate::derive::file_diagnostics;
 use crate::diag::Diagnostic;
-use crate::source::{self, ContentPath, FileContents, FileRole, Scan, classify};
+use crate::source::{self, ContentPath, FileContents};
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::{HistoryFile, Publisher, Report, WriteError};
 use chrono::NaiveDate;
@@ -27,6 +27,9 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod shown;
+mod staging;
 
 /// What the watcher reports: paths relative to the content folder, or "resynchronise".
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -245,115 +248,6 @@ impl Session {
         self.rebuild(Instant::now()).map(Some)
     }
 
-    /// Records the disk version of `path` (a file or a folder, existing or not).
-    fn stage_path(&mut self, relative: &str) {
-        let disk_path = self.content_dir.join(relative);
-        if disk_path.is_dir() {
-            let scan = source::scan_under(&self.content_dir, relative);
-            let found: HashSet<ContentPath> = scan.files.iter().map(|f| f.path.clone()).collect();
-            for file in scan.files {
-                self.stage(file.path, file.contents);
-            }
-            self.stage_missing_under(relative, &found);
-            return;
-        }
-        if let Some(path) = ContentPath::new(relative)
-            && !matches!(
-                classify(&path),
-                FileRole::Ignored | FileRole::Misplaced { .. }
-            )
-        {
-            let contents = source::read_content(&self.content_dir, relative);
-            self.stage(path, contents);
-        }
-        // Gone from disk: it may have been a folder (deleted or moved away), and every file
-        // known below it is gone too. (A path that is a file has nothing below it.)
-        if std::fs::symlink_metadata(&disk_path).is_err() {
-            self.stage_missing_under(relative, &HashSet::new());
-        }
-    }
-
-    /// Makes the files held directly in `folder` equal its listing on disk: files the session
-    /// does not hold are read, held files that are not listed are deleted, and a folder that
-    /// is gone takes everything known below it along.
-    fn stage_listing(&mut self, folder: &str) {
-        let Some(listed) = source::list_folder(&self.content_dir, folder) else {
-            if std::fs::symlink_metadata(self.content_dir.join(folder)).is_err() {
-                self.stage_missing_under(folder, &HashSet::new());
-            }
-            return;
-        };
-        let prefix = format!("{folder}/");
-        let held: HashSet<ContentPath> = self
-            .known_paths()
-            .filter(|path| {
-                path.as_str()
-                    .strip_prefix(&prefix)
-                    .is_some_and(|name| !name.contains('/'))
-            })
-            .collect();
-        for path in listed.iter().filter(|path| !held.contains(*path)) {
-            let contents = source::read_file(&self.content_dir.join(path.as_str()));
-            self.stage(path.clone(), contents);
-        }
-        let listed: HashSet<&ContentPath> = listed.iter().collect();
-        for path in held.into_iter().filter(|path| !listed.contains(path)) {
-            self.stage(path, FileContents::Missing);
-        }
-    }
-
-    /// Stages every known file below `folder` that is not in `found` as deleted.
-    fn stage_missing_under(&mut self, folder: &str, found: &HashSet<ContentPath>) {
-        let prefix = format!("{}/", folder.trim_end_matches('/'));
-        let gone: Vec<ContentPath> = self
-            .known_paths()
-            .filter(|path| path.as_str().starts_with(&prefix) && !found.contains(path))
-            .collect();
-        for path in gone {
-            self.stage(path, FileContents::Missing);
-        }
-    }
-
-    /// Stages every difference between a full scan and what the session knows.
-    fn stage_scan(&mut self, scan: Scan) {
-        let found: HashSet<ContentPath> = scan.files.iter().map(|f| f.path.clone()).collect();
-        let problems: Arc<[Diagnostic]> = scan
-            .problems
-            .iter()
-            .map(crate::workspace::scan_problem)
-            .collect();
-        self.workspace.set_scan_problems(problems);
-        for file in scan.files {
-            self.stage(file.path, file.contents);
-        }
-        let gone: Vec<ContentPath> = self
-            .known_paths()
-            .filter(|path| !found.contains(path))
-            .collect();
-        for path in gone {
-            self.stage(path, FileContents::Missing);
-        }
-    }
-
-    /// Paths that exist in the database or are pending creation (a path may come twice).
-    fn known_paths(&self) -> impl Iterator<Item = ContentPath> + '_ {
-        let existing = self.workspace.existing_paths().cloned();
-        let pending = self
-            .pending
-            .iter()
-            .filter(|(_, contents)| **contents != FileContents::Missing)
-            .map(|(path, _)| path.clone());
-        existing.chain(pending)
-    }
-
-    fn stage(&mut self, path: ContentPath, contents: FileContents) {
-        if self.workspace.contents_of(&path) == contents {
-            self.pending.remove(&path);
-        } else {
-            self.pending.insert(path, contents);
-        }
-    }
-
     /// Applies the pending changes under the rules of the module documentation, then publishes.
     fn rebuild(&mut self, started: Instant) -> Result<Outcome, WriteError> {
         self.freed_since_trim = true;
@@ -487,108 +381,6 @@ impl Session {
             started.elapsed() - rendered
         );
         report
-    }
-
-    /// Replaces the shown set with `current`; returns what to print (see
-    /// [`Outcome::new_diagnostics`]) and the files fixed since.
-    fn remember_shown(&mut self, current: &[Diagnostic]) -> (Vec<Diagnostic>, Vec<String>) {
-        let to_print = self.to_print(current);
-        let fixed = self.fixed(current, |_| true);
-        self.shown = current.iter().cloned().collect();
-        (to_print, fixed)
-    }
-
-    /// Like [`Session::remember_shown`], when `current` only covers the `changed` files (unless
-    /// `structural`): what is known about other files stays.
-    fn remember_shown_for<'a>(
-        &mut self,
-        current: &[Diagnostic],
-        structural: bool,
-        changed: impl Iterator<Item = &'a ContentPath>,
-    ) -> (Vec<Diagnostic>, Vec<String>) {
-        if structural {
-            return self.remember_shown(current);
-        }
-        let changed: HashSet<&str> = changed.map(ContentPath::as_str).collect();
-        let to_print = self.to_print(current);
-        let fixed = self.fixed(current, |path| changed.contains(path));
-        self.shown.retain(|d| !changed.contains(d.path.as_str()));
-        self.shown.extend(current.iter().cloned());
-        (to_print, fixed)
-    }
-
-    /// Files of the batch put back to the version the build holds (a broken file restored to
-    /// its last good text): nothing to rebuild, but the errors shown for them are gone.
-    fn restored(&mut self) -> Vec<String> {
-        let paths: BTreeSet<ContentPath> = self
-            .shown
-            .iter()
-            .filter(|d| self.was_saved(&d.path))
-            .filter_map(|d| ContentPath::new(&d.path))
-            .collect();
-        if paths.is_empty() {
-            return Vec::new();
-        }
-        let current = self.diagnostics_after(false, paths.iter());
-        self.remember_shown_for(&current, false, paths.iter()).1
-    }
-
-    /// The diagnostics of `current` not shown before, or in a file the batch named.
-    fn to_print(&self, current: &[Diagnostic]) -> Vec<Diagnostic> {
-        current
-            .iter()
-            .filter(|d| !self.shown.contains(*d) || self.was_saved(&d.path))
-            .cloned()
-            .collect()
-    }
-
-    /// True when the batch names `path` or a folder above it.
-    fn was_saved(&self, path: &str) -> bool {
-        self.saved.iter().any(|saved| {
-            path == saved
-                || path
-                    .strip_prefix(saved.as_str())
-                    .is_some_and(|rest| rest.starts_with('/'))
-        })
-    }
-
-    /// Files (among those `in_scope`) that had errors shown and have none in `current`, and
-    /// still exist (a deleted file is not "fixed").
-    fn fixed(&self, current: &[Diagnostic], in_scope: impl Fn(&str) -> bool) -> Vec<String> {
-        let still_broken: HashSet<&str> = current
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.path.as_str())
-            .collect();
-        let fixed: BTreeSet<&str> = self
-            .shown
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.path.as_str())
-            .filter(|path| in_scope(path) && !still_broken.contains(path))
-            .filter(|path| self.workspace.text_of(path).is_some())
-            .collect();
-        fixed.into_iter().map(str::to_owned).collect()
-    }
-
-    /// Renders a diagnostic with the text of its file when the database has it.
-    pub fn render(&self, diagnostic: &Diagnostic, color: bool) -> String {
-        let pending_text = ContentPath::new(&diagnostic.path)
-            .and_then(|path| self.pending.get(&path))
-            .and_then(FileContents::text);
-        let text = pending_text.or_else(|| self.workspace.text_of(&diagnostic.path));
-        diagnostic.render(text, color)
-    }
-
-    /// Every diagnostic of the content as it is on disk now (held-back files included), by
-    /// path and position: what the preview's landing page shows.
-    pub fn current_diagnostics(&self) -> Vec<&Diagnostic> {
-        let mut current: Vec<&Diagnostic> = self.shown.iter().collect();
-        current.sort_by_key(|d| {
-            let (line, column) = d.location.as_ref().map_or((0, 0), |l| (l.line, l.column));
-            (&d.path, line, column, &d.message)
-        });
-        current
     }
 
     /// Every file the session's publisher owns in the output folder (for the purge list).

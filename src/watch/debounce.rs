@@ -48,7 +48,7 @@ pub(super) fn run(
             }
         }
         for error in errors {
-            handler(Signal::Error(super::watcher::describe(&error)));
+            handler(Signal::Error(super::errors::describe(&error)));
         }
         if !changes.is_empty() {
             handler(Signal::Changes(changes));

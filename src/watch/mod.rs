@@ -7,6 +7,7 @@
 //! [`watcher`] starts notify. What to do with a change is `session`'s job.
 
 mod debounce;
+mod errors;
 pub mod filter;
 mod translate;
 mod watcher;

@@ -3,6 +3,7 @@
 
 use super::Signal;
 use super::debounce;
+use super::errors::is_limit;
 use super::translate::Translator;
 use notify::{PollWatcher, RecommendedWatcher, RecursiveMode, Watcher as _};
 use std::path::{Path, PathBuf};
@@ -109,15 +110,6 @@ pub fn start(
     })
 }
 
-fn is_limit(error: &notify::Error) -> bool {
-    match &error.kind {
-        notify::ErrorKind::MaxFilesWatch => true,
-        // ENOSPC from inotify_add_watch, EMFILE from inotify_init: both are limits.
-        notify::ErrorKind::Io(io) => matches!(io.raw_os_error(), Some(28 | 24)),
-        _ => false,
-    }
-}
-
 fn watch_error(path: &Path, source: notify::Error) -> StartError {
     if is_limit(&source) {
         StartError::Limit {
@@ -128,13 +120,5 @@ fn watch_error(path: &Path, source: notify::Error) -> StartError {
             path: path.to_owned(),
             source,
         }
-    }
-}
-
-pub(super) fn describe(error: &notify::Error) -> String {
-    if is_limit(error) {
-        "the system limit on watched folders is reached: new folders are not watched; raise fs.inotify.max_user_watches or restart with --poll".into()
-    } else {
-        format!("file watcher: {error}")
     }
 }

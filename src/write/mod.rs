@@ -24,6 +24,7 @@ mod history;
 mod lock;
 mod manifest;
 mod ownership;
+mod plan;
 mod purge;
 mod safe_path;
 
@@ -32,7 +33,9 @@ pub use history::{
     History, HistoryError, HistoryFile, LEGACY_HISTORY_PATH, is_api_path, is_history_entry,
 };
 pub use manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
-pub use ownership::{BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError};
+pub use ownership::{
+    BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError, as_written,
+};
 pub use purge::{purge_urls, write_purge_list};
 pub use safe_path::{SafePathError, check_output_path, check_relative};
 
@@ -40,6 +43,7 @@ use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
 use dir::{Entry, OutDir};
 use lock::Lock;
+use plan::Plan;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
@@ -134,17 +138,6 @@ pub struct Publisher {
     /// Each folder that holds owned files, with its identity after the last publish: a folder
     /// whose identity changed had entries added or removed by someone else.
     folders: BTreeMap<String, Option<(u64, u64, i64, i64)>>,
-}
-
-/// What one publish will write, decided (and checked) before anything is written.
-struct Plan<'a> {
-    /// Outputs that may differ from the disk, and whether their disk content is unknown.
-    stale: Vec<(&'a (Arc<str>, Output), bool)>,
-    /// Paths this tool does not own yet.
-    new_paths: Vec<Arc<str>>,
-    /// The set of paths is the one owned now: nothing to remove, no manifest to write.
-    same_paths: bool,
-    total: usize,
 }
 
 impl Publisher {
@@ -303,91 +296,6 @@ impl Publisher {
             }
             _ => true,
         }
-    }
-
-    /// Step 2. Which outputs may differ from the disk, after checking every path this tool does
-    /// not own yet and every folder a write goes through: a publish that would fail on a path
-    /// fails here, before the first write.
-    fn plan<'a>(&mut self, groups: &'a [Files]) -> Result<Plan<'a>, WriteError> {
-        let published_before: HashSet<*const (Arc<str>, Output)> = self
-            .last_groups
-            .iter()
-            .map(|group| group.as_ptr())
-            .collect();
-        let changed = groups
-            .iter()
-            .filter(|group| !published_before.contains(&group.as_ptr()))
-            .flat_map(|group| group.iter())
-            .filter(|(path, _)| !self.yielded.contains(path));
-        let mut new_outputs = Vec::new();
-        let mut new_paths = Vec::new();
-        let mut stale = Vec::new();
-        // A known hash that differs means the file differs; only a file whose content is not
-        // known (first publish, folder deleted) is read and compared before writing.
-        for entry in changed {
-            match self.files.get(&entry.0) {
-                // Paths seen before were checked then; only new ones need the check.
-                None => {
-                    self.check_new_path(&entry.0)?;
-                    new_outputs.push(entry);
-                }
-                Some(Some(hash)) if *hash == entry.1.hash => {}
-                Some(Some(_)) => stale.push((entry, false)),
-                Some(None) => stale.push((entry, true)),
-            }
-        }
-        // Before anything is written: a file of another owner in the way stops the build, and
-        // an output the site provides itself (its `404.html`) is left to it.
-        let claims = ownership::claim(&self.out_dir, new_outputs.iter().copied())?;
-        self.yielded.extend(claims.yielded);
-        for entry in new_outputs {
-            if !self.yielded.contains(&entry.0) {
-                new_paths.push(entry.0.clone());
-                stale.push((entry, true));
-            }
-        }
-        let folders: BTreeSet<&str> = stale.iter().map(|(entry, _)| parent_of(&entry.0)).collect();
-        for folder in folders.into_iter().filter(|folder| !folder.is_empty()) {
-            match self.dir().entry(folder)? {
-                Entry::Folder | Entry::Missing => {}
-                Entry::File => {
-                    return Err(WriteError::NotADirectory {
-                        path: self.out_dir.join(folder),
-                    });
-                }
-                Entry::Other => {
-                    return Err(WriteError::Symlink {
-                        path: self.out_dir.join(folder),
-                    });
-                }
-            }
-        }
-        // Every path of an unchanged group is owned already; with no new path among the others
-        // and as many outputs as owned files, the set of files is the same. Yielded paths are
-        // outputs, not owned files.
-        let total = self.owned_outputs(groups).count();
-        let same_paths = new_paths.is_empty() && total == self.files.len();
-        Ok(Plan {
-            stale,
-            new_paths,
-            same_paths,
-            total,
-        })
-    }
-
-    fn check_new_path(&self, path: &str) -> Result<(), WriteError> {
-        check_output_path(path).map_err(|reason| WriteError::Unsafe {
-            path: path.to_string(),
-            reason,
-        })?;
-        let len = self.out_dir.as_str().len() + 1 + path.len();
-        if len > PATH_MAX {
-            return Err(WriteError::PathTooLong {
-                path: path.to_string(),
-                len,
-            });
-        }
-        Ok(())
     }
 
     /// Step 3. Before the first write of a path the manifest does not list, record every path
@@ -574,16 +482,6 @@ fn parent_of(path: &str) -> &str {
 
 fn write_to(dir: &OutDir, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
     dir.replace(relative, |file| file.write_all(bytes))
-}
-
-/// The bytes an output has in a folder where the site has no files of its own: a merged host
-/// file (`_headers`, `_redirects`) is wrapped in the tool's marked block; others are as they are.
-pub fn as_written(path: &str, bytes: Vec<u8>) -> Vec<u8> {
-    if ownership::is_merged(path) {
-        ownership::merge(&bytes, "")
-    } else {
-        bytes
-    }
 }
 
 /// Writes `bytes` to `out_dir/relative` through a temporary file and a rename (without taking

@@ -228,6 +228,16 @@ fn read_text(target: &Utf8Path) -> Result<Option<String>, OwnershipError> {
     }
 }
 
+/// The bytes an output has in a folder where the site has no files of its own: a merged host
+/// file (`_headers`, `_redirects`) is wrapped in the tool's marked block; others are as they are.
+pub fn as_written(path: &str, bytes: Vec<u8>) -> Vec<u8> {
+    if is_merged(path) {
+        merge(&bytes, "")
+    } else {
+        bytes
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

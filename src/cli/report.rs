@@ -1,0 +1,134 @@
+//! What the daemon says about each rebuild: one line per rebuild (what changed, what was
+//! written, how long it took), every new or re-saved diagnostic in full, a line per fixed file,
+//! the purge list, and [`Progress`] for `serve`.
+
+use crate::session::{Outcome, Session};
+use crate::watch::Changes;
+use crate::write::{Report, purge_urls, write_purge_list};
+use std::time::Instant;
+
+/// What the watch loop tells its caller (`serve` starts answering, and announces rebuilds).
+pub enum Progress<'a> {
+    /// The first build of a session is done (published, or reported as broken).
+    Ready,
+    /// A publish wrote or removed files.
+    Published(&'a Report),
+    /// A rebuild ran: the session's current diagnostics may have changed.
+    Checked(&'a Session),
+}
+
+/// Prints what rebuilds did, and tells `on_progress` about every publish that changed files.
+pub(super) struct Reporter<'a> {
+    pub(super) color: bool,
+    /// `--purge-list`: rewritten after every publish with the URLs it changed or removed.
+    pub(super) purge_list: Option<camino::Utf8PathBuf>,
+    pub(super) on_progress: &'a mut dyn FnMut(Progress<'_>),
+}
+
+impl Reporter<'_> {
+    pub(super) fn finish(
+        &mut self,
+        session: &Session,
+        outcome: Result<Outcome, impl std::fmt::Display>,
+        first_event: Option<Instant>,
+        what: &str,
+    ) {
+        match outcome {
+            Ok(outcome) => self.report(session, &outcome, first_event, what),
+            // The daemon keeps running: the next change retries the writes.
+            Err(err) => tracing::error!("{err}"),
+        }
+    }
+
+    /// Prints new diagnostics and one line for the rebuild.
+    pub(super) fn report(
+        &mut self,
+        session: &Session,
+        outcome: &Outcome,
+        first_event: Option<Instant>,
+        what: &str,
+    ) {
+        if outcome.is_noop() {
+            return;
+        }
+        for path in &outcome.fixed {
+            tracing::info!("{path} is fixed: no more errors");
+        }
+        (self.on_progress)(Progress::Checked(session));
+        for diagnostic in &outcome.new_diagnostics {
+            eprintln!("{}", session.render(diagnostic, self.color));
+        }
+        for path in &outcome.held_back {
+            tracing::warn!(
+                "{path} has errors: its last good version stays published until it is fixed"
+            );
+        }
+        let since_event = first_event
+            .map(|t| {
+                format!(
+                    ", {:.1} ms after the first event",
+                    t.elapsed().as_secs_f64() * 1000.0
+                )
+            })
+            .unwrap_or_default();
+        let took = format!("{:.1} ms", outcome.took.as_secs_f64() * 1000.0);
+        if let (Some(file), Some(report)) = (&self.purge_list, &outcome.report) {
+            let urls = purge_urls(report, &session.config().base_url, session.output_paths());
+            if let Err(err) = write_purge_list(file, &urls) {
+                tracing::error!("cannot write the purge list {file}: {err}");
+            }
+        }
+        match &outcome.report {
+            None => tracing::error!(
+                "{what}: {} error{} in the content; nothing is published until it builds (fix and save)",
+                outcome.errors,
+                if outcome.errors == 1 { "" } else { "s" }
+            ),
+            Some(report) if report.is_empty() => {
+                tracing::info!("{what}: nothing to write ({took}{since_event})")
+            }
+            Some(report) => {
+                tracing::info!(
+                    "{what}: wrote {}{} in {took}{since_event}",
+                    list(report.written.iter().map(|p| &**p)),
+                    if report.removed.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", removed {}",
+                            list(report.removed.iter().map(String::as_str))
+                        )
+                    },
+                );
+                (self.on_progress)(Progress::Published(report));
+            }
+        }
+    }
+}
+
+pub(super) fn describe_changes(changes: &Changes) -> String {
+    if changes.rescan {
+        return "rescan".into();
+    }
+    if changes.content.is_empty() {
+        return format!(
+            "{} listed again",
+            list(changes.folders.iter().map(String::as_str))
+        );
+    }
+    format!(
+        "{} changed",
+        list(changes.content.iter().map(String::as_str))
+    )
+}
+
+/// "a, b, c and 4 more".
+fn list<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let count = items.len();
+    let shown: Vec<&str> = items.take(3).collect();
+    match count {
+        0 => "nothing".into(),
+        1..=3 => shown.join(", "),
+        _ => format!("{} and {} more", shown.join(", "), count - 3),
+    }
+}

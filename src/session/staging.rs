@@ -1,0 +1,119 @@
+//! Staging: what a batch's paths (and the folders it names) hold on disk now, recorded as
+//! pending changes of the session. Nothing here touches the database; `Session::apply` does.
+
+use super::Session;
+use crate::diag::Diagnostic;
+use crate::source::{self, ContentPath, FileContents, FileRole, Scan, classify};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+impl Session {
+    /// Records the disk version of `path` (a file or a folder, existing or not).
+    pub(super) fn stage_path(&mut self, relative: &str) {
+        let disk_path = self.content_dir.join(relative);
+        if disk_path.is_dir() {
+            let scan = source::scan_under(&self.content_dir, relative);
+            let found: HashSet<ContentPath> = scan.files.iter().map(|f| f.path.clone()).collect();
+            for file in scan.files {
+                self.stage(file.path, file.contents);
+            }
+            self.stage_missing_under(relative, &found);
+            return;
+        }
+        if let Some(path) = ContentPath::new(relative)
+            && !matches!(
+                classify(&path),
+                FileRole::Ignored | FileRole::Misplaced { .. }
+            )
+        {
+            let contents = source::read_content(&self.content_dir, relative);
+            self.stage(path, contents);
+        }
+        // Gone from disk: it may have been a folder (deleted or moved away), and every file
+        // known below it is gone too. (A path that is a file has nothing below it.)
+        if std::fs::symlink_metadata(&disk_path).is_err() {
+            self.stage_missing_under(relative, &HashSet::new());
+        }
+    }
+
+    /// Makes the files held directly in `folder` equal its listing on disk: files the session
+    /// does not hold are read, held files that are not listed are deleted, and a folder that
+    /// is gone takes everything known below it along.
+    pub(super) fn stage_listing(&mut self, folder: &str) {
+        let Some(listed) = source::list_folder(&self.content_dir, folder) else {
+            if std::fs::symlink_metadata(self.content_dir.join(folder)).is_err() {
+                self.stage_missing_under(folder, &HashSet::new());
+            }
+            return;
+        };
+        let prefix = format!("{folder}/");
+        let held: HashSet<ContentPath> = self
+            .known_paths()
+            .filter(|path| {
+                path.as_str()
+                    .strip_prefix(&prefix)
+                    .is_some_and(|name| !name.contains('/'))
+            })
+            .collect();
+        for path in listed.iter().filter(|path| !held.contains(*path)) {
+            let contents = source::read_file(&self.content_dir.join(path.as_str()));
+            self.stage(path.clone(), contents);
+        }
+        let listed: HashSet<&ContentPath> = listed.iter().collect();
+        for path in held.into_iter().filter(|path| !listed.contains(path)) {
+            self.stage(path, FileContents::Missing);
+        }
+    }
+
+    /// Stages every known file below `folder` that is not in `found` as deleted.
+    pub(super) fn stage_missing_under(&mut self, folder: &str, found: &HashSet<ContentPath>) {
+        let prefix = format!("{}/", folder.trim_end_matches('/'));
+        let gone: Vec<ContentPath> = self
+            .known_paths()
+            .filter(|path| path.as_str().starts_with(&prefix) && !found.contains(path))
+            .collect();
+        for path in gone {
+            self.stage(path, FileContents::Missing);
+        }
+    }
+
+    /// Stages every difference between a full scan and what the session knows.
+    pub(super) fn stage_scan(&mut self, scan: Scan) {
+        let found: HashSet<ContentPath> = scan.files.iter().map(|f| f.path.clone()).collect();
+        let problems: Arc<[Diagnostic]> = scan
+            .problems
+            .iter()
+            .map(crate::workspace::scan_problem)
+            .collect();
+        self.workspace.set_scan_problems(problems);
+        for file in scan.files {
+            self.stage(file.path, file.contents);
+        }
+        let gone: Vec<ContentPath> = self
+            .known_paths()
+            .filter(|path| !found.contains(path))
+            .collect();
+        for path in gone {
+            self.stage(path, FileContents::Missing);
+        }
+    }
+
+    /// Paths that exist in the database or are pending creation (a path may come twice).
+    pub(super) fn known_paths(&self) -> impl Iterator<Item = ContentPath> + '_ {
+        let existing = self.workspace.existing_paths().cloned();
+        let pending = self
+            .pending
+            .iter()
+            .filter(|(_, contents)| **contents != FileContents::Missing)
+            .map(|(path, _)| path.clone());
+        existing.chain(pending)
+    }
+
+    pub(super) fn stage(&mut self, path: ContentPath, contents: FileContents) {
+        if self.workspace.contents_of(&path) == contents {
+            self.pending.remove(&path);
+        } else {
+            self.pending.insert(path, contents);
+        }
+    }
+}

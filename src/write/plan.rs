@@ -1,0 +1,107 @@
+//! Step 2 of a publish, the plan: which outputs may differ from the disk, decided and checked
+//! (every new path, every folder a write goes through, the site's files in the way) before
+//! anything is written, so a publish that would fail on a path fails before its first write.
+
+use super::dir::Entry;
+use super::{PATH_MAX, Publisher, WriteError, check_output_path, ownership, parent_of};
+use crate::render::{Files, Output};
+use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
+
+/// What one publish will write, decided (and checked) before anything is written.
+pub(super) struct Plan<'a> {
+    /// Outputs that may differ from the disk, and whether their disk content is unknown.
+    pub(super) stale: Vec<(&'a (Arc<str>, Output), bool)>,
+    /// Paths this tool does not own yet.
+    pub(super) new_paths: Vec<Arc<str>>,
+    /// The set of paths is the one owned now: nothing to remove, no manifest to write.
+    pub(super) same_paths: bool,
+    pub(super) total: usize,
+}
+
+impl Publisher {
+    /// Step 2. Which outputs may differ from the disk, after checking every path this tool does
+    /// not own yet and every folder a write goes through: a publish that would fail on a path
+    /// fails here, before the first write.
+    pub(super) fn plan<'a>(&mut self, groups: &'a [Files]) -> Result<Plan<'a>, WriteError> {
+        let published_before: HashSet<*const (Arc<str>, Output)> = self
+            .last_groups
+            .iter()
+            .map(|group| group.as_ptr())
+            .collect();
+        let changed = groups
+            .iter()
+            .filter(|group| !published_before.contains(&group.as_ptr()))
+            .flat_map(|group| group.iter())
+            .filter(|(path, _)| !self.yielded.contains(path));
+        let mut new_outputs = Vec::new();
+        let mut new_paths = Vec::new();
+        let mut stale = Vec::new();
+        // A known hash that differs means the file differs; only a file whose content is not
+        // known (first publish, folder deleted) is read and compared before writing.
+        for entry in changed {
+            match self.files.get(&entry.0) {
+                // Paths seen before were checked then; only new ones need the check.
+                None => {
+                    self.check_new_path(&entry.0)?;
+                    new_outputs.push(entry);
+                }
+                Some(Some(hash)) if *hash == entry.1.hash => {}
+                Some(Some(_)) => stale.push((entry, false)),
+                Some(None) => stale.push((entry, true)),
+            }
+        }
+        // Before anything is written: a file of another owner in the way stops the build, and
+        // an output the site provides itself (its `404.html`) is left to it.
+        let claims = ownership::claim(&self.out_dir, new_outputs.iter().copied())?;
+        self.yielded.extend(claims.yielded);
+        for entry in new_outputs {
+            if !self.yielded.contains(&entry.0) {
+                new_paths.push(entry.0.clone());
+                stale.push((entry, true));
+            }
+        }
+        let folders: BTreeSet<&str> = stale.iter().map(|(entry, _)| parent_of(&entry.0)).collect();
+        for folder in folders.into_iter().filter(|folder| !folder.is_empty()) {
+            match self.dir().entry(folder)? {
+                Entry::Folder | Entry::Missing => {}
+                Entry::File => {
+                    return Err(WriteError::NotADirectory {
+                        path: self.out_dir.join(folder),
+                    });
+                }
+                Entry::Other => {
+                    return Err(WriteError::Symlink {
+                        path: self.out_dir.join(folder),
+                    });
+                }
+            }
+        }
+        // Every path of an unchanged group is owned already; with no new path among the others
+        // and as many outputs as owned files, the set of files is the same. Yielded paths are
+        // outputs, not owned files.
+        let total = self.owned_outputs(groups).count();
+        let same_paths = new_paths.is_empty() && total == self.files.len();
+        Ok(Plan {
+            stale,
+            new_paths,
+            same_paths,
+            total,
+        })
+    }
+
+    fn check_new_path(&self, path: &str) -> Result<(), WriteError> {
+        check_output_path(path).map_err(|reason| WriteError::Unsafe {
+            path: path.to_string(),
+            reason,
+        })?;
+        let len = self.out_dir.as_str().len() + 1 + path.len();
+        if len > PATH_MAX {
+            return Err(WriteError::PathTooLong {
+                path: path.to_string(),
+                len,
+            });
+        }
+        Ok(())
+    }
+}
