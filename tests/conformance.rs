@@ -121,10 +121,11 @@ impl Fixture {
         self.dir.path().join("out")
     }
 
-    fn target(&self, addr: SocketAddr) -> Target {
+    /// The checks' view of a host at `addr` whose documents name `base_url`.
+    fn target(&self, addr: SocketAddr, base_url: &str) -> Target {
         Target {
             addr,
-            base_url: BASE_URL.into(),
+            base_url: base_url.into(),
             gone: self.gone.clone(),
             post: self.post.clone(),
             series: self.series.clone(),
@@ -239,8 +240,11 @@ fn find_program(variable: &str, name: &str) -> Option<PathBuf> {
 }
 
 /// Runs every check against `addr` and fails with the list of those that do not hold.
-fn assert_conformance(host: &str, fixture: &Fixture, addr: SocketAddr) {
-    let failures = checks::run(&fixture.target(addr));
+/// Runs every check against the host at `addr`. `base_url` is the base URL its answers name:
+/// the site's on a production host, the local address on `content-api serve` (the preview
+/// rewrites the production base URL to where it listens).
+fn assert_conformance(host: &str, fixture: &Fixture, addr: SocketAddr, base_url: &str) {
+    let failures = checks::run(&fixture.target(addr, base_url));
     let total = checks::CHECKS.len();
     eprintln!("{host}: {} of {total} checks hold", total - failures.len());
     let report: Vec<String> = failures
@@ -280,7 +284,12 @@ fn serve_holds_the_contract() {
         .and_then(|rest| rest.trim_end_matches('/').parse().ok())
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
     host.wait_ready(addr, Duration::from_secs(30));
-    assert_conformance("content-api serve", &fixture, addr);
+    assert_conformance(
+        "content-api serve",
+        &fixture,
+        addr,
+        &format!("http://{addr}"),
+    );
 }
 
 #[test]
@@ -336,7 +345,7 @@ fn nginx_holds_the_contract() {
         log,
     };
     host.wait_ready(addr, Duration::from_secs(30));
-    assert_conformance("nginx", &fixture, addr);
+    assert_conformance("nginx", &fixture, addr, BASE_URL);
 }
 
 #[test]
@@ -374,5 +383,10 @@ fn cloudflare_pages_holds_the_contract() {
         log,
     };
     host.wait_ready(addr, Duration::from_secs(120));
-    assert_conformance("Cloudflare Pages (wrangler pages dev)", &fixture, addr);
+    assert_conformance(
+        "Cloudflare Pages (wrangler pages dev)",
+        &fixture,
+        addr,
+        BASE_URL,
+    );
 }

@@ -143,7 +143,10 @@ impl Site {
             .unwrap();
         std::fs::write(
             dir.path().join("watch.toml"),
-            "base_url = \"https://storm.example\"\n[watch]\ndebounce_ms = 20\n",
+            "base_url = \"https://storm.example\"\n\
+             [site]\nauthor = \"Storm Author\"\nlicence = \"CC BY 4.0\"\n\
+             licence_url = \"https://creativecommons.org/licenses/by/4.0/\"\n\
+             [watch]\ndebounce_ms = 20\n",
         )
         .unwrap();
         let site = Site {
@@ -494,7 +497,7 @@ impl Daemon {
         // The marker is out; the rebuild that wrote it may still be writing other files, and
         // the history it records is an input of the fresh build, so both are read again.
         loop {
-            let fresh = fresh_build(site, &self.out);
+            let fresh = fresh_build(site);
             let output = snapshot(&self.out);
             if output == fresh {
                 return None;
@@ -531,19 +534,29 @@ impl Drop for Daemon {
     }
 }
 
-/// `content-api --once` on the same content, into a new folder that holds the daemon's
-/// publishing history (the one input that is not content: `_redirects` depends on it).
-fn fresh_build(site: &Site, watched_out: &Path) -> BTreeMap<String, Vec<u8>> {
+/// `content-api --once` on the same content, into a new folder, with a copy of the publishing
+/// history the daemon read at start (the one input that is not content: `_redirects` depends
+/// on it; a watch session never records into it, and the copy keeps the fresh build's own
+/// recording away from the daemon's file).
+fn fresh_build(site: &Site) -> BTreeMap<String, Vec<u8>> {
     let fresh = site.root().join("fresh");
     let _ = std::fs::remove_dir_all(&fresh);
-    std::fs::create_dir_all(fresh.join(".content-api")).unwrap();
-    std::fs::copy(
-        watched_out.join(".content-api/published.json"),
-        fresh.join(".content-api/published.json"),
-    )
-    .unwrap();
+    let history = site.root().join("content-api.history");
+    let fresh_history = site.root().join("fresh.history");
+    let _ = std::fs::remove_file(&fresh_history);
+    if history.exists() {
+        std::fs::copy(&history, &fresh_history).unwrap();
+    }
     let output = Command::new(BIN)
-        .args(["--once", "--today", TODAY, "--out", "fresh"])
+        .args([
+            "--once",
+            "--today",
+            TODAY,
+            "--out",
+            "fresh",
+            "--history",
+            "fresh.history",
+        ])
         .current_dir(site.root())
         .output()
         .unwrap();
