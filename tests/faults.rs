@@ -460,6 +460,27 @@ fn a_write_that_fails_for_lack_of_space_is_retried_until_it_succeeds() {
 }
 
 #[test]
+fn a_first_build_that_cannot_be_written_keeps_the_daemon_and_is_retried() {
+    let site = Site::new();
+    // A file where the build needs the folder `api`: the first publish fails.
+    std::fs::create_dir_all(site.out()).unwrap();
+    std::fs::write(site.out().join("api"), "in the way").unwrap();
+    let daemon = Daemon::start(&site, "out");
+    daemon.wait_for(
+        || daemon.logged("retrying every second"),
+        "the failure to be reported (the daemon keeps running)",
+    );
+    std::fs::remove_file(site.out().join("api")).unwrap();
+    daemon.wait_for(
+        || daemon.logged("output folder repaired: wrote"),
+        "the first publish to be retried",
+    );
+    drop(daemon);
+    let fresh = fresh_build(&site);
+    assert_same_files(&site.out(), &fresh);
+}
+
+#[test]
 fn an_output_folder_that_cannot_be_written_exits_3_not_1() {
     let site = Site::new();
     std::fs::write(site.out(), "a file where the output folder should be").unwrap();

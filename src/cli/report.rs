@@ -79,6 +79,9 @@ impl Reporter<'_> {
             }
         }
         match &outcome.report {
+            None if outcome.write_failed => tracing::warn!(
+                "{what}: the output folder could not be written; nothing is published yet"
+            ),
             None => tracing::error!(
                 "{what}: {} error{} in the content; nothing is published until it builds (fix and save)",
                 outcome.errors,

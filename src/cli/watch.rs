@@ -5,6 +5,7 @@
 //! date, a deleted output folder, the content folder vanishing or coming back), shutdown.
 
 use super::once::content_folder_problem;
+use super::progress::Progress as StatusLine;
 pub use super::report::Progress;
 use super::report::{Reporter, describe_changes};
 use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
@@ -137,8 +138,13 @@ impl<'a> Daemon<'a> {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_USAGE)
         })?;
-        let (session, outcome) = Session::start(config.clone(), settings.today(), settings.drafts)
-            .map_err(|err| write_error_exit(&err))?;
+        // The first build reads, checks and writes everything: on a large site that takes
+        // seconds, so a terminal shows a status line meanwhile (never CI logs or pipes).
+        let status = StatusLine::on_stderr();
+        status.phase("first build: reading, checking and writing the content");
+        let started = Session::start(config.clone(), settings.today(), settings.drafts);
+        status.clear();
+        let (session, outcome) = started.map_err(|err| write_error_exit(&err))?;
         let mut reporter = Reporter {
             color: settings.color,
             purge_list: settings.purge_list.clone(),

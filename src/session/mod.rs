@@ -71,8 +71,12 @@ pub struct Outcome {
     pub fixed: Vec<String>,
     /// Errors in the current content (shown or not).
     pub errors: usize,
-    /// What was written; `None` when nothing was published (no good state yet).
+    /// What was written; `None` when nothing was published (no good state yet, or the write
+    /// failed).
     pub report: Option<Report>,
+    /// The content built but the first publish could not be written (reported already); the
+    /// one-second tick retries it.
+    pub write_failed: bool,
     /// From the start of the rebuild to the last write.
     pub took: Duration,
 }
@@ -154,7 +158,21 @@ impl Session {
             freed_since_trim: false,
         };
         let diagnostics = build::diagnostics(session.workspace.db());
-        let mut outcome = session.publish_if_clean(&diagnostics, started)?;
+        let mut outcome = match session.publish_if_clean(&diagnostics, started) {
+            Ok(outcome) => outcome,
+            // Another writer owns the folder: nothing to retry, the author must choose.
+            Err(err @ WriteError::Locked { .. }) => return Err(err),
+            // A full disk, a permission, a file in the way: the daemon keeps running, and the
+            // tick retries (a failed publish leaves the publisher not intact) until it succeeds.
+            Err(err) => {
+                tracing::error!("{err}; retrying every second");
+                Outcome {
+                    write_failed: true,
+                    took: started.elapsed(),
+                    ..Outcome::default()
+                }
+            }
+        };
         (outcome.new_diagnostics, outcome.fixed) = session.remember_shown(&diagnostics);
         release_freed_memory();
         Ok((session, outcome))
@@ -323,6 +341,7 @@ impl Session {
             new_diagnostics,
             fixed,
             report: Some(report),
+            write_failed: false,
             took: started.elapsed(),
         })
     }
