@@ -144,7 +144,10 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
 
 // ---- The history file beside watch.toml. ----
 
-const SITE_TOML: &str = "base_url = \"https://site.example\"\n";
+/// A site's `watch.toml` with every setting a production build needs (no placeholder).
+const SITE_TOML: &str = "base_url = \"https://site.example\"\n\
+    [site]\nauthor = \"Ana\"\nlicence = \"CC BY 4.0\"\n\
+    licence_url = \"https://creativecommons.org/licenses/by/4.0/\"\n";
 const HISTORY: &str = "content-api.history";
 const RUST_EN: &str = "api/timeline/en/rust.json";
 
