@@ -251,26 +251,17 @@ impl Daemon {
             "[watch]\ndebounce_ms = 20\n",
         )
         .unwrap();
-        let mut child = Command::new(common::BIN)
-            .args(["--content", "content", "--out", out, "--today", TODAY])
-            .current_dir(site.root())
-            .env("RUST_LOG", "info,salsa=warn")
-            .stderr(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let sink = log.clone();
-        let stderr = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push(line);
-            }
-        });
+        let (child, log) = common::spawn_logged(
+            Command::new(common::BIN)
+                .args(["--content", "content", "--out", out, "--today", TODAY])
+                .current_dir(site.root())
+                .env("RUST_LOG", "info,salsa=warn"),
+        );
         let daemon = Daemon { child, log };
-        // "; writing to" ends the line printed after the first build (the very first line,
-        // "watching for changes", comes before it).
-        daemon.wait_for(|| daemon.logged("; writing to "), "the daemon to start");
+        daemon.wait_for(
+            || daemon.logged(common::DAEMON_READY),
+            "the daemon to start",
+        );
         daemon
     }
 

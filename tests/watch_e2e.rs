@@ -8,9 +8,8 @@ use common::{SAMPLE_TODAY, copy_sample_content, load_config, read_tree, sample_t
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -43,30 +42,20 @@ impl Daemon {
             "base_url = \"https://watch.example\"\n[watch]\ndebounce_ms = 20\n",
         )
         .unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_content-api"))
-            .args(["--today", SAMPLE_TODAY])
-            .args(extra)
-            .current_dir(site.path())
-            .env("RUST_LOG", "info,salsa=warn")
-            .stderr(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let sink = log.clone();
-        let stderr = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push(line);
-            }
-        });
+        let (child, log) = common::spawn_logged(
+            Command::new(env!("CARGO_BIN_EXE_content-api"))
+                .args(["--today", SAMPLE_TODAY])
+                .args(extra)
+                .current_dir(site.path())
+                .env("RUST_LOG", "info,salsa=warn"),
+        );
         let daemon = Daemon {
             child,
             log,
             site,
             content,
         };
-        daemon.wait_for_log("watching");
+        daemon.wait_for_log(common::DAEMON_READY);
         daemon
     }
 

@@ -7,8 +7,10 @@
 //! seeds). Every seed is reproducible: `STORM_SEED=<seed> cargo test --test storm`.
 #![allow(dead_code)]
 
+#[path = "../common/daemon_log.rs"]
+mod daemon_log;
+
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -441,29 +443,19 @@ struct Daemon {
 
 impl Daemon {
     fn start(site: &Site) -> Daemon {
-        let mut child = Command::new(BIN)
-            .args(["--today", TODAY])
-            .current_dir(site.root())
-            .env("RUST_LOG", "info,salsa=warn")
-            .stderr(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let sink = log.clone();
-        let stderr = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push(line);
-            }
-        });
+        let (child, log) = daemon_log::spawn_logged(
+            Command::new(BIN)
+                .args(["--today", TODAY])
+                .current_dir(site.root())
+                .env("RUST_LOG", "info,salsa=warn"),
+        );
         let daemon = Daemon {
             child,
             log,
             out: site.root().join("out"),
         };
         let start = Instant::now();
-        while !daemon.logged("watching") {
+        while !daemon.logged(daemon_log::DAEMON_READY) {
             assert!(
                 start.elapsed() < PATIENCE,
                 "the daemon did not start: {:#?}",
