@@ -169,6 +169,61 @@ fn builds_killed_at_any_moment_converge_on_the_next_build() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+#[test]
+fn first_builds_killed_mid_write_into_an_empty_folder_converge_on_the_next_build() {
+    // A cold build writes new files in place (no temporary file): a file cut short by the kill
+    // must be found and rewritten by the next build, which owns it through the intent record.
+    let site = Site::new();
+    for i in 0..150 {
+        site.write(
+            format!("blog/en/2024-05-02_p{i}.md"),
+            post(&format!("P{i}"), "\"rust\"", &"Words. ".repeat(200)),
+        );
+    }
+    let started = Instant::now();
+    site.build().assert_success();
+    let full = started.elapsed();
+    let fresh = fresh_build(&site);
+    let mut seed: u64 = 0xc01d_5eed;
+    let mut killed_mid_build = 0;
+    for _ in 0..10 {
+        std::fs::remove_dir_all(site.out()).unwrap();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let delay = full.mul_f64((seed >> 33) as f64 / (1u64 << 31) as f64);
+        let mut child = Command::new(common::BIN)
+            .args([
+                "--once",
+                "--content",
+                "content",
+                "--out",
+                "out",
+                "--today",
+                TODAY,
+            ])
+            .current_dir(site.root())
+            .env_remove("CI")
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        if child.try_wait().unwrap().is_none() {
+            killed_mid_build += 1;
+        }
+        let _ = child.kill();
+        child.wait().unwrap();
+        site.build().assert_success();
+        assert_same_files(&site.out(), &fresh);
+        let leftovers: Vec<String> = common::read_tree(&site.out())
+            .into_keys()
+            .filter(|path| path.ends_with(".tmp") || path.ends_with("intent.json"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+    assert!(killed_mid_build > 0, "no kill landed during a build");
+}
+
 // ---- Item 4: nothing outside the output folder, whatever the state files say. ----
 
 #[test]

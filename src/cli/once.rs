@@ -18,7 +18,7 @@ pub fn run(settings: &Settings) -> ExitCode {
     let progress = Progress::on_stderr();
     // Take the output folder first: another writer there is reported before any work.
     let mut publisher = match Publisher::open(&config.out_dir) {
-        Ok(publisher) => publisher,
+        Ok(publisher) => publisher.one_shot(),
         Err(err) => return write_error_exit(&err),
     };
     let checked = match load_and_check(settings, &progress) {

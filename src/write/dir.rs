@@ -14,6 +14,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 use std::io::Write;
 use std::os::fd::OwnedFd;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The longest file name the writer creates (Linux and macOS `NAME_MAX`).
@@ -77,18 +78,22 @@ impl OutDir {
         relative: &'a str,
         create: bool,
     ) -> Result<Option<(OwnedFd, &'a str)>, WriteError> {
-        let (dirs, name) = match relative.rsplit_once('/') {
-            Some((dirs, name)) => (Some(dirs), name),
-            None => (None, relative),
-        };
+        let (folder, name) = relative.rsplit_once('/').unwrap_or(("", relative));
+        Ok(self.folder(folder, create)?.map(|dir| (dir, name)))
+    }
+
+    /// The folder `folder` ("" for the output folder itself), walked part by part without
+    /// following a link. Missing folders are created when `create`, else `Ok(None)`. A publish
+    /// opens each folder it writes to once and writes every file of it through that handle.
+    pub fn folder(&self, folder: &str, create: bool) -> Result<Option<OwnedFd>, WriteError> {
         let mut current = rustix::io::dup(&self.fd).map_err(|errno| self.io(".", errno))?;
-        let Some(dirs) = dirs else {
-            return Ok(Some((current, name)));
-        };
+        if folder.is_empty() {
+            return Ok(Some(current));
+        }
         let mut walked = 0;
-        for part in dirs.split('/') {
+        for part in folder.split('/') {
             walked += part.len() + 1;
-            let shown = &relative[..walked - 1];
+            let shown = &folder[..walked - 1];
             current = match open_dir(&current, part) {
                 Ok(fd) => fd,
                 Err(Errno::NOENT) if create => {
@@ -103,7 +108,7 @@ impl OutDir {
                 Err(errno) => return Err(self.refusal(&current, part, shown, errno)),
             };
         }
-        Ok(Some((current, name)))
+        Ok(Some(current))
     }
 
     /// What is at `relative`, without following a link (`Missing` when a folder on the way is
@@ -123,22 +128,6 @@ impl OutDir {
         }
     }
 
-    /// The bytes of the regular file at `relative`, `None` when there is none (a link, a FIFO
-    /// or a folder is not read).
-    pub fn read(&self, relative: &str) -> Option<Vec<u8>> {
-        let (dir, name) = self.parent(relative, false).ok()??;
-        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        let fd = rustix::fs::openat(&dir, name, flags, Mode::empty()).ok()?;
-        let file = std::fs::File::from(fd);
-        let meta = file.metadata().ok()?;
-        if !meta.is_file() {
-            return None;
-        }
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        std::io::Read::read_to_end(&mut &file, &mut bytes).ok()?;
-        Some(bytes)
-    }
-
     /// Writes `relative` through a temporary file in its folder and a rename, so a reader
     /// sees the old or the new content, never a mix.
     pub fn replace(
@@ -149,25 +138,71 @@ impl OutDir {
         let (dir, name) = self
             .parent(relative, true)?
             .expect("folders are created on the way");
+        self.replace_in(&dir, name, relative, fill)
+    }
+
+    /// [`OutDir::replace`] for the file `name` of the open folder `dir` (`relative` is its
+    /// path in the output folder, for errors).
+    pub fn replace_in(
+        &self,
+        dir: &OwnedFd,
+        name: &str,
+        relative: &str,
+        fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+    ) -> Result<(), WriteError> {
         let temp = temp_name(name);
         let flags =
             OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let result = (|| -> std::io::Result<()> {
-            let fd = rustix::fs::openat(&dir, &temp, flags, Mode::from_raw_mode(0o644))?;
+            let fd = rustix::fs::openat(dir, &temp, flags, Mode::from_raw_mode(0o644))?;
             let mut file = std::fs::File::from(fd);
             fill(&mut file)?;
             file.flush()?;
             drop(file);
-            rustix::fs::renameat(&dir, &temp, &dir, name)?;
+            rustix::fs::renameat(dir, &temp, dir, name)?;
             Ok(())
         })();
         result.map_err(|source| {
-            let _ = rustix::fs::unlinkat(&dir, &temp, AtFlags::empty());
+            let _ = rustix::fs::unlinkat(dir, &temp, AtFlags::empty());
             WriteError::Io {
                 path: self.path.join(relative),
                 source,
             }
         })
+    }
+
+    /// Creates the file `name` in the open folder `dir` and fills it in place, without a
+    /// temporary file. Only for a path nothing is published at (see `Publisher`'s cold
+    /// publish): a reader could see the file half written. `Ok(false)`, with nothing written,
+    /// when something is already there (`O_EXCL`: never truncates or follows what exists). A
+    /// failed fill removes the file it created.
+    pub fn create_in(
+        &self,
+        dir: &OwnedFd,
+        name: &str,
+        relative: &str,
+        fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+    ) -> Result<bool, WriteError> {
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let fd = match rustix::fs::openat(dir, name, flags, Mode::from_raw_mode(0o644)) {
+            Ok(fd) => fd,
+            Err(Errno::EXIST) => return Ok(false),
+            Err(errno) => return Err(self.io(relative, errno)),
+        };
+        let mut file = std::fs::File::from(fd);
+        let filled = fill(&mut file).and_then(|()| file.flush());
+        drop(file);
+        match filled {
+            Ok(()) => Ok(true),
+            Err(source) => {
+                let _ = rustix::fs::unlinkat(dir, name, AtFlags::empty());
+                Err(WriteError::Io {
+                    path: self.path.join(relative),
+                    source,
+                })
+            }
+        }
     }
 
     /// Removes the regular file at `relative` and the folders it leaves empty. `Ok(false)` when
@@ -209,15 +244,9 @@ impl OutDir {
     /// Removes the temporary files an interrupted writer left in `folder` (relative; "" for
     /// the output folder itself). Returns how many.
     pub fn remove_temp_files(&self, folder: &str) -> usize {
-        let dir = if folder.is_empty() {
-            rustix::io::dup(&self.fd).ok()
-        } else {
-            self.parent(&format!("{folder}/x"), false)
-                .ok()
-                .flatten()
-                .map(|(dir, _)| dir)
+        let Ok(Some(dir)) = self.folder(folder, false) else {
+            return 0;
         };
-        let Some(dir) = dir else { return 0 };
         let Ok(entries) = rustix::fs::Dir::read_from(&dir) else {
             return 0;
         };
@@ -282,6 +311,29 @@ impl OutDir {
     }
 }
 
+/// The bytes of the regular file `name` in the open folder `dir`, `None` when there is none (a
+/// link, a FIFO or a folder is not read).
+pub fn read_in(dir: &OwnedFd, name: &str) -> Option<Vec<u8>> {
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(dir, name, flags, Mode::empty()).ok()?;
+    let file = std::fs::File::from(fd);
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::io::Read::read_to_end(&mut &file, &mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// Whether nothing at all (no file, folder or link) is named `name` in the open folder `dir`.
+pub fn is_missing_in(dir: &OwnedFd, name: &str) -> bool {
+    matches!(
+        rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW),
+        Err(Errno::NOENT)
+    )
+}
+
 fn open_dir(dir: &OwnedFd, part: &str) -> Result<OwnedFd, Errno> {
     let flags = OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::RDONLY | OFlags::CLOEXEC;
     rustix::fs::openat(dir, part, flags, Mode::empty())
@@ -290,6 +342,8 @@ fn open_dir(dir: &OwnedFd, part: &str) -> Result<OwnedFd, Errno> {
 /// `.{name}.{pid}-{n}.tmp`, with the target's name cut so the result fits in `NAME_MAX`.
 fn temp_name(name: &str) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
+    // One `getpid` per process, not per file.
+    static PID: OnceLock<u32> = OnceLock::new();
     let mut keep = name.len().min(TEMP_NAME_KEEP);
     while !name.is_char_boundary(keep) {
         keep -= 1;
@@ -297,7 +351,7 @@ fn temp_name(name: &str) -> String {
     format!(
         ".{}.{}-{}.tmp",
         &name[..keep],
-        std::process::id(),
+        PID.get_or_init(std::process::id),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     )
 }
@@ -323,6 +377,52 @@ pub fn is_temp_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn creating_in_place_never_touches_what_is_there() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = Utf8PathBuf::from_path_buf(temp.path().to_owned()).unwrap();
+        let out = OutDir::open(&root).unwrap();
+        let dir = out.folder("api/en", true).unwrap().unwrap();
+        let fill =
+            |text: &'static str| move |file: &mut std::fs::File| file.write_all(text.as_bytes());
+        assert!(
+            out.create_in(&dir, "a.json", "api/en/a.json", fill("new"))
+                .unwrap()
+        );
+        assert_eq!(
+            std::fs::read_to_string(root.join("api/en/a.json")).unwrap(),
+            "new"
+        );
+        // Something there (a file, a link): nothing is written, nothing followed.
+        assert!(
+            !out.create_in(&dir, "a.json", "api/en/a.json", fill("again"))
+                .unwrap()
+        );
+        assert_eq!(
+            std::fs::read_to_string(root.join("api/en/a.json")).unwrap(),
+            "new"
+        );
+        std::fs::write(root.join("target"), "elsewhere").unwrap();
+        std::os::unix::fs::symlink(root.join("target"), root.join("api/en/l.json")).unwrap();
+        assert!(
+            !out.create_in(&dir, "l.json", "api/en/l.json", fill("x"))
+                .unwrap()
+        );
+        assert_eq!(
+            std::fs::read_to_string(root.join("target")).unwrap(),
+            "elsewhere"
+        );
+        // A fill that fails removes the file it created.
+        let failing = |_: &mut std::fs::File| Err(std::io::Error::other("disk full"));
+        assert!(
+            out.create_in(&dir, "b.json", "api/en/b.json", failing)
+                .is_err()
+        );
+        assert!(!root.join("api/en/b.json").exists());
+        assert!(is_missing_in(&dir, "b.json"));
+        assert!(!is_missing_in(&dir, "l.json"));
+    }
 
     #[test]
     fn temporary_names_fit_and_are_recognised() {

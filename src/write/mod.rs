@@ -3,7 +3,9 @@
 //! The only module that writes to the output folder. Rules:
 //! - one writer per folder: a publisher holds `.content-api/lock` while it is open;
 //! - every file is written to a temporary file in its own folder, then renamed over the target,
-//!   so a reader sees the old or the new bytes, never a mix;
+//!   so a reader sees the old or the new bytes, never a mix; the one exception is a path
+//!   nothing is at in a build's first publish into a folder holding nothing of this tool (a
+//!   *cold* publish, see [`Publisher::one_shot`]): it is created and written in place;
 //! - a file whose bytes are already right is not touched (its mtime stays);
 //! - a build is all or nothing as far as it can be known: every path of a publish is checked
 //!   (parts, name lengths, the folders on the way) before the first write;
@@ -41,12 +43,13 @@ pub use safe_path::{SafePathError, check_output_path, check_relative};
 
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
-use dir::{Entry, OutDir};
+use dir::{Entry, OutDir, read_in};
 use lock::Lock;
-use plan::Plan;
+use plan::{OnDisk, Plan};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
+use std::os::fd::OwnedFd;
 use std::sync::Arc;
 
 /// What a publish did.
@@ -138,6 +141,9 @@ pub struct Publisher {
     /// Each folder that holds owned files, with its identity after the last publish: a folder
     /// whose identity changed had entries added or removed by someone else.
     folders: BTreeMap<String, Option<(u64, u64, i64, i64)>>,
+    /// A one-shot build (`build`/`--once`), not a daemon: its first publish into a folder
+    /// holding nothing of this tool may create new files in place (see [`Publisher::one_shot`]).
+    one_shot: bool,
 }
 
 impl Publisher {
@@ -166,9 +172,24 @@ impl Publisher {
             last_groups: Vec::new(),
             failed: false,
             folders: BTreeMap::new(),
+            one_shot: false,
         };
         publisher.remove_temp_files();
         Ok(publisher)
+    }
+
+    /// Marks the publisher as a one-shot build's. Its first publish, when the folder holds
+    /// nothing of this tool (no manifest, no intent record: nothing is published there), is
+    /// *cold*: each output whose path is missing is created and written in place, without a
+    /// temporary file and a rename. No reader can be relying on a path nothing was published
+    /// at, and a crash stays harmless: the intent record lists every path before the first
+    /// write, so the next build owns a half-written file, finds its content unknown, reads and
+    /// compares it and replaces it. A path where anything exists, and every publish of a
+    /// daemon (whose server may read a new path while it is written), keep the temporary file
+    /// and the rename.
+    pub fn one_shot(mut self) -> Publisher {
+        self.one_shot = true;
+        self
     }
 
     /// Every file this tool owns in the folder (after a publish: the outputs it wrote).
@@ -246,9 +267,10 @@ impl Publisher {
             self.opened = Some(open_locked(&self.out_dir)?);
         }
         self.forget_if_replaced()?;
+        let cold = self.is_cold()?;
         let plan = self.plan(groups)?;
         self.record_intent(&plan)?;
-        let mut report = self.write_files(&plan)?;
+        let mut report = self.write_files(&plan, cold)?;
         report.unchanged = plan.total - report.written.len();
         if !plan.same_paths {
             self.remove_stale(groups, &mut report)?;
@@ -283,6 +305,17 @@ impl Publisher {
         self.files.values_mut().for_each(|hash| *hash = None);
         self.yielded.clear();
         self.last_groups.clear();
+    }
+
+    /// Whether this publish is cold (see [`Publisher::one_shot`]): a one-shot build's first,
+    /// into a folder where this tool owns nothing, with no manifest and no intent record.
+    fn is_cold(&self) -> Result<bool, WriteError> {
+        Ok(self.one_shot
+            && self.last_groups.is_empty()
+            && self.files.is_empty()
+            && !self.intent_on_disk
+            && self.dir().entry(MANIFEST_PATH)? == Entry::Missing
+            && self.dir().entry(INTENT_PATH)? == Entry::Missing)
     }
 
     /// Whether the output folder's path no longer leads to the folder this publisher opened.
@@ -320,23 +353,35 @@ impl Publisher {
     }
 
     /// Step 4. Writes the outputs that differ, in parallel. What was written is remembered even
-    /// when another write fails, so a retry does not write it again.
-    fn write_files(&mut self, plan: &Plan<'_>) -> Result<Report, WriteError> {
+    /// when another write fails, so a retry does not write it again. Each folder is opened
+    /// (created when missing) once, and its files are written through that handle.
+    fn write_files(&mut self, plan: &Plan<'_>, cold: bool) -> Result<Report, WriteError> {
         let dir = self.dir();
         let (out_dir, manifest) = (&self.out_dir, &self.manifest);
+        let folders = open_folders(dir, plan)?;
         let results: Vec<Result<bool, WriteError>> = plan
             .stale
             .par_iter()
             .with_max_len(8)
-            .map(|((path, output), unknown)| {
+            .map(|((path, output), on_disk)| {
                 if ownership::is_merged(path) {
                     // Shared with the site: its lines are kept around the tool's block.
                     return ownership::write_merged(out_dir, path, output, manifest.contains(path));
                 }
-                if *unknown && dir.read(path).is_some_and(|bytes| output.eq_bytes(&bytes)) {
+                let folder = &folders[parent_of(path)];
+                let name = file_name(path);
+                let mut compare = *on_disk == OnDisk::Unknown;
+                if cold && *on_disk == OnDisk::Missing {
+                    if dir.create_in(folder, name, path, |file| output.write_to(file))? {
+                        return Ok(true);
+                    }
+                    // Something appeared there since the plan looked: the safe way.
+                    compare = true;
+                }
+                if compare && read_in(folder, name).is_some_and(|bytes| output.eq_bytes(&bytes)) {
                     return Ok(false);
                 }
-                dir.replace(path, |file| output.write_to(file))?;
+                dir.replace_in(folder, name, path, |file| output.write_to(file))?;
                 Ok(true)
             })
             .collect();
@@ -475,9 +520,35 @@ fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
         .flat_map(|group| group.iter().map(|(path, _)| path))
 }
 
+/// Opens (creating it when missing) every folder the plan writes a file to, parents first.
+fn open_folders<'a>(
+    dir: &OutDir,
+    plan: &Plan<'a>,
+) -> Result<HashMap<&'a str, OwnedFd>, WriteError> {
+    let folders: BTreeSet<&'a str> = plan
+        .stale
+        .iter()
+        .map(|((path, _), _)| &**path)
+        .filter(|path| !ownership::is_merged(path))
+        .map(parent_of)
+        .collect();
+    folders
+        .into_iter()
+        .map(|folder| {
+            let fd = dir.folder(folder, true)?;
+            Ok((folder, fd.expect("a folder is created when missing")))
+        })
+        .collect()
+}
+
 /// The folder of a relative path ("" for a file at the top).
 fn parent_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(folder, _)| folder)
+}
+
+/// The file name of a relative path (its last part).
+fn file_name(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(_, name)| name)
 }
 
 fn write_to(dir: &OutDir, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
@@ -492,4 +563,150 @@ pub fn write_atomically(
     bytes: &[u8],
 ) -> Result<(), WriteError> {
     write_to(&OutDir::open(out_dir)?, relative, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    fn outputs(pairs: &[(&str, &str)]) -> Vec<(Arc<str>, Output)> {
+        pairs
+            .iter()
+            .map(|(path, text)| (Arc::from(*path), Output::new(*text)))
+            .collect()
+    }
+
+    fn folder() -> (tempfile::TempDir, Utf8PathBuf) {
+        let temp = tempfile::tempdir().unwrap();
+        let out = Utf8PathBuf::from_path_buf(temp.path().join("out")).unwrap();
+        (temp, out)
+    }
+
+    fn read(out: &Utf8Path, path: &str) -> String {
+        std::fs::read_to_string(out.join(path)).unwrap()
+    }
+
+    const SITE: [(&str, &str); 3] = [
+        ("api/posts.json", "[1,2]"),
+        ("api/posts/en/a.json", "{\"a\":1}"),
+        ("llms.txt", "# Site\n"),
+    ];
+
+    #[test]
+    fn a_cold_publish_writes_every_file_and_commits_the_manifest() {
+        let (_temp, out) = folder();
+        let mut publisher = Publisher::open(&out).unwrap().one_shot();
+        let report = publisher.publish(&outputs(&SITE)).unwrap();
+        assert_eq!(report.written.len(), 3);
+        for (path, text) in SITE {
+            assert_eq!(read(&out, path), text, "{path}");
+        }
+        let manifest = Manifest::load(&out);
+        assert_eq!(manifest.paths().count(), 3);
+        assert!(!out.join(INTENT_PATH).exists());
+        // Nothing but the outputs and the state folder: no temporary file left anywhere.
+        let names: Vec<String> = walk(&out);
+        assert!(names.iter().all(|name| !is_temp_name(name)), "{names:?}");
+    }
+
+    #[test]
+    fn a_cold_publish_adopts_a_stray_file_holding_our_bytes_without_rewriting_it() {
+        let (_temp, out) = folder();
+        std::fs::create_dir_all(out.join("api")).unwrap();
+        std::fs::write(out.join("api/posts.json"), "[1,2]").unwrap();
+        let before = std::fs::metadata(out.join("api/posts.json")).unwrap();
+        let mut publisher = Publisher::open(&out).unwrap().one_shot();
+        let report = publisher.publish(&outputs(&SITE)).unwrap();
+        assert_eq!(report.written.len(), 2, "{:?}", report.written);
+        assert_eq!(report.unchanged, 1);
+        let after = std::fs::metadata(out.join("api/posts.json")).unwrap();
+        assert_eq!(
+            (before.ino(), before.mtime_nsec()),
+            (after.ino(), after.mtime_nsec())
+        );
+        assert!(Manifest::load(&out).contains("api/posts.json"));
+    }
+
+    #[test]
+    fn a_cold_publish_with_a_stray_file_of_other_bytes_in_the_way_writes_nothing() {
+        let (_temp, out) = folder();
+        std::fs::create_dir_all(out.join("api/posts/en")).unwrap();
+        std::fs::write(out.join("api/posts/en/a.json"), "the site's").unwrap();
+        let mut publisher = Publisher::open(&out).unwrap().one_shot();
+        let err = publisher.publish(&outputs(&SITE)).unwrap_err();
+        assert!(matches!(err, WriteError::Ownership(_)), "{err}");
+        assert_eq!(read(&out, "api/posts/en/a.json"), "the site's");
+        assert!(!out.join("llms.txt").exists());
+        assert!(!out.join("api/posts.json").exists());
+        assert!(!out.join(INTENT_PATH).exists());
+    }
+
+    #[test]
+    fn a_cold_publish_refuses_a_link_at_an_output_path_and_leaves_its_target_alone() {
+        let (temp, out) = folder();
+        let target = temp.path().join("elsewhere.txt");
+        std::fs::write(&target, "not ours").unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        std::os::unix::fs::symlink(&target, out.join("llms.txt")).unwrap();
+        let mut publisher = Publisher::open(&out).unwrap().one_shot();
+        assert!(publisher.publish(&outputs(&SITE)).is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "not ours");
+    }
+
+    #[test]
+    fn a_cold_publish_interrupted_mid_write_converges_on_the_next_build() {
+        let (_temp, out) = folder();
+        // What a build killed during its cold publish leaves: the intent record (written
+        // before the first file), some files whole, one cut short, no manifest.
+        std::fs::create_dir_all(out.join("api/posts/en")).unwrap();
+        std::fs::create_dir_all(out.join(".content-api")).unwrap();
+        let intent = Manifest::from_paths(SITE.iter().map(|(path, _)| *path));
+        std::fs::write(out.join(INTENT_PATH), intent.to_bytes()).unwrap();
+        std::fs::write(out.join("api/posts.json"), "[1,2]").unwrap();
+        std::fs::write(out.join("api/posts/en/a.json"), "{\"a\"").unwrap();
+        let mut publisher = Publisher::open(&out).unwrap().one_shot();
+        // Not cold: the intent record says the folder may hold this tool's files.
+        assert!(!publisher.is_cold().unwrap());
+        let report = publisher.publish(&outputs(&SITE)).unwrap();
+        assert_eq!(
+            report.written,
+            vec![Arc::from("api/posts/en/a.json"), Arc::from("llms.txt")]
+        );
+        for (path, text) in SITE {
+            assert_eq!(read(&out, path), text, "{path}");
+        }
+        assert!(!out.join(INTENT_PATH).exists());
+        assert_eq!(Manifest::load(&out), intent);
+    }
+
+    #[test]
+    fn only_a_one_shot_builds_first_publish_into_a_folder_it_owns_nothing_of_is_cold() {
+        let (_temp, out) = folder();
+        let mut daemon = Publisher::open(&out).unwrap();
+        daemon.opened = Some(open_locked(&out).unwrap());
+        assert!(!daemon.is_cold().unwrap(), "a daemon's publish");
+        drop(daemon);
+        let mut build = Publisher::open(&out).unwrap().one_shot();
+        assert!(build.is_cold().unwrap());
+        build.publish(&outputs(&SITE)).unwrap();
+        assert!(!build.is_cold().unwrap(), "the second publish");
+        drop(build);
+        let next = Publisher::open(&out).unwrap().one_shot();
+        assert!(!next.is_cold().unwrap(), "a folder with a manifest");
+    }
+
+    fn walk(dir: &Utf8Path) -> Vec<String> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let path = Utf8PathBuf::from_path_buf(entry.path()).unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                names.extend(walk(&path));
+            } else {
+                names.push(path.file_name().unwrap().to_string());
+            }
+        }
+        names
+    }
 }

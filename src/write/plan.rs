@@ -2,16 +2,27 @@
 //! (every new path, every folder a write goes through, the site's files in the way) before
 //! anything is written, so a publish that would fail on a path fails before its first write.
 
-use super::dir::Entry;
-use super::{PATH_MAX, Publisher, WriteError, check_output_path, ownership, parent_of};
+use super::dir::{Entry, is_missing_in};
+use super::{PATH_MAX, Publisher, WriteError, check_output_path, file_name, ownership, parent_of};
 use crate::render::{Files, Output};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
+
+/// What is on disk at the path of an output that may differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum OnDisk {
+    /// A file whose bytes are known to differ (by hash).
+    Differs,
+    /// Unknown (first publish, folder deleted): read and compared before writing.
+    Unknown,
+    /// Nothing, when the plan looked (a path new to the folder).
+    Missing,
+}
 
 /// What one publish will write, decided (and checked) before anything is written.
 pub(super) struct Plan<'a> {
-    /// Outputs that may differ from the disk, and whether their disk content is unknown.
-    pub(super) stale: Vec<(&'a (Arc<str>, Output), bool)>,
+    /// Outputs that may differ from the disk, and what the disk holds at their path.
+    pub(super) stale: Vec<(&'a (Arc<str>, Output), OnDisk)>,
     /// Paths this tool does not own yet.
     pub(super) new_paths: Vec<Arc<str>>,
     /// The set of paths is the one owned now: nothing to remove, no manifest to write.
@@ -47,18 +58,29 @@ impl Publisher {
                     new_outputs.push(entry);
                 }
                 Some(Some(hash)) if *hash == entry.1.hash => {}
-                Some(Some(_)) => stale.push((entry, false)),
-                Some(None) => stale.push((entry, true)),
+                Some(Some(_)) => stale.push((entry, OnDisk::Differs)),
+                Some(None) => stale.push((entry, OnDisk::Unknown)),
             }
         }
         // Before anything is written: a file of another owner in the way stops the build, and
-        // an output the site provides itself (its `404.html`) is left to it.
-        let claims = ownership::claim(&self.out_dir, new_outputs.iter().copied())?;
+        // an output the site provides itself (its `404.html`) is left to it. Only paths where
+        // something exists can be in the way.
+        let missing = self.missing_paths(&new_outputs);
+        let present = new_outputs
+            .iter()
+            .copied()
+            .filter(|entry| !missing.contains(&*entry.0));
+        let claims = ownership::claim(&self.out_dir, present)?;
         self.yielded.extend(claims.yielded);
         for entry in new_outputs {
             if !self.yielded.contains(&entry.0) {
                 new_paths.push(entry.0.clone());
-                stale.push((entry, true));
+                let on_disk = if missing.contains(&*entry.0) {
+                    OnDisk::Missing
+                } else {
+                    OnDisk::Unknown
+                };
+                stale.push((entry, on_disk));
             }
         }
         let folders: BTreeSet<&str> = stale.iter().map(|(entry, _)| parent_of(&entry.0)).collect();
@@ -88,6 +110,29 @@ impl Publisher {
             same_paths,
             total,
         })
+    }
+
+    /// The paths of `outputs` with nothing at all on disk. Each folder is opened once (a cold
+    /// build adds thousands of files to a few folders, most of them missing); a folder that
+    /// cannot be entered (a link, a file) counts as holding everything, for the checks after.
+    fn missing_paths<'a>(&self, outputs: &[&'a (Arc<str>, Output)]) -> HashSet<&'a str> {
+        let mut by_folder: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (path, _) in outputs {
+            by_folder.entry(parent_of(path)).or_default().push(path);
+        }
+        let mut missing = HashSet::new();
+        for (folder, paths) in by_folder {
+            match self.dir().folder(folder, false) {
+                Ok(None) => missing.extend(paths),
+                Ok(Some(dir)) => missing.extend(
+                    paths
+                        .into_iter()
+                        .filter(|path| is_missing_in(&dir, file_name(path))),
+                ),
+                Err(_) => {}
+            }
+        }
+        missing
     }
 
     fn check_new_path(&self, path: &str) -> Result<(), WriteError> {
