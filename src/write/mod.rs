@@ -22,6 +22,7 @@
 //!   following a symbolic link (`dir`).
 
 mod dir;
+mod files;
 mod history;
 mod lock;
 mod manifest;
@@ -29,6 +30,8 @@ mod ownership;
 mod plan;
 mod purge;
 mod safe_path;
+#[cfg(test)]
+mod tests;
 
 pub use dir::{NAME_MAX, PATH_MAX, is_temp_name};
 pub use history::{
@@ -43,13 +46,11 @@ pub use safe_path::{SafePathError, check_output_path, check_relative};
 
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
-use dir::{Entry, OutDir, read_in};
+use dir::{Entry, OutDir};
 use lock::Lock;
-use plan::{OnDisk, Plan};
-use rayon::prelude::*;
+use plan::Plan;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
-use std::os::fd::OwnedFd;
 use std::sync::Arc;
 
 /// What a publish did.
@@ -352,61 +353,6 @@ impl Publisher {
         Ok(())
     }
 
-    /// Step 4. Writes the outputs that differ, in parallel. What was written is remembered even
-    /// when another write fails, so a retry does not write it again. Each folder is opened
-    /// (created when missing) once, and its files are written through that handle.
-    fn write_files(&mut self, plan: &Plan<'_>, cold: bool) -> Result<Report, WriteError> {
-        let dir = self.dir();
-        let (out_dir, manifest) = (&self.out_dir, &self.manifest);
-        let folders = open_folders(dir, plan)?;
-        let results: Vec<Result<bool, WriteError>> = plan
-            .stale
-            .par_iter()
-            .with_max_len(8)
-            .map(|((path, output), on_disk)| {
-                if ownership::is_merged(path) {
-                    // Shared with the site: its lines are kept around the tool's block.
-                    return ownership::write_merged(out_dir, path, output, manifest.contains(path));
-                }
-                let folder = &folders[parent_of(path)];
-                let name = file_name(path);
-                let mut compare = *on_disk == OnDisk::Unknown;
-                if cold && *on_disk == OnDisk::Missing {
-                    if dir.create_in(folder, name, path, |file| output.write_to(file))? {
-                        return Ok(true);
-                    }
-                    // Something appeared there since the plan looked: the safe way.
-                    compare = true;
-                }
-                if compare && read_in(folder, name).is_some_and(|bytes| output.eq_bytes(&bytes)) {
-                    return Ok(false);
-                }
-                dir.replace_in(folder, name, path, |file| output.write_to(file))?;
-                Ok(true)
-            })
-            .collect();
-        let mut report = Report::default();
-        let mut first_error = None;
-        for (((path, output), _), result) in plan.stale.iter().zip(results) {
-            match result {
-                Ok(written) => {
-                    self.files.insert(path.clone(), Some(output.hash));
-                    if written {
-                        report.written.push(path.clone());
-                    }
-                }
-                Err(err) => {
-                    self.files.insert(path.clone(), None);
-                    first_error.get_or_insert(err);
-                }
-            }
-        }
-        match first_error {
-            Some(err) => Err(err),
-            None => Ok(report),
-        }
-    }
-
     /// Step 5. Removes the owned files that are no longer outputs, with the folders they leave
     /// empty. A path that goes through a link or a file is not ours to follow: it is dropped
     /// with a warning.
@@ -520,27 +466,6 @@ fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
         .flat_map(|group| group.iter().map(|(path, _)| path))
 }
 
-/// Opens (creating it when missing) every folder the plan writes a file to, parents first.
-fn open_folders<'a>(
-    dir: &OutDir,
-    plan: &Plan<'a>,
-) -> Result<HashMap<&'a str, OwnedFd>, WriteError> {
-    let folders: BTreeSet<&'a str> = plan
-        .stale
-        .iter()
-        .map(|((path, _), _)| &**path)
-        .filter(|path| !ownership::is_merged(path))
-        .map(parent_of)
-        .collect();
-    folders
-        .into_iter()
-        .map(|folder| {
-            let fd = dir.folder(folder, true)?;
-            Ok((folder, fd.expect("a folder is created when missing")))
-        })
-        .collect()
-}
-
 /// The folder of a relative path ("" for a file at the top).
 fn parent_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(folder, _)| folder)
@@ -563,150 +488,4 @@ pub fn write_atomically(
     bytes: &[u8],
 ) -> Result<(), WriteError> {
     write_to(&OutDir::open(out_dir)?, relative, bytes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::os::unix::fs::MetadataExt;
-
-    fn outputs(pairs: &[(&str, &str)]) -> Vec<(Arc<str>, Output)> {
-        pairs
-            .iter()
-            .map(|(path, text)| (Arc::from(*path), Output::new(*text)))
-            .collect()
-    }
-
-    fn folder() -> (tempfile::TempDir, Utf8PathBuf) {
-        let temp = tempfile::tempdir().unwrap();
-        let out = Utf8PathBuf::from_path_buf(temp.path().join("out")).unwrap();
-        (temp, out)
-    }
-
-    fn read(out: &Utf8Path, path: &str) -> String {
-        std::fs::read_to_string(out.join(path)).unwrap()
-    }
-
-    const SITE: [(&str, &str); 3] = [
-        ("api/posts.json", "[1,2]"),
-        ("api/posts/en/a.json", "{\"a\":1}"),
-        ("llms.txt", "# Site\n"),
-    ];
-
-    #[test]
-    fn a_cold_publish_writes_every_file_and_commits_the_manifest() {
-        let (_temp, out) = folder();
-        let mut publisher = Publisher::open(&out).unwrap().one_shot();
-        let report = publisher.publish(&outputs(&SITE)).unwrap();
-        assert_eq!(report.written.len(), 3);
-        for (path, text) in SITE {
-            assert_eq!(read(&out, path), text, "{path}");
-        }
-        let manifest = Manifest::load(&out);
-        assert_eq!(manifest.paths().count(), 3);
-        assert!(!out.join(INTENT_PATH).exists());
-        // Nothing but the outputs and the state folder: no temporary file left anywhere.
-        let names: Vec<String> = walk(&out);
-        assert!(names.iter().all(|name| !is_temp_name(name)), "{names:?}");
-    }
-
-    #[test]
-    fn a_cold_publish_adopts_a_stray_file_holding_our_bytes_without_rewriting_it() {
-        let (_temp, out) = folder();
-        std::fs::create_dir_all(out.join("api")).unwrap();
-        std::fs::write(out.join("api/posts.json"), "[1,2]").unwrap();
-        let before = std::fs::metadata(out.join("api/posts.json")).unwrap();
-        let mut publisher = Publisher::open(&out).unwrap().one_shot();
-        let report = publisher.publish(&outputs(&SITE)).unwrap();
-        assert_eq!(report.written.len(), 2, "{:?}", report.written);
-        assert_eq!(report.unchanged, 1);
-        let after = std::fs::metadata(out.join("api/posts.json")).unwrap();
-        assert_eq!(
-            (before.ino(), before.mtime_nsec()),
-            (after.ino(), after.mtime_nsec())
-        );
-        assert!(Manifest::load(&out).contains("api/posts.json"));
-    }
-
-    #[test]
-    fn a_cold_publish_with_a_stray_file_of_other_bytes_in_the_way_writes_nothing() {
-        let (_temp, out) = folder();
-        std::fs::create_dir_all(out.join("api/posts/en")).unwrap();
-        std::fs::write(out.join("api/posts/en/a.json"), "the site's").unwrap();
-        let mut publisher = Publisher::open(&out).unwrap().one_shot();
-        let err = publisher.publish(&outputs(&SITE)).unwrap_err();
-        assert!(matches!(err, WriteError::Ownership(_)), "{err}");
-        assert_eq!(read(&out, "api/posts/en/a.json"), "the site's");
-        assert!(!out.join("llms.txt").exists());
-        assert!(!out.join("api/posts.json").exists());
-        assert!(!out.join(INTENT_PATH).exists());
-    }
-
-    #[test]
-    fn a_cold_publish_refuses_a_link_at_an_output_path_and_leaves_its_target_alone() {
-        let (temp, out) = folder();
-        let target = temp.path().join("elsewhere.txt");
-        std::fs::write(&target, "not ours").unwrap();
-        std::fs::create_dir_all(&out).unwrap();
-        std::os::unix::fs::symlink(&target, out.join("llms.txt")).unwrap();
-        let mut publisher = Publisher::open(&out).unwrap().one_shot();
-        assert!(publisher.publish(&outputs(&SITE)).is_err());
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "not ours");
-    }
-
-    #[test]
-    fn a_cold_publish_interrupted_mid_write_converges_on_the_next_build() {
-        let (_temp, out) = folder();
-        // What a build killed during its cold publish leaves: the intent record (written
-        // before the first file), some files whole, one cut short, no manifest.
-        std::fs::create_dir_all(out.join("api/posts/en")).unwrap();
-        std::fs::create_dir_all(out.join(".content-api")).unwrap();
-        let intent = Manifest::from_paths(SITE.iter().map(|(path, _)| *path));
-        std::fs::write(out.join(INTENT_PATH), intent.to_bytes()).unwrap();
-        std::fs::write(out.join("api/posts.json"), "[1,2]").unwrap();
-        std::fs::write(out.join("api/posts/en/a.json"), "{\"a\"").unwrap();
-        let mut publisher = Publisher::open(&out).unwrap().one_shot();
-        // Not cold: the intent record says the folder may hold this tool's files.
-        assert!(!publisher.is_cold().unwrap());
-        let report = publisher.publish(&outputs(&SITE)).unwrap();
-        assert_eq!(
-            report.written,
-            vec![Arc::from("api/posts/en/a.json"), Arc::from("llms.txt")]
-        );
-        for (path, text) in SITE {
-            assert_eq!(read(&out, path), text, "{path}");
-        }
-        assert!(!out.join(INTENT_PATH).exists());
-        assert_eq!(Manifest::load(&out), intent);
-    }
-
-    #[test]
-    fn only_a_one_shot_builds_first_publish_into_a_folder_it_owns_nothing_of_is_cold() {
-        let (_temp, out) = folder();
-        let mut daemon = Publisher::open(&out).unwrap();
-        daemon.opened = Some(open_locked(&out).unwrap());
-        assert!(!daemon.is_cold().unwrap(), "a daemon's publish");
-        drop(daemon);
-        let mut build = Publisher::open(&out).unwrap().one_shot();
-        assert!(build.is_cold().unwrap());
-        build.publish(&outputs(&SITE)).unwrap();
-        assert!(!build.is_cold().unwrap(), "the second publish");
-        drop(build);
-        let next = Publisher::open(&out).unwrap().one_shot();
-        assert!(!next.is_cold().unwrap(), "a folder with a manifest");
-    }
-
-    fn walk(dir: &Utf8Path) -> Vec<String> {
-        let mut names = Vec::new();
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            let path = Utf8PathBuf::from_path_buf(entry.path()).unwrap();
-            if entry.file_type().unwrap().is_dir() {
-                names.extend(walk(&path));
-            } else {
-                names.push(path.file_name().unwrap().to_string());
-            }
-        }
-        names
-    }
 }

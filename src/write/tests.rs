@@ -1,0 +1,144 @@
+//! The publisher's cold publish: what it writes in place, what stops it, how a crash converges.
+
+use super::*;
+use std::os::unix::fs::MetadataExt;
+
+fn outputs(pairs: &[(&str, &str)]) -> Vec<(Arc<str>, Output)> {
+    pairs
+        .iter()
+        .map(|(path, text)| (Arc::from(*path), Output::new(*text)))
+        .collect()
+}
+
+fn folder() -> (tempfile::TempDir, Utf8PathBuf) {
+    let temp = tempfile::tempdir().unwrap();
+    let out = Utf8PathBuf::from_path_buf(temp.path().join("out")).unwrap();
+    (temp, out)
+}
+
+fn read(out: &Utf8Path, path: &str) -> String {
+    std::fs::read_to_string(out.join(path)).unwrap()
+}
+
+const SITE: [(&str, &str); 3] = [
+    ("api/posts.json", "[1,2]"),
+    ("api/posts/en/a.json", "{\"a\":1}"),
+    ("llms.txt", "# Site\n"),
+];
+
+#[test]
+fn a_cold_publish_writes_every_file_and_commits_the_manifest() {
+    let (_temp, out) = folder();
+    let mut publisher = Publisher::open(&out).unwrap().one_shot();
+    let report = publisher.publish(&outputs(&SITE)).unwrap();
+    assert_eq!(report.written.len(), 3);
+    for (path, text) in SITE {
+        assert_eq!(read(&out, path), text, "{path}");
+    }
+    let manifest = Manifest::load(&out);
+    assert_eq!(manifest.paths().count(), 3);
+    assert!(!out.join(INTENT_PATH).exists());
+    // Nothing but the outputs and the state folder: no temporary file left anywhere.
+    let names: Vec<String> = walk(&out);
+    assert!(names.iter().all(|name| !is_temp_name(name)), "{names:?}");
+}
+
+#[test]
+fn a_cold_publish_adopts_a_stray_file_holding_our_bytes_without_rewriting_it() {
+    let (_temp, out) = folder();
+    std::fs::create_dir_all(out.join("api")).unwrap();
+    std::fs::write(out.join("api/posts.json"), "[1,2]").unwrap();
+    let before = std::fs::metadata(out.join("api/posts.json")).unwrap();
+    let mut publisher = Publisher::open(&out).unwrap().one_shot();
+    let report = publisher.publish(&outputs(&SITE)).unwrap();
+    assert_eq!(report.written.len(), 2, "{:?}", report.written);
+    assert_eq!(report.unchanged, 1);
+    let after = std::fs::metadata(out.join("api/posts.json")).unwrap();
+    assert_eq!(
+        (before.ino(), before.mtime_nsec()),
+        (after.ino(), after.mtime_nsec())
+    );
+    assert!(Manifest::load(&out).contains("api/posts.json"));
+}
+
+#[test]
+fn a_cold_publish_with_a_stray_file_of_other_bytes_in_the_way_writes_nothing() {
+    let (_temp, out) = folder();
+    std::fs::create_dir_all(out.join("api/posts/en")).unwrap();
+    std::fs::write(out.join("api/posts/en/a.json"), "the site's").unwrap();
+    let mut publisher = Publisher::open(&out).unwrap().one_shot();
+    let err = publisher.publish(&outputs(&SITE)).unwrap_err();
+    assert!(matches!(err, WriteError::Ownership(_)), "{err}");
+    assert_eq!(read(&out, "api/posts/en/a.json"), "the site's");
+    assert!(!out.join("llms.txt").exists());
+    assert!(!out.join("api/posts.json").exists());
+    assert!(!out.join(INTENT_PATH).exists());
+}
+
+#[test]
+fn a_cold_publish_refuses_a_link_at_an_output_path_and_leaves_its_target_alone() {
+    let (temp, out) = folder();
+    let target = temp.path().join("elsewhere.txt");
+    std::fs::write(&target, "not ours").unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink(&target, out.join("llms.txt")).unwrap();
+    let mut publisher = Publisher::open(&out).unwrap().one_shot();
+    assert!(publisher.publish(&outputs(&SITE)).is_err());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "not ours");
+}
+
+#[test]
+fn a_cold_publish_interrupted_mid_write_converges_on_the_next_build() {
+    let (_temp, out) = folder();
+    // What a build killed during its cold publish leaves: the intent record (written
+    // before the first file), some files whole, one cut short, no manifest.
+    std::fs::create_dir_all(out.join("api/posts/en")).unwrap();
+    std::fs::create_dir_all(out.join(".content-api")).unwrap();
+    let intent = Manifest::from_paths(SITE.iter().map(|(path, _)| *path));
+    std::fs::write(out.join(INTENT_PATH), intent.to_bytes()).unwrap();
+    std::fs::write(out.join("api/posts.json"), "[1,2]").unwrap();
+    std::fs::write(out.join("api/posts/en/a.json"), "{\"a\"").unwrap();
+    let mut publisher = Publisher::open(&out).unwrap().one_shot();
+    // Not cold: the intent record says the folder may hold this tool's files.
+    assert!(!publisher.is_cold().unwrap());
+    let report = publisher.publish(&outputs(&SITE)).unwrap();
+    assert_eq!(
+        report.written,
+        vec![Arc::from("api/posts/en/a.json"), Arc::from("llms.txt")]
+    );
+    for (path, text) in SITE {
+        assert_eq!(read(&out, path), text, "{path}");
+    }
+    assert!(!out.join(INTENT_PATH).exists());
+    assert_eq!(Manifest::load(&out), intent);
+}
+
+#[test]
+fn only_a_one_shot_builds_first_publish_into_a_folder_it_owns_nothing_of_is_cold() {
+    let (_temp, out) = folder();
+    let mut daemon = Publisher::open(&out).unwrap();
+    daemon.opened = Some(open_locked(&out).unwrap());
+    assert!(!daemon.is_cold().unwrap(), "a daemon's publish");
+    drop(daemon);
+    let mut build = Publisher::open(&out).unwrap().one_shot();
+    assert!(build.is_cold().unwrap());
+    build.publish(&outputs(&SITE)).unwrap();
+    assert!(!build.is_cold().unwrap(), "the second publish");
+    drop(build);
+    let next = Publisher::open(&out).unwrap().one_shot();
+    assert!(!next.is_cold().unwrap(), "a folder with a manifest");
+}
+
+fn walk(dir: &Utf8Path) -> Vec<String> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let path = Utf8PathBuf::from_path_buf(entry.path()).unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            names.extend(walk(&path));
+        } else {
+            names.push(path.file_name().unwrap().to_string());
+        }
+    }
+    names
+}
