@@ -2,6 +2,7 @@
 //! written, how long it took), every new or re-saved diagnostic in full, a line per fixed file,
 //! the purge list, and [`Progress`] for `serve`.
 
+use crate::render::Lane;
 use crate::session::{Outcome, Session};
 use crate::watch::Changes;
 use crate::write::{Report, purge_urls, write_purge_list};
@@ -11,8 +12,9 @@ use std::time::Instant;
 pub enum Progress<'a> {
     /// The first build of a session is done (published, or reported as broken).
     Ready,
-    /// A publish wrote or removed files.
-    Published(&'a Report),
+    /// A publish wrote or removed files, or the documents lane ran (the output then equals a
+    /// fresh build, also when it wrote nothing). `None`: both lanes at once.
+    Published(&'a Report, Option<Lane>),
     /// A rebuild ran: the session's current diagnostics may have changed.
     Checked(&'a Session),
 }
@@ -48,7 +50,9 @@ impl Reporter<'_> {
         first_event: Option<Instant>,
         what: &str,
     ) {
-        if outcome.is_noop() {
+        // The documents lane always says it ran: the output now equals a fresh build.
+        let documents_lane = outcome.lane == Some(Lane::Documents);
+        if outcome.is_noop() && !documents_lane {
             return;
         }
         for path in &outcome.fixed {
@@ -72,6 +76,10 @@ impl Reporter<'_> {
             })
             .unwrap_or_default();
         let took = format!("{:.1} ms", outcome.took.as_secs_f64() * 1000.0);
+        let lane = match outcome.lane {
+            Some(Lane::Api) => " (api lane; the documents lane follows)",
+            Some(Lane::Documents) | None => "",
+        };
         if let (Some(file), Some(report)) = (&self.purge_list, &outcome.report) {
             let urls = purge_urls(report, &session.config().base_url, session.output_paths());
             if let Err(err) = write_purge_list(file, &urls) {
@@ -88,11 +96,14 @@ impl Reporter<'_> {
                 if outcome.errors == 1 { "" } else { "s" }
             ),
             Some(report) if report.is_empty() => {
-                tracing::info!("{what}: nothing to write ({took}{since_event})")
+                tracing::info!("{what}: nothing to write ({took}{since_event}){lane}");
+                if documents_lane {
+                    (self.on_progress)(Progress::Published(report, outcome.lane));
+                }
             }
             Some(report) => {
                 tracing::info!(
-                    "{what}: wrote {}{} in {took}{since_event}",
+                    "{what}: wrote {}{} in {took}{since_event}{lane}",
                     list(report.written.iter().map(|p| &**p)),
                     if report.removed.is_empty() {
                         String::new()
@@ -103,7 +114,7 @@ impl Reporter<'_> {
                         )
                     },
                 );
-                (self.on_progress)(Progress::Published(report));
+                (self.on_progress)(Progress::Published(report, outcome.lane));
             }
         }
     }

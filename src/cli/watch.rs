@@ -2,13 +2,20 @@
 //!
 //! Everything that can wake the daemon is a [`Message`], and [`Daemon::run`] is one loop over
 //! them: file changes, the config file, a re-read of polled paths, the one-second tick (the
-//! date, a deleted output folder, the content folder vanishing or coming back), shutdown.
+//! date, a deleted output folder, the content folder vanishing or coming back), the documents
+//! lane falling due, shutdown.
+//!
+//! A rebuild publishes the API lane (the API, what must agree with it, the edited posts' own
+//! outputs); the documents lane (the large aggregates: `llms-full.txt`, `llms.txt`, the
+//! portal) follows once edits pause for [`DOCUMENTS_QUIET`], and at the latest
+//! [`DOCUMENTS_MAX_WAIT`] after the first API publish it has not followed.
 
 use super::once::content_folder_problem;
 use super::progress::Progress as StatusLine;
 pub use super::report::Progress;
 use super::report::{Reporter, describe_changes};
 use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
+use crate::render::Lane;
 use crate::session::{Batch, RebuildError, Session};
 use crate::watch::{self, Changes, Mode, Signal, Watcher};
 use clap::Args;
@@ -33,6 +40,14 @@ const TICK: Duration = Duration::from_secs(1);
 /// second would go unnoticed, so the paths of each change are read again this much later.
 const RECHECK_AFTER: Duration = Duration::from_millis(1100);
 
+/// The documents lane runs once no API publish happened for this long, so a burst of saves
+/// rewrites the large documents once, after the burst.
+const DOCUMENTS_QUIET: Duration = Duration::from_millis(200);
+
+/// ... and at the latest this long after the first API publish it has not followed, so a
+/// steady stream of edits never starves it (as the watcher's quiet period has its maximum).
+const DOCUMENTS_MAX_WAIT: Duration = Duration::from_secs(2);
+
 /// Everything that can wake the daemon.
 enum Message {
     /// Content changed (one quiet period of the watcher, or several that were waiting).
@@ -43,6 +58,8 @@ enum Message {
     Recheck(Changes),
     /// A second passed: the date, the output folder and the content folder are checked.
     Tick,
+    /// The documents lane is due (edits paused, or it waited its longest).
+    PublishDocuments,
     WatcherError(String),
     Shutdown,
 }
@@ -116,6 +133,10 @@ struct Daemon<'a> {
     /// Polled changes to read once more, and when.
     recheck: Option<(Instant, Changes)>,
     next_tick: Instant,
+    /// The first file event of the edits the documents lane has not followed yet.
+    documents_first_event: Option<Instant>,
+    /// After a failed documents publish: not before this.
+    documents_retry: Option<Instant>,
 }
 
 impl<'a> Daemon<'a> {
@@ -144,7 +165,8 @@ impl<'a> Daemon<'a> {
         status.phase("first build: reading, checking and writing the content");
         let started = Session::start(config.clone(), settings.today(), settings.drafts);
         status.clear();
-        let (session, outcome) = started.map_err(|err| write_error_exit(&err))?;
+        let (mut session, outcome) = started.map_err(|err| write_error_exit(&err))?;
+        session.use_lanes();
         let mut reporter = Reporter {
             color: settings.color,
             purge_list: settings.purge_list.clone(),
@@ -173,6 +195,8 @@ impl<'a> Daemon<'a> {
             content_identity,
             recheck: None,
             next_tick: Instant::now() + TICK,
+            documents_first_event: None,
+            documents_retry: None,
         })
     }
 
@@ -188,13 +212,18 @@ impl<'a> Daemon<'a> {
                 Message::Changes(changes) => self.changes(changes),
                 Message::ReloadConfig => {
                     if let Some(end) = self.reload_config() {
+                        // The output folder may change: leave this one whole.
+                        self.drain_documents();
                         return end;
                     }
                 }
                 Message::Recheck(changes) => self.rebuild(&changes, "re-read after polling"),
                 Message::Tick => self.tick(),
+                Message::PublishDocuments => self.publish_documents(),
                 Message::WatcherError(error) => tracing::warn!("{error}"),
                 Message::Shutdown => {
+                    // What is deployed after Ctrl-C is a fresh build, documents included.
+                    self.drain_documents();
                     tracing::info!("stopped");
                     return End::Shutdown;
                 }
@@ -221,10 +250,19 @@ impl<'a> Daemon<'a> {
             self.next_tick = now + TICK;
             return Message::Tick;
         }
-        let deadline = self
-            .recheck
-            .as_ref()
-            .map_or(self.next_tick, |(due, _)| (*due).min(self.next_tick));
+        let documents = self.documents_deadline();
+        if documents.is_some_and(|due| due <= now) {
+            return Message::PublishDocuments;
+        }
+        let deadline = [
+            Some(self.next_tick),
+            self.recheck.as_ref().map(|(due, _)| *due),
+            documents,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(self.next_tick);
         match rx.recv_timeout(deadline.saturating_duration_since(now)) {
             Ok(Message::Changes(mut changes)) => {
                 while let Ok(more) = rx.try_recv() {
@@ -274,12 +312,58 @@ impl<'a> Daemon<'a> {
             rescan: changes.rescan,
         };
         match self.session.apply(&batch) {
-            Ok(outcome) => self
-                .reporter
-                .report(&self.session, &outcome, changes.first_event, what),
+            Ok(outcome) => {
+                if outcome.lane == Some(Lane::Api)
+                    && let Some(first) = changes.first_event
+                {
+                    let earliest = self.documents_first_event.map_or(first, |t| t.min(first));
+                    self.documents_first_event = Some(earliest);
+                }
+                self.reporter
+                    .report(&self.session, &outcome, changes.first_event, what)
+            }
             // What the batch read was dropped: if the folder is already back, read all of it.
             Err(RebuildError::ContentFolderGone(_)) => self.check_content_folder(true),
             Err(err) => tracing::error!("{err}"),
+        }
+    }
+
+    /// When the documents lane is due: once edits paused for [`DOCUMENTS_QUIET`], at the
+    /// latest [`DOCUMENTS_MAX_WAIT`] after the first API publish it has not followed (and not
+    /// before a retry's time after a failed write).
+    fn documents_deadline(&self) -> Option<Instant> {
+        let due = self.session.documents_due()?;
+        let deadline = (due.latest + DOCUMENTS_QUIET).min(due.since + DOCUMENTS_MAX_WAIT);
+        Some(
+            self.documents_retry
+                .map_or(deadline, |retry| retry.max(deadline)),
+        )
+    }
+
+    /// Publishes the documents lane: the output folder then equals a fresh build. One line
+    /// says so (also when nothing needed writing), and `serve` announces it.
+    fn publish_documents(&mut self) {
+        let first_event = self.documents_first_event.take();
+        match self.session.publish_documents() {
+            Ok(outcome) => {
+                self.documents_retry = None;
+                self.reporter
+                    .report(&self.session, &outcome, first_event, "documents lane");
+            }
+            Err(err) => {
+                self.documents_first_event = first_event;
+                self.documents_retry = Some(Instant::now() + TICK);
+                tracing::error!(
+                    "the documents lane could not be written: {err}; retrying in a second"
+                );
+            }
+        }
+    }
+
+    /// Publishes the documents lane now if it is behind (before stopping or starting over).
+    fn drain_documents(&mut self) {
+        if self.session.documents_due().is_some() {
+            self.publish_documents();
         }
     }
 

@@ -13,12 +13,19 @@
 //! again, every pending change is accepted and the output equals a fresh `--once` build.
 //! Before the first successful publish there is no good state to fall back to: errors are
 //! reported and nothing is written until the content builds.
+//!
+//! With lanes ([`Session::use_lanes`], watch mode), a rebuild publishes the API lane (the API,
+//! everything that must agree with it, the edited posts' own outputs) and leaves the large
+//! aggregate documents as they were; [`Session::publish_documents`] brings them up to date
+//! when the caller decides (after a pause in the edits). Every publish hands the publisher the
+//! whole set of files, so the manifest is right after each lane.
 
 use crate::build;
 use crate::config::SiteConfig;
 use crate::db::Database;
 use crate::derive::file_diagnostics;
 use crate::diag::Diagnostic;
+use crate::render::{Files, Lane};
 use crate::source::{self, ContentPath, FileContents};
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::{HistoryFile, Publisher, Report, WriteError};
@@ -79,6 +86,9 @@ pub struct Outcome {
     pub write_failed: bool,
     /// From the start of the rebuild to the last write.
     pub took: Duration,
+    /// The lane the publish brought up to date; `None` when it published both (the first
+    /// build, a session without lanes).
+    pub lane: Option<Lane>,
 }
 
 impl Outcome {
@@ -115,6 +125,23 @@ pub struct Session {
     has_published: bool,
     /// Whether a rebuild ran since memory was last handed back (see [`Session::release_memory`]).
     freed_since_trim: bool,
+    /// Rebuilds publish the API lane only (see [`Session::use_lanes`]).
+    lanes: bool,
+    /// The documents lane's groups as last handed to the publisher. The API lane hands them
+    /// again, the very same lists, so the publisher keeps those files as they are (and lists
+    /// them in the manifest). `None` until both lanes were published once.
+    documents: Option<Vec<Files>>,
+    /// The API lane published since the documents lane last did.
+    documents_due: Option<DocumentsDue>,
+}
+
+/// The documents lane is behind the API lane (see [`Session::documents_due`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DocumentsDue {
+    /// The first API-lane publish the documents lane has not followed.
+    pub since: Instant,
+    /// The latest one.
+    pub latest: Instant,
 }
 
 impl Session {
@@ -156,6 +183,9 @@ impl Session {
             saved: BTreeSet::new(),
             has_published: false,
             freed_since_trim: false,
+            lanes: false,
+            documents: None,
+            documents_due: None,
         };
         let diagnostics = build::diagnostics(session.workspace.db());
         let mut outcome = match session.publish_if_clean(&diagnostics, started) {
@@ -184,6 +214,40 @@ impl Session {
         if std::mem::take(&mut self.freed_since_trim) {
             release_freed_memory();
         }
+    }
+
+    /// From now on, a rebuild publishes the API lane only, and the documents lane waits for
+    /// [`Session::publish_documents`]. Without this call every publish holds both lanes.
+    pub fn use_lanes(&mut self) {
+        self.lanes = true;
+    }
+
+    /// Whether the documents lane is behind, since when, and since the latest API publish.
+    pub fn documents_due(&self) -> Option<DocumentsDue> {
+        self.documents_due
+    }
+
+    /// Publishes the documents lane (and the API lane with it, which salsa returns unchanged
+    /// when nothing was applied since it was published). The output then equals a fresh build
+    /// of the content the session holds. A failed write keeps the lane due.
+    pub fn publish_documents(&mut self) -> Result<Outcome, WriteError> {
+        let started = Instant::now();
+        let Some(due) = self.documents_due.take() else {
+            return Ok(Outcome {
+                lane: Some(Lane::Documents),
+                ..Outcome::unchanged(self.has_published)
+            });
+        };
+        self.freed_since_trim = true;
+        let report = self.publish_both().inspect_err(|_| {
+            self.documents_due = Some(due);
+        })?;
+        Ok(Outcome {
+            report: Some(report),
+            took: started.elapsed(),
+            lane: Some(Lane::Documents),
+            ..Outcome::default()
+        })
     }
 
     pub fn workspace(&self) -> &Workspace {
@@ -331,7 +395,7 @@ impl Session {
             attempt.len(),
             started.elapsed()
         );
-        let report = self.publish()?;
+        let (report, lane) = self.publish()?;
         let (new_diagnostics, fixed) =
             self.remember_shown_for(&diagnostics, structural, attempt.keys());
         Ok(Outcome {
@@ -343,6 +407,7 @@ impl Session {
             report: Some(report),
             write_failed: false,
             took: started.elapsed(),
+            lane,
         })
     }
 
@@ -375,24 +440,60 @@ impl Session {
         started: Instant,
     ) -> Result<Outcome, WriteError> {
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        let report = if errors == 0 {
+        let (report, lane) = if errors == 0 {
             self.has_published = true;
-            Some(self.publish()?)
+            let (report, lane) = self.publish()?;
+            (Some(report), lane)
         } else {
-            None
+            (None, None)
         };
         Ok(Outcome {
             errors,
             report,
             took: started.elapsed(),
+            lane,
             ..Outcome::default()
         })
     }
 
-    fn publish(&mut self) -> Result<Report, WriteError> {
+    /// Publishes the API lane with the documents lane as it was last published, or both lanes
+    /// when there are no lanes (or no documents lane was published yet). Says which.
+    fn publish(&mut self) -> Result<(Report, Option<Lane>), WriteError> {
+        let Some(documents) = self.documents.as_ref().filter(|_| self.lanes) else {
+            return Ok((self.publish_both()?, None));
+        };
         let started = Instant::now();
-        let groups = build::refresh_groups(self.workspace.db());
+        let mut groups = build::refresh_lane(self.workspace.db(), Lane::Api);
+        let api_groups = groups.len();
+        groups.extend(documents.iter().cloned());
         let rendered = started.elapsed();
+        // Due even when the write fails: the retry publishes the API lane again, then this one.
+        let now = Instant::now();
+        let due = self.documents_due.get_or_insert(DocumentsDue {
+            since: now,
+            latest: now,
+        });
+        due.latest = now;
+        let report = self.publisher.publish_groups(&groups);
+        tracing::debug!(
+            "rendered {api_groups} output groups of the api lane in {rendered:?}, published in {:?}",
+            started.elapsed() - rendered
+        );
+        Ok((report?, Some(Lane::Api)))
+    }
+
+    /// Renders and publishes every group of both lanes.
+    fn publish_both(&mut self) -> Result<Report, WriteError> {
+        let started = Instant::now();
+        let db = self.workspace.db();
+        let mut groups = build::refresh_lane(db, Lane::Api);
+        let documents = build::refresh_lane(db, Lane::Documents);
+        groups.extend(documents.iter().cloned());
+        let rendered = started.elapsed();
+        // Remembered even when the write fails: the retry hands them again, and the publisher
+        // compares them with what it managed to write.
+        self.documents = Some(documents);
+        self.documents_due = None;
         let report = self.publisher.publish_groups(&groups);
         tracing::debug!(
             "rendered {} output groups in {rendered:?}, published in {:?}",
