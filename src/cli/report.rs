@@ -6,6 +6,7 @@ use crate::render::Lane;
 use crate::session::{Outcome, Session};
 use crate::watch::Changes;
 use crate::write::{Report, purge_urls, write_purge_list};
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// What the watch loop tells its caller (`serve` starts answering, and announces rebuilds).
@@ -24,6 +25,10 @@ pub(super) struct Reporter<'a> {
     pub(super) color: bool,
     /// `--purge-list`: rewritten after every publish with the URLs it changed or removed.
     pub(super) purge_list: Option<camino::Utf8PathBuf>,
+    /// The URLs the API lane changed since the documents lane last ran: the list written after
+    /// each lane holds them too, so the one written once the documents lane followed names
+    /// everything the rebuild changed (the API lane's URLs are not lost when it is rewritten).
+    pub(super) purge_pending: BTreeSet<String>,
     pub(super) on_progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
@@ -82,6 +87,14 @@ impl Reporter<'_> {
         };
         if let (Some(file), Some(report)) = (&self.purge_list, &outcome.report) {
             let urls = purge_urls(report, &session.config().base_url, session.output_paths());
+            self.purge_pending.extend(urls);
+            let urls: Vec<String> = if outcome.lane == Some(Lane::Api) {
+                self.purge_pending.iter().cloned().collect()
+            } else {
+                std::mem::take(&mut self.purge_pending)
+                    .into_iter()
+                    .collect()
+            };
             if let Err(err) = write_purge_list(file, &urls) {
                 tracing::error!("cannot write the purge list {file}: {err}");
             }

@@ -170,6 +170,7 @@ impl<'a> Daemon<'a> {
         let mut reporter = Reporter {
             color: settings.color,
             purge_list: settings.purge_list.clone(),
+            purge_pending: Default::default(),
             on_progress,
         };
         reporter.report(&session, &outcome, None, "initial build");
