@@ -463,6 +463,7 @@ impl Session {
             return Ok((self.publish_both()?, None));
         };
         let started = Instant::now();
+        look_for_damage(&mut self.publisher);
         let mut groups = build::refresh_lane(self.workspace.db(), Lane::Api);
         let api_groups = groups.len();
         groups.extend(documents.iter().cloned());
@@ -485,6 +486,7 @@ impl Session {
     /// Renders and publishes every group of both lanes.
     fn publish_both(&mut self) -> Result<Report, WriteError> {
         let started = Instant::now();
+        look_for_damage(&mut self.publisher);
         let db = self.workspace.db();
         let mut groups = build::refresh_lane(db, Lane::Api);
         let documents = build::refresh_lane(db, Lane::Documents);
@@ -507,6 +509,14 @@ impl Session {
     pub fn output_paths(&self) -> impl Iterator<Item = &str> {
         self.publisher.owned_paths()
     }
+}
+
+/// Lets the publisher notice files removed behind its back (one `stat` per output folder)
+/// before it publishes: a publish that skips every unchanged group would otherwise take the
+/// damaged folders as they are now for whole, and the tick's repair would never see them.
+/// With two lanes a publish follows every rebuild within a moment, so this window is common.
+fn look_for_damage(publisher: &mut Publisher) {
+    let _ = publisher.is_intact();
 }
 
 /// Hands the memory a full build freed (read buffers, per-worker database clones, transient
