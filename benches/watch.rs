@@ -5,7 +5,8 @@
 //! to the API lane published (the API and the edited post's own outputs), "docs ms" to the
 //! documents lane published right after it (`llms-full.txt`, `llms.txt`, the portal; the daemon
 //! starts that lane 200 ms after the last API publish, which is not counted here). "api/" is
-//! how many files under `api/` the API lane wrote per edit.
+//! how many files under `api/` the API lane wrote per edit. "cpu" is the process's CPU time
+//! (user + sys, every thread) per edit, for each lane: steadier than wall time on a busy machine.
 //!
 //!     cargo bench --bench watch                    # 1000 and 10000 posts per language
 //!     cargo bench --bench watch -- 10000 --one-lane      # both lanes in every publish (as before lanes)
@@ -74,7 +75,7 @@ fn main() {
         }
     );
     println!(
-        "{:>10} {:<26} {:>17} {:>9} {:>9} {:>17} {:>9} {:>9} {:>7} {:>7} {:>7}",
+        "{:>10} {:<26} {:>17} {:>9} {:>9} {:>17} {:>9} {:>9} {:>7} {:>7} {:>7} {:>8} {:>8}",
         "posts/lang",
         "edit",
         "api ms: median",
@@ -85,7 +86,9 @@ fn main() {
         "max",
         "first",
         "writes",
-        "api/"
+        "api/",
+        "api cpu",
+        "docs cpu"
     );
     for posts in sizes {
         let source = corpus_for(&root, posts);
@@ -242,11 +245,12 @@ impl Measure {
         let mut api_times = Vec::with_capacity(self.per_kind);
         let mut documents_times = Vec::with_capacity(self.per_kind);
         let (mut writes, mut api_writes) = (0, 0);
+        let (mut api_cpu, mut documents_cpu) = (Duration::ZERO, Duration::ZERO);
         for i in 0..self.per_kind {
             let (path, how, i) = edit(i);
             let file = content.join(&path);
             let edited = how(&std::fs::read_to_string(&file).unwrap(), i);
-            let started = Instant::now();
+            let (started, cpu) = (Instant::now(), cpu_time());
             std::fs::write(&file, edited).unwrap();
             let outcome = session
                 .apply(&Batch {
@@ -255,8 +259,11 @@ impl Measure {
                 })
                 .unwrap();
             api_times.push(started.elapsed());
+            let api_done = cpu_time();
+            api_cpu += api_done - cpu;
             let documents = session.publish_documents().unwrap();
             documents_times.push(started.elapsed());
+            documents_cpu += cpu_time() - api_done;
             if let Some(report) = &outcome.report {
                 writes += report.written.len();
                 api_writes += report
@@ -275,14 +282,16 @@ impl Measure {
         };
         let per_edit = |n: usize| n as f64 / self.per_kind as f64;
         println!(
-            "{:>10} {:<26} {} {} {:>7.2} {:>7.1} {:>7.1}",
+            "{:>10} {:<26} {} {} {:>7.2} {:>7.1} {:>7.1} {:>8.2} {:>8.2}",
             self.posts,
             name,
             stats(&mut api_times),
             stats(&mut documents_times),
             ms(first),
             per_edit(writes),
-            per_edit(api_writes)
+            per_edit(api_writes),
+            ms(api_cpu) / self.per_kind as f64,
+            ms(documents_cpu) / self.per_kind as f64
         );
     }
 }
@@ -318,6 +327,18 @@ fn post_paths(content: &Path, lang: &str) -> Vec<String> {
 
 fn ms(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1000.0
+}
+
+/// The CPU time this process used so far (user + sys, every thread).
+fn cpu_time() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF always exists.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 /// Current resident memory of this process.
