@@ -7,8 +7,8 @@
 //!
 //! A rebuild publishes the API lane (the API, what must agree with it, the edited posts' own
 //! outputs); the documents lane (the large aggregates: `llms-full.txt`, `llms.txt`, the
-//! portal) follows once edits pause for [`DOCUMENTS_QUIET`], and at the latest
-//! [`DOCUMENTS_MAX_WAIT`] after the first API publish it has not followed.
+//! portal) follows once edits pause, and at the latest a moment after the first API publish
+//! it has not followed (`documents`).
 
 use super::once::content_folder_problem;
 use super::progress::Progress as StatusLine;
@@ -22,6 +22,11 @@ use clap::Args;
 use std::process::ExitCode;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+mod documents;
+mod folder;
+
+use folder::FolderIdentity;
 
 /// Flags of the watching modes.
 #[derive(Debug, Clone, Args)]
@@ -39,14 +44,6 @@ const TICK: Duration = Duration::from_secs(1);
 /// Polling sees modification times at one-second resolution: a second save within the same
 /// second would go unnoticed, so the paths of each change are read again this much later.
 const RECHECK_AFTER: Duration = Duration::from_millis(1100);
-
-/// The documents lane runs once no API publish happened for this long, so a burst of saves
-/// rewrites the large documents once, after the burst.
-const DOCUMENTS_QUIET: Duration = Duration::from_millis(200);
-
-/// ... and at the latest this long after the first API publish it has not followed, so a
-/// steady stream of edits never starves it (as the watcher's quiet period has its maximum).
-const DOCUMENTS_MAX_WAIT: Duration = Duration::from_secs(2);
 
 /// Everything that can wake the daemon.
 enum Message {
@@ -329,45 +326,6 @@ impl<'a> Daemon<'a> {
         }
     }
 
-    /// When the documents lane is due: once edits paused for [`DOCUMENTS_QUIET`], at the
-    /// latest [`DOCUMENTS_MAX_WAIT`] after the first API publish it has not followed (and not
-    /// before a retry's time after a failed write).
-    fn documents_deadline(&self) -> Option<Instant> {
-        let due = self.session.documents_due()?;
-        let deadline = (due.latest + DOCUMENTS_QUIET).min(due.since + DOCUMENTS_MAX_WAIT);
-        Some(
-            self.documents_retry
-                .map_or(deadline, |retry| retry.max(deadline)),
-        )
-    }
-
-    /// Publishes the documents lane: the output folder then equals a fresh build. One line
-    /// says so (also when nothing needed writing), and `serve` announces it.
-    fn publish_documents(&mut self) {
-        let first_event = self.documents_first_event.take();
-        match self.session.publish_documents() {
-            Ok(outcome) => {
-                self.documents_retry = None;
-                self.reporter
-                    .report(&self.session, &outcome, first_event, "documents lane");
-            }
-            Err(err) => {
-                self.documents_first_event = first_event;
-                self.documents_retry = Some(Instant::now() + TICK);
-                tracing::error!(
-                    "the documents lane could not be written: {err}; retrying in a second"
-                );
-            }
-        }
-    }
-
-    /// Publishes the documents lane now if it is behind (before stopping or starting over).
-    fn drain_documents(&mut self) {
-        if self.session.documents_due().is_some() {
-            self.publish_documents();
-        }
-    }
-
     /// Compares the content folder with the one being watched. Gone: say so once, stop
     /// watching, publish nothing. Back, or replaced by another folder of the same name (or
     /// `rewatch`): watch the new one and read all of it.
@@ -499,37 +457,6 @@ fn start_watcher(
             }
         },
     )
-}
-
-/// Which folder a path names now (device and inode): tells a folder replaced under the same
-/// name (`rm -rf content && git restore`) from the one that is watched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct FolderIdentity {
-    device: u64,
-    inode: u64,
-}
-
-impl FolderIdentity {
-    /// `None` when `path` is not a folder (gone, or a file now). Follows a symlinked folder.
-    fn of(path: &std::path::Path) -> Option<FolderIdentity> {
-        let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            Some(FolderIdentity {
-                device: meta.dev(),
-                inode: meta.ino(),
-            })
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = meta;
-            Some(FolderIdentity {
-                device: 0,
-                inode: 0,
-            })
-        }
-    }
 }
 
 enum Reload {
