@@ -1,16 +1,26 @@
-//! Watch-mode benchmark: time from a file write to the last output write, per kind of edit, on
-//! generated corpora; and resident memory over many consecutive edits.
+//! Watch-mode benchmark: time from a file write to each lane's last output write, per kind of
+//! edit, on generated corpora; and resident memory over many consecutive edits.
+//!
+//! The session publishes in two lanes, as the daemon does: "api ms" is the time from the write
+//! to the API lane published (the API and the edited post's own outputs), "docs ms" to the
+//! documents lane published right after it (`llms-full.txt`, `llms.txt`, the portal; the daemon
+//! starts that lane 200 ms after the last API publish, which is not counted here). "api/" is
+//! how many files under `api/` the API lane wrote per edit. "cpu" is the process's CPU time
+//! (user + sys, every thread) per edit, for each lane: steadier than wall time on a busy machine.
 //!
 //!     cargo bench --bench watch                    # 1000 and 10000 posts per language
+//!     cargo bench --bench watch -- 10000 --one-lane      # both lanes in every publish (as before lanes)
+//!     cargo bench --bench watch -- 10000 --per-kind 50   # fewer edits per kind (default 200)
 //!     cargo bench --bench watch -- 1000 10000 50000
 //!     cargo bench --bench watch -- 10000 --edits 10000   # memory over 10,000 edits
 //!     cargo bench --bench watch -- 10000 --kind none --edits 10000   # memory only
 //!     cargo bench --bench watch -- 10000 --kind body      # one kind of edit (for profiling)
 //!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench watch   # content and output on tmpfs
 //!
-//! Edits go through the same path as the daemon (`Session::apply` with the changed path), so
-//! the numbers exclude only the debounce window and the OS's notification latency. Each
-//! measured edit writes the file, applies it, and waits for every output write to finish.
+//! Edits go through the same path as the daemon (`Session::apply` with the changed path, then
+//! `Session::publish_documents`), so the numbers exclude only the debounce window, the
+//! documents lane's quiet time and the OS's notification latency. Each measured edit writes
+//! the file, applies it, and waits for every output write of each lane to finish.
 
 #[path = "support/corpus.rs"]
 mod corpus;
@@ -21,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Edits per kind unless `--per-kind N` says otherwise.
 const EDITS_PER_KIND: usize = 200;
 
 /// Rewrites a file's text for the `i`-th edit.
@@ -35,10 +46,16 @@ fn main() {
     let mut sizes = Vec::new();
     let mut memory_edits = 0;
     let mut only: Option<String> = None;
+    let mut lanes = true;
+    let mut per_kind = EDITS_PER_KIND;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--kind" {
             only = args.next();
+        } else if arg == "--one-lane" {
+            lanes = false;
+        } else if arg == "--per-kind" {
+            per_kind = args.next().and_then(|n| n.parse().ok()).unwrap_or(per_kind);
         } else if arg == "--edits" {
             memory_edits = args.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
         } else if let Ok(n) = arg.parse() {
@@ -50,11 +67,28 @@ fn main() {
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-corpora");
     println!(
-        "watch mode: file write → last output write (debounce excluded), {EDITS_PER_KIND} edits per kind\n"
+        "watch mode: file write → each lane's last output write (debounce and quiet time excluded), {per_kind} edits per kind, {}\n",
+        if lanes {
+            "two lanes"
+        } else {
+            "one lane (both lanes in every publish: api ms = docs ms)"
+        }
     );
     println!(
-        "{:>10} {:<26} {:>9} {:>9} {:>9} {:>9} {:>8}",
-        "posts/lang", "edit", "median ms", "p99 ms", "max ms", "first ms", "writes"
+        "{:>10} {:<26} {:>17} {:>9} {:>9} {:>17} {:>9} {:>9} {:>7} {:>7} {:>7} {:>8} {:>8}",
+        "posts/lang",
+        "edit",
+        "api ms: median",
+        "p99",
+        "max",
+        "docs ms: median",
+        "p99",
+        "max",
+        "first",
+        "writes",
+        "api/",
+        "api cpu",
+        "docs cpu"
     );
     for posts in sizes {
         let source = corpus_for(&root, posts);
@@ -68,6 +102,10 @@ fn main() {
         let started = Instant::now();
         let (mut session, outcome) = Session::start(Arc::new(config), today, false).unwrap();
         assert_eq!(outcome.errors, 0);
+        if lanes {
+            session.use_lanes();
+        }
+        let measure = Measure { posts, per_kind };
         let rss_start = rss_mb();
         println!(
             "{:>10} {:<26} {:>9.0} (first build; resident memory {rss_start:.0} MB)",
@@ -100,7 +138,7 @@ fn main() {
             {
                 continue;
             }
-            measure(&mut session, &content, posts, name, |i| {
+            measure.run(&mut session, &content, name, |i| {
                 (target.clone(), edit as Edit, i)
             });
         }
@@ -110,7 +148,7 @@ fn main() {
             .as_ref()
             .is_none_or(|kind| "series".starts_with(kind.as_str()))
         {
-            measure(&mut session, &content, posts, "series (description)", |i| {
+            measure.run(&mut session, &content, "series (description)", |i| {
                 (
                     "series/series-3.md".to_string(),
                     (|text, i| {
@@ -127,10 +165,9 @@ fn main() {
         // Every edit on a different post: each is that post's first edit in the session.
         let spread = posts_en.clone();
         if only.is_none() {
-            measure(
+            measure.run(
                 &mut session,
                 &content,
-                posts,
                 "title (a different post)",
                 move |i| {
                     (
@@ -167,6 +204,7 @@ fn main() {
                         ..Default::default()
                     })
                     .unwrap();
+                session.publish_documents().unwrap();
                 if (i + 1) % (memory_edits / 10).max(1) == 0 {
                     // What the daemon does on its idle tick, a second after a save.
                     session.release_memory();
@@ -188,43 +226,74 @@ fn main() {
     }
 }
 
-/// Applies `EDITS_PER_KIND` edits produced by `edit(i) = (path, how, i)` and prints the timings.
-fn measure(
-    session: &mut Session,
-    content: &Path,
+/// How many edits of each kind, on how large a corpus.
+struct Measure {
     posts: usize,
-    name: &str,
-    edit: impl Fn(usize) -> (String, Edit, usize),
-) {
-    let mut times = Vec::with_capacity(EDITS_PER_KIND);
-    let mut writes = 0;
-    for i in 0..EDITS_PER_KIND {
-        let (path, how, i) = edit(i);
-        let file = content.join(&path);
-        let edited = how(&std::fs::read_to_string(&file).unwrap(), i);
-        let started = Instant::now();
-        std::fs::write(&file, edited).unwrap();
-        let outcome = session
-            .apply(&Batch {
-                paths: [path].into(),
-                ..Default::default()
-            })
-            .unwrap();
-        times.push(started.elapsed());
-        writes += outcome.report.map_or(0, |r| r.written.len());
+    per_kind: usize,
+}
+
+impl Measure {
+    /// Applies the edits produced by `edit(i) = (path, how, i)`, each followed by the
+    /// documents lane, and prints both lanes' timings.
+    fn run(
+        &self,
+        session: &mut Session,
+        content: &Path,
+        name: &str,
+        edit: impl Fn(usize) -> (String, Edit, usize),
+    ) {
+        let mut api_times = Vec::with_capacity(self.per_kind);
+        let mut documents_times = Vec::with_capacity(self.per_kind);
+        let (mut writes, mut api_writes) = (0, 0);
+        let (mut api_cpu, mut documents_cpu) = (Duration::ZERO, Duration::ZERO);
+        for i in 0..self.per_kind {
+            let (path, how, i) = edit(i);
+            let file = content.join(&path);
+            let edited = how(&std::fs::read_to_string(&file).unwrap(), i);
+            let (started, cpu) = (Instant::now(), cpu_time());
+            std::fs::write(&file, edited).unwrap();
+            let outcome = session
+                .apply(&Batch {
+                    paths: [path].into(),
+                    ..Default::default()
+                })
+                .unwrap();
+            api_times.push(started.elapsed());
+            let api_done = cpu_time();
+            api_cpu += api_done - cpu;
+            let documents = session.publish_documents().unwrap();
+            documents_times.push(started.elapsed());
+            documents_cpu += cpu_time() - api_done;
+            if let Some(report) = &outcome.report {
+                writes += report.written.len();
+                api_writes += report
+                    .written
+                    .iter()
+                    .filter(|p| p.starts_with("api/"))
+                    .count();
+            }
+            writes += documents.report.map_or(0, |r| r.written.len());
+        }
+        let first = documents_times[0];
+        let stats = |times: &mut Vec<Duration>| {
+            times.sort();
+            let at = |q: usize| ms(times[(times.len() * q / 100).min(times.len() - 1)]);
+            format!("{:>17.2} {:>9.2} {:>9.2}", at(50), at(99), at(100))
+        };
+        let per_edit = |n: usize| n as f64 / self.per_kind as f64;
+        println!(
+            "{:>10} {:<26} {} {} {:>7.2} {:>7.1} {:>7.1} {:>8.2} {:>8.2}",
+            self.posts,
+            name,
+            stats(&mut api_times),
+            stats(&mut documents_times),
+            ms(first),
+            per_edit(writes),
+            per_edit(api_writes),
+            ms(api_cpu) / self.per_kind as f64,
+            ms(documents_cpu) / self.per_kind as f64
+        );
     }
-    let first = times[0];
-    times.sort();
-    println!(
-        "{:>10} {:<26} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>8.1}",
-        posts,
-        name,
-        ms(times[times.len() / 2]),
-        ms(times[times.len() * 99 / 100]),
-        ms(times[times.len() - 1]),
-        ms(first),
-        writes as f64 / EDITS_PER_KIND as f64
-    );
 }
 
 /// The folder the copied content and the output live in: `CONTENT_API_BENCH_DIR` when set (for
@@ -258,6 +327,18 @@ fn post_paths(content: &Path, lang: &str) -> Vec<String> {
 
 fn ms(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1000.0
+}
+
+/// The CPU time this process used so far (user + sys, every thread).
+fn cpu_time() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF always exists.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 /// Current resident memory of this process.

@@ -9,7 +9,8 @@ use crate::derive::{all_diagnostics, post_diagnostics, post_links, published_pos
 use crate::diag::Diagnostic;
 use crate::parse::{parse_deck, parse_series, parse_skill, parse_tag};
 use crate::render::{
-    Files, Output, group_files, output_groups, prepare_post, render_output, site_documents,
+    Files, Lane, Output, OutputGroup, group_files, output_groups, prepare_post, render_output,
+    site_documents,
 };
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -48,8 +49,19 @@ pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
 /// are still fetched in parallel: after the first edit of a file salsa re-validates every
 /// group, and that walk splits over threads like a build does.
 pub fn refresh_groups(db: &Database) -> Vec<Files> {
+    refresh_matching(db, |_| true)
+}
+
+/// [`refresh_groups`] for the groups of one lane only: the other lane's groups are neither
+/// rendered nor re-validated.
+pub fn refresh_lane(db: &Database, lane: Lane) -> Vec<Files> {
+    refresh_matching(db, |group| group.lane() == lane)
+}
+
+fn refresh_matching(db: &Database, keep: impl Fn(OutputGroup) -> bool + Sync) -> Vec<Files> {
     output_groups(db)
         .par_iter()
+        .filter(|group| keep(**group))
         .map_with(db.clone(), |db, group| group_files(db, *group).clone())
         .collect()
 }

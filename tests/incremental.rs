@@ -3,12 +3,16 @@
 //! while a file is broken, the output is what it was before that file broke.
 //!
 //! Edits are real file operations on a copy of the sample site, fed to the incremental path
-//! (`Session::apply`) the way the watcher feeds it: as a batch of changed paths.
+//! (`Session::apply`) the way the watcher feeds it: as a batch of changed paths. The session
+//! publishes in two lanes as watch mode does: every check first compares the API lane (all
+//! but the lagging documents) with a fresh build, then publishes the documents lane and
+//! compares everything.
 
 mod common;
 
 use common::{copy_sample_content, read_tree, sample_config_in, sample_today};
 use content_api::config::SiteConfig;
+use content_api::render::{LAGGING_DOCUMENTS, Lane};
 use content_api::session::{Batch, RebuildError, Session};
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
@@ -196,8 +200,9 @@ impl Harness {
         copy_sample_content(&content);
         let out = dir.path().join("out");
         let config = Arc::new(sample_config_in(&content, &out));
-        let (session, outcome) = Session::start(config.clone(), today(), false).unwrap();
+        let (mut session, outcome) = Session::start(config.clone(), today(), false).unwrap();
         assert_eq!(outcome.errors, 0);
+        session.use_lanes();
         Harness {
             _dir: dir,
             content,
@@ -303,16 +308,24 @@ impl Harness {
             .collect()
     }
 
-    fn assert_fresh(&self, step: &str) {
-        let (fresh, output) = (self.fresh(), self.output());
-        if fresh != output {
-            let differing: Vec<&String> = fresh
-                .keys()
-                .chain(output.keys())
-                .filter(|p| fresh.get(*p) != output.get(*p))
-                .collect();
-            panic!("after {step}: the output differs from a fresh build in {differing:?}");
-        }
+    /// The API lane equals a fresh build as soon as it is published (only the documents lane
+    /// may lag), and everything does once the documents lane is published too.
+    fn assert_fresh(&mut self, step: &str) {
+        let fresh = self.fresh();
+        let api_lane = |files: &BTreeMap<String, Vec<u8>>| -> BTreeMap<String, Vec<u8>> {
+            files
+                .iter()
+                .filter(|(path, _)| !LAGGING_DOCUMENTS.contains(&path.as_str()))
+                .map(|(path, bytes)| (path.clone(), bytes.clone()))
+                .collect()
+        };
+        assert_same(
+            &api_lane(&fresh),
+            &api_lane(&self.output()),
+            &format!("{step} (api lane)"),
+        );
+        self.session.publish_documents().unwrap();
+        assert_same(&fresh, &self.output(), step);
     }
 
     fn run(&mut self, op: &Op) {
@@ -588,6 +601,17 @@ fn title(words: &[usize]) -> String {
         .join(" ")
 }
 
+fn assert_same(fresh: &BTreeMap<String, Vec<u8>>, output: &BTreeMap<String, Vec<u8>>, step: &str) {
+    if fresh != output {
+        let differing: Vec<&String> = fresh
+            .keys()
+            .chain(output.keys())
+            .filter(|p| fresh.get(*p) != output.get(*p))
+            .collect();
+        panic!("after {step}: the output differs from a fresh build in {differing:?}");
+    }
+}
+
 fn today() -> chrono::NaiveDate {
     sample_today()
 }
@@ -806,4 +830,72 @@ fn an_error_is_reported_once_while_it_persists() {
         .unwrap();
     assert!(fixed.held_back.is_empty());
     harness.assert_fresh("the fix");
+}
+
+#[test]
+fn the_documents_lane_holds_the_lagging_documents_and_nothing_of_the_api() {
+    let harness = Harness::new();
+    let workspace = Workspace::new(
+        harness.config.clone(),
+        today(),
+        false,
+        source::scan(&harness.content),
+        Lifetime::Once,
+        Default::default(),
+    );
+    let paths = |lane: Lane| -> Vec<String> {
+        let mut paths: Vec<String> = build::refresh_lane(workspace.db(), lane)
+            .iter()
+            .flat_map(|group| group.iter().map(|(path, _)| path.to_string()))
+            .collect();
+        paths.sort();
+        paths
+    };
+    let mut lagging: Vec<String> = LAGGING_DOCUMENTS.iter().map(|p| p.to_string()).collect();
+    lagging.sort();
+    assert_eq!(paths(Lane::Documents), lagging);
+    let api = paths(Lane::Api);
+    assert!(api.iter().any(|p| p == "api/posts-en.json"), "{api:?}");
+    assert!(
+        api.iter().any(|p| p.starts_with("blog/")),
+        "the twins: {api:?}"
+    );
+    assert!(
+        lagging
+            .iter()
+            .all(|p| !api.contains(p) && !p.starts_with("api/"))
+    );
+}
+
+#[test]
+fn a_body_edit_publishes_its_twin_first_and_llms_full_txt_in_the_documents_lane() {
+    let mut harness = Harness::new();
+    let path = "blog/en/2023-04-09_hello-from-medellin.md";
+    let written = |outcome: &content_api::session::Outcome| -> Vec<String> {
+        let report = outcome.report.as_ref().expect("published");
+        report.written.iter().map(|p| p.to_string()).collect()
+    };
+    for line in ["One more line.", "And another."] {
+        let text = harness.read(path);
+        harness.write(path, &format!("{text}\n{line}\n"));
+        assert!(harness.apply(&[path]).is_empty());
+    }
+    // The second edit (the first one lowers the file's durability) as the daemon sees it.
+    let text = harness.read(path);
+    harness.write(path, &format!("{text}\nA third.\n"));
+    let outcome = harness
+        .session
+        .apply(&Batch {
+            paths: [path.to_string()].into(),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(outcome.lane, Some(Lane::Api));
+    assert_eq!(written(&outcome), ["blog/hello-from-medellin.md"]);
+    assert!(harness.session.documents_due().is_some());
+    let documents = harness.session.publish_documents().unwrap();
+    assert_eq!(documents.lane, Some(Lane::Documents));
+    assert_eq!(written(&documents), ["llms-full.txt"]);
+    assert_eq!(harness.session.documents_due(), None);
+    harness.assert_fresh("three body edits");
 }

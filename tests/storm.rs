@@ -4,15 +4,23 @@
 //! A fixed set of seeds runs here; `STORM_SEED=<seed>` reruns one seed (both paces), and
 //! `STORM_RUNS=<n>` runs n seeds from `STORM_FIRST` (default 1).
 //! `cargo bench --bench storm_soak` is the longer soak.
+//!
+//! The daemon publishes in two lanes (the API first, the large documents once edits pause):
+//! every comparison waits until it is idle, storms of `Pace::DuringDocuments` land their edits
+//! while it writes `llms-full.txt`, and two tests count the documents lane's publishes under
+//! a burst (coalesced) and a steady stream (never starved).
 
 mod storm_harness;
 
-use storm_harness::{Pace, Storm, run, seeds};
+use std::time::Duration;
+use storm_harness::{Pace, Storm, run, save_repeatedly, seeds};
 
 /// Edits per burst storm: enough that renames, chains and saves collide in one debounce window.
 const BURST_EDITS: usize = 150;
 /// Edits per human-paced storm (each followed by a pause longer than the debounce window).
 const HUMAN_EDITS: usize = 20;
+/// Edits per storm landing while the documents lane writes (each waits for such a write).
+const DURING_DOCUMENTS_EDITS: usize = 25;
 
 fn check(storms: Vec<Storm>) {
     let failures: Vec<String> = storms
@@ -54,4 +62,56 @@ fn human_paced_storms_end_equal_to_a_fresh_build() {
         .map(|seed| run(seed, Pace::Human, HUMAN_EDITS))
         .collect();
     check(storms);
+}
+
+#[test]
+fn storms_landing_while_the_documents_lane_writes_end_equal_to_a_fresh_build() {
+    let storms: Vec<Storm> = seeds(&[201, 202])
+        .into_iter()
+        .map(|seed| run(seed, Pace::DuringDocuments, DURING_DOCUMENTS_EDITS))
+        .collect();
+    // Not a timing assertion: the storm only tests something if its edits did land during
+    // a write of llms-full.txt (each edit waits for the daemon's temporary file to appear).
+    for storm in &storms {
+        assert!(
+            storm.during_documents > 0,
+            "seed {}: no edit landed while llms-full.txt was being written",
+            storm.seed
+        );
+    }
+    check(storms);
+}
+
+#[test]
+fn a_burst_of_saves_publishes_the_documents_lane_once_after_it() {
+    // 20 saves 60 ms apart: longer than the debounce window (each save its own API-lane
+    // rebuild), shorter than the documents lane's quiet time (200 ms), and 1.2 s in all,
+    // under its longest wait (2 s). Without coalescing the documents lane would follow each.
+    let saves = save_repeatedly(301, 20, Duration::from_millis(60));
+    assert_eq!(saves.difference, None);
+    assert!(
+        saves.api >= 5,
+        "the saves were not separate rebuilds: {} api lanes",
+        saves.api
+    );
+    assert!(
+        saves.documents <= 3,
+        "{} saves, {} api lanes, {} documents lanes: the burst was not coalesced",
+        20,
+        saves.api,
+        saves.documents
+    );
+}
+
+#[test]
+fn a_steady_stream_of_saves_does_not_starve_the_documents_lane() {
+    // A save every 100 ms for 5 s: the quiet time (200 ms) never comes, the longest wait (2 s)
+    // does, more than once.
+    let saves = save_repeatedly(302, 50, Duration::from_millis(100));
+    assert_eq!(saves.difference, None);
+    assert!(
+        saves.documents_while_saving >= 1,
+        "no documents lane ran during 5 s of saves ({} api lanes)",
+        saves.api
+    );
 }

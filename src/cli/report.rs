@@ -2,17 +2,20 @@
 //! written, how long it took), every new or re-saved diagnostic in full, a line per fixed file,
 //! the purge list, and [`Progress`] for `serve`.
 
+use crate::render::Lane;
 use crate::session::{Outcome, Session};
 use crate::watch::Changes;
 use crate::write::{Report, purge_urls, write_purge_list};
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// What the watch loop tells its caller (`serve` starts answering, and announces rebuilds).
 pub enum Progress<'a> {
     /// The first build of a session is done (published, or reported as broken).
     Ready,
-    /// A publish wrote or removed files.
-    Published(&'a Report),
+    /// A publish wrote or removed files, or the documents lane ran (the output then equals a
+    /// fresh build, also when it wrote nothing). `None`: both lanes at once.
+    Published(&'a Report, Option<Lane>),
     /// A rebuild ran: the session's current diagnostics may have changed.
     Checked(&'a Session),
 }
@@ -22,6 +25,10 @@ pub(super) struct Reporter<'a> {
     pub(super) color: bool,
     /// `--purge-list`: rewritten after every publish with the URLs it changed or removed.
     pub(super) purge_list: Option<camino::Utf8PathBuf>,
+    /// The URLs the API lane changed since the documents lane last ran: the list written after
+    /// each lane holds them too, so the one written once the documents lane followed names
+    /// everything the rebuild changed (the API lane's URLs are not lost when it is rewritten).
+    pub(super) purge_pending: BTreeSet<String>,
     pub(super) on_progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
@@ -48,7 +55,9 @@ impl Reporter<'_> {
         first_event: Option<Instant>,
         what: &str,
     ) {
-        if outcome.is_noop() {
+        // The documents lane always says it ran: the output now equals a fresh build.
+        let documents_lane = outcome.lane == Some(Lane::Documents);
+        if outcome.is_noop() && !documents_lane {
             return;
         }
         for path in &outcome.fixed {
@@ -72,8 +81,20 @@ impl Reporter<'_> {
             })
             .unwrap_or_default();
         let took = format!("{:.1} ms", outcome.took.as_secs_f64() * 1000.0);
+        let lane = match outcome.lane {
+            Some(Lane::Api) => " (api lane; the documents lane follows)",
+            Some(Lane::Documents) | None => "",
+        };
         if let (Some(file), Some(report)) = (&self.purge_list, &outcome.report) {
             let urls = purge_urls(report, &session.config().base_url, session.output_paths());
+            self.purge_pending.extend(urls);
+            let urls: Vec<String> = if outcome.lane == Some(Lane::Api) {
+                self.purge_pending.iter().cloned().collect()
+            } else {
+                std::mem::take(&mut self.purge_pending)
+                    .into_iter()
+                    .collect()
+            };
             if let Err(err) = write_purge_list(file, &urls) {
                 tracing::error!("cannot write the purge list {file}: {err}");
             }
@@ -88,11 +109,14 @@ impl Reporter<'_> {
                 if outcome.errors == 1 { "" } else { "s" }
             ),
             Some(report) if report.is_empty() => {
-                tracing::info!("{what}: nothing to write ({took}{since_event})")
+                tracing::info!("{what}: nothing to write ({took}{since_event}){lane}");
+                if documents_lane {
+                    (self.on_progress)(Progress::Published(report, outcome.lane));
+                }
             }
             Some(report) => {
                 tracing::info!(
-                    "{what}: wrote {}{} in {took}{since_event}",
+                    "{what}: wrote {}{} in {took}{since_event}{lane}",
                     list(report.written.iter().map(|p| &**p)),
                     if report.removed.is_empty() {
                         String::new()
@@ -103,7 +127,7 @@ impl Reporter<'_> {
                         )
                     },
                 );
-                (self.on_progress)(Progress::Published(report));
+                (self.on_progress)(Progress::Published(report, outcome.lane));
             }
         }
     }

@@ -88,7 +88,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
             let _ = std::io::stdout().flush();
         }
         Progress::Ready => {}
-        Progress::Published(report) => feed.send(Rebuild::from_report(report)),
+        Progress::Published(report, lane) => feed.send(Rebuild::from_report(report).in_lane(lane)),
         Progress::Checked(session) => {
             feed.send_base_url(&session.config().base_url);
             feed.send_diagnostics(diagnostics_of(session));

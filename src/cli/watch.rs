@@ -2,19 +2,31 @@
 //!
 //! Everything that can wake the daemon is a [`Message`], and [`Daemon::run`] is one loop over
 //! them: file changes, the config file, a re-read of polled paths, the one-second tick (the
-//! date, a deleted output folder, the content folder vanishing or coming back), shutdown.
+//! date, a deleted output folder, the content folder vanishing or coming back), the documents
+//! lane falling due, shutdown.
+//!
+//! A rebuild publishes the API lane (the API, what must agree with it, the edited posts' own
+//! outputs); the documents lane (the large aggregates: `llms-full.txt`, `llms.txt`, the
+//! portal) follows once edits pause, and at the latest a moment after the first API publish
+//! it has not followed (`documents`).
 
 use super::once::content_folder_problem;
 use super::progress::Progress as StatusLine;
 pub use super::report::Progress;
 use super::report::{Reporter, describe_changes};
 use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
+use crate::render::Lane;
 use crate::session::{Batch, RebuildError, Session};
 use crate::watch::{self, Changes, Mode, Signal, Watcher};
 use clap::Args;
 use std::process::ExitCode;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+mod documents;
+mod folder;
+
+use folder::FolderIdentity;
 
 /// Flags of the watching modes.
 #[derive(Debug, Clone, Args)]
@@ -43,6 +55,8 @@ enum Message {
     Recheck(Changes),
     /// A second passed: the date, the output folder and the content folder are checked.
     Tick,
+    /// The documents lane is due (edits paused, or it waited its longest).
+    PublishDocuments,
     WatcherError(String),
     Shutdown,
 }
@@ -116,6 +130,10 @@ struct Daemon<'a> {
     /// Polled changes to read once more, and when.
     recheck: Option<(Instant, Changes)>,
     next_tick: Instant,
+    /// The first file event of the edits the documents lane has not followed yet.
+    documents_first_event: Option<Instant>,
+    /// After a failed documents publish: not before this.
+    documents_retry: Option<Instant>,
 }
 
 impl<'a> Daemon<'a> {
@@ -144,10 +162,12 @@ impl<'a> Daemon<'a> {
         status.phase("first build: reading, checking and writing the content");
         let started = Session::start(config.clone(), settings.today(), settings.drafts);
         status.clear();
-        let (session, outcome) = started.map_err(|err| write_error_exit(&err))?;
+        let (mut session, outcome) = started.map_err(|err| write_error_exit(&err))?;
+        session.use_lanes();
         let mut reporter = Reporter {
             color: settings.color,
             purge_list: settings.purge_list.clone(),
+            purge_pending: Default::default(),
             on_progress,
         };
         reporter.report(&session, &outcome, None, "initial build");
@@ -173,6 +193,8 @@ impl<'a> Daemon<'a> {
             content_identity,
             recheck: None,
             next_tick: Instant::now() + TICK,
+            documents_first_event: None,
+            documents_retry: None,
         })
     }
 
@@ -188,13 +210,18 @@ impl<'a> Daemon<'a> {
                 Message::Changes(changes) => self.changes(changes),
                 Message::ReloadConfig => {
                     if let Some(end) = self.reload_config() {
+                        // The output folder may change: leave this one whole.
+                        self.drain_documents();
                         return end;
                     }
                 }
                 Message::Recheck(changes) => self.rebuild(&changes, "re-read after polling"),
                 Message::Tick => self.tick(),
+                Message::PublishDocuments => self.publish_documents(),
                 Message::WatcherError(error) => tracing::warn!("{error}"),
                 Message::Shutdown => {
+                    // What is deployed after Ctrl-C is a fresh build, documents included.
+                    self.drain_documents();
                     tracing::info!("stopped");
                     return End::Shutdown;
                 }
@@ -221,10 +248,19 @@ impl<'a> Daemon<'a> {
             self.next_tick = now + TICK;
             return Message::Tick;
         }
-        let deadline = self
-            .recheck
-            .as_ref()
-            .map_or(self.next_tick, |(due, _)| (*due).min(self.next_tick));
+        let documents = self.documents_deadline();
+        if documents.is_some_and(|due| due <= now) {
+            return Message::PublishDocuments;
+        }
+        let deadline = [
+            Some(self.next_tick),
+            self.recheck.as_ref().map(|(due, _)| *due),
+            documents,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(self.next_tick);
         match rx.recv_timeout(deadline.saturating_duration_since(now)) {
             Ok(Message::Changes(mut changes)) => {
                 while let Ok(more) = rx.try_recv() {
@@ -274,9 +310,16 @@ impl<'a> Daemon<'a> {
             rescan: changes.rescan,
         };
         match self.session.apply(&batch) {
-            Ok(outcome) => self
-                .reporter
-                .report(&self.session, &outcome, changes.first_event, what),
+            Ok(outcome) => {
+                if outcome.lane == Some(Lane::Api)
+                    && let Some(first) = changes.first_event
+                {
+                    let earliest = self.documents_first_event.map_or(first, |t| t.min(first));
+                    self.documents_first_event = Some(earliest);
+                }
+                self.reporter
+                    .report(&self.session, &outcome, changes.first_event, what)
+            }
             // What the batch read was dropped: if the folder is already back, read all of it.
             Err(RebuildError::ContentFolderGone(_)) => self.check_content_folder(true),
             Err(err) => tracing::error!("{err}"),
@@ -414,37 +457,6 @@ fn start_watcher(
             }
         },
     )
-}
-
-/// Which folder a path names now (device and inode): tells a folder replaced under the same
-/// name (`rm -rf content && git restore`) from the one that is watched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct FolderIdentity {
-    device: u64,
-    inode: u64,
-}
-
-impl FolderIdentity {
-    /// `None` when `path` is not a folder (gone, or a file now). Follows a symlinked folder.
-    fn of(path: &std::path::Path) -> Option<FolderIdentity> {
-        let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            Some(FolderIdentity {
-                device: meta.dev(),
-                inode: meta.ino(),
-            })
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = meta;
-            Some(FolderIdentity {
-                device: 0,
-                inode: 0,
-            })
-        }
-    }
 }
 
 enum Reload {

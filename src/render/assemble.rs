@@ -5,7 +5,7 @@ use super::gone::redirects_file;
 use super::index::api_index_json;
 use super::output::Output;
 use super::plan::{
-    Files, OutputFile, OutputGroup, OutputKind, series_path, site_documents, timeline_path,
+    Files, Lane, OutputFile, OutputGroup, OutputKind, series_path, site_documents, timeline_path,
 };
 use super::posts::{all_posts_json, posts_json};
 use super::runs::run_range;
@@ -20,17 +20,30 @@ use std::sync::Arc;
 pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
     match group {
         OutputGroup::Site => site_files(db),
+        OutputGroup::Aggregates => aggregate_files(db),
         OutputGroup::PostMarkdown { tree, start } => post_markdown_files(db, tree, start),
         OutputGroup::Timelines { tree, start } => timeline_files(db, tree, start),
         OutputGroup::SeriesDetails { tree, start } => series_files(db, tree, start),
     }
 }
 
-/// The site-wide documents.
+/// The site-wide documents of the API lane.
 #[salsa::tracked(returns(ref))]
 fn site_files(db: &dyn salsa::Database) -> Files {
+    site_files_of(db, Lane::Api)
+}
+
+/// The site-wide documents of the documents lane: a query of its own, so that the API lane
+/// neither renders nor re-validates them.
+#[salsa::tracked(returns(ref))]
+fn aggregate_files(db: &dyn salsa::Database) -> Files {
+    site_files_of(db, Lane::Documents)
+}
+
+fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
     site_documents(db)
         .iter()
+        .filter(|file| file.kind.lane() == lane)
         .map(|file| (file.path.clone(), render_output(db, file)))
         .collect()
 }

@@ -32,8 +32,8 @@ pub use media::media_type;
 pub use operations::{OPERATIONS, Operation, PathParam};
 pub use output::{Chunk, Output};
 pub use plan::{
-    Files, OutputFile, OutputGroup, OutputKind, api_output_paths, is_api_path, output_groups,
-    site_documents,
+    Files, LAGGING_DOCUMENTS, Lane, OutputFile, OutputGroup, OutputKind, api_output_paths,
+    is_api_path, output_groups, site_documents,
 };
 
 use crate::db::SourceFile;

@@ -1,8 +1,8 @@
 //! Which output files exist, in groups that a rebuild can skip as a whole.
 //!
 //! Every output belongs to one group: the site-wide documents (indexes, listings, discovery
-//! documents, configuration-only and host files), and runs of [`RUN`] per-post Markdown
-//! variants, tag timelines and series details per language. This module says which files
+//! documents, configuration-only and host files), the large aggregate documents, and runs of
+//! [`RUN`] per-post Markdown variants, tag timelines and series details per language. This module says which files
 //! exist and where; `assemble` renders them. After an edit, a group whose inputs did not change
 //! is verified in O(1) (durability) and returns the very same list, which the publisher skips
 //! without looking inside. So a rebuild looks at the few groups an edit reached, not at every
@@ -60,6 +60,41 @@ pub enum OutputKind {
     Static,
 }
 
+/// Which lane of a watch-mode rebuild publishes an output. `--once` (and the first build of a
+/// session) publishes both lanes at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lane {
+    /// The API, every file that must agree with it (the host files that route and answer for
+    /// its paths, the catalogs, the error documents) and the edited posts' own outputs (their
+    /// Markdown twins): published first, on the path from a save to its outputs.
+    Api,
+    /// The large aggregates that are not part of the API contract's JSON ([`LAGGING_DOCUMENTS`]):
+    /// published after the API lane once edits pause, so a burst of saves rewrites them once.
+    Documents,
+}
+
+impl Lane {
+    /// The lane's name in log lines and in the change stream.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lane::Api => "api",
+            Lane::Documents => "documents",
+        }
+    }
+}
+
+/// The outputs of the documents lane: `llms-full.txt` (every post's text, tens of megabytes on a
+/// large site), `llms.txt` (every series, tag and deck) and the developer portal (whose example
+/// responses excerpt API outputs). Their paths never depend on the content, and no other output
+/// reads their bytes, so while they lag the API every URL still resolves and every API file is
+/// the one a fresh build writes.
+pub const LAGGING_DOCUMENTS: [&str; 4] = [
+    docs::DEVELOPERS_HTML,
+    docs::DEVELOPERS_MD,
+    docs::LLMS_TXT,
+    docs::LLMS_FULL_TXT,
+];
+
 /// One site-wide document, by its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OutputFile {
@@ -89,6 +124,17 @@ impl OutputKind {
             OutputKind::NginxGone => http::NGINX_GONE_FILE.into(),
             OutputKind::Worker => "_worker.js".into(),
             OutputKind::Static => unreachable!("static documents carry their own paths"),
+        }
+    }
+
+    /// The lane that publishes the document (see [`LAGGING_DOCUMENTS`]).
+    pub fn lane(&self) -> Lane {
+        match self {
+            OutputKind::LlmsTxt
+            | OutputKind::LlmsFullTxt
+            | OutputKind::Developers
+            | OutputKind::DevelopersMarkdown => Lane::Documents,
+            _ => Lane::Api,
         }
     }
 }
@@ -141,8 +187,10 @@ pub fn site_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
 /// A group of output files (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OutputGroup {
-    /// The site-wide documents.
+    /// The site-wide documents of the API lane.
     Site,
+    /// The site-wide documents of the documents lane ([`LAGGING_DOCUMENTS`]).
+    Aggregates,
     /// The Markdown variants of a run of one language's published posts (newest first).
     PostMarkdown { tree: LangTree, start: u32 },
     /// A run of one language's tag timelines (by tag).
@@ -151,12 +199,26 @@ pub enum OutputGroup {
     SeriesDetails { tree: LangTree, start: u32 },
 }
 
+impl OutputGroup {
+    /// The lane that publishes the group: the per-post Markdown twins, timelines and series
+    /// details are the edited posts' own outputs and the API, so only the aggregates lag.
+    pub fn lane(self) -> Lane {
+        match self {
+            OutputGroup::Aggregates => Lane::Documents,
+            OutputGroup::Site
+            | OutputGroup::PostMarkdown { .. }
+            | OutputGroup::Timelines { .. }
+            | OutputGroup::SeriesDetails { .. } => Lane::Api,
+        }
+    }
+}
+
 /// Every group of the output. Re-runs when a list grows or shrinks past a run boundary's worth
 /// of entries; backdates otherwise.
 #[salsa::tracked(returns(ref))]
 pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
     let starts = |len: usize| (0..len).step_by(RUN).map(|start| start as u32);
-    let mut groups = vec![OutputGroup::Site];
+    let mut groups = vec![OutputGroup::Site, OutputGroup::Aggregates];
     for tree in Site::get(db).trees(db) {
         groups.extend(
             starts(published_posts(db, tree).len())

@@ -1,10 +1,14 @@
 //! Live updates: `GET /__events` is a Server-Sent Events stream with one `rebuild` event per
-//! publish, carrying the URLs it changed and removed:
+//! publish, carrying the URLs it changed and removed and the lane of watch mode it finished
+//! (`api`, then `documents` once the large documents follow; `all` for both at once):
 //!
 //! ```text
 //! event: rebuild
-//! data: {"changed":["/api/posts.json"],"removed":[]}
+//! data: {"changed":["/api/posts.json"],"removed":[],"lane":"api"}
 //! ```
+//!
+//! The `documents` event comes after every rebuild, also when it changed nothing: from then
+//! on the output folder equals a fresh build.
 //!
 //! With `content-api serve`, a change of the content's diagnostics is `event: diagnostics`
 //! (`{"diagnostics":[...]}`, every current one; an empty list once everything is fixed).
@@ -111,10 +115,11 @@ mod tests {
         let rebuild = Rebuild {
             changed: vec!["/api/posts.json".into()],
             removed: vec!["/api/timeline/en/x.json".into()],
+            lane: "api",
         };
         assert_eq!(
             &frame(&rebuild)[..],
-            b"event: rebuild\ndata: {\"changed\":[\"/api/posts.json\"],\"removed\":[\"/api/timeline/en/x.json\"]}\n\n"
+            b"event: rebuild\ndata: {\"changed\":[\"/api/posts.json\"],\"removed\":[\"/api/timeline/en/x.json\"],\"lane\":\"api\"}\n\n"
         );
     }
 

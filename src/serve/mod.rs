@@ -35,6 +35,7 @@ pub use media::media_type;
 pub use preview::{ContentDiagnostic, PREVIEW_SCRIPT_PATH};
 
 use crate::config::SiteConfig;
+use crate::render::Lane;
 use crate::write::Report;
 use bytes::Bytes;
 use camino::Utf8PathBuf;
@@ -55,6 +56,10 @@ const MAX_HEAD_BYTES: usize = 128 << 10;
 pub struct Rebuild {
     pub changed: Vec<String>,
     pub removed: Vec<String>,
+    /// Which lane of watch mode finished: `"api"` (the API and what agrees with it; the
+    /// documents lane follows), `"documents"` (the large documents: the output now equals a
+    /// fresh build), or `"all"` (both at once: the first build).
+    pub lane: &'static str,
 }
 
 impl Rebuild {
@@ -70,7 +75,21 @@ impl Rebuild {
         Rebuild {
             changed: urls(&mut report.written.iter().map(|p| &**p)),
             removed: urls(&mut report.removed.iter().map(String::as_str)),
+            lane: "all",
         }
+    }
+
+    /// The rebuild as the publish of `lane` (`None`: both lanes at once).
+    pub fn in_lane(self, lane: Option<Lane>) -> Rebuild {
+        Rebuild {
+            lane: lane.map_or("all", Lane::name),
+            ..self
+        }
+    }
+
+    /// Nothing changed (a documents lane that had nothing to write still says it finished).
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.removed.is_empty()
     }
 }
 
@@ -272,7 +291,9 @@ async fn relay(
         };
         let frame = match received {
             Ok(Update::Rebuild(rebuild)) => {
-                if let Some(preview) = &state.preview {
+                if let Some(preview) = &state.preview
+                    && !rebuild.is_empty()
+                {
                     preview.record_rebuild(&rebuild);
                 }
                 events::frame(&rebuild)
@@ -317,6 +338,7 @@ mod tests {
             Rebuild {
                 changed: vec!["/api/posts.json".into()],
                 removed: vec!["/api/timeline/en/x.json".into()],
+                lane: "all",
             }
         );
     }

@@ -13,12 +13,19 @@
 //! again, every pending change is accepted and the output equals a fresh `--once` build.
 //! Before the first successful publish there is no good state to fall back to: errors are
 //! reported and nothing is written until the content builds.
+//!
+//! With lanes ([`Session::use_lanes`], watch mode), a rebuild publishes the API lane (the API,
+//! everything that must agree with it, the edited posts' own outputs) and leaves the large
+//! aggregate documents as they were; [`Session::publish_documents`] brings them up to date
+//! when the caller decides (after a pause in the edits). Every publish hands the publisher the
+//! whole set of files, so the manifest is right after each lane.
 
 use crate::build;
 use crate::config::SiteConfig;
 use crate::db::Database;
 use crate::derive::file_diagnostics;
 use crate::diag::Diagnostic;
+use crate::render::{Files, Lane};
 use crate::source::{self, ContentPath, FileContents};
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::{HistoryFile, Publisher, Report, WriteError};
@@ -28,8 +35,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod lanes;
 mod shown;
 mod staging;
+
+pub use lanes::DocumentsDue;
 
 /// What the watcher reports: paths relative to the content folder, or "resynchronise".
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -79,6 +89,9 @@ pub struct Outcome {
     pub write_failed: bool,
     /// From the start of the rebuild to the last write.
     pub took: Duration,
+    /// The lane the publish brought up to date; `None` when it published both (the first
+    /// build, a session without lanes).
+    pub lane: Option<Lane>,
 }
 
 impl Outcome {
@@ -115,6 +128,14 @@ pub struct Session {
     has_published: bool,
     /// Whether a rebuild ran since memory was last handed back (see [`Session::release_memory`]).
     freed_since_trim: bool,
+    /// Rebuilds publish the API lane only (see [`Session::use_lanes`]).
+    lanes: bool,
+    /// The documents lane's groups as last handed to the publisher. The API lane hands them
+    /// again, the very same lists, so the publisher keeps those files as they are (and lists
+    /// them in the manifest). `None` until both lanes were published once.
+    documents: Option<Vec<Files>>,
+    /// The API lane published since the documents lane last did.
+    documents_due: Option<DocumentsDue>,
 }
 
 impl Session {
@@ -156,6 +177,9 @@ impl Session {
             saved: BTreeSet::new(),
             has_published: false,
             freed_since_trim: false,
+            lanes: false,
+            documents: None,
+            documents_due: None,
         };
         let diagnostics = build::diagnostics(session.workspace.db());
         let mut outcome = match session.publish_if_clean(&diagnostics, started) {
@@ -331,7 +355,7 @@ impl Session {
             attempt.len(),
             started.elapsed()
         );
-        let report = self.publish()?;
+        let (report, lane) = self.publish()?;
         let (new_diagnostics, fixed) =
             self.remember_shown_for(&diagnostics, structural, attempt.keys());
         Ok(Outcome {
@@ -343,6 +367,7 @@ impl Session {
             report: Some(report),
             write_failed: false,
             took: started.elapsed(),
+            lane,
         })
     }
 
@@ -375,31 +400,20 @@ impl Session {
         started: Instant,
     ) -> Result<Outcome, WriteError> {
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        let report = if errors == 0 {
+        let (report, lane) = if errors == 0 {
             self.has_published = true;
-            Some(self.publish()?)
+            let (report, lane) = self.publish()?;
+            (Some(report), lane)
         } else {
-            None
+            (None, None)
         };
         Ok(Outcome {
             errors,
             report,
             took: started.elapsed(),
+            lane,
             ..Outcome::default()
         })
-    }
-
-    fn publish(&mut self) -> Result<Report, WriteError> {
-        let started = Instant::now();
-        let groups = build::refresh_groups(self.workspace.db());
-        let rendered = started.elapsed();
-        let report = self.publisher.publish_groups(&groups);
-        tracing::debug!(
-            "rendered {} output groups in {rendered:?}, published in {:?}",
-            groups.len(),
-            started.elapsed() - rendered
-        );
-        report
     }
 
     /// Every file the session's publisher owns in the output folder (for the purge list).

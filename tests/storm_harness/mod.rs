@@ -1,7 +1,8 @@
 //! Edit storms through the real daemon: a generated site, `content-api` watching it, random file
-//! operations on the real file system (at burst speed or at a human pace), then a fresh
-//! `--once` build of the same content and history, compared byte for byte with what the daemon
-//! published.
+//! operations on the real file system (at burst speed, at a human pace, or each one landing
+//! while the daemon writes `llms-full.txt` in its documents lane), then a fresh `--once` build
+//! of the same content and history, compared byte for byte with what the daemon published
+//! once it is idle (its documents lane has followed the last edit).
 //!
 //! Shared by `tests/storm.rs` (a fixed set of seeds in CI) and `benches/storm_soak.rs` (many
 //! seeds). Every seed is reproducible: `STORM_SEED=<seed> cargo test --test storm`.
@@ -25,6 +26,17 @@ const SERIES: [&str; 2] = ["intro", "deep-dive"];
 const LANGS: [&str; 2] = ["en", "es"];
 /// How long the daemon may take to reach the fresh build after the last edit.
 const PATIENCE: Duration = Duration::from_secs(20);
+/// Part of the line of every API-lane publish (the documents lane follows it).
+const API_LANE: &str = "(api lane; the documents lane follows)";
+/// Part of the line of every documents-lane publish: the output then equals a fresh build.
+const DOCUMENTS_LANE: &str = "documents lane: ";
+/// Idle (the last lane line is the documents lane's) and different from a fresh build for this
+/// long, with no lane starting meanwhile: the daemon settled on a wrong output.
+const IDLE_AND_DIFFERENT: Duration = Duration::from_secs(3);
+/// Posts per language of the site of [`Pace::DuringDocuments`], and the size of each body:
+/// `llms-full.txt` is then about 10 MB, a write that takes measurable time.
+const LARGE_SITE_POSTS: usize = 300;
+const LARGE_BODY_BYTES: usize = 16 << 10;
 
 /// How fast edits follow each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +45,9 @@ pub enum Pace {
     Burst,
     /// A pause longer than the debounce window after each edit: one rebuild per edit.
     Human,
+    /// On a site whose `llms-full.txt` takes a while to write, each edit waits until the
+    /// daemon's temporary file for it appears (its documents lane is writing), then lands.
+    DuringDocuments,
 }
 
 /// What one storm did and how it ended.
@@ -43,16 +58,29 @@ pub struct Storm {
     pub log: Vec<String>,
     /// `None` when the daemon's output equals the fresh build; else what differs.
     pub difference: Option<String>,
+    /// Edits that landed while the documents lane was writing `llms-full.txt`.
+    pub during_documents: usize,
 }
 
 /// Runs one storm of `edits` operations and reports whether the daemon converged.
 pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
-    let site = Site::generate(seed);
+    let site = match pace {
+        Pace::DuringDocuments => Site::generate_large(seed),
+        Pace::Burst | Pace::Human => Site::generate(seed),
+    };
     let daemon = Daemon::start(&site);
     let mut rng = Rng::new(seed);
     let mut log = Vec::new();
+    let mut during_documents = 0;
     for _ in 0..edits {
-        log.push(site.random_edit(&mut rng));
+        let during = pace == Pace::DuringDocuments && daemon.documents_writing();
+        let edit = site.random_edit(&mut rng);
+        if during {
+            during_documents += 1;
+            log.push(format!("{edit} (while llms-full.txt was being written)"));
+        } else {
+            log.push(edit);
+        }
         if pace == Pace::Human {
             std::thread::sleep(Duration::from_millis(60 + rng.below(60) as u64));
         }
@@ -68,7 +96,7 @@ pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
     log.push(format!("create {marker_post} (marker)"));
     let difference = daemon.settle(&site, &marker);
     eprintln!(
-        "storm seed {seed} ({pace:?}): {}",
+        "storm seed {seed} ({pace:?}, {during_documents} of {edits} edits during a documents write): {}",
         if difference.is_none() {
             "equal"
         } else {
@@ -79,6 +107,57 @@ pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
         seed,
         pace,
         log,
+        difference,
+        during_documents,
+    }
+}
+
+/// How many times each lane published while one post was saved again and again.
+pub struct Saves {
+    /// API-lane publishes from the first save until the daemon was idle again.
+    pub api: usize,
+    /// Documents-lane publishes in the same span.
+    pub documents: usize,
+    /// Documents-lane publishes before the last save (while edits kept coming).
+    pub documents_while_saving: usize,
+    /// `None` when the daemon's output then equals a fresh build; else what differs.
+    pub difference: Option<String>,
+}
+
+/// Saves one post `saves` times, `gap` apart (each save a new title), waits until the daemon is
+/// idle, and counts each lane's publishes.
+pub fn save_repeatedly(seed: u64, saves: usize, gap: Duration) -> Saves {
+    let site = Site::generate(seed);
+    let daemon = Daemon::start(&site);
+    let post = site.posts().remove(0);
+    let (api_before, documents_before) = daemon.lane_counts();
+    let mut documents_while_saving = 0;
+    for i in 0..saves {
+        if i == saves - 1 {
+            documents_while_saving = daemon.lane_counts().1 - documents_before;
+        }
+        let text = site.read(&post);
+        let title = text.lines().find(|l| l.starts_with("title:")).unwrap();
+        let marker = if i == saves - 1 {
+            format!("storm {seed} done")
+        } else {
+            format!("save {i}")
+        };
+        site.write(&post, &text.replace(title, &format!("title: \"{marker}\"")));
+        std::thread::sleep(gap);
+    }
+    let difference = daemon.settle(&site, &format!("storm {seed} done"));
+    let (api, documents) = daemon.lane_counts();
+    eprintln!(
+        "{saves} saves {gap:?} apart (seed {seed}): {} api lanes, {} documents lanes ({} while saving)",
+        api - api_before,
+        documents - documents_before,
+        documents_while_saving
+    );
+    Saves {
+        api: api - api_before,
+        documents: documents - documents_before,
+        documents_while_saving,
         difference,
     }
 }
@@ -178,8 +257,54 @@ impl Site {
         Site { git, ..site }
     }
 
+    /// [`Site::generate`] plus [`LARGE_SITE_POSTS`] posts per language with long bodies.
+    pub fn generate_large(seed: u64) -> Site {
+        let site = Site::generate(seed);
+        let mut rng = Rng::new(seed.wrapping_mul(97));
+        let paragraph = "A long paragraph that makes llms-full.txt large enough to take a while \
+                         to write, so that edits can land while it is being written. ";
+        let body = paragraph.repeat(LARGE_BODY_BYTES / paragraph.len());
+        let mut large = Vec::new();
+        for i in 0..LARGE_SITE_POSTS {
+            let name = format!("{}_large-{i}.md", random_date(&mut rng));
+            for lang in LANGS {
+                let text = post_text(&mut rng, lang);
+                large.push((format!("blog/{lang}/{name}"), format!("{text}\n{body}\n")));
+            }
+        }
+        let write_all = || {
+            for (path, text) in &large {
+                site.write(path, text);
+            }
+        };
+        write_all();
+        if site.git {
+            // Both branches hold the long posts, so a checkout does not swap them all.
+            let git = |args: &[&str]| {
+                Command::new("git")
+                    .args(["-c", "user.name=storm", "-c", "user.email=storm@example"])
+                    .args(args)
+                    .current_dir(site.content())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success())
+            };
+            assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "large"]));
+            assert!(git(&["checkout", "-q", "other"]));
+            write_all();
+            assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "large"]));
+            assert!(git(&["checkout", "-q", "main"]));
+        }
+        site
+    }
+
     pub fn root(&self) -> &Path {
         self.dir.path()
+    }
+
+    fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.path(relative)).unwrap()
     }
 
     pub fn content(&self) -> PathBuf {
@@ -470,8 +595,54 @@ impl Daemon {
         self.log.lock().unwrap().iter().any(|l| l.contains(needle))
     }
 
-    /// Waits until the daemon has published `marker`, then until its output equals a fresh
-    /// build; returns what differs if it never does.
+    /// How many API-lane and documents-lane publishes the daemon logged so far.
+    fn lane_counts(&self) -> (usize, usize) {
+        let log = self.log.lock().unwrap();
+        let count = |needle: &str| log.iter().filter(|l| l.contains(needle)).count();
+        (count(API_LANE), count(DOCUMENTS_LANE))
+    }
+
+    /// The number of lane lines logged, and whether the last one is the documents lane's (the
+    /// daemon followed every edit it has seen with its documents lane).
+    fn lane_state(&self) -> (usize, bool) {
+        let log = self.log.lock().unwrap();
+        let mut lanes = log
+            .iter()
+            .filter(|l| l.contains(API_LANE) || l.contains(DOCUMENTS_LANE));
+        let count = lanes.clone().count();
+        (
+            count,
+            lanes
+                .next_back()
+                .is_some_and(|l| l.contains(DOCUMENTS_LANE)),
+        )
+    }
+
+    /// Waits (up to 3 s) until the daemon's temporary file for `llms-full.txt` is in the output
+    /// folder: its documents lane is writing it. False if that never happened meanwhile.
+    fn documents_writing(&self) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(3) {
+            let writing = std::fs::read_dir(&self.out).is_ok_and(|entries| {
+                entries.flatten().any(|entry| {
+                    let name = entry.file_name();
+                    let name = name.to_string_lossy();
+                    name.starts_with(".llms-full.txt.") && name.ends_with(".tmp")
+                })
+            });
+            if writing {
+                return true;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        false
+    }
+
+    /// Waits until the daemon has published `marker`, then compares its output with a fresh
+    /// build whenever it is idle (its last lane line is the documents lane's). Equal: done.
+    /// Different while idle and no lane starts for [`IDLE_AND_DIFFERENT`]: the daemon settled
+    /// on a wrong output, and what differs is returned (also when it never publishes the
+    /// marker, or never settles within [`PATIENCE`]).
     fn settle(&self, site: &Site, marker: &str) -> Option<String> {
         let start = Instant::now();
         let tag = self.out.join("api/posts-en.json");
@@ -486,36 +657,66 @@ impl Daemon {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        // The marker is out; the rebuild that wrote it may still be writing other files, and
-        // the history it records is an input of the fresh build, so both are read again.
+        // The API lane has the marker: every event before it was seen. Compare at idle moments;
+        // the fresh build reads the history again (an input of `_redirects`).
+        let mut different_at: Option<(usize, Instant, String)> = None;
         loop {
-            let fresh = fresh_build(site);
-            let output = snapshot(&self.out);
-            if output == fresh {
-                return None;
+            let (lanes, idle) = self.lane_state();
+            let checked = different_at.as_ref().is_some_and(|(at, _, _)| *at == lanes);
+            if idle && !checked {
+                let fresh = fresh_build(site);
+                let output = snapshot(&self.out);
+                if output == fresh {
+                    return None;
+                }
+                // A lane that started meanwhile explains a difference; else it is remembered.
+                if self.lane_state().0 == lanes {
+                    different_at = Some((lanes, Instant::now(), self.differences(&fresh, &output)));
+                }
             }
-            if start.elapsed() > PATIENCE {
-                let differing: Vec<&String> = fresh
-                    .keys()
-                    .chain(output.keys().filter(|p| !fresh.contains_key(*p)))
-                    .filter(|p| fresh.get(*p) != output.get(*p))
-                    .collect();
+            if let Some((at, since, difference)) = &different_at
+                && *at == self.lane_state().0
+                && since.elapsed() > IDLE_AND_DIFFERENT
+            {
                 return Some(format!(
-                    "the output differs from a fresh build in {} files: {:?}\nlog tail: {:#?}",
-                    differing.len(),
-                    differing.iter().take(12).collect::<Vec<_>>(),
-                    self.log
-                        .lock()
-                        .unwrap()
-                        .iter()
-                        .rev()
-                        .take(15)
-                        .rev()
-                        .collect::<Vec<_>>()
+                    "idle after its documents lane for {IDLE_AND_DIFFERENT:?}, yet {difference}"
                 ));
             }
-            std::thread::sleep(Duration::from_millis(50));
+            if start.elapsed() > PATIENCE {
+                return Some(match different_at {
+                    Some((_, _, difference)) => difference,
+                    None => format!(
+                        "the daemon never became idle (no documents lane after the last edit)\nlog tail: {:#?}",
+                        self.log_tail()
+                    ),
+                });
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// What differs between a fresh build and the output, with the end of the log.
+    fn differences(
+        &self,
+        fresh: &BTreeMap<String, Vec<u8>>,
+        output: &BTreeMap<String, Vec<u8>>,
+    ) -> String {
+        let differing: Vec<&String> = fresh
+            .keys()
+            .chain(output.keys().filter(|p| !fresh.contains_key(*p)))
+            .filter(|p| fresh.get(*p) != output.get(*p))
+            .collect();
+        format!(
+            "the output differs from a fresh build in {} files: {:?}\nlog tail: {:#?}",
+            differing.len(),
+            differing.iter().take(12).collect::<Vec<_>>(),
+            self.log_tail()
+        )
+    }
+
+    fn log_tail(&self) -> Vec<String> {
+        let log = self.log.lock().unwrap();
+        log[log.len().saturating_sub(15)..].to_vec()
     }
 }
 

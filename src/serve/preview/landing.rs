@@ -252,6 +252,7 @@ mod tests {
             rebuild: Rebuild {
                 changed: vec!["/api/posts.json".into()],
                 removed: vec![],
+                lane: "api",
             },
         }];
         let page = Landing {

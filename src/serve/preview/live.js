@@ -74,11 +74,14 @@
   });
   events.addEventListener("error", () => setLive(false));
   events.addEventListener("rebuild", (event) => {
+    // One event per lane ("api", then "documents"); one that changed nothing only says that
+    // its lane finished.
+    const { changed, removed } = JSON.parse(event.data);
+    if (changed.length + removed.length === 0) return;
     if (landing()) {
       refreshLanding().catch(() => setLive(false));
       return;
     }
-    const { changed, removed } = JSON.parse(event.data);
     if ([...changed, ...removed].some((url) => ownFiles.has(url))) location.reload();
   });
   events.addEventListener("diagnostics", (event) => {

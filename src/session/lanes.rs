@@ -1,0 +1,111 @@
+//! The two lanes of a watch session: the API lane published by every rebuild, the documents
+//! lane ([`crate::render::LAGGING_DOCUMENTS`]) when the caller says (see the module
+//! documentation of `session`, and ARCHITECTURE.md, "Two lanes").
+
+use super::{Outcome, Session};
+use crate::build;
+use crate::render::Lane;
+use crate::write::{Publisher, Report, WriteError};
+use std::time::Instant;
+
+/// The documents lane is behind the API lane (see [`Session::documents_due`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DocumentsDue {
+    /// The first API-lane publish the documents lane has not followed.
+    pub since: Instant,
+    /// The latest one.
+    pub latest: Instant,
+}
+
+impl Session {
+    /// From now on, a rebuild publishes the API lane only, and the documents lane waits for
+    /// [`Session::publish_documents`]. Without this call every publish holds both lanes.
+    pub fn use_lanes(&mut self) {
+        self.lanes = true;
+    }
+
+    /// Whether the documents lane is behind, since when, and since the latest API publish.
+    pub fn documents_due(&self) -> Option<DocumentsDue> {
+        self.documents_due
+    }
+
+    /// Publishes the documents lane (and the API lane with it, which salsa returns unchanged
+    /// when nothing was applied since it was published). The output then equals a fresh build
+    /// of the content the session holds. A failed write keeps the lane due.
+    pub fn publish_documents(&mut self) -> Result<Outcome, WriteError> {
+        let started = Instant::now();
+        let Some(due) = self.documents_due.take() else {
+            return Ok(Outcome {
+                lane: Some(Lane::Documents),
+                ..Outcome::unchanged(self.has_published)
+            });
+        };
+        self.freed_since_trim = true;
+        let report = self.publish_both().inspect_err(|_| {
+            self.documents_due = Some(due);
+        })?;
+        Ok(Outcome {
+            report: Some(report),
+            took: started.elapsed(),
+            lane: Some(Lane::Documents),
+            ..Outcome::default()
+        })
+    }
+
+    /// Publishes the API lane with the documents lane as it was last published, or both lanes
+    /// when there are no lanes (or no documents lane was published yet). Says which.
+    pub(super) fn publish(&mut self) -> Result<(Report, Option<Lane>), WriteError> {
+        let Some(documents) = self.documents.as_ref().filter(|_| self.lanes) else {
+            return Ok((self.publish_both()?, None));
+        };
+        let started = Instant::now();
+        look_for_damage(&mut self.publisher);
+        let mut groups = build::refresh_lane(self.workspace.db(), Lane::Api);
+        let api_groups = groups.len();
+        groups.extend(documents.iter().cloned());
+        let rendered = started.elapsed();
+        // Due even when the write fails: the retry publishes the API lane again, then this one.
+        let now = Instant::now();
+        let due = self.documents_due.get_or_insert(DocumentsDue {
+            since: now,
+            latest: now,
+        });
+        due.latest = now;
+        let report = self.publisher.publish_groups(&groups);
+        tracing::debug!(
+            "rendered {api_groups} output groups of the api lane in {rendered:?}, published in {:?}",
+            started.elapsed() - rendered
+        );
+        Ok((report?, Some(Lane::Api)))
+    }
+
+    /// Renders and publishes every group of both lanes.
+    fn publish_both(&mut self) -> Result<Report, WriteError> {
+        let started = Instant::now();
+        look_for_damage(&mut self.publisher);
+        let db = self.workspace.db();
+        let mut groups = build::refresh_lane(db, Lane::Api);
+        let documents = build::refresh_lane(db, Lane::Documents);
+        groups.extend(documents.iter().cloned());
+        let rendered = started.elapsed();
+        // Remembered even when the write fails: the retry hands them again, and the publisher
+        // compares them with what it managed to write.
+        self.documents = Some(documents);
+        self.documents_due = None;
+        let report = self.publisher.publish_groups(&groups);
+        tracing::debug!(
+            "rendered {} output groups in {rendered:?}, published in {:?}",
+            groups.len(),
+            started.elapsed() - rendered
+        );
+        report
+    }
+}
+
+/// Lets the publisher notice files removed behind its back (one `stat` per output folder)
+/// before it publishes: a publish that skips every unchanged group would otherwise take the
+/// damaged folders as they are now for whole, and the tick's repair would never see them.
+/// With two lanes a publish follows every rebuild within a moment, so this window is common.
+fn look_for_damage(publisher: &mut Publisher) {
+    let _ = publisher.is_intact();
+}
