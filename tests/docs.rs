@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use content_api::render::index::DOCUMENTS;
+use content_api::render::DOCUMENTS;
 use content_api::render::media_type;
 use content_api::source::{ContentPath, FileContents};
 use content_api::workspace::{Lifetime, Workspace};

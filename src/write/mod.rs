@@ -20,6 +20,7 @@
 //!   following a symbolic link (`dir`).
 
 mod dir;
+mod error;
 mod history;
 mod lock;
 mod manifest;
@@ -28,16 +29,20 @@ mod plan;
 mod purge;
 mod safe_path;
 
-pub use dir::{NAME_MAX, PATH_MAX, is_temp_name};
-pub use history::{
-    History, HistoryError, HistoryFile, LEGACY_HISTORY_PATH, is_api_path, is_history_entry,
-};
-pub use manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
+pub use error::WriteError;
+pub use history::{HistoryError, HistoryFile};
+pub use manifest::MANIFEST_PATH;
 pub use ownership::{
     BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError, as_written,
 };
-pub use purge::{purge_urls, write_purge_list};
-pub use safe_path::{SafePathError, check_output_path, check_relative};
+pub use safe_path::SafePathError;
+
+pub(crate) use manifest::Manifest;
+pub(crate) use purge::{purge_urls, write_purge_list};
+
+use dir::PATH_MAX;
+use manifest::INTENT_PATH;
+use safe_path::check_output_path;
 
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
@@ -52,62 +57,18 @@ use std::sync::Arc;
 /// What a publish did.
 #[derive(Debug, Default)]
 pub struct Report {
+    /// Output paths written (new or changed bytes), relative to the output folder.
     pub written: Vec<Arc<str>>,
+    /// Output paths removed: no longer outputs.
     pub removed: Vec<String>,
+    /// How many outputs already held their bytes and were not touched.
     pub unchanged: usize,
 }
 
 impl Report {
+    /// True when the publish wrote and removed nothing.
     pub fn is_empty(&self) -> bool {
         self.written.is_empty() && self.removed.is_empty()
-    }
-}
-
-/// Why a publish failed, with the path it failed on.
-#[derive(Debug, thiserror::Error)]
-pub enum WriteError {
-    #[error("cannot write {path}: {source}")]
-    Io {
-        path: Utf8PathBuf,
-        source: std::io::Error,
-    },
-    #[error("refusing to write {path}: {reason}")]
-    Unsafe { path: String, reason: SafePathError },
-    #[error(
-        "refusing to write {path}: the path is {len} bytes long with the output folder, over the \
-         {PATH_MAX}-byte limit of file systems; use a shorter output folder or shorter names"
-    )]
-    PathTooLong { path: String, len: usize },
-    #[error(
-        "refusing to write through the symbolic link {path} inside the output folder; remove the link"
-    )]
-    Symlink { path: Utf8PathBuf },
-    #[error("{path} is in the way: a file exists where a folder is needed; remove it")]
-    NotADirectory { path: Utf8PathBuf },
-    #[error(transparent)]
-    Ownership(#[from] OwnershipError),
-    #[error(transparent)]
-    History(#[from] HistoryError),
-    #[error(
-        "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
-         (Ctrl-C), or give this one another output folder with --out DIR"
-    )]
-    Locked {
-        out_dir: Utf8PathBuf,
-        pid: String,
-        command: String,
-    },
-}
-
-impl WriteError {
-    /// True when the content itself cannot be published (a name it produces is too long for
-    /// a file system): fixing the content fixes it. Everything else is about the output
-    /// folder or the disk.
-    pub fn is_content_problem(&self) -> bool {
-        matches!(
-            self,
-            WriteError::Unsafe { .. } | WriteError::PathTooLong { .. }
-        )
     }
 }
 
