@@ -542,10 +542,14 @@ pub fn corpus() -> PathBuf {
 
 #[path = "daemon_log.rs"]
 mod daemon_log;
+#[path = "preview.rs"]
+mod preview;
 #[path = "../../benches/support/corpus.rs"]
 mod synthetic;
 #[allow(unused_imports)] // Used by the files that start a daemon, not by every test file.
 pub use daemon_log::{DAEMON_READY, spawn_logged};
+#[allow(unused_imports)] // Used by the preview's tests only.
+pub use preview::Preview;
 
 /// A synthetic bilingual corpus under `root` (the benchmarks' generator, deterministic): 150
 /// posts per language (lists span three runs of 64), 40 tags in three tiers, 12 series, 20
