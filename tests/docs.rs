@@ -667,13 +667,7 @@ fn check_documents(out: &Path) {
 
 fn sample_build() -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
-    let result = content_api(&[
-        "--once",
-        "--today",
-        SAMPLE_TODAY,
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
+    let result = build_sample(out.path());
     assert!(
         result.status.success(),
         "{}",

@@ -440,6 +440,18 @@ pub fn content_api(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Builds the bundled sample site into `out` as a fresh clone would: its `watch.toml`, its
+/// committed publishing history (`content-api.history`), the reproducible date.
+pub fn build_sample(out: &Path) -> Output {
+    content_api(&[
+        "--once",
+        "--today",
+        SAMPLE_TODAY,
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
 /// Builds `content` into `out` with the reproducible date and returns the process output,
 /// failing the test when the build fails. It runs in the repository with its `watch.toml`: the
 /// publishing history goes to the output folder's state folder (unless `extra` names one), so a
@@ -542,12 +554,20 @@ pub fn corpus() -> PathBuf {
 
 #[path = "daemon_log.rs"]
 mod daemon_log;
+#[path = "fresh.rs"]
+mod fresh;
+#[path = "live_output.rs"]
+mod live_output;
 #[path = "preview.rs"]
 mod preview;
 #[path = "../../benches/support/corpus.rs"]
 mod synthetic;
 #[allow(unused_imports)] // Used by the files that start a daemon, not by every test file.
 pub use daemon_log::{DAEMON_READY, spawn_logged};
+#[allow(unused_imports)] // Used by the tests that compare a watch session with `--once`.
+pub use fresh::fresh_build;
+#[allow(unused_imports)] // Used by the end-to-end tests only.
+pub use live_output::live_snapshot;
 #[allow(unused_imports)] // Used by the preview's tests only.
 pub use preview::Preview;
 
