@@ -43,7 +43,7 @@ fn the_landing_page_shows_a_content_error_then_its_fix_without_a_reload() {
     let mut browser = Browser::launch(&binary);
     let mut page = browser.new_page();
     page.viewport(1280, 900, false);
-    page.goto(&format!("{}/", preview.origin));
+    page.goto(&format!("{}/", preview.origin()));
     page.wait_for(
         "document.getElementById('content-api-live').textContent === 'live'",
         "the live badge (the event stream is connected)",
@@ -131,7 +131,7 @@ fn the_portal_fits_a_phone_shows_examples_and_reloads_itself() {
     let mut browser = Browser::launch(&binary);
     let mut page = browser.new_page();
     page.viewport(390, 844, true);
-    page.goto(&format!("{}/developers/", preview.origin));
+    page.goto(&format!("{}/developers/", preview.origin()));
     assert_no_console_errors(&mut page, "the portal");
     assert_eq!(
         page.eval("document.documentElement.scrollWidth <= window.innerWidth"),
@@ -149,7 +149,7 @@ fn the_portal_fits_a_phone_shows_examples_and_reloads_itself() {
     assert!(
         examples
             .iter()
-            .any(|e| e.as_str().unwrap().contains(&preview.origin)),
+            .any(|e| e.as_str().unwrap().contains(preview.origin())),
         "URLs point at the preview"
     );
     assert!(

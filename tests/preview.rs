@@ -32,7 +32,7 @@ trait Requests {
 
 impl Requests for Preview {
     fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
-        let addr = self.origin.strip_prefix("http://").unwrap();
+        let addr = self.addr();
         let mut stream = TcpStream::connect(addr).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(20)))
@@ -113,7 +113,7 @@ fn served_urls_point_at_the_preview_and_the_output_folder_keeps_production_urls(
             !served.contains(PRODUCTION),
             "{path} still names {PRODUCTION}"
         );
-        let mut expected = on_disk.replace(PRODUCTION, &preview.origin);
+        let mut expected = on_disk.replace(PRODUCTION, preview.origin());
         if path.ends_with(".html") {
             let at = expected.rfind("</body>").unwrap();
             expected.insert_str(at, "<script src=\"/__preview.js\" defer></script>\n");
@@ -139,7 +139,7 @@ fn served_urls_point_at_the_preview_and_the_output_folder_keeps_production_urls(
     assert!(
         missing
             .text()
-            .contains(&format!("{}/developers#errors", preview.origin))
+            .contains(&format!("{}/developers#errors", preview.origin()))
     );
 }
 
@@ -221,5 +221,5 @@ fn a_new_base_url_in_watch_toml_is_followed_by_the_rewrite() {
             .contains("moved.example")
     });
     let served = preview.get("/api/index.json", &[]).text();
-    assert!(served.contains(&format!("{}/api/posts.json", preview.origin)));
+    assert!(served.contains(&format!("{}/api/posts.json", preview.origin())));
 }

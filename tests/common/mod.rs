@@ -568,8 +568,8 @@ pub use daemon_log::{DAEMON_READY, spawn_logged};
 pub use fresh::fresh_build;
 #[allow(unused_imports)] // Used by the end-to-end tests only.
 pub use live_output::live_snapshot;
-#[allow(unused_imports)] // Used by the preview's tests only.
-pub use preview::Preview;
+#[allow(unused_imports)] // Used by the tests that start `serve`.
+pub use preview::{Preview, Served};
 
 /// A synthetic bilingual corpus under `root` (the benchmarks' generator, deterministic): 150
 /// posts per language (lists span three runs of 64), 40 tags in three tiers, 12 series, 20
