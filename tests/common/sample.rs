@@ -37,6 +37,18 @@ pub fn build_sample(out: &Path) -> Output {
     ])
 }
 
+/// [`build_sample`] into a new temporary folder, failing the test when the build fails.
+pub fn built_sample() -> tempfile::TempDir {
+    let out = tempfile::tempdir().unwrap();
+    let result = build_sample(out.path());
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    out
+}
+
 /// Builds `content` into `out` with the reproducible date and returns the process output,
 /// failing the test when the build fails. It runs in the repository with its `watch.toml`: the
 /// publishing history goes to the output folder's state folder (unless `extra` names one), so a
