@@ -35,8 +35,9 @@ pub use output::Output;
 pub use plan::Files;
 
 pub(crate) use assemble::{group_files, render_output};
+pub(crate) use http::is_api_path;
 pub(crate) use output::Chunk;
-pub(crate) use plan::{is_api_path, output_groups, site_documents};
+pub(crate) use plan::{output_groups, site_documents};
 
 use crate::db::SourceFile;
 
