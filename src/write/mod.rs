@@ -20,21 +20,21 @@
 //!   following a symbolic link (`dir`).
 
 mod dir;
-mod error;
 mod history;
 mod lock;
 mod manifest;
 mod ownership;
 mod plan;
 mod purge;
+mod report;
 mod safe_path;
 
-pub use error::WriteError;
 pub use history::{HistoryError, HistoryFile};
 pub use manifest::MANIFEST_PATH;
 pub use ownership::{
     BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError, as_written,
 };
+pub use report::Report;
 pub use safe_path::SafePathError;
 
 pub(crate) use manifest::Manifest;
@@ -46,29 +46,88 @@ use safe_path::check_output_path;
 
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
-use dir::{Entry, OutDir};
-use lock::Lock;
+pub use dir::write_atomically;
+use dir::{Entry, OutDir, write_to};
+use lock::{Lock, open_locked};
 use plan::Plan;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::io::Write;
 use std::sync::Arc;
 
-/// What a publish did.
-#[derive(Debug, Default)]
-pub struct Report {
-    /// Output paths written (new or changed bytes), relative to the output folder.
-    pub written: Vec<Arc<str>>,
-    /// Output paths removed: no longer outputs.
-    pub removed: Vec<String>,
-    /// How many outputs already held their bytes and were not touched.
-    pub unchanged: usize,
+/// Why a publish failed, with the path it failed on.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The file system refused an operation.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: Utf8PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+    /// An output path that could leave the folder or cannot be a file name.
+    #[error("refusing to write {path}: {reason}")]
+    Unsafe {
+        /// The output path, relative to the output folder.
+        path: String,
+        /// What is wrong with it.
+        reason: SafePathError,
+    },
+    /// An output path longer than `PATH_MAX` once joined to the output folder.
+    #[error(
+        "refusing to write {path}: the path is {len} bytes long with the output folder, over the \
+         {PATH_MAX}-byte limit of file systems; use a shorter output folder or shorter names"
+    )]
+    PathTooLong {
+        /// The output path, relative to the output folder.
+        path: String,
+        /// Its length in bytes with the output folder.
+        len: usize,
+    },
+    /// A symbolic link on the way to an output inside the folder.
+    #[error(
+        "refusing to write through the symbolic link {path} inside the output folder; remove the link"
+    )]
+    Symlink {
+        /// The link.
+        path: Utf8PathBuf,
+    },
+    /// A file where an output needs a folder.
+    #[error("{path} is in the way: a file exists where a folder is needed; remove it")]
+    NotADirectory {
+        /// The file in the way.
+        path: Utf8PathBuf,
+    },
+    /// A file of another owner is in the way, or a merged host file is unreadable.
+    #[error(transparent)]
+    Ownership(#[from] OwnershipError),
+    /// The publishing history could not be read or written.
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    /// Another process holds the output folder's lock.
+    #[error(
+        "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
+         (Ctrl-C), or give this one another output folder with --out DIR"
+    )]
+    Locked {
+        /// The output folder.
+        out_dir: Utf8PathBuf,
+        /// The holder's process id, from `/proc/locks` (or `unknown`).
+        pid: String,
+        /// The holder's command line, when it can be read.
+        command: String,
+    },
 }
 
-impl Report {
-    /// True when the publish wrote and removed nothing.
-    pub fn is_empty(&self) -> bool {
-        self.written.is_empty() && self.removed.is_empty()
+impl WriteError {
+    /// True when the content itself cannot be published (a name it produces is too long for
+    /// a file system): fixing the content fixes it. Everything else is about the output
+    /// folder or the disk.
+    pub fn is_content_problem(&self) -> bool {
+        matches!(
+            self,
+            WriteError::Unsafe { .. } | WriteError::PathTooLong { .. }
+        )
     }
 }
 
@@ -423,13 +482,6 @@ impl Publisher {
     }
 }
 
-/// Opens (creating it when missing) and locks the output folder.
-fn open_locked(out_dir: &Utf8Path) -> Result<(OutDir, Lock), WriteError> {
-    let dir = OutDir::open(out_dir)?;
-    let lock = Lock::acquire(&dir)?;
-    Ok((dir, lock))
-}
-
 fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
     groups
         .iter()
@@ -439,18 +491,4 @@ fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
 /// The folder of a relative path ("" for a file at the top).
 fn parent_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(folder, _)| folder)
-}
-
-fn write_to(dir: &OutDir, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
-    dir.replace(relative, |file| file.write_all(bytes))
-}
-
-/// Writes `bytes` to `out_dir/relative` through a temporary file and a rename (without taking
-/// the folder's lock: for tools and tests that stand in for a writer).
-pub fn write_atomically(
-    out_dir: &Utf8Path,
-    relative: &str,
-    bytes: &[u8],
-) -> Result<(), WriteError> {
-    write_to(&OutDir::open(out_dir)?, relative, bytes)
 }
