@@ -19,28 +19,17 @@
 #![warn(missing_docs)]
 
 pub mod build;
-// Not every public item of these modules is documented yet, and other branches of issue 15
-// restructure them (render's cycles, the watch loop, write's steps, serve's streaming): they
-// are documented after those merge, and each `allow` goes when its module is.
-#[allow(missing_docs)]
 pub mod cli;
 pub mod config;
-// salsa's input macros generate undocumented constructors and accessors; the fields they
-// expose are documented in `db::inputs`.
-#[allow(missing_docs)]
 pub mod db;
 mod derive;
 mod diag;
 mod model;
 mod parse;
-#[allow(missing_docs)]
 pub mod render;
-#[allow(missing_docs)]
 pub mod serve;
-#[allow(missing_docs)]
 pub mod session;
 pub mod source;
 mod watch;
 pub mod workspace;
-#[allow(missing_docs)]
 pub mod write;

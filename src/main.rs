@@ -8,7 +8,7 @@ fn main() -> ExitCode {
     let cli = content_api::cli::Cli::parse();
     // RUST_LOG, when set, wins over --quiet and --verbose (for debugging one module).
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli.log.filter()));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli.log_filter()));
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)

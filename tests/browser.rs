@@ -17,69 +17,10 @@ mod browser {
 mod common;
 
 use browser::cdp::{Browser, Page, chromium};
-use std::io::BufRead;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use common::Preview;
+use std::path::Path;
 
 const NEWEST_POST: &str = "blog/en/2026-11-08_a-remote-week-in-salento.md";
-
-/// `content-api serve` on a copy of the sample site; killed on drop.
-struct Preview {
-    dir: tempfile::TempDir,
-    child: Child,
-    url: String,
-}
-
-impl Preview {
-    fn start() -> Preview {
-        let dir = tempfile::Builder::new()
-            .prefix("content-api-browser")
-            .tempdir()
-            .unwrap();
-        common::copy_sample_content(&dir.path().join("content"));
-        let config = common::repo().join("watch.toml");
-        let mut child = std::process::Command::new(common::BIN)
-            .arg("serve")
-            .args(["--addr", "127.0.0.1:0", "--config"])
-            .arg(&config)
-            .args(["--content", "content", "--out", "out"])
-            .args(["--today", common::SAMPLE_TODAY])
-            .current_dir(dir.path())
-            .env_remove("RUST_LOG")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("serve did not start: {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Preview { dir, child, url }
-    }
-
-    fn content(&self, relative: &str) -> PathBuf {
-        self.dir.path().join("content").join(relative)
-    }
-
-    fn edit(&self, relative: &str, edit: impl FnOnce(String) -> String) {
-        let path = self.content(relative);
-        let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, edit(text)).unwrap();
-    }
-}
-
-impl Drop for Preview {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// Writes the page's screenshot to `$CONTENT_API_SCREENSHOTS/name` when that is set.
 fn screenshot(page: &mut Page<'_>, name: &str) {
@@ -102,7 +43,7 @@ fn the_landing_page_shows_a_content_error_then_its_fix_without_a_reload() {
     let mut browser = Browser::launch(&binary);
     let mut page = browser.new_page();
     page.viewport(1280, 900, false);
-    page.goto(&format!("{}/", preview.url));
+    page.goto(&format!("{}/", preview.origin()));
     page.wait_for(
         "document.getElementById('content-api-live').textContent === 'live'",
         "the live badge (the event stream is connected)",
@@ -190,7 +131,7 @@ fn the_portal_fits_a_phone_shows_examples_and_reloads_itself() {
     let mut browser = Browser::launch(&binary);
     let mut page = browser.new_page();
     page.viewport(390, 844, true);
-    page.goto(&format!("{}/developers/", preview.url));
+    page.goto(&format!("{}/developers/", preview.origin()));
     assert_no_console_errors(&mut page, "the portal");
     assert_eq!(
         page.eval("document.documentElement.scrollWidth <= window.innerWidth"),
@@ -208,7 +149,7 @@ fn the_portal_fits_a_phone_shows_examples_and_reloads_itself() {
     assert!(
         examples
             .iter()
-            .any(|e| e.as_str().unwrap().contains(&preview.url)),
+            .any(|e| e.as_str().unwrap().contains(preview.origin())),
         "URLs point at the preview"
     );
     assert!(

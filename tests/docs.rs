@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use content_api::render::index::DOCUMENTS;
+use content_api::render::DOCUMENTS;
 use content_api::render::media_type;
 use content_api::source::{ContentPath, FileContents};
 use content_api::workspace::{Lifetime, Workspace};
@@ -665,33 +665,16 @@ fn check_documents(out: &Path) {
 
 // ---- The sample site and the real corpus. ----
 
-fn sample_build() -> tempfile::TempDir {
-    let out = tempfile::tempdir().unwrap();
-    let result = content_api(&[
-        "--once",
-        "--today",
-        SAMPLE_TODAY,
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
-    out
-}
-
 #[test]
 fn every_link_of_the_sample_build_resolves() {
-    let out = sample_build();
+    let out = built_sample();
     let checked = assert_links_resolve(out.path());
     assert!(checked > 300, "only {checked} links checked");
 }
 
 #[test]
 fn every_document_of_the_sample_build_parses_and_agrees_with_the_api() {
-    let out = sample_build();
+    let out = built_sample();
     check_documents(out.path());
     let files = read_tree(out.path());
     // The sample site ships one skill, published byte for byte.
@@ -703,7 +686,7 @@ fn every_document_of_the_sample_build_parses_and_agrees_with_the_api() {
 
 #[test]
 fn the_link_checker_catches_a_dangling_link_and_a_missing_anchor() {
-    let out = sample_build();
+    let out = built_sample();
     std::fs::write(
         out.path().join("llms.txt"),
         "# x\n\n> y\n\n## API\n\n- [a](https://lucia-montoya.example/api/nope.json)\n- [b](https://lucia-montoya.example/developers#nope)\n- [c](https://lucia-montoya.example/blog/hello-from-medellin)\n- [d](https://lucia-montoya.example/developers#errors)\n",

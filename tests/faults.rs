@@ -5,7 +5,6 @@
 mod common;
 
 use common::{Site, TODAY};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -548,38 +547,23 @@ fn an_output_folder_that_cannot_be_written_exits_3_not_1() {
 }
 
 /// `content-api serve` on a free port; killed on drop.
-struct Server {
-    child: Child,
-    addr: String,
-}
+struct Server(common::Served);
 
 impl Server {
     fn start(site: &Site) -> Server {
-        let mut child = Command::new(common::BIN)
-            .args(["serve", "--addr", "127.0.0.1:0", "--content", "content"])
-            .args(["--out", "out", "--today", TODAY])
-            .current_dir(site.root())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .and_then(|rest| rest.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string();
-        Server { child, addr }
+        Server(common::Served::spawn(
+            Command::new(common::BIN)
+                .args(["serve", "--addr", "127.0.0.1:0", "--content", "content"])
+                .args(["--out", "out", "--today", TODAY])
+                .current_dir(site.root())
+                .stderr(Stdio::null()),
+        ))
     }
 
     /// Sends `request` as raw bytes and returns the status and the body of the answer.
     fn raw(&self, request: &[u8]) -> (u16, Vec<u8>) {
         use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(&self.addr).unwrap();
+        let mut stream = std::net::TcpStream::connect(self.0.addr()).unwrap();
         stream.set_read_timeout(Some(PATIENCE)).unwrap();
         // The server may answer (and close) before it has read everything.
         let _ = stream.write_all(request);
@@ -597,13 +581,6 @@ impl Server {
             "{head}"
         );
         (status, answer[split + 4..].to_vec())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -9,21 +9,9 @@ const UPDATE: &str = "If the change is intended, rebuild it with `cargo run -- -
 
 #[test]
 fn once_reproduces_the_committed_out_folder_byte_for_byte() {
-    let out = tempfile::tempdir().unwrap();
     // The history of published API paths is an input of the build (it decides `_redirects`):
     // the committed `content-api.history` beside `watch.toml`, as in a fresh clone.
-    let result = content_api(&[
-        "--once",
-        "--today",
-        SAMPLE_TODAY,
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    let out = built_sample();
     assert_same_tree(
         &read_tree(&repo().join("out")),
         &read_tree(out.path()),
@@ -120,13 +108,7 @@ fn a_symlink_inside_the_output_folder_is_never_written_through() {
     let out = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(outside.path(), out.path().join("api")).unwrap();
-    let result = content_api(&[
-        "--once",
-        "--today",
-        SAMPLE_TODAY,
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
+    let result = build_sample(out.path());
     assert!(!result.status.success());
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(stderr.contains("symbolic link"), "{stderr}");

@@ -392,38 +392,22 @@ fn bad_history_lines_are_reported_by_line_and_never_reach_the_host_files() {
 }
 
 /// `content-api serve` in a site folder; killed on drop.
-struct ServeCommand {
-    child: std::process::Child,
-    addr: String,
-}
+struct ServeCommand(common::Served);
 
 impl ServeCommand {
     fn start(site: &Site) -> ServeCommand {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new(BIN)
-            .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
-            .current_dir(site.root())
-            .env_remove("RUST_LOG")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("serve did not start: {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        ServeCommand { child, addr }
+        ServeCommand(common::Served::spawn(
+            std::process::Command::new(BIN)
+                .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
+                .current_dir(site.root())
+                .stderr(std::process::Stdio::null()),
+        ))
     }
 
     /// A GET over a plain socket: the status code and the body.
     fn get(&self, path: &str) -> (u16, String) {
         use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(&self.addr).unwrap();
+        let mut stream = std::net::TcpStream::connect(self.0.addr()).unwrap();
         stream
             .set_read_timeout(Some(std::time::Duration::from_secs(20)))
             .unwrap();
@@ -440,12 +424,5 @@ impl ServeCommand {
             .map(|(_, b)| b.to_string())
             .unwrap_or_default();
         (status, body)
-    }
-}
-
-impl Drop for ServeCommand {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

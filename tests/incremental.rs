@@ -10,12 +10,10 @@
 
 mod common;
 
-use common::{copy_sample_content, read_tree, sample_config_in, sample_today};
+use common::{copy_sample_content, fresh_build, read_tree, sample_config_in, sample_today};
 use content_api::config::SiteConfig;
 use content_api::render::{LAGGING_DOCUMENTS, Lane};
 use content_api::session::{Batch, RebuildError, Session};
-use content_api::workspace::{Lifetime, Workspace};
-use content_api::{build, source};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -276,36 +274,7 @@ impl Harness {
 
     /// A fresh one-shot build of the content on disk, in memory.
     fn fresh(&self) -> BTreeMap<String, Vec<u8>> {
-        let workspace = Workspace::new(
-            self.config.clone(),
-            today(),
-            false,
-            source::scan(&self.content),
-            Lifetime::Once,
-            // The history a `--once` run on this output folder would read.
-            content_api::write::HistoryFile::load(
-                &self.config.history_file,
-                camino::Utf8Path::from_path(&self.out).unwrap(),
-            )
-            .unwrap()
-            .published(),
-        );
-        let errors: Vec<String> = build::diagnostics(workspace.db())
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.to_string())
-            .collect();
-        assert!(
-            errors.is_empty(),
-            "the content should be valid here: {errors:#?}"
-        );
-        build::outputs(workspace.db())
-            .into_iter()
-            .map(|(p, o)| {
-                let bytes = content_api::write::as_written(&p, o.to_vec());
-                (p.to_string(), bytes)
-            })
-            .collect()
+        fresh_build(self.config.clone(), today(), &self.out)
     }
 
     /// The API lane equals a fresh build as soon as it is published (only the documents lane

@@ -5,11 +5,10 @@
 
 mod common;
 
+use common::Preview;
 use std::collections::BTreeMap;
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 const PRODUCTION: &str = "https://lucia-montoya.example";
@@ -19,60 +18,21 @@ const POST: &str = "blog/en/2026-11-08_a-remote-week-in-salento.md";
 /// tool's state, under `api/` only JSON).
 fn is_served(path: &str) -> bool {
     !(path.starts_with(".content-api/")
-        || content_api::render::http::HOST_FILES.contains(&path)
+        || content_api::render::HOST_FILES.contains(&path)
         || (path.starts_with("api/") && !path.ends_with(".json")))
 }
 
-/// `content-api serve` on a copy of the sample site (its `watch.toml`: a production
-/// `base_url`); killed on drop.
-struct Preview {
-    dir: tempfile::TempDir,
-    child: Child,
-    /// `http://127.0.0.1:PORT`
-    origin: String,
+/// What these tests ask of the running preview.
+trait Requests {
+    /// One GET over a new connection, read to its end.
+    fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply;
+    /// Polls `done` until it holds (failing after 30 s).
+    fn wait_for(&self, what: &str, done: impl FnMut() -> bool);
 }
 
-impl Preview {
-    fn start() -> Preview {
-        let dir = tempfile::Builder::new()
-            .prefix("content-api-preview")
-            .tempdir()
-            .unwrap();
-        common::copy_sample_content(&dir.path().join("content"));
-        std::fs::copy(
-            common::repo().join("watch.toml"),
-            dir.path().join("watch.toml"),
-        )
-        .unwrap();
-        let mut child = std::process::Command::new(common::BIN)
-            .args(["serve", "--addr", "127.0.0.1:0", "--config", "watch.toml"])
-            .args(["--content", "content", "--out", "out"])
-            .args(["--today", common::SAMPLE_TODAY])
-            .current_dir(dir.path())
-            .env_remove("RUST_LOG")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let origin = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("serve did not start: {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Preview { dir, child, origin }
-    }
-
-    fn out(&self) -> PathBuf {
-        self.dir.path().join("out")
-    }
-
+impl Requests for Preview {
     fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
-        let addr = self.origin.strip_prefix("http://").unwrap();
+        let addr = self.addr();
         let mut stream = TcpStream::connect(addr).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(20)))
@@ -109,13 +69,6 @@ impl Preview {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-    }
-}
-
-impl Drop for Preview {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -160,7 +113,7 @@ fn served_urls_point_at_the_preview_and_the_output_folder_keeps_production_urls(
             !served.contains(PRODUCTION),
             "{path} still names {PRODUCTION}"
         );
-        let mut expected = on_disk.replace(PRODUCTION, &preview.origin);
+        let mut expected = on_disk.replace(PRODUCTION, preview.origin());
         if path.ends_with(".html") {
             let at = expected.rfind("</body>").unwrap();
             expected.insert_str(at, "<script src=\"/__preview.js\" defer></script>\n");
@@ -186,7 +139,7 @@ fn served_urls_point_at_the_preview_and_the_output_folder_keeps_production_urls(
     assert!(
         missing
             .text()
-            .contains(&format!("{}/developers#errors", preview.origin))
+            .contains(&format!("{}/developers#errors", preview.origin()))
     );
 }
 
@@ -219,7 +172,7 @@ fn the_landing_page_links_every_document_and_follows_the_content_errors() {
     );
     assert!(script.text().contains("new EventSource(\"/__events\")"));
 
-    let path = preview.dir.path().join("content").join(POST);
+    let path = preview.content(POST);
     let good = std::fs::read_to_string(&path).unwrap();
     std::fs::write(
         &path,
@@ -253,7 +206,7 @@ fn the_landing_page_links_every_document_and_follows_the_content_errors() {
 #[test]
 fn a_new_base_url_in_watch_toml_is_followed_by_the_rewrite() {
     let preview = Preview::start();
-    let config = preview.dir.path().join("watch.toml");
+    let config = preview.root().join("watch.toml");
     let text = std::fs::read_to_string(&config).unwrap();
     std::fs::write(&config, text.replace(PRODUCTION, "https://moved.example")).unwrap();
     preview.wait_for("the rebuild with the new base URL", || {
@@ -268,5 +221,5 @@ fn a_new_base_url_in_watch_toml_is_followed_by_the_rewrite() {
             .contains("moved.example")
     });
     let served = preview.get("/api/index.json", &[]).text();
-    assert!(served.contains(&format!("{}/api/posts.json", preview.origin)));
+    assert!(served.contains(&format!("{}/api/posts.json", preview.origin())));
 }

@@ -342,31 +342,32 @@ fn check_layers(architecture: &str, files: &[File]) -> Vec<Problem> {
 
 // ---- Cycles inside a top-level module. ----
 
-/// Edges between sibling modules (`render::plan` → `render::hosting`), each with one place that
-/// makes it. Uses of the parent (`super::Output`, re-exported by `mod.rs`) are not edges: a
-/// `mod.rs` is its children's facade.
+/// Edges between sibling modules at any depth (`render::plan` → `render::hosting`,
+/// `render::docs::llms_map` → `render::docs::page`), each with one place that makes it: a use
+/// of `a::b::c::x` from `a::d::e` is an edge `a::d` → `a::b`, between the children of the
+/// modules' deepest common parent. Uses of a parent or an ancestor (`super::Output`,
+/// re-exported by `mod.rs`) are not edges: a `mod.rs` is its children's facade. Between
+/// top-level modules there is no cycle by construction: the layer order allows uses of the
+/// modules above only, so a cycle would need a use the layer check reports.
 fn sibling_edges(files: &[File]) -> BTreeMap<(String, String), (String, usize)> {
     let mut edges = BTreeMap::new();
     for file in files {
         let from = module_path(file.path);
-        if from.len() < 2 {
-            continue;
-        }
-        let source = from[..2].join("::");
         for path in &file.paths {
             let Some(target) = resolve(&from, path) else {
                 continue;
             };
-            if target.len() < 2 || target[0] != from[0] || target[1] == from[1] {
+            let common = from.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            if common == 0 || common >= from.len() || common >= target.len() {
                 continue;
             }
-            let is_module = files.iter().any(|f| {
-                let m = module_path(f.path);
-                m.len() >= 2 && m[..2] == target[..2]
-            });
+            let sibling = &target[..=common];
+            let is_module = files
+                .iter()
+                .any(|f| module_path(f.path).starts_with(sibling));
             if is_module {
                 edges
-                    .entry((source.clone(), target[..2].join("::")))
+                    .entry((from[..=common].join("::"), sibling.join("::")))
                     .or_insert((file.path.to_string(), path.line));
             }
         }

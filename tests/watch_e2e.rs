@@ -4,9 +4,10 @@
 
 mod common;
 
-use common::{SAMPLE_TODAY, copy_sample_content, load_config, read_tree, sample_today};
-use content_api::workspace::{Lifetime, Workspace};
-use content_api::{build, source};
+use common::{
+    SAMPLE_TODAY, copy_sample_content, fresh_build, live_snapshot, load_config, read_tree,
+    sample_today,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -99,55 +100,13 @@ impl Daemon {
     fn fresh(&self) -> BTreeMap<String, Vec<u8>> {
         let mut config = load_config(&self.site.path().join("watch.toml"));
         config.content_dir = camino::Utf8PathBuf::from_path_buf(self.content.clone()).unwrap();
-        let today = sample_today();
-        let history = content_api::write::HistoryFile::load(
-            &config.history_file,
-            camino::Utf8Path::from_path(&self.out()).unwrap(),
-        )
-        .unwrap();
-        let workspace = Workspace::new(
-            Arc::new(config),
-            today,
-            false,
-            source::scan(&self.content),
-            Lifetime::Once,
-            // The history a `--once` run on this output folder would read.
-            history.published(),
-        );
-        build::outputs(workspace.db())
-            .into_iter()
-            .map(|(p, o)| {
-                let bytes = content_api::write::as_written(&p, o.to_vec());
-                (p.to_string(), bytes)
-            })
-            .collect()
+        fresh_build(Arc::new(config), sample_today(), &self.out())
     }
 
     /// The output folder as it is now, without the manifest. The daemon may be writing: files
     /// that vanish during the walk and in-flight temporary files are skipped (the caller polls).
     fn output(&self) -> BTreeMap<String, Vec<u8>> {
-        let mut files = BTreeMap::new();
-        for entry in walkdir::WalkDir::new(self.out())
-            .into_iter()
-            .filter_map(Result::ok)
-        {
-            let relative = entry
-                .path()
-                .strip_prefix(self.out())
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            if !entry.file_type().is_file()
-                || relative.starts_with(".content-api/")
-                || relative.ends_with(".tmp")
-            {
-                continue;
-            }
-            if let Ok(bytes) = std::fs::read(entry.path()) {
-                files.insert(relative, bytes);
-            }
-        }
-        files
+        live_snapshot(&self.out())
     }
 
     /// Waits until the output equals a fresh build of the content on disk.

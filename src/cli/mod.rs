@@ -18,9 +18,11 @@ mod watch;
 
 /// Whether diagnostics and logs on stderr may use colour (a terminal, and `NO_COLOR` unset).
 pub use crate::diag::stderr_color;
-pub use new::{NewArgs, slugify};
-pub use settings::{Settings, ci_is_set, resolve};
-pub use watch::WatchArgs;
+pub use new::slugify;
+
+use new::NewArgs;
+use settings::{Settings, ci_is_set, resolve};
+use watch::WatchArgs;
 
 use camino::Utf8PathBuf;
 use chrono::NaiveDate;
@@ -51,21 +53,29 @@ use std::process::ExitCode;
 #[command(name = "content-api", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    command: Option<Command>,
 
     #[command(flatten)]
-    pub log: LogArgs,
+    log: LogArgs,
 
     #[command(flatten)]
-    pub build: BuildArgs,
+    build: BuildArgs,
 
     #[command(flatten)]
-    pub watch: WatchArgs,
+    watch: WatchArgs,
+}
+
+impl Cli {
+    /// The log filter `--quiet` and `--verbose` ask for, for the binary's logger (RUST_LOG,
+    /// when set, wins over it).
+    pub fn log_filter(&self) -> &'static str {
+        self.log.filter()
+    }
 }
 
 /// The commands. One variant per command, each with its own flags struct where it has flags.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+enum Command {
     /// Build once, write the output folder and exit (the CI mode; the same as `--once`).
     ///
     /// Prints every error and warning. With errors nothing is written and the exit status is 1.
@@ -110,7 +120,7 @@ pub enum Command {
 
 /// How much to print. Errors and warnings are always printed.
 #[derive(Debug, Clone, Args)]
-pub struct LogArgs {
+struct LogArgs {
     /// Print only errors and warnings: no progress, no line per rebuild.
     #[arg(long, short, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
@@ -123,7 +133,7 @@ pub struct LogArgs {
 impl LogArgs {
     /// The log filter these flags ask for (RUST_LOG, when set, wins). notify logs every watch
     /// it cannot remove (a deleted folder) at info level: only its warnings are shown.
-    pub fn filter(&self) -> &'static str {
+    fn filter(&self) -> &'static str {
         match (self.quiet, self.verbose) {
             (true, _) => "warn,salsa=warn,notify=warn",
             (false, 0) => "info,salsa=warn,notify=warn",
@@ -135,7 +145,7 @@ impl LogArgs {
 
 /// The hosts `hosting` writes a configuration for.
 #[derive(Debug, Subcommand)]
-pub enum HostingCommand {
+enum HostingCommand {
     /// Print an nginx `server` block (nginx 1.22 or later) that serves the output folder with
     /// the whole API contract. The removed paths live in `_nginx_gone.conf` inside the output
     /// folder, which every build rewrites and the block includes: reload nginx after a build.
@@ -144,7 +154,7 @@ pub enum HostingCommand {
 
 /// Flags of `hosting nginx`.
 #[derive(Debug, Clone, Args)]
-pub struct NginxArgs {
+struct NginxArgs {
     /// What nginx listens on (its `listen` directive), e.g. `80` or `127.0.0.1:8080`.
     #[arg(long, value_name = "ADDR")]
     pub listen: String,
@@ -152,7 +162,7 @@ pub struct NginxArgs {
 
 /// Flags of `serve`.
 #[derive(Debug, Clone, Args)]
-pub struct ServeArgs {
+struct ServeArgs {
     /// Address to listen on. Default: 127.0.0.1:4321, or the next free port when 4321 is
     /// taken. Only the loopback address by default: give another one to share the preview on a
     /// network. A port given here is used or the command fails; port 0 picks a free port
@@ -163,7 +173,7 @@ pub struct ServeArgs {
 
 /// Flags shared by every mode.
 #[derive(Debug, Clone, Args)]
-pub struct BuildArgs {
+struct BuildArgs {
     /// Config file. Default: `watch.toml` in the current folder, if it exists. Relative paths
     /// inside it are resolved against the file's folder.
     #[arg(long, global = true, value_name = "PATH")]
@@ -207,14 +217,16 @@ pub struct BuildArgs {
     pub purge_list: Option<Utf8PathBuf>,
 }
 
-/// Exit codes.
-pub const EXIT_CONTENT_ERRORS: u8 = 1;
-pub const EXIT_USAGE: u8 = 2;
-pub const EXIT_OUTPUT: u8 = 3;
+/// Exit code: the content has errors (or produces a path no file system can hold).
+const EXIT_CONTENT_ERRORS: u8 = 1;
+/// Exit code: the command line or the configuration is wrong.
+const EXIT_USAGE: u8 = 2;
+/// Exit code: the output folder cannot be written.
+const EXIT_OUTPUT: u8 = 3;
 
 /// Prints a publish failure and picks its exit code: 1 when the content produces a path no
 /// file system can hold (nothing was written), 3 for the output folder or the disk.
-pub fn write_error_exit(err: &crate::write::WriteError) -> ExitCode {
+fn write_error_exit(err: &crate::write::WriteError) -> ExitCode {
     eprintln!("error: {err}");
     ExitCode::from(if err.is_content_problem() {
         EXIT_CONTENT_ERRORS

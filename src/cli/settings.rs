@@ -9,14 +9,17 @@ use std::sync::Arc;
 /// Everything a run needs, resolved: the config with flags applied, and the build options.
 #[derive(Debug, Clone)]
 pub struct Settings {
+    /// `watch.toml` (or its defaults) with the flags applied.
     pub config: Arc<SiteConfig>,
     /// The config file in use, if any (watch mode reloads it).
     pub config_path: Option<Utf8PathBuf>,
     /// `--today`, when given; otherwise today is read from the clock in the site's time zone.
     pub fixed_today: Option<NaiveDate>,
+    /// `--drafts`: publish drafts too (a preview, never recorded in the publishing history).
     pub drafts: bool,
     /// `--purge-list`: where to write the URLs each publish changed or removed.
     pub purge_list: Option<Utf8PathBuf>,
+    /// Whether diagnostics on stderr may use colour.
     pub color: bool,
 }
 

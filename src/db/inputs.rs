@@ -56,8 +56,9 @@ pub struct Site {
     #[returns(ref)]
     pub scan_problems: Arc<[Diagnostic]>,
     /// Every API path (relative to the output folder, sorted, e.g. `api/posts.json`) that an
-    /// earlier build published, read from the output folder's state. The one input that comes
-    /// from history rather than from the content: it decides which removed paths answer 410.
+    /// earlier build published, read from the publishing history (`content-api.history`). The
+    /// one input that comes from history rather than from the content: it decides which
+    /// removed paths answer 410.
     #[returns(ref)]
     pub published: Published,
 }

@@ -149,15 +149,12 @@ impl<'a> FrontMatter<'a> {
             Some(Scalar::String(s)) if s.is_empty() => None,
             Some(Scalar::String(s)) => Some(s.to_string()),
             _ => {
-                let found = describe(&node.data);
-                let at = self.location_of_node(node);
-                self.type_error(
+                self.push(self.type_error(
                     key,
-                    at,
+                    node,
                     "a string",
-                    &found,
                     format!("put the value in quotes: {key}: \"...\""),
-                );
+                ));
                 None
             }
         }
@@ -209,15 +206,12 @@ impl<'a> FrontMatter<'a> {
                 }
             },
             _ => {
-                let found = describe(&node.data);
-                let at = self.location_of_node(node);
-                self.type_error(
+                self.push(self.type_error(
                     key,
-                    at,
+                    node,
                     "a date",
-                    &found,
                     format!("write a date such as {key}: 2024-05-01"),
-                );
+                ));
                 None
             }
         }
@@ -230,15 +224,12 @@ impl<'a> FrontMatter<'a> {
             Some(Scalar::Boolean(b)) => Some(*b),
             Some(Scalar::Null) => None,
             _ => {
-                let found = describe(&node.data);
-                let at = self.location_of_node(node);
-                self.type_error(
+                self.push(self.type_error(
                     key,
-                    at,
+                    node,
                     "true or false",
-                    &found,
                     format!("write it without quotes: {key}: true"),
-                );
+                ));
                 None
             }
         }
@@ -254,15 +245,12 @@ impl<'a> FrontMatter<'a> {
             }
             Some(Scalar::Null) => None,
             _ => {
-                let found = describe(&node.data);
-                let at = self.location_of_node(node);
-                self.type_error(
+                self.push(self.type_error(
                     key,
-                    at,
+                    node,
                     "an integer",
-                    &found,
                     integer_help(key, scalar(node)),
-                );
+                ));
                 None
             }
         }
@@ -294,16 +282,13 @@ impl<'a> FrontMatter<'a> {
         let items = match &node.data {
             YamlData::Sequence(items) => items,
             YamlData::Value(Scalar::Null) => return Vec::new(),
-            other => {
-                let found = describe(other);
-                let at = self.location_of_node(node);
-                self.type_error(
+            _ => {
+                self.push(self.type_error(
                     key,
-                    at,
+                    node,
                     "a list",
-                    &found,
                     format!("write a list: {key}: [\"rust\", \"web\"]"),
-                );
+                ));
                 return Vec::new();
             }
         };

@@ -1,47 +1,50 @@
 //! Rendering: from derived values to the exact bytes of every output file.
 //!
-//! Each output file is produced by one tracked query returning an [`Output`]; [`output_groups`]
+//! Each output file is produced by one tracked query returning an [`Output`]; `output_groups`
 //! lists which files exist, in groups a rebuild can skip as a whole. Lists of posts are assembled from per-entry fragments cached per
 //! source file, so an edit to one post re-serializes one entry, not the whole index.
 //! Only this module (and `serve`, for error bodies) knows the wire format.
 
 mod assemble;
-pub mod cloudflare;
-pub mod docs;
+pub(crate) mod cloudflare;
+pub(crate) mod docs;
 mod document_files;
 mod gone;
-pub mod hosting;
-pub mod http;
-pub mod index;
-pub mod media;
-pub mod nginx;
-pub mod openapi;
+pub(crate) mod hosting;
+pub(crate) mod http;
+pub(crate) mod index;
+pub(crate) mod media;
+pub(crate) mod nginx;
+pub(crate) mod openapi;
 mod operations;
 mod output;
 mod plan;
 mod posts;
-pub mod problem;
+pub(crate) mod problem;
 mod runs;
 mod slides;
 mod static_docs;
 mod timelines;
-pub mod wire;
+pub(crate) mod wire;
 
-pub use assemble::{group_files, render_output};
+pub use http::HOST_FILES;
+pub use index::{DOCUMENTS, Document};
 pub use media::media_type;
 pub use operations::{OPERATIONS, Operation, PathParam};
-pub use output::{Chunk, Output};
-pub use plan::{
-    Files, LAGGING_DOCUMENTS, Lane, OutputFile, OutputGroup, OutputKind, api_output_paths,
-    is_api_path, output_groups, site_documents,
-};
+pub use output::Output;
+pub use plan::{Files, LAGGING_DOCUMENTS, Lane};
+
+pub(crate) use assemble::{group_files, render_output};
+pub(crate) use http::is_api_path;
+pub(crate) use output::Chunk;
+pub(crate) use plan::{output_groups, site_documents};
 
 use crate::db::SourceFile;
 
 /// Renders the per-post fragments of one post (its index entry, its timeline entry, its
 /// Markdown variant and its `llms-full.txt` section) ahead of the files that join them, so a
 /// build can spread this work over threads.
-pub fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
+pub(crate) fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
     posts::post_entry_json(db, file);
     timelines::timeline_post_json(db, file);
     docs::prepare_post(db, file);

@@ -3,12 +3,16 @@
 /// A path parameter of an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathParam {
+    /// `{lang}`: `en` or `es`.
     Lang,
+    /// `{slug}`: a series.
     Slug,
+    /// `{tag}`: a tag.
     Tag,
 }
 
 impl PathParam {
+    /// The parameter's name in path templates and in `openapi.json`.
     pub fn name(self) -> &'static str {
         match self {
             PathParam::Lang => "lang",
@@ -66,17 +70,24 @@ pub const OPERATION_TAGS: [(&str, &str); 5] = [
 /// One operation: its id, path template, and the wire type it returns.
 #[derive(Debug)]
 pub struct Operation {
+    /// The `operationId`, also the anchor of the operation in the developer portal.
     pub id: &'static str,
-    /// Its group, one of [`OPERATION_TAGS`].
+    /// Its group, one of `OPERATION_TAGS`.
     pub tag: &'static str,
+    /// The URL path with `{param}` placeholders, e.g. `/api/timeline/{lang}/{tag}.json`.
     pub path_template: &'static str,
+    /// A one-line title.
     pub summary: &'static str,
+    /// What the operation answers, for `openapi.json` and the portal.
     pub description: &'static str,
+    /// The placeholders of `path_template`, in order.
     pub params: &'static [PathParam],
     /// The name of the response schema in `components.schemas`.
     pub response: &'static str,
 }
 
+/// Every operation of the contract, in the order the index, `openapi.json` and the portal list
+/// them.
 pub const OPERATIONS: [Operation; 8] = [
     Operation {
         id: "getApiIndex",

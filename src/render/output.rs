@@ -82,17 +82,18 @@ impl From<Arc<str>> for Chunk {
 pub struct Output {
     chunks: Arc<[Chunk]>,
     len: usize,
+    /// The xxh3-128 hash of the bytes: equal hashes mean equal files for the writer.
     pub hash: u128,
 }
 
 impl Output {
     /// An output of one piece of text.
-    pub fn new(text: impl Into<String>) -> Output {
+    pub(crate) fn new(text: impl Into<String>) -> Output {
         Output::from_chunks(vec![Chunk::from(text.into())])
     }
 
     /// An output made of `chunks`, in order.
-    pub fn from_chunks(chunks: Vec<Chunk>) -> Output {
+    pub(crate) fn from_chunks(chunks: Vec<Chunk>) -> Output {
         let mut hasher = Xxh3::new();
         let mut len = 0;
         for chunk in &chunks {
@@ -106,15 +107,18 @@ impl Output {
         }
     }
 
+    /// The length in bytes.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the file is empty.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    pub fn chunks(&self) -> &[Chunk] {
+    /// The pieces, in order (the portal's examples read a prefix of them).
+    pub(crate) fn chunks(&self) -> &[Chunk] {
         &self.chunks
     }
 
@@ -128,7 +132,7 @@ impl Output {
     }
 
     /// Whether `bytes` is exactly this content (compared chunk by chunk, without a copy).
-    pub fn eq_bytes(&self, mut bytes: &[u8]) -> bool {
+    pub(crate) fn eq_bytes(&self, mut bytes: &[u8]) -> bool {
         if bytes.len() != self.len {
             return false;
         }
@@ -143,7 +147,7 @@ impl Output {
     }
 
     /// Writes every chunk to `out`, many at a time.
-    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+    pub(crate) fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         const BATCH: usize = 512;
         for group in self.chunks.chunks(BATCH) {
             let mut slices: Vec<IoSlice<'_>> = group

@@ -105,11 +105,6 @@ pub const PATH_SLOT: &str = "{{path}}";
 /// Where a body template holds the request method.
 pub const METHOD_SLOT: &str = "{{method}}";
 
-/// A 404 body naming the requested path.
-pub fn not_found(config: &SiteConfig, path: &str) -> Error {
-    request_problem(config, ErrorCode::ResourceNotFound, path, "GET")
-}
-
 /// The body of a static error document: a host serves it for any path, so it cannot name the
 /// requested one (the local server does).
 pub fn static_problem(config: &SiteConfig, code: ErrorCode) -> Error {

@@ -5,15 +5,15 @@
 //! published API paths. It never parses content or renders anything but error bodies (with
 //! `render::problem`), so it cannot disagree with the static host about what exists.
 //!
-//! - [`path`]: request path → safe relative path → candidate files;
-//! - [`files`]: reading one version of one file inside the output folder, with its ETag;
-//! - [`router`]: the HTTP rules;
-//! - [`problem`]: headers and error responses;
-//! - [`gone`]: which removed paths answer 410;
-//! - [`events`]: the Server-Sent Events stream of rebuilds;
-//! - [`preview`]: what only `content-api serve` adds for the author (the landing page at `/`,
+//! - `path`: request path → safe relative path → candidate files;
+//! - `files`: reading one version of one file inside the output folder, with its ETag;
+//! - `router`: the HTTP rules;
+//! - `problem`: headers and error responses;
+//! - `gone`: which removed paths answer 410;
+//! - `events`: the Server-Sent Events stream of rebuilds;
+//! - `preview`: what only `content-api serve` adds for the author (the landing page at `/`,
 //!   the content's errors, live reload, the base URL rewritten to the local address).
-//! - [`raw_errors`]: hyper's own answers to unreadable requests (400, 414, 431), rewritten as
+//! - `raw_errors`: hyper's own answers to unreadable requests (400, 414, 431), rewritten as
 //!   the contract's JSON errors.
 //!
 //! The build side (watch mode) hands each publish, and the content's current diagnostics, to
@@ -22,7 +22,6 @@
 mod events;
 mod files;
 mod gone;
-mod media;
 mod path;
 mod preview;
 mod problem;
@@ -31,8 +30,7 @@ mod router;
 
 pub use events::EVENTS_PATH;
 pub use files::etag_of;
-pub use media::media_type;
-pub use preview::{ContentDiagnostic, PREVIEW_SCRIPT_PATH};
+pub(crate) use preview::ContentDiagnostic;
 
 use crate::config::SiteConfig;
 use crate::render::Lane;
@@ -54,7 +52,9 @@ const MAX_HEAD_BYTES: usize = 128 << 10;
 /// One rebuild's effect, as URL paths (site-absolute, e.g. "/api/posts.json").
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Rebuild {
+    /// Written or rewritten.
     pub changed: Vec<String>,
+    /// Removed from the output folder.
     pub removed: Vec<String>,
     /// Which lane of watch mode finished: `"api"` (the API and what agrees with it; the
     /// documents lane follows), `"documents"` (the large documents: the output now equals a
@@ -115,6 +115,7 @@ impl Default for Feed {
 }
 
 impl Feed {
+    /// A feed no server listens to yet: hand it to [`serve_on`], then send through it.
     pub fn new() -> Feed {
         Feed(broadcast::channel(64).0)
     }
@@ -125,12 +126,12 @@ impl Feed {
     }
 
     /// Tells the server the content's current diagnostics (all of them, not only new ones).
-    pub fn send_diagnostics(&self, diagnostics: Vec<ContentDiagnostic>) {
+    pub(crate) fn send_diagnostics(&self, diagnostics: Vec<ContentDiagnostic>) {
         let _ = self.0.send(Update::Diagnostics(diagnostics.into()));
     }
 
     /// Tells the server the production base URL now in force (after a `watch.toml` reload).
-    pub fn send_base_url(&self, base_url: &str) {
+    pub(crate) fn send_base_url(&self, base_url: &str) {
         let _ = self.0.send(Update::BaseUrl(base_url.into()));
     }
 
@@ -170,7 +171,7 @@ pub fn serve_on(
 /// content's errors and live reload, and serves every URL of the output rewritten from
 /// `base_url` to `origin` (the local address, `http://127.0.0.1:4321`). The output folder
 /// itself keeps the production URLs; see ARCHITECTURE.md.
-pub fn preview_on(
+pub(crate) fn preview_on(
     listener: TcpListener,
     out_dir: Utf8PathBuf,
     config: Arc<SiteConfig>,

@@ -8,12 +8,12 @@
 use super::State;
 use super::events::{self, EVENTS_PATH};
 use super::files::Served;
-use super::media::media_type;
 use super::path::{SafePath, prefers_markdown};
 use super::problem::{
     Body, empty, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
 use crate::render::http::document_headers;
+use crate::render::media_type;
 use hyper::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, IF_NONE_MATCH};
 use hyper::{Method, Request, Response, StatusCode};
 use std::panic::AssertUnwindSafe;

@@ -56,6 +56,7 @@ pub struct Batch {
 /// Why a rebuild did not publish.
 #[derive(Debug, thiserror::Error)]
 pub enum RebuildError {
+    /// The output folder could not be written; the tick retries the publish.
     #[error(transparent)]
     Write(#[from] WriteError),
     /// Publishing now would remove every output: an empty site is never the answer to a
@@ -104,7 +105,7 @@ impl Outcome {
     }
 
     /// True when nothing was accepted, held back, reported or written.
-    pub fn is_noop(&self) -> bool {
+    pub(crate) fn is_noop(&self) -> bool {
         self.accepted.is_empty()
             && self.held_back.is_empty()
             && self.new_diagnostics.is_empty()
@@ -113,6 +114,8 @@ impl Outcome {
     }
 }
 
+/// A watch-mode build that lives across changes: each [`Batch`] the watcher reports becomes
+/// one rebuild, published only when the content it would publish has no errors.
 pub struct Session {
     workspace: Workspace,
     publisher: Publisher,
@@ -210,7 +213,8 @@ impl Session {
         }
     }
 
-    pub fn workspace(&self) -> &Workspace {
+    /// The workspace holding the session's inputs (what the build uses now).
+    pub(crate) fn workspace(&self) -> &Workspace {
         &self.workspace
     }
 
@@ -219,7 +223,8 @@ impl Session {
         self.workspace.db()
     }
 
-    pub fn config(&self) -> &SiteConfig {
+    /// The configuration in force (it changes when `watch.toml` is reloaded).
+    pub(crate) fn config(&self) -> &SiteConfig {
         self.workspace.site().config(self.workspace.db())
     }
 
@@ -276,7 +281,7 @@ impl Session {
     }
 
     /// Applies a reloaded configuration (same content and output folders) and rebuilds.
-    pub fn set_config(&mut self, config: Arc<SiteConfig>) -> Result<Outcome, WriteError> {
+    pub(crate) fn set_config(&mut self, config: Arc<SiteConfig>) -> Result<Outcome, WriteError> {
         let started = Instant::now();
         self.workspace.set_config(config);
         self.rebuild(started)
@@ -417,7 +422,7 @@ impl Session {
     }
 
     /// Every file the session's publisher owns in the output folder (for the purge list).
-    pub fn output_paths(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn output_paths(&self) -> impl Iterator<Item = &str> {
         self.publisher.owned_paths()
     }
 }

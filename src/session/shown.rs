@@ -108,7 +108,7 @@ impl Session {
 
     /// Every diagnostic of the content as it is on disk now (held-back files included), by
     /// path and position: what the preview's landing page shows.
-    pub fn current_diagnostics(&self) -> Vec<&Diagnostic> {
+    pub(crate) fn current_diagnostics(&self) -> Vec<&Diagnostic> {
         let mut current: Vec<&Diagnostic> = self.shown.iter().collect();
         current.sort_by_key(|d| {
             let (line, column) = d.location.as_ref().map_or((0, 0), |l| (l.line, l.column));

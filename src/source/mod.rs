@@ -1,7 +1,7 @@
 //! Everything about the content folder on disk: which paths are content, and reading them.
 //!
 //! This module owns every read of the content folder. It produces plain values (a relative
-//! [`ContentPath`], its [`FileRole`], its [`FileContents`]); it knows nothing of salsa, so both
+//! [`ContentPath`], its `FileRole`, its [`FileContents`]); it knows nothing of salsa, so both
 //! `--once` and the watcher feed the database through the same functions.
 
 mod listing;
@@ -9,7 +9,11 @@ mod path;
 mod read;
 mod walk;
 
-pub use listing::list_folder;
-pub use path::{ContentPath, FileRole, classify};
-pub use read::{FileContents, MAX_FILE_BYTES, read_content, read_file};
-pub use walk::{Scan, ScanProblem, ScannedFile, in_content_folder, scan, scan_under};
+pub use path::ContentPath;
+pub use read::FileContents;
+pub use walk::{Scan, scan};
+
+pub(crate) use listing::list_folder;
+pub(crate) use path::{FileRole, classify};
+pub(crate) use read::{read_content, read_file};
+pub(crate) use walk::{ScanProblem, in_content_folder, scan_under};

@@ -41,19 +41,14 @@ impl fmt::Display for ContentPath {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FileRole {
     /// `blog/{lang}/<stem>.md|.mdx`.
-    #[allow(missing_docs)]
     Post { lang: Lang, stem: Arc<str> },
     /// `slides/{lang}/<stem>.md|.mdx`.
-    #[allow(missing_docs)]
     Deck { lang: Lang, stem: Arc<str> },
     /// `tags/<name>.md`.
-    #[allow(missing_docs)]
     Tag { name: Arc<str> },
     /// `series/<name>.md`.
-    #[allow(missing_docs)]
     Series { name: Arc<str> },
     /// `agent-skills/<name>/SKILL.md`.
-    #[allow(missing_docs)]
     Skill { name: Arc<str> },
     /// A Markdown file in a content folder that cannot be content where it is (an unsupported
     /// language folder, a nested folder). Reported as a warning so a misplaced post is noticed.

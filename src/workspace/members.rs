@@ -28,49 +28,36 @@ pub(super) trait MembersInput: Copy {
     fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>);
 }
 
-impl MembersInput for TagMembers {
-    fn create(
-        db: &Database,
-        lang: Lang,
-        name: Arc<str>,
-        files: Arc<[SourceFile]>,
-        durability: Durability,
-    ) -> Self {
-        TagMembers::builder(lang, name, files)
-            .durability(durability)
-            .new(db)
-    }
-    fn files(self, db: &Database) -> &Arc<[SourceFile]> {
-        TagMembers::files(self, db)
-    }
-    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
-        self.set_files(db)
-            .with_durability(MEMBERS_DURABILITY)
-            .to(files);
-    }
+/// `TagMembers` and `SeriesMembers` have the same fields (`lang`, `name`, `files`), but salsa
+/// generates each its own builder and setters: one implementation, written once for both.
+macro_rules! members_input {
+    ($input:ident) => {
+        impl MembersInput for $input {
+            fn create(
+                db: &Database,
+                lang: Lang,
+                name: Arc<str>,
+                files: Arc<[SourceFile]>,
+                durability: Durability,
+            ) -> Self {
+                $input::builder(lang, name, files)
+                    .durability(durability)
+                    .new(db)
+            }
+            fn files(self, db: &Database) -> &Arc<[SourceFile]> {
+                $input::files(self, db)
+            }
+            fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
+                self.set_files(db)
+                    .with_durability(MEMBERS_DURABILITY)
+                    .to(files);
+            }
+        }
+    };
 }
 
-impl MembersInput for SeriesMembers {
-    fn create(
-        db: &Database,
-        lang: Lang,
-        name: Arc<str>,
-        files: Arc<[SourceFile]>,
-        durability: Durability,
-    ) -> Self {
-        SeriesMembers::builder(lang, name, files)
-            .durability(durability)
-            .new(db)
-    }
-    fn files(self, db: &Database) -> &Arc<[SourceFile]> {
-        SeriesMembers::files(self, db)
-    }
-    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
-        self.set_files(db)
-            .with_durability(MEMBERS_DURABILITY)
-            .to(files);
-    }
-}
+members_input!(TagMembers);
+members_input!(SeriesMembers);
 
 /// Brings the members inputs of the `touched` names up to date with `lists`, dropping names
 /// whose list emptied (their inputs are kept, for when they come back). Returns the new

@@ -41,7 +41,7 @@ pub struct Applied {
 
 /// What `Workspace::put` did to one path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Staged {
+pub(crate) enum Staged {
     /// The same contents as before: nothing was set.
     Unchanged,
     /// New contents for a file that existed.
@@ -170,12 +170,12 @@ impl Workspace {
     }
 
     /// The site input (configuration, date, file lists, history).
-    pub fn site(&self) -> Site {
+    pub(crate) fn site(&self) -> Site {
         self.site
     }
 
     /// The input for `path`, if the path was ever seen.
-    pub fn file(&self, path: &ContentPath) -> Option<SourceFile> {
+    pub(crate) fn file(&self, path: &ContentPath) -> Option<SourceFile> {
         self.files.get(path).copied()
     }
 
@@ -186,14 +186,14 @@ impl Workspace {
     }
 
     /// The contents salsa holds for `path` (`Missing` for a path never seen).
-    pub fn contents_of(&self, path: &ContentPath) -> FileContents {
+    pub(crate) fn contents_of(&self, path: &ContentPath) -> FileContents {
         self.files.get(path).map_or(FileContents::Missing, |file| {
             file.contents(&self.db).clone()
         })
     }
 
     /// Every path that currently exists, in no particular order.
-    pub fn existing_paths(&self) -> impl Iterator<Item = &ContentPath> {
+    pub(crate) fn existing_paths(&self) -> impl Iterator<Item = &ContentPath> {
         self.files
             .iter()
             .filter(|(_, file)| *file.contents(&self.db) != FileContents::Missing)
@@ -243,7 +243,7 @@ impl Workspace {
     }
 
     /// Sets the configuration; false (and nothing set) when it is equal to the current one.
-    pub fn set_config(&mut self, config: Arc<SiteConfig>) -> bool {
+    pub(crate) fn set_config(&mut self, config: Arc<SiteConfig>) -> bool {
         if **self.site.config(&self.db) == *config {
             return false;
         }
@@ -270,7 +270,7 @@ impl Workspace {
     }
 
     /// Replaces the problems found while walking (set by a full scan).
-    pub fn set_scan_problems(&mut self, problems: Arc<[Diagnostic]>) {
+    pub(crate) fn set_scan_problems(&mut self, problems: Arc<[Diagnostic]>) {
         if **self.site.scan_problems(&self.db) != *problems {
             self.site
                 .set_scan_problems(&mut self.db)
@@ -421,7 +421,7 @@ impl Lists {
 }
 
 /// A walk problem as a diagnostic.
-pub fn scan_problem(problem: &ScanProblem) -> Diagnostic {
+pub(crate) fn scan_problem(problem: &ScanProblem) -> Diagnostic {
     let diagnostic = if problem.is_error {
         Diagnostic::error(problem.path.clone(), problem.message.clone())
     } else {

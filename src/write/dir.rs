@@ -374,6 +374,20 @@ pub fn is_temp_name(name: &str) -> bool {
             .is_some_and(|(pid, n)| digits(pid) && digits(n))
 }
 
+pub(super) fn write_to(dir: &OutDir, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
+    dir.replace(relative, |file| file.write_all(bytes))
+}
+
+/// Writes `bytes` to `out_dir/relative` through a temporary file and a rename (without taking
+/// the folder's lock: for tools and tests that stand in for a writer).
+pub fn write_atomically(
+    out_dir: &Utf8Path,
+    relative: &str,
+    bytes: &[u8],
+) -> Result<(), WriteError> {
+    write_to(&OutDir::open(out_dir)?, relative, bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

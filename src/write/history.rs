@@ -39,7 +39,7 @@ pub struct History {
     paths: BTreeSet<Arc<str>>,
 }
 
-pub use crate::render::is_api_path;
+use crate::render::is_api_path;
 
 /// Whether `path` can be a history entry: an API path of the output grammar, `api/`, then
 /// slug folders, then a slug file name ending in `.json` or `.html`. This rules out spaces,
@@ -67,20 +67,30 @@ pub fn is_history_entry(path: &str) -> bool {
 /// Why the history could not be read at all (a bad line is only a warning).
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
+    /// The file exists but cannot be read.
     #[error(
         "cannot read the publishing history {path}: {source}\n  = help: fix its permissions, or set `history_file` in watch.toml to a readable path"
     )]
     Read {
+        /// The history file.
         path: Utf8PathBuf,
+        /// What the file system said.
         source: std::io::Error,
     },
+    /// The file is not text: not a history this tool wrote.
     #[error(
         "the publishing history {path} is not UTF-8 text\n  = help: it holds one API path a line (for example api/posts.json); restore it from git"
     )]
-    NotText { path: Utf8PathBuf },
+    NotText {
+        /// The history file.
+        path: Utf8PathBuf,
+    },
+    /// Recording a build's paths failed.
     #[error("cannot write the publishing history {path}: {source}")]
     Write {
+        /// The history file.
         path: Utf8PathBuf,
+        /// What the file system said.
         source: std::io::Error,
     },
 }
@@ -136,11 +146,13 @@ impl HistoryFile {
         })
     }
 
-    pub fn path(&self) -> &Utf8Path {
+    /// The history file, as given to [`HistoryFile::load`].
+    pub(crate) fn path(&self) -> &Utf8Path {
         &self.path
     }
 
-    pub fn history(&self) -> &History {
+    /// The paths read (the file's and a legacy history's).
+    pub(crate) fn history(&self) -> &History {
         &self.history
     }
 
@@ -150,7 +162,8 @@ impl HistoryFile {
     }
 
     /// Whether a legacy history from the output folder is still waiting to be migrated.
-    pub fn has_legacy(&self) -> bool {
+    #[cfg(test)]
+    fn has_legacy(&self) -> bool {
         self.legacy.is_some()
     }
 
@@ -261,10 +274,6 @@ impl History {
                 .map(Arc::from),
         );
         History { paths }
-    }
-
-    pub fn contains(&self, path: &str) -> bool {
-        self.paths.contains(path)
     }
 
     pub fn paths(&self) -> impl Iterator<Item = &str> {

@@ -70,3 +70,10 @@ fn holder(fd: &OwnedFd) -> Option<(String, String)> {
         .unwrap_or_default();
     Some((pid, command))
 }
+
+/// Opens (creating it when missing) and locks the output folder.
+pub(super) fn open_locked(out_dir: &camino::Utf8Path) -> Result<(OutDir, Lock), WriteError> {
+    let dir = OutDir::open(out_dir)?;
+    let lock = Lock::acquire(&dir)?;
+    Ok((dir, lock))
+}

@@ -29,76 +29,96 @@ mod manifest;
 mod ownership;
 mod plan;
 mod purge;
+mod report;
 mod safe_path;
 #[cfg(test)]
 mod tests;
 
-pub use dir::{NAME_MAX, PATH_MAX, is_temp_name};
-pub use history::{
-    History, HistoryError, HistoryFile, LEGACY_HISTORY_PATH, is_api_path, is_history_entry,
-};
-pub use manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
+pub use history::{HistoryError, HistoryFile};
+pub use manifest::MANIFEST_PATH;
 pub use ownership::{
     BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError, as_written,
 };
-pub use purge::{purge_urls, write_purge_list};
-pub use safe_path::{SafePathError, check_output_path, check_relative};
+pub use report::Report;
+pub use safe_path::SafePathError;
+
+pub(crate) use manifest::Manifest;
+pub(crate) use purge::{purge_urls, write_purge_list};
+
+use dir::PATH_MAX;
+use manifest::INTENT_PATH;
+use safe_path::check_output_path;
 
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
-use dir::{Entry, OutDir};
-use lock::Lock;
+pub use dir::write_atomically;
+use dir::{Entry, OutDir, write_to};
+use lock::{Lock, open_locked};
 use plan::Plan;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::io::Write;
 use std::sync::Arc;
-
-/// What a publish did.
-#[derive(Debug, Default)]
-pub struct Report {
-    pub written: Vec<Arc<str>>,
-    pub removed: Vec<String>,
-    pub unchanged: usize,
-}
-
-impl Report {
-    pub fn is_empty(&self) -> bool {
-        self.written.is_empty() && self.removed.is_empty()
-    }
-}
 
 /// Why a publish failed, with the path it failed on.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
+    /// The file system refused an operation.
     #[error("cannot write {path}: {source}")]
     Io {
+        /// The file or folder.
         path: Utf8PathBuf,
+        /// What the file system said.
         source: std::io::Error,
     },
+    /// An output path that could leave the folder or cannot be a file name.
     #[error("refusing to write {path}: {reason}")]
-    Unsafe { path: String, reason: SafePathError },
+    Unsafe {
+        /// The output path, relative to the output folder.
+        path: String,
+        /// What is wrong with it.
+        reason: SafePathError,
+    },
+    /// An output path longer than `PATH_MAX` once joined to the output folder.
     #[error(
         "refusing to write {path}: the path is {len} bytes long with the output folder, over the \
          {PATH_MAX}-byte limit of file systems; use a shorter output folder or shorter names"
     )]
-    PathTooLong { path: String, len: usize },
+    PathTooLong {
+        /// The output path, relative to the output folder.
+        path: String,
+        /// Its length in bytes with the output folder.
+        len: usize,
+    },
+    /// A symbolic link on the way to an output inside the folder.
     #[error(
         "refusing to write through the symbolic link {path} inside the output folder; remove the link"
     )]
-    Symlink { path: Utf8PathBuf },
+    Symlink {
+        /// The link.
+        path: Utf8PathBuf,
+    },
+    /// A file where an output needs a folder.
     #[error("{path} is in the way: a file exists where a folder is needed; remove it")]
-    NotADirectory { path: Utf8PathBuf },
+    NotADirectory {
+        /// The file in the way.
+        path: Utf8PathBuf,
+    },
+    /// A file of another owner is in the way, or a merged host file is unreadable.
     #[error(transparent)]
     Ownership(#[from] OwnershipError),
+    /// The publishing history could not be read or written.
     #[error(transparent)]
     History(#[from] HistoryError),
+    /// Another process holds the output folder's lock.
     #[error(
         "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
          (Ctrl-C), or give this one another output folder with --out DIR"
     )]
     Locked {
+        /// The output folder.
         out_dir: Utf8PathBuf,
+        /// The holder's process id, from `/proc/locks` (or `unknown`).
         pid: String,
+        /// The holder's command line, when it can be read.
         command: String,
     },
 }
@@ -453,13 +473,6 @@ impl Publisher {
     }
 }
 
-/// Opens (creating it when missing) and locks the output folder.
-fn open_locked(out_dir: &Utf8Path) -> Result<(OutDir, Lock), WriteError> {
-    let dir = OutDir::open(out_dir)?;
-    let lock = Lock::acquire(&dir)?;
-    Ok((dir, lock))
-}
-
 fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
     groups
         .iter()
@@ -474,18 +487,4 @@ fn parent_of(path: &str) -> &str {
 /// The file name of a relative path (its last part).
 fn file_name(path: &str) -> &str {
     path.rsplit_once('/').map_or(path, |(_, name)| name)
-}
-
-fn write_to(dir: &OutDir, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
-    dir.replace(relative, |file| file.write_all(bytes))
-}
-
-/// Writes `bytes` to `out_dir/relative` through a temporary file and a rename (without taking
-/// the folder's lock: for tools and tests that stand in for a writer).
-pub fn write_atomically(
-    out_dir: &Utf8Path,
-    relative: &str,
-    bytes: &[u8],
-) -> Result<(), WriteError> {
-    write_to(&OutDir::open(out_dir)?, relative, bytes)
 }

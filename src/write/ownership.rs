@@ -43,6 +43,7 @@ pub fn is_merged(path: &str) -> bool {
 /// A file of another owner where the build wanted to write, or a merged file it cannot read.
 #[derive(Debug, thiserror::Error)]
 pub enum OwnershipError {
+    /// Files of another owner at output paths new to the folder: nothing was written.
     #[error(
         "refusing to write to {out_dir}: {} not written by content-api {} in the way: {}\n  = help: content-api never replaces files it did not write. Move or rename {}, or write the API to another folder (--out DIR). If {} left over from an older build of this tool whose state was lost, delete {} and build again.",
         plural(paths.len(), "file", "files"),
@@ -53,16 +54,25 @@ pub enum OwnershipError {
         if paths.len() == 1 { "it" } else { "them" },
     )]
     Collision {
+        /// The output folder.
         out_dir: Utf8PathBuf,
+        /// The colliding files, relative to the output folder.
         paths: Vec<String>,
     },
+    /// A merged host file (`_headers`, `_redirects`) whose block of ours lost its end marker.
     #[error(
         "{path} has `{BEGIN}` without `{END}` after it\n  = help: restore the END line (or delete the whole block, it is written again); content-api keeps every line outside the block as it is"
     )]
-    UnclosedBlock { path: Utf8PathBuf },
+    UnclosedBlock {
+        /// The merged file.
+        path: Utf8PathBuf,
+    },
+    /// A merged host file could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The merged file.
         path: Utf8PathBuf,
+        /// What the file system said.
         source: std::io::Error,
     },
 }

@@ -9,8 +9,11 @@ pub const STATE_FOLDER: &str = ".content-api/";
 /// Why a relative output path was refused.
 #[derive(Debug, PartialEq, Eq)]
 pub enum SafePathError {
+    /// The path is empty.
     Empty,
+    /// The path starts with `/`.
     Absolute,
+    /// A part that is empty, `.` or `..`, or holds a backslash, a colon or a NUL.
     BadPart(String),
     /// A part longer than a file name can be (with its length in bytes).
     NameTooLong(String, usize),

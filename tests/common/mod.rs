@@ -1,14 +1,17 @@
 //! Helpers shared by the integration tests: a minimal valid site in a temporary folder, running
 //! the real binary with a time limit, reading its diagnostics, and snapshotting the output folder.
+//! The bundled sample site and the corpora are in `sample.rs`, `serve` and the preview in
+//! `preview.rs`, a daemon's log and output in `daemon_log.rs` and `live_output.rs`, the fresh
+//! in-memory build in `fresh.rs`.
 //!
 //! Each test file includes this with `mod common;` and uses only part of it.
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Output, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 /// The binary under test.
@@ -420,237 +423,24 @@ pub fn assert_same(before: &Snapshot, after: &Snapshot) {
     }
 }
 
-// ---- Building whole sites: the sample `content/` and the optional real corpus. ----
-
-/// The date the committed sample build (and the real-corpus checks) are made for.
-pub const SAMPLE_TODAY: &str = "2026-11-22";
-
-pub fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `content-api` with `args` in the repository folder.
-pub fn content_api(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_content-api"))
-        .args(args)
-        .current_dir(repo())
-        // Builds of other content than the sample's use its watch.toml only in part.
-        .env_remove("CI")
-        .output()
-        .expect("the binary runs")
-}
-
-/// Builds `content` into `out` with the reproducible date and returns the process output,
-/// failing the test when the build fails. It runs in the repository with its `watch.toml`: the
-/// publishing history goes to the output folder's state folder (unless `extra` names one), so a
-/// test never records into the sample site's `content-api.history`.
-pub fn build(content: &Path, out: &Path, extra: &[&str]) -> Output {
-    let history = out.join(".content-api/test.history");
-    let history = history.to_str().unwrap();
-    let mut args = vec![
-        "--once",
-        "--today",
-        SAMPLE_TODAY,
-        "--content",
-        content.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    if !extra.contains(&"--history") {
-        args.extend(["--history", history]);
-    }
-    args.extend_from_slice(extra);
-    let output = content_api(&args);
-    assert!(
-        output.status.success(),
-        "build of {} failed: {}",
-        content.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
-/// Copies the bundled sample site (`content/`) to `dest`.
-pub fn copy_sample_content(dest: &Path) {
-    for (path, bytes) in read_tree(&repo().join("content")) {
-        let target = dest.join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
-}
-
-/// Every file below `dir`, by `/`-separated relative path.
-pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.expect("readable tree");
-        if entry.file_type().is_file() {
-            let relative = entry
-                .path()
-                .strip_prefix(dir)
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .replace('\\', "/");
-            files.insert(relative, std::fs::read(entry.path()).unwrap());
-        }
-    }
-    files
-}
-
-/// Asserts two trees hold the same files with the same bytes, naming the first difference.
-pub fn assert_same_tree(
-    expected: &BTreeMap<String, Vec<u8>>,
-    actual: &BTreeMap<String, Vec<u8>>,
-    hint: &str,
-) {
-    let missing: Vec<_> = expected
-        .keys()
-        .filter(|k| !actual.contains_key(*k))
-        .collect();
-    let extra: Vec<_> = actual
-        .keys()
-        .filter(|k| !expected.contains_key(*k))
-        .collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "missing {missing:?}, unexpected {extra:?}. {hint}"
-    );
-    for (path, bytes) in expected {
-        if actual[path] != *bytes {
-            panic!(
-                "{path} differs.\nexpected: {}\nactual:   {}\n{hint}",
-                String::from_utf8_lossy(&bytes[..bytes.len().min(400)]),
-                String::from_utf8_lossy(&actual[path][..actual[path].len().min(400)])
-            );
-        }
-    }
-}
-
-/// The real corpus (`../shared/corpus/xergioalex`, beside this checkout). The tests that use it
-/// are `#[ignore]`d, because a fresh clone does not have it: run them with `--ignored` where it
-/// is. Asking for it where it is absent fails the test rather than passing it unchecked.
-pub fn corpus() -> PathBuf {
-    let dir = repo().join("../shared/corpus/xergioalex");
-    assert!(
-        dir.is_dir(),
-        "{} is absent: this test needs the real corpus beside the checkout",
-        dir.display()
-    );
-    dir
-}
-
 #[path = "daemon_log.rs"]
 mod daemon_log;
+#[path = "fresh.rs"]
+mod fresh;
+#[path = "live_output.rs"]
+mod live_output;
+#[path = "preview.rs"]
+mod preview;
+#[path = "sample.rs"]
+mod sample;
 #[path = "../../benches/support/corpus.rs"]
 mod synthetic;
 #[allow(unused_imports)] // Used by the files that start a daemon, not by every test file.
 pub use daemon_log::{DAEMON_READY, spawn_logged};
-
-/// A synthetic bilingual corpus under `root` (the benchmarks' generator, deterministic): 150
-/// posts per language (lists span three runs of 64), 40 tags in three tiers, 12 series, 20
-/// decks per language, about 2% drafts, every date in the past of [`SAMPLE_TODAY`].
-pub fn synthetic_corpus(root: &Path) -> PathBuf {
-    let dir = root.join("synthetic");
-    synthetic::generate(
-        &dir,
-        synthetic::Shape {
-            posts: 150,
-            tags: 40,
-            series: 12,
-            slides: 20,
-            paragraphs: 3,
-            seed: 15,
-        },
-    );
-    dir
-}
-
-/// The posts of a content folder a build publishes: every `blog/` file without `draft: true`
-/// (the synthetic corpus has no scheduled posts).
-pub fn published_post_count(content: &Path) -> usize {
-    read_tree(&content.join("blog"))
-        .values()
-        .filter(|bytes| !String::from_utf8_lossy(bytes).contains("\ndraft: true\n"))
-        .count()
-}
-
-// ---- The sample configuration and what a build executes. ----
-
-/// The configuration in `path` (a `watch.toml`), which must exist and be valid.
-pub fn load_config(path: &Path) -> content_api::config::SiteConfig {
-    let path = camino::Utf8Path::from_path(path).expect("a UTF-8 path");
-    content_api::config::load(path, true)
-        .unwrap_or_else(|e| panic!("{path}: {e:?}"))
-        .unwrap_or_else(|| panic!("{path} is missing"))
-}
-
-/// The sample site's configuration (`watch.toml` at the repository root).
-pub fn sample_config() -> content_api::config::SiteConfig {
-    load_config(&repo().join("watch.toml"))
-}
-
-/// [`sample_config`] with the content folder at `content` and the output folder at `out`.
-pub fn sample_config_in(content: &Path, out: &Path) -> content_api::config::SiteConfig {
-    let mut config = sample_config();
-    config.content_dir = camino::Utf8PathBuf::from_path_buf(content.to_owned()).unwrap();
-    config.out_dir = camino::Utf8PathBuf::from_path_buf(out.to_owned()).unwrap();
-    config
-}
-
-/// [`SAMPLE_TODAY`] as a date.
-pub fn sample_today() -> chrono::NaiveDate {
-    chrono::NaiveDate::parse_from_str(SAMPLE_TODAY, "%Y-%m-%d").unwrap()
-}
-
-/// The name of every query a full watch-mode build of the sample site executes: its outputs,
-/// its diagnostics, and a refresh of every group. Recorded once per test binary.
-pub fn full_build_queries() -> &'static BTreeSet<String> {
-    static NAMES: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| {
-        let workspace = recording_sample_workspace(Default::default());
-        content_api::build::diagnostics(workspace.db());
-        content_api::build::outputs(workspace.db());
-        content_api::build::refresh_groups(workspace.db());
-        query_names(&workspace.db().take_executions())
-            .into_iter()
-            .collect()
-    })
-}
-
-/// A watch-mode workspace over the bundled sample site (its configuration and date) on a
-/// recording database, so a test can see which queries run; `published` is the history.
-pub fn recording_sample_workspace(
-    published: content_api::db::Published,
-) -> content_api::workspace::Workspace {
-    content_api::workspace::Workspace::with_database(
-        content_api::db::Database::recording(),
-        std::sync::Arc::new(sample_config()),
-        sample_today(),
-        false,
-        content_api::source::scan(&repo().join("content")),
-        content_api::workspace::Lifetime::Watch,
-        published,
-    )
-}
-
-/// `parse_post(Id(3))` → `parse_post`: the query names of a recording database's log.
-pub fn query_names(executed: &[String]) -> Vec<String> {
-    executed
-        .iter()
-        .map(|e| e.split('(').next().unwrap_or(e).to_string())
-        .collect()
-}
-
-/// How many times `query` appears in `executed` (names, as [`query_names`] gives them). Panics
-/// when no full build executes a query of that name: an assertion that a misspelt, renamed or
-/// untracked function "did not run" would pass whatever the code does.
-pub fn runs_of(executed: &[String], query: &str) -> usize {
-    let known = full_build_queries();
-    assert!(
-        known.contains(query),
-        "`{query}` is not a query a full build executes, so counting its runs proves nothing; \
-         known queries: {known:?}"
-    );
-    executed.iter().filter(|q| *q == query).count()
-}
+#[allow(unused_imports)] // Used by the tests that compare a watch session with `--once`.
+pub use fresh::fresh_build;
+#[allow(unused_imports)] // Used by the end-to-end tests only.
+pub use live_output::live_snapshot;
+#[allow(unused_imports)] // Used by the tests that start `serve`.
+pub use preview::{Preview, Served};
+pub use sample::*;

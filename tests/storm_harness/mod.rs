@@ -10,7 +10,10 @@
 
 #[path = "../common/daemon_log.rs"]
 mod daemon_log;
+#[path = "../common/live_output.rs"]
+mod live_output;
 
+use live_output::live_snapshot;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -665,7 +668,7 @@ impl Daemon {
             let checked = different_at.as_ref().is_some_and(|(at, _, _)| *at == lanes);
             if idle && !checked {
                 let fresh = fresh_build(site);
-                let output = snapshot(&self.out);
+                let output = live_snapshot(&self.out);
                 if output == fresh {
                     return None;
                 }
@@ -758,31 +761,5 @@ fn fresh_build(site: &Site) -> BTreeMap<String, Vec<u8>> {
         "the fresh build failed (the storm left invalid content: a bug of the generator):\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    snapshot(&fresh)
-}
-
-/// Every file of an output folder except the state folder and in-flight temporary files.
-fn snapshot(out: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(out)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let relative = entry
-            .path()
-            .strip_prefix(out)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        if !entry.file_type().is_file()
-            || relative.starts_with(".content-api/")
-            || relative.ends_with(".tmp")
-        {
-            continue;
-        }
-        if let Ok(bytes) = std::fs::read(entry.path()) {
-            files.insert(relative, bytes);
-        }
-    }
-    files
+    live_snapshot(&fresh)
 }

@@ -116,6 +116,39 @@ fn a_cycle_between_sibling_modules_is_reported() {
 }
 
 #[test]
+fn a_cycle_between_nested_sibling_modules_is_reported() {
+    let mut files = planted(
+        "src/render/mod.rs",
+        "//! Bytes.\nuse crate::model::Post;\nmod a;\nmod b;\nmod docs;\n",
+    );
+    files.push((
+        "src/render/docs/mod.rs".into(),
+        "//! Docs.\nmod x;\nmod y;\n".into(),
+    ));
+    files.push((
+        "src/render/docs/x.rs".into(),
+        "//! X.\nuse super::y::f;\n".into(),
+    ));
+    files.push((
+        "src/render/docs/y.rs".into(),
+        "//! Y.\npub fn f() {}\n".into(),
+    ));
+    assert_eq!(reported(&files), Vec::<String>::new());
+    files.retain(|(p, _)| p != "src/render/docs/y.rs");
+    files.push((
+        "src/render/docs/y.rs".into(),
+        "//! Y.\npub fn f() {}\nfn g() { crate::render::docs::x::h(); }\n".into(),
+    ));
+    assert_eq!(reported(&files), ["src/render/docs/x.rs:2: [no cycles]"]);
+    let problems = check_all(MAP, &files, &[]);
+    assert!(
+        problems[0]
+            .message
+            .contains("render::docs::x, render::docs::y")
+    );
+}
+
+#[test]
 fn a_known_cycle_is_let_through_and_a_stale_one_is_reported() {
     let files = planted(
         "src/render/b.rs",

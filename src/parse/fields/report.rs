@@ -50,23 +50,22 @@ impl FrontMatter<'_> {
             .count()
     }
 
+    /// The error for a value of `key` that is not of the `expected` type, at the value.
     pub(super) fn type_error(
-        &mut self,
+        &self,
         key: &str,
-        at: Location,
+        node: &MarkedYaml<'_>,
         expected: &str,
-        found: &str,
         help: String,
-    ) {
-        self.push(
-            Diagnostic::error(
-                self.path,
-                format!("`{key}` must be {expected}, found {found}"),
-            )
-            .at(at)
-            .label(format!("expected {expected}"))
-            .help(help),
-        );
+    ) -> Diagnostic {
+        let found = super::describe(&node.data);
+        Diagnostic::error(
+            self.path,
+            format!("`{key}` must be {expected}, found {found}"),
+        )
+        .at(self.location_of_node(node))
+        .label(format!("expected {expected}"))
+        .help(help)
     }
 
     pub(super) fn opening_line(&self) -> Location {

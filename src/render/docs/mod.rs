@@ -35,7 +35,7 @@ pub mod text;
 
 pub use auth::auth_md;
 pub use catalogs::{ai_catalog_json, api_catalog};
-pub use developers::{DeveloperDocs, developer_docs};
+pub use developers::developer_docs;
 pub use llms_full::{llms_full_section, llms_full_txt};
 pub use llms_map::llms_txt;
 pub use mcp::server_card;

@@ -44,8 +44,11 @@ pub struct ContentDiagnostic {
     pub severity: &'static str,
     /// Relative to the content folder.
     pub path: String,
+    /// 1-based, when the problem has a position.
     pub line: Option<usize>,
+    /// 1-based, when the problem has a position.
     pub column: Option<usize>,
+    /// The one-line message, without the source excerpt.
     pub message: String,
     /// The full message as the terminal shows it (source line, underline, help), no colour.
     pub rendered: String,

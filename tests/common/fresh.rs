@@ -1,0 +1,49 @@
+//! A fresh one-shot build in memory: what `--once` would leave in an output folder, for the
+//! tests that compare a watch session's output with it.
+
+use content_api::config::SiteConfig;
+use content_api::workspace::{Lifetime, Workspace};
+use content_api::{build, source, write};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The files a `--once` build of `config`'s content folder on `today` writes into `out` (whose
+/// publishing history it reads), as written (host files merged), without the state folder.
+/// Fails the test when the content has errors: `--once` would write nothing then.
+pub fn fresh_build(
+    config: Arc<SiteConfig>,
+    today: chrono::NaiveDate,
+    out: &Path,
+) -> BTreeMap<String, Vec<u8>> {
+    let history = write::HistoryFile::load(
+        &config.history_file,
+        camino::Utf8Path::from_path(out).expect("a UTF-8 path"),
+    )
+    .expect("the publishing history loads");
+    let scan = source::scan(config.content_dir.as_std_path());
+    let workspace = Workspace::new(
+        config,
+        today,
+        false,
+        scan,
+        Lifetime::Once,
+        history.published(),
+    );
+    let errors: Vec<String> = build::diagnostics(workspace.db())
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the content should be valid here: {errors:#?}"
+    );
+    build::outputs(workspace.db())
+        .into_iter()
+        .map(|(path, output)| {
+            let bytes = write::as_written(&path, output.to_vec());
+            (path.to_string(), bytes)
+        })
+        .collect()
+}
