@@ -14,6 +14,8 @@ use common::{copy_sample_content, fresh_build, read_tree, sample_config_in, samp
 use content_api::config::SiteConfig;
 use content_api::render::{LAGGING_DOCUMENTS, Lane};
 use content_api::session::{Batch, RebuildError, Session};
+use content_api::workspace::{Lifetime, Workspace};
+use content_api::{build, source};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

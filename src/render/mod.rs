@@ -37,7 +37,7 @@ pub use plan::{Files, LAGGING_DOCUMENTS, Lane};
 pub(crate) use assemble::{group_files, render_output};
 pub(crate) use http::is_api_path;
 pub(crate) use output::Chunk;
-pub(crate) use plan::{output_groups, site_documents};
+pub(crate) use plan::{OutputGroup, output_groups, site_documents};
 
 use crate::db::SourceFile;
 

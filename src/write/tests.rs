@@ -1,6 +1,7 @@
 //! The publisher's cold publish: what it writes in place, what stops it, how a crash converges.
 
 use super::*;
+use dir::is_temp_name;
 use std::os::unix::fs::MetadataExt;
 
 fn outputs(pairs: &[(&str, &str)]) -> Vec<(Arc<str>, Output)> {
