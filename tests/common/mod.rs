@@ -543,7 +543,7 @@ pub fn corpus() -> PathBuf {
 #[path = "daemon_log.rs"]
 mod daemon_log;
 #[path = "../../benches/support/corpus.rs"]
-mod synthetic;
+pub mod synthetic;
 #[allow(unused_imports)] // Used by the files that start a daemon, not by every test file.
 pub use daemon_log::{DAEMON_READY, spawn_logged};
 
