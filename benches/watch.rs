@@ -14,6 +14,8 @@
 //!     cargo bench --bench watch -- 1000 10000 50000
 //!     cargo bench --bench watch -- 10000 --edits 10000   # memory over 10,000 edits
 //!     cargo bench --bench watch -- 10000 --kind none --edits 10000   # memory only
+//!     cargo bench --bench watch -- 10000 --kind none --renames 3000  # memory over renames
+//!     cargo bench --bench watch -- 10000 --kind none --first 50  # first vs repeat title edits
 //!     cargo bench --bench watch -- 10000 --kind body      # one kind of edit (for profiling)
 //!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench watch   # content and output on tmpfs
 //!
@@ -45,6 +47,8 @@ fn main() {
     }
     let mut sizes = Vec::new();
     let mut memory_edits = 0;
+    let mut renames = 0;
+    let mut first_edits = 0;
     let mut only: Option<String> = None;
     let mut lanes = true;
     let mut per_kind = EDITS_PER_KIND;
@@ -56,6 +60,10 @@ fn main() {
             lanes = false;
         } else if arg == "--per-kind" {
             per_kind = args.next().and_then(|n| n.parse().ok()).unwrap_or(per_kind);
+        } else if arg == "--first" {
+            first_edits = args.next().and_then(|n| n.parse().ok()).unwrap_or(50);
+        } else if arg == "--renames" {
+            renames = args.next().and_then(|n| n.parse().ok()).unwrap_or(3_000);
         } else if arg == "--edits" {
             memory_edits = args.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
         } else if let Ok(n) = arg.parse() {
@@ -223,7 +231,114 @@ fn main() {
                 (after - before) / before * 100.0
             );
         }
+        if first_edits > 0 {
+            measure_first_edits(&mut session, &content, posts, &posts_en, first_edits);
+        }
+        if renames > 0 {
+            measure_renames(&mut session, &content, posts, &posts_en[..50], renames);
+        }
     }
+}
+
+/// Title edits of `count` posts never edited before (each one's first edit in the session),
+/// then `count` edits of the last of them again: wall time and the process's CPU time (user +
+/// system, every thread) per edit, which a loaded machine disturbs less than the wall time.
+fn measure_first_edits(
+    session: &mut Session,
+    content: &Path,
+    posts: usize,
+    paths: &[String],
+    count: usize,
+) {
+    let mut first = Vec::with_capacity(count);
+    let mut again = Vec::with_capacity(count);
+    for i in 0..2 * count {
+        // Spread over the corpus, from the end backwards: no other mode edits those first.
+        let path = &paths[paths.len() - 1 - (i.min(count - 1) * 7919) % (paths.len() / 2)];
+        let file = content.join(path);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let edited = set_line(&text, "title:", &format!("title: \"Timed {i}\""));
+        let (wall, cpu) = (Instant::now(), cpu_time());
+        std::fs::write(&file, edited).unwrap();
+        session
+            .apply(&Batch {
+                paths: [path.clone()].into(),
+                ..Default::default()
+            })
+            .unwrap();
+        let taken = (wall.elapsed(), cpu_time() - cpu);
+        if i < count {
+            first.push(taken)
+        } else {
+            again.push(taken)
+        }
+    }
+    for (name, times) in [
+        ("title, first edit", &mut first),
+        ("title, edited again", &mut again),
+    ] {
+        let mut wall: Vec<Duration> = times.iter().map(|t| t.0).collect();
+        let mut cpu: Vec<Duration> = times.iter().map(|t| t.1).collect();
+        wall.sort();
+        cpu.sort();
+        println!(
+            "{:>10} {:<26} wall median {:.1} ms, max {:.1} ms; cpu median {:.1} ms, max {:.1} ms ({} edits)",
+            posts,
+            name,
+            ms(wall[wall.len() / 2]),
+            ms(wall[wall.len() - 1]),
+            ms(cpu[cpu.len() / 2]),
+            ms(cpu[cpu.len() - 1]),
+            times.len()
+        );
+    }
+}
+
+/// Renames `files` round-robin to names never used before, `count` times, one batch per rename
+/// (both paths, as the watcher reports a rename), and prints resident memory along the way.
+/// Every rename leaves a path the session has seen and will not see again: memory that grows
+/// with the count is kept for dead paths.
+fn measure_renames(
+    session: &mut Session,
+    content: &Path,
+    posts: usize,
+    files: &[String],
+    count: usize,
+) {
+    let mut current: Vec<String> = files.to_vec();
+    session.release_memory();
+    let before = rss_mb();
+    let started = Instant::now();
+    for i in 0..count {
+        let slot = i % current.len();
+        let old = current[slot].clone();
+        let stem = files[slot].trim_end_matches(".md");
+        let new = format!("{stem}-r{i}.md");
+        std::fs::rename(content.join(&old), content.join(&new)).unwrap();
+        session
+            .apply(&Batch {
+                paths: [old, new.clone()].into(),
+                ..Default::default()
+            })
+            .unwrap();
+        current[slot] = new;
+        if (i + 1) % (count / 10).max(1) == 0 {
+            session.release_memory();
+            println!(
+                "{:>10} resident memory after {} renames: {:.0} MB",
+                posts,
+                i + 1,
+                rss_mb()
+            );
+        }
+    }
+    let after = rss_mb();
+    println!(
+        "{:>10} resident memory over {count} renames: {before:.0} MB → {after:.0} MB ({:+.2} KB per rename; {:.1} ms per rename)",
+        posts,
+        (after - before) * 1024.0 / count as f64,
+        ms(started.elapsed()) / count as f64
+    );
 }
 
 /// How many edits of each kind, on how large a corpus.

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{copy_sample_content, query_names, runs_of, sample_config_in, sample_today};
+use common::{
+    copy_sample_content, query_names, runs_of, sample_config_in, sample_today, synthetic,
+};
 use content_api::db::Database;
 use content_api::session::{Batch, Outcome, Session};
 use std::collections::BTreeSet;
@@ -257,4 +259,81 @@ fn counting_a_name_no_build_runs_fails_the_test() {
     // `published_posts` reads an index input; it is a plain function, not a salsa query, so it
     // never appears in the log and "it did not run" would hold whatever the code does.
     count(&[], "published_posts");
+}
+
+/// A watch session on a generated corpus of `posts` posts per language, and its content folder.
+fn generated_session(posts: usize) -> (tempfile::TempDir, PathBuf, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    synthetic::generate(&content, synthetic::Shape::scaled(posts));
+    let config = sample_config_in(&content, &dir.path().join("out"));
+    let (session, outcome) = Session::start_with_database(
+        Database::recording(),
+        Arc::new(config),
+        sample_today(),
+        false,
+    )
+    .unwrap();
+    assert_eq!(outcome.errors, 0);
+    (dir, content, session)
+}
+
+/// Sets `path`'s title, tells the session, and returns the names of the queries that executed
+/// and of the memos salsa validated without executing them.
+fn retitle(
+    session: &mut Session,
+    content: &std::path::Path,
+    path: &str,
+    title: &str,
+) -> (Vec<String>, Vec<String>) {
+    let file = content.join(path);
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, with_field(&text, "title", title)).unwrap();
+    session.database().take_executions();
+    session.database().take_validations();
+    let outcome = session
+        .apply(&Batch {
+            paths: [path.to_string()].into(),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(api_files(&outcome).contains("api/posts-en.json"));
+    let executed = query_names(&session.database().take_executions());
+    let validated = query_names(&session.database().take_validations());
+    (executed, validated)
+}
+
+/// The first edit of a file loaded at the start used to lower its input from HIGH to LOW
+/// durability, which told salsa that every HIGH value might be stale: the rebuild walked the
+/// dependencies of every memo of every file (each post's parse, entry, Markdown variant...).
+/// The file now gets a new input and only what lists it is looked at again; no other file's
+/// own queries are re-validated or re-run, whatever the size of the corpus.
+#[test]
+fn a_first_title_edit_looks_at_no_other_file_s_parse_at_any_corpus_size() {
+    for posts in [60, 240] {
+        let (_dir, content, mut session) = generated_session(posts);
+        let mut paths: Vec<String> = std::fs::read_dir(content.join("blog/en"))
+            .unwrap()
+            .map(|e| format!("blog/en/{}", e.unwrap().file_name().to_string_lossy()))
+            .filter(|p| p.ends_with(".md"))
+            .collect();
+        paths.sort();
+        for path in [&paths[paths.len() / 2], &paths[paths.len() / 3]] {
+            for title in ["\"First\"", "\"Again\""] {
+                let (executed, validated) = retitle(&mut session, &content, path, title);
+                for query in ["parse_post", "post_entry_json", "post_markdown", "sort_key"] {
+                    assert_eq!(count(&executed, query), 1, "{posts}: {executed:?}");
+                }
+                let parses = validated
+                    .iter()
+                    .filter(|q| q.starts_with("parse_") || *q == "post_diagnostics")
+                    .count();
+                assert!(
+                    parses <= 2,
+                    "{posts} posts per language: {title} edit of {path} re-validated {parses} \
+                     parses of other files"
+                );
+            }
+        }
+    }
 }

@@ -22,6 +22,9 @@ pub struct Database {
     /// Present only in a [`Database::recording`] database: salsa calls an event callback for
     /// every query it looks at, which costs time in a normal build.
     executed: Option<Arc<Mutex<Vec<String>>>>,
+    /// Present only in a recording database: how many memos salsa validated without running
+    /// them (`DidValidateMemoizedValue`), the cost of a revision that re-runs nothing.
+    validated: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl Database {
@@ -29,18 +32,36 @@ impl Database {
     /// can assert that an edit re-ran only what it had to.
     pub fn recording() -> Database {
         let executed: Arc<Mutex<Vec<String>>> = Arc::default();
-        let log = executed.clone();
+        let validated: Arc<Mutex<Vec<String>>> = Arc::default();
+        let (log, checked) = (executed.clone(), validated.clone());
         let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                log.lock()
+            match event.kind {
+                salsa::EventKind::WillExecute { database_key } => log
+                    .lock()
                     .expect("log lock")
-                    .push(format!("{database_key:?}"));
+                    .push(format!("{database_key:?}")),
+                salsa::EventKind::DidValidateMemoizedValue { database_key } => checked
+                    .lock()
+                    .expect("log lock")
+                    .push(format!("{database_key:?}")),
+                _ => {}
             }
         })));
         Database {
             storage,
             executed: Some(executed),
+            validated: Some(validated),
         }
+    }
+
+    /// The memoised values salsa validated (found still valid, by durability or by walking
+    /// their dependencies) since the last call, as `query_name(Id(..))`: the cost of a revision
+    /// beyond what it re-ran. Always empty for a database that is not [`Database::recording`].
+    pub fn take_validations(&self) -> Vec<String> {
+        self.validated
+            .as_ref()
+            .map(|log| std::mem::take(&mut *log.lock().expect("log lock")))
+            .unwrap_or_default()
     }
 
     /// The queries executed since the last call, as `query_name(Id(..))`. Always empty for a

@@ -97,21 +97,46 @@ impl Indexes {
         Indexes { index, langs }
     }
 
-    /// Re-reads the summaries of `files` and sets the index entries that changed.
+    /// Re-reads the summaries of `files`, drops the entries of the `deleted` files, and sets the
+    /// index entries that changed.
     pub fn update(
         &mut self,
         db: &mut Database,
         files: impl IntoIterator<Item = (Lang, SourceFile)>,
+        deleted: impl IntoIterator<Item = (Lang, SourceFile)>,
     ) {
-        let changes: Vec<(Lang, SourceFile, Option<Summary>)> = files
+        let changes: Vec<(Lang, SourceFile, Option<Summary>)> = deleted
             .into_iter()
-            .map(|(lang, file)| (lang, file, summary(db, file)))
+            .map(|(lang, file)| (lang, file, None))
+            .chain(
+                files
+                    .into_iter()
+                    .map(|(lang, file)| (lang, file, summary(db, file))),
+            )
             .collect();
         let mut touched = [Touched::default(), Touched::default()];
         for (lang, file, new) in changes {
             let index = lang_slot(lang);
             self.langs[index].apply(file, new, &mut touched[index]);
         }
+        self.commit(db, touched);
+    }
+
+    /// Puts the new input of each `replaced` pair (old → new, the same path) wherever the
+    /// indexes hold the old one, and sets the entries that held it. The summaries move as they
+    /// are: [`Indexes::update`] then reads the new contents.
+    pub fn replace(&mut self, db: &mut Database, replaced: &HashMap<SourceFile, SourceFile>) {
+        let mut touched = [Touched::default(), Touched::default()];
+        for (state, touched) in self.langs.iter_mut().zip(&mut touched) {
+            for (&old, &new) in replaced {
+                state.replace(old, new, touched);
+            }
+        }
+        self.commit(db, touched);
+    }
+
+    /// Sets the inputs of what `touched` says may have changed.
+    fn commit(&mut self, db: &mut Database, touched: [Touched; 2]) {
         let order_touched = touched.iter().any(|t| t.published);
         for (state, touched) in self.langs.iter_mut().zip(touched) {
             state.commit(db, touched);
@@ -232,6 +257,34 @@ impl LangState {
         state
     }
 
+    /// Puts `new` where the in-memory indexes hold `old` (same summary, so same positions).
+    fn replace(&mut self, old: SourceFile, new: SourceFile, touched: &mut Touched) {
+        let Some(summary) = self.summaries.remove(&old) else {
+            return;
+        };
+        swap_sorted(
+            &mut self.published,
+            &summary.key,
+            old,
+            new,
+            SortKey::newest_first,
+        );
+        for tag in &summary.tags {
+            if let Some(members) = self.tags.get_mut(tag) {
+                swap_sorted(members, &summary.key, old, new, SortKey::newest_first);
+            }
+            touched.tags.insert(tag.clone());
+        }
+        if let Some((name, key)) = summary.reading_key() {
+            if let Some(chapters) = self.series.get_mut(&name) {
+                swap_sorted(chapters, &key, old, new, ReadingKey::reading_order);
+            }
+            touched.series.insert(name);
+        }
+        self.summaries.insert(new, summary);
+        touched.published = true;
+    }
+
     /// Replaces `file`'s contribution with `new` in the in-memory indexes.
     fn apply(&mut self, file: SourceFile, new: Option<Summary>, touched: &mut Touched) {
         let old = self.summaries.get(&file).cloned();
@@ -330,6 +383,24 @@ fn insert_sorted<K>(
 ) {
     let at = list.partition_point(|(k, _)| order(k, &key) == std::cmp::Ordering::Less);
     list.insert(at, (key, file));
+}
+
+/// Replaces `(key, old)` by `(key, new)`, found like [`remove_sorted`] finds it.
+fn swap_sorted<K: PartialEq>(
+    list: &mut [(K, SourceFile)],
+    key: &K,
+    old: SourceFile,
+    new: SourceFile,
+    order: fn(&K, &K) -> std::cmp::Ordering,
+) {
+    let at = list.partition_point(|(k, _)| order(k, key) == std::cmp::Ordering::Less);
+    let at = match list.get(at) {
+        Some((k, f)) if k == key && *f == old => Some(at),
+        _ => list.iter().position(|(_, f)| *f == old),
+    };
+    if let Some(at) = at {
+        list[at].1 = new;
+    }
 }
 
 /// Removes `(key, file)`, found by binary search on `key` (ids make keys unique).

@@ -18,16 +18,23 @@ use chrono::NaiveDate;
 use index::{Indexes, summary};
 use rayon::prelude::*;
 use salsa::{Durability, Setter};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-/// The database plus the path → input table. Paths that were deleted keep their input (with
-/// `FileContents::Missing`), so recreating a file reuses it.
+/// The database plus the path → input table of the files that exist. salsa cannot delete an
+/// input, and a dead input keeps its memos (parsed document, rendered fragments) until they run
+/// again: a deleted file's input goes to a pool that the next new path reuses, so a session's
+/// memory follows the files that exist, not every path it ever saw.
 pub struct Workspace {
     db: Database,
     site: Site,
     files: HashMap<ContentPath, SourceFile>,
     indexes: Indexes,
+    /// The inputs created at the session's start (HIGH durability) and never edited since. The
+    /// first edit of one of these gets a new input instead of a setter (see [`Workspace::put`]).
+    loaded: HashSet<SourceFile>,
+    /// Inputs of deleted files (edited in this session, so LOW), for new paths to reuse.
+    free: Vec<SourceFile>,
 }
 
 /// What one change did to the inputs.
@@ -48,7 +55,7 @@ pub(crate) enum Staged {
     Modified,
     /// The file now exists (created, or recreated after a deletion).
     Appeared,
-    /// The file is gone (its input stays, as `FileContents::Missing`).
+    /// The file is gone (its input leaves the table).
     Disappeared,
 }
 
@@ -155,12 +162,20 @@ impl Workspace {
         .today_durability(lifetime.settings())
         .drafts_durability(lifetime.settings())
         .new(&db);
-        let indexes = build_indexes(&db, site, lifetime.files());
+        // The indexes are set on an edit's first touch of a file (they hold its input), so they
+        // are as durable as the lists, not as the files.
+        let indexes = build_indexes(&db, site, lifetime.lists());
+        let loaded = match lifetime {
+            Lifetime::Once => HashSet::new(),
+            Lifetime::Watch => files.values().copied().collect(),
+        };
         Workspace {
             db,
             site,
             files,
             indexes,
+            loaded,
+            free: Vec::new(),
         }
     }
 
@@ -174,7 +189,7 @@ impl Workspace {
         self.site
     }
 
-    /// The input for `path`, if the path was ever seen.
+    /// The input for `path`, if the file exists.
     pub(crate) fn file(&self, path: &ContentPath) -> Option<SourceFile> {
         self.files.get(path).copied()
     }
@@ -185,7 +200,7 @@ impl Workspace {
         self.files.get(&path)?.contents(&self.db).text()
     }
 
-    /// The contents salsa holds for `path` (`Missing` for a path never seen).
+    /// The contents salsa holds for `path` (`Missing` for a file that does not exist).
     pub(crate) fn contents_of(&self, path: &ContentPath) -> FileContents {
         self.files.get(path).map_or(FileContents::Missing, |file| {
             file.contents(&self.db).clone()
@@ -194,10 +209,7 @@ impl Workspace {
 
     /// Every path that currently exists, in no particular order.
     pub(crate) fn existing_paths(&self) -> impl Iterator<Item = &ContentPath> {
-        self.files
-            .iter()
-            .filter(|(_, file)| *file.contents(&self.db) != FileContents::Missing)
-            .map(|(path, _)| path)
+        self.files.keys()
     }
 
     /// Moves the site's date. Every post's visibility may change, so every summary is read
@@ -223,22 +235,31 @@ impl Workspace {
             })
             .chain(self.indexes.published_files())
             .collect();
-        self.indexes.update(&mut self.db, posts);
+        self.indexes.update(&mut self.db, posts, []);
         true
     }
 
-    /// Brings the indexes up to date with the posts at `paths` (after a batch of changes; paths
-    /// that are not posts are ignored).
-    fn refresh_indexes<'a>(&mut self, paths: impl IntoIterator<Item = &'a ContentPath>) {
+    /// Brings the indexes up to date with the posts at `paths` and the deleted posts of `gone`
+    /// (after a batch of changes; paths that are not posts are ignored).
+    fn refresh_indexes<'a>(
+        &mut self,
+        paths: impl IntoIterator<Item = &'a ContentPath>,
+        gone: &[(ContentPath, SourceFile)],
+    ) {
+        let lang_of = |path: &ContentPath| match classify(path) {
+            FileRole::Post { lang, .. } => Some(lang),
+            _ => None,
+        };
         let posts: Vec<(Lang, SourceFile)> = paths
             .into_iter()
-            .filter_map(|path| match classify(path) {
-                FileRole::Post { lang, .. } => Some((lang, *self.files.get(path)?)),
-                _ => None,
-            })
+            .filter_map(|path| Some((lang_of(path)?, *self.files.get(path)?)))
             .collect();
-        if !posts.is_empty() {
-            self.indexes.update(&mut self.db, posts);
+        let deleted: Vec<(Lang, SourceFile)> = gone
+            .iter()
+            .filter_map(|(path, file)| Some((lang_of(path)?, *file)))
+            .collect();
+        if !posts.is_empty() || !deleted.is_empty() {
+            self.indexes.update(&mut self.db, posts, deleted);
         }
     }
 
@@ -287,50 +308,133 @@ impl Workspace {
         changes: impl IntoIterator<Item = (ContentPath, FileContents)>,
     ) -> Applied {
         let mut applied = Applied::default();
+        let mut replaced = HashMap::new();
+        let mut gone = Vec::new();
         for (path, contents) in changes {
-            match self.put(path.clone(), contents) {
+            match self.put(path.clone(), contents, &mut replaced, &mut gone) {
                 Staged::Unchanged => continue,
                 Staged::Appeared | Staged::Disappeared => applied.structural = true,
                 Staged::Modified => {}
             }
             applied.changed.push(path);
         }
+        if !replaced.is_empty() {
+            self.replace_in_lists(&replaced);
+            self.indexes.replace(&mut self.db, &replaced);
+        }
         if applied.structural {
             self.sync_lists();
         }
-        self.refresh_indexes(applied.changed.clone().iter());
+        self.refresh_indexes(applied.changed.clone().iter(), &gone);
+        // Out of every list and index now: free for the next new path. An input loaded at the
+        // start stays out of the pool, because setting it would lower its HIGH durability.
+        self.free.extend(
+            gone.into_iter()
+                .map(|(_, file)| file)
+                .filter(|file| !self.loaded.remove(file)),
+        );
         applied
     }
 
     /// Sets one path's contents (creating its input on first sight) at LOW durability: a file
     /// being edited is likely to change again. The lists and indexes are left to the caller
     /// ([`Workspace::apply`]).
-    fn put(&mut self, path: ContentPath, contents: FileContents) -> Staged {
+    ///
+    /// The first edit of a file loaded at the start gets a new input (recorded in `replaced`,
+    /// old → new) rather than a setter. Setting a HIGH input makes salsa treat every HIGH
+    /// value as possibly stale, so the next rebuild would re-validate every memo of every file
+    /// of the corpus. A new input starts no revision at all; the caller then swaps it into the
+    /// lists and indexes that held the old one, which are MEDIUM, so only what reads those is
+    /// re-validated, and every other file's values are verified by durability.
+    ///
+    /// A deleted file's input leaves the table untouched (into `gone`): nothing reads it once
+    /// the lists and indexes drop it, and [`Workspace::apply`] then pools it for reuse.
+    fn put(
+        &mut self,
+        path: ContentPath,
+        contents: FileContents,
+        replaced: &mut HashMap<SourceFile, SourceFile>,
+        gone: &mut Vec<(ContentPath, SourceFile)>,
+    ) -> Staged {
         let missing = FileContents::Missing;
         match self.files.get(&path) {
+            Some(&file) if contents == missing => {
+                self.files.remove(&path);
+                gone.push((path, file));
+                Staged::Disappeared
+            }
             Some(&file) => {
-                let old = file.contents(&self.db);
-                if *old == contents {
+                if *file.contents(&self.db) == contents {
                     return Staged::Unchanged;
                 }
-                let staged = match (*old == missing, contents == missing) {
-                    (true, false) => Staged::Appeared,
-                    (false, true) => Staged::Disappeared,
-                    _ => Staged::Modified,
-                };
-                file.set_contents(&mut self.db)
-                    .with_durability(Durability::LOW)
-                    .to(contents);
+                let staged = Staged::Modified;
+                if self.loaded.remove(&file) {
+                    let new = SourceFile::builder(path.clone(), contents)
+                        .durability(Durability::LOW)
+                        .new(&self.db);
+                    self.files.insert(path, new);
+                    replaced.insert(file, new);
+                } else {
+                    file.set_contents(&mut self.db)
+                        .with_durability(Durability::LOW)
+                        .to(contents);
+                }
                 staged
             }
             None if contents == missing => Staged::Unchanged,
             None => {
-                let file = SourceFile::builder(path.clone(), contents)
-                    .durability(Durability::LOW)
-                    .new(&self.db);
+                let file = match self.free.pop() {
+                    Some(file) => {
+                        let db = &mut self.db;
+                        file.set_path(db)
+                            .with_durability(Durability::LOW)
+                            .to(path.clone());
+                        file.set_contents(db)
+                            .with_durability(Durability::LOW)
+                            .to(contents);
+                        file
+                    }
+                    None => SourceFile::builder(path.clone(), contents)
+                        .durability(Durability::LOW)
+                        .new(&self.db),
+                };
                 self.files.insert(path, file);
                 Staged::Appeared
             }
+        }
+    }
+
+    /// Puts the new inputs of `replaced` (old → new) where the file lists hold the old ones. The
+    /// paths are the same, so the lists stay sorted; only the lists that hold one are set.
+    fn replace_in_lists(&mut self, replaced: &HashMap<SourceFile, SourceFile>) {
+        let swap = |list: &Arc<[SourceFile]>| -> Option<Arc<[SourceFile]>> {
+            list.iter()
+                .any(|file| replaced.contains_key(file))
+                .then(|| {
+                    list.iter()
+                        .map(|file| *replaced.get(file).unwrap_or(file))
+                        .collect()
+                })
+        };
+        let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
+        let db = &mut self.db;
+        let medium = Durability::MEDIUM;
+        for tree in [en, es] {
+            if let Some(posts) = swap(tree.posts(db)) {
+                tree.set_posts(db).with_durability(medium).to(posts);
+            }
+            if let Some(decks) = swap(tree.decks(db)) {
+                tree.set_decks(db).with_durability(medium).to(decks);
+            }
+        }
+        if let Some(tags) = swap(site.tags(db)) {
+            site.set_tags(db).with_durability(medium).to(tags);
+        }
+        if let Some(series) = swap(site.series(db)) {
+            site.set_series(db).with_durability(medium).to(series);
+        }
+        if let Some(skills) = swap(site.skills(db)) {
+            site.set_skills(db).with_durability(medium).to(skills);
         }
     }
 

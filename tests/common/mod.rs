@@ -434,7 +434,7 @@ mod preview;
 #[path = "sample.rs"]
 mod sample;
 #[path = "../../benches/support/corpus.rs"]
-mod synthetic;
+pub mod synthetic;
 #[allow(unused_imports)] // Used by the files that start a daemon, not by every test file.
 pub use daemon_log::{DAEMON_READY, spawn_logged};
 #[allow(unused_imports)] // Used by the tests that compare a watch session with `--once`.
