@@ -514,7 +514,17 @@ struct Row {
 }
 
 impl Row {
+    /// The row, also printed at once to stderr as progress (the table comes at the end).
     fn new(posts: usize, measure: String, pair: Pair) -> Row {
+        let wall = |timings: &[Timing]| {
+            median(timings.iter().map(|t| t.wall))
+                .map_or("–".to_string(), |ms| format!("{ms:.0}"))
+        };
+        eprintln!(
+            "{posts} posts/lang, {measure}: content-api {} ms, Hugo {} ms",
+            wall(&pair.ours),
+            wall(&pair.theirs)
+        );
         Row {
             posts,
             measure,
