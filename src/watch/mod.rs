@@ -1,14 +1,16 @@
 //! Watching the content folder and the config file: notify's events, reduced to one
-//! [`Changes`] value per quiet period.
+//! [`Changes`] value per batch.
 //!
 //! This module produces changes and nothing else: it does not read files, and knows nothing of
 //! the database. [`filter`] says which file names editors use as scratch space; [`translate`]
-//! turns events into content paths and folders; [`debounce`] waits for the quiet period;
-//! [`watcher`] starts notify. What to do with a change is `session`'s job.
+//! turns events into content paths and folders; [`saves`] says whether the saves they touch
+//! are finished; [`debounce`] batches events, waiting the quiet period only while a save is
+//! unfinished; [`watcher`] starts notify. What to do with a change is `session`'s job.
 
 mod debounce;
 mod errors;
 pub mod filter;
+mod saves;
 mod translate;
 mod watcher;
 
@@ -17,7 +19,7 @@ pub use watcher::{Mode, StartError, Watcher, start};
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-/// Everything that changed during one quiet period.
+/// Everything that changed during one batch of events.
 #[derive(Clone, Debug, Default)]
 pub struct Changes {
     /// Changed paths below the content folder, `/`-separated (files or folders; created,

@@ -10,7 +10,7 @@ use super::Changes;
 use super::filter::is_editor_debris;
 use crate::source::in_content_folder;
 use notify::Event;
-use notify::event::{DataChange, EventKind, MetadataKind, ModifyKind};
+use notify::event::{AccessKind, AccessMode, DataChange, EventKind, MetadataKind, ModifyKind};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -50,25 +50,42 @@ impl Translator {
         }
     }
 
+    /// Whether events on `path` reach the session: a content path, the config file, or the
+    /// content folder itself (not scratch files, never-content paths or other folders' files).
+    pub(super) fn follows(&self, path: &Path) -> bool {
+        self.target(path).is_some()
+    }
+
     fn classify(&self, path: &Path, listing_changed: bool, changes: &mut Changes) {
+        match self.target(path) {
+            None => {}
+            Some(Target::Config) => changes.config = true,
+            Some(Target::Root) => changes.root = true,
+            Some(Target::NotUtf8) => changes.rescan = true,
+            Some(Target::Content(relative)) => {
+                if listing_changed && let Some((folder, _)) = relative.rsplit_once('/') {
+                    changes.folders.insert(folder.to_string());
+                }
+                changes.content.insert(relative);
+            }
+        }
+    }
+
+    fn target(&self, path: &Path) -> Option<Target> {
         if let Some((folder, name)) = &self.config
             && path.parent() == Some(folder.as_path())
             && path.file_name() == Some(name.as_os_str())
         {
-            changes.config = true;
-            return;
+            return Some(Target::Config);
         }
-        let Ok(relative) = path.strip_prefix(&self.content_root) else {
-            return;
-        };
+        let relative = path.strip_prefix(&self.content_root).ok()?;
         if relative.as_os_str().is_empty() {
             // The content folder itself was removed, moved or replaced: its watch is gone.
-            changes.root = true;
-            return;
+            return Some(Target::Root);
         }
         let Some(text) = relative.to_str() else {
-            changes.rescan = true; // A name that is not UTF-8: a full scan reports it properly.
-            return;
+            // A name that is not UTF-8: a full scan reports it properly.
+            return Some(Target::NotUtf8);
         };
         let relative = text.replace(std::path::MAIN_SEPARATOR, "/");
         // Below `.git/`, `_drafts/`, `node_modules/`...: never content, never walked.
@@ -77,24 +94,32 @@ impl Translator {
                 .split('/')
                 .any(|part| part.starts_with('.') || part.starts_with('_'))
         {
-            return;
+            return None;
         }
         let name = relative.rsplit('/').next().unwrap_or(&relative);
         if is_editor_debris(name) {
-            return; // Renamed onto a real file, the other half of the rename names that file.
+            return None; // Renamed onto a real file, the other half of the rename names that file.
         }
-        if listing_changed && let Some((folder, _)) = relative.rsplit_once('/') {
-            changes.folders.insert(folder.to_string());
-        }
-        changes.content.insert(relative);
+        Some(Target::Content(relative))
     }
+}
+
+/// What a path that reaches the session is.
+enum Target {
+    Config,
+    Root,
+    NotUtf8,
+    /// Content-relative, `/`-separated.
+    Content(String),
 }
 
 /// `None` for events that cannot change content (reads, attribute-only changes such as chmod
 /// or Spotlight's); else whether the event can change the listing of the path's folder. A new
-/// write time is a change: it is how the poll watcher reports a modification.
+/// write time is a change: it is how the poll watcher reports a modification. So is a close
+/// after writing: a write through a memory map reports nothing else.
 fn relevance(kind: &EventKind) -> Option<bool> {
     match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => Some(false),
         EventKind::Access(_) => None,
         EventKind::Modify(ModifyKind::Metadata(
             MetadataKind::AccessTime
@@ -235,6 +260,21 @@ mod tests {
             &["/site/content/blog/en/a.md"],
         )]);
         assert_eq!(changes.content.len(), 1);
+    }
+
+    #[test]
+    fn a_close_after_writing_counts_as_a_change_and_a_read_does_not() {
+        let post = ["/site/content/blog/en/a.md"];
+        let closed = event(
+            EventKind::Access(AccessKind::Close(AccessMode::Write)),
+            &post,
+        );
+        assert_eq!(sorted(&translate(&[closed]).content), ["blog/en/a.md"]);
+        let read = event(
+            EventKind::Access(AccessKind::Close(AccessMode::Read)),
+            &post,
+        );
+        assert!(translate(&[read]).is_empty());
     }
 
     #[test]

@@ -50,8 +50,9 @@ impl Drop for Watcher {
 }
 
 /// Starts watching `content_dir` (recursively) and `config_file` (by name in its folder, since
-/// editors replace files by renaming). `handler` receives one [`Signal`] per quiet period of
-/// `quiet`.
+/// editors replace files by renaming). `handler` receives one [`Signal`] per batch of events:
+/// a batch ends `quiet` after its last event, or at once (a couple of milliseconds) when its
+/// saves are all finished and the OS reports closes.
 pub fn start(
     content_dir: &Path,
     config_file: Option<&Path>,
@@ -100,9 +101,14 @@ pub fn start(
             Box::new(watcher)
         }
     };
+    let timing = debounce::Timing {
+        quiet,
+        // The poll watcher sees write times, never a close: it cannot tell a finished save.
+        settle: (mode == Mode::Native).then_some(debounce::SETTLE),
+    };
     let debouncer = std::thread::Builder::new()
         .name("debounce".into())
-        .spawn(move || debounce::run(events, quiet, translator, handler))
+        .spawn(move || debounce::run(events, timing, translator, handler))
         .map_err(|e| watch_error(&content_root, notify::Error::io(e)))?;
     Ok(Watcher {
         notify: Some(notify),
