@@ -7,9 +7,11 @@
 mod listing;
 mod path;
 mod read;
+mod stat;
 mod walk;
 
 pub use listing::list_folder;
 pub use path::{ContentPath, FileRole, classify};
 pub use read::{FileContents, MAX_FILE_BYTES, read_content, read_file};
+pub use stat::{FileStamp, StampedFile, stamp_tree};
 pub use walk::{Scan, ScanProblem, ScannedFile, in_content_folder, scan, scan_under};
