@@ -7,6 +7,11 @@ use rayon::prelude::*;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+/// How close to a moment a fine-grained timestamp is still racy (see [`FileStamp::is_racy`]).
+pub const RACY_FINE_NS: i128 = 100_000_000;
+/// How close to a moment a whole-second timestamp is still racy.
+pub const RACY_COARSE_NS: i128 = 3_000_000_000;
+
 /// What the file system says about one file: enough to see that it changed. `ctime` is set by
 /// the kernel on every change (a tool that restores `mtime` cannot restore it), and `dev`/`ino`
 /// tell a file replaced by another (an atomic save, a rename) from the same file.
@@ -49,6 +54,23 @@ impl FileStamp {
     /// The later of the modification and change times.
     pub fn last_change_ns(&self) -> i128 {
         self.mtime_ns.max(self.ctime_ns)
+    }
+
+    /// Whether a change right after `taken_ns` (nanoseconds since the epoch, the real clock)
+    /// could leave this stamp as it is: its times are within the file system's timestamp
+    /// granularity of that moment (git's "racy" entries). A change time with a sub-second part
+    /// comes from a file system with fine timestamps (ext4, xfs, btrfs, tmpfs: the kernel's
+    /// clock tick, which also lags the real clock by up to a tick; exFAT: 10 ms), so
+    /// [`RACY_FINE_NS`] covers it; a whole second may come from one that keeps seconds (ext3,
+    /// HFS+) or two (FAT), so [`RACY_COARSE_NS`]. The change time decides, because no tool can
+    /// set it.
+    pub fn is_racy(&self, taken_ns: i128) -> bool {
+        let margin = if self.ctime_ns % 1_000_000_000 != 0 {
+            RACY_FINE_NS
+        } else {
+            RACY_COARSE_NS
+        };
+        self.last_change_ns() > taken_ns - margin
     }
 
     /// The stamp as bytes, for hashing.
@@ -106,6 +128,36 @@ pub fn stamp_tree(root: &Path) -> Option<Vec<StampedFile>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recent_stamps_are_racy_by_their_granularity() {
+        let second = 1_000_000_000;
+        let fine = FileStamp {
+            dev: 1,
+            ino: 2,
+            mode: 0o100644,
+            size: 3,
+            mtime_ns: 100 * second + 5,
+            ctime_ns: 100 * second + 5,
+        };
+        assert!(fine.is_racy(100 * second + 5));
+        assert!(fine.is_racy(100 * second + RACY_FINE_NS));
+        assert!(!fine.is_racy(100 * second + 5 + RACY_FINE_NS));
+        let coarse = FileStamp {
+            ctime_ns: 100 * second,
+            mtime_ns: 100 * second,
+            ..fine
+        };
+        assert!(coarse.is_racy(100 * second + RACY_FINE_NS + 1));
+        assert!(coarse.is_racy(102 * second));
+        assert!(!coarse.is_racy(100 * second + RACY_COARSE_NS));
+        // A modification time in the future (a clock ahead, or set by hand) is never trusted.
+        let future = FileStamp {
+            mtime_ns: 200 * second,
+            ..fine
+        };
+        assert!(future.is_racy(150 * second));
+    }
 
     #[test]
     fn stamps_exactly_the_files_a_scan_reads() {

@@ -17,9 +17,10 @@
 //!
 //! Racy timestamps (git's "racy git"): a file changed twice within the file system's timestamp
 //! granularity keeps its stamp. A stamp is trusted only when its times are older than the moment
-//! it was taken by more than [`RACY_NS`]; a content file changed more recently is also stored
-//! with the hash of the text the build read, and compared by reading it again. An output that
-//! recent is not trusted at all: no fingerprint is saved, and the next build is a full one
+//! it was taken by more than that granularity (`FileStamp::is_racy`: 100 ms on file systems with
+//! sub-second timestamps, 3 s on the others); a content file changed more recently is also
+//! stored with the hash of the text the build read, and compared by reading it again. An output
+//! that recent is not trusted at all: no fingerprint is saved, and the next build is a full one
 //! (which writes nothing when nothing changed, and saves one).
 //!
 //! Only a clean build (no error or warning) saves one, so a build it stands in for would have
@@ -45,11 +46,6 @@ pub const FINGERPRINT_PATH: &str = ".content-api/fingerprint.json";
 
 /// The record's format: a fingerprint of another format never matches.
 const FORMAT: u32 = 1;
-
-/// How long after it was taken a timestamp is still "racy" (nanoseconds). It covers the
-/// coarsest timestamps of the file systems a site lives on (FAT's two seconds; ext3's and
-/// HFS+'s one), plus the kernel's coarse clock lagging the real one by a tick.
-pub const RACY_NS: i128 = 3_000_000_000;
 
 /// A fingerprint larger than this is not read (a real one is a few hundred bytes per racy file).
 const MAX_BYTES: usize = 16 * 1024 * 1024;
@@ -168,7 +164,7 @@ impl Probe {
         if dir.read(MANIFEST_PATH).map(|b| hex128(xxh3_128(&b))) != Some(saved.manifest) {
             return mismatch("the manifest");
         }
-        let (digest, _) = output_digest(dir, publisher, &yielded)?;
+        let (digest, _) = output_digest(dir, publisher, &yielded, now_ns())?;
         if digest != saved.outputs {
             return mismatch("the output folder");
         }
@@ -252,7 +248,7 @@ impl Probe {
         }
         let mut racy = BTreeMap::new();
         for file in &self.tree {
-            if file.stamp.last_change_ns() > self.taken_ns - RACY_NS {
+            if file.stamp.is_racy(self.taken_ns) {
                 let text = text_of(file.path.as_str())?;
                 racy.insert(file.path.to_string(), hex64(xxh3_64(text.as_bytes())));
             }
@@ -262,9 +258,9 @@ impl Probe {
             .map(|(path, _)| &**path)
             .filter(|path| !publisher.manifest.contains(path))
             .collect();
-        let written_before = now_ns() - RACY_NS;
-        let (outputs_digest, newest) = output_digest(dir, publisher, &yielded)?;
-        if newest > written_before {
+        let stamped_at = now_ns();
+        let (outputs_digest, racy_output) = output_digest(dir, publisher, &yielded, stamped_at)?;
+        if racy_output {
             tracing::debug!("no fingerprint: outputs were written too recently to trust");
             return None;
         }
@@ -359,9 +355,14 @@ fn tree_digest(tree: &[StampedFile]) -> String {
 }
 
 /// The digest of the output folder as the manifest and `yielded` name it (each folder's
-/// identity, each file's stamp, through the open folder without following a link), and the
-/// newest change time among the files. `None` when a folder cannot be opened.
-fn output_digest(dir: &OutDir, publisher: &Publisher, yielded: &[&str]) -> Option<(String, i128)> {
+/// identity, each file's stamp, through the open folder without following a link), and whether
+/// a file's stamp is racy at `now`. `None` when a folder cannot be opened.
+fn output_digest(
+    dir: &OutDir,
+    publisher: &Publisher,
+    yielded: &[&str],
+    now: i128,
+) -> Option<(String, bool)> {
     let paths: BTreeSet<&str> = publisher
         .manifest
         .paths()
@@ -407,18 +408,18 @@ fn output_digest(dir: &OutDir, publisher: &Publisher, yielded: &[&str]) -> Optio
             None => hasher.update(b"\0missing"),
         }
     }
-    let mut newest = i128::MIN;
+    let mut racy = false;
     for (path, stamp) in paths.iter().zip(&stamps) {
         hasher.update(path.as_bytes());
         match stamp {
             Some(stamp) => {
                 hasher.update(&stamp.to_bytes());
-                newest = newest.max(stamp.last_change_ns());
+                racy |= stamp.is_racy(now);
             }
             None => hasher.update(b"\0missing"),
         }
     }
-    Some((hex128(hasher.digest128()), newest))
+    Some((hex128(hasher.digest128()), racy))
 }
 
 fn stamp_of(stat: &rustix::fs::Stat) -> FileStamp {
@@ -432,3 +433,6 @@ fn stamp_of(stat: &rustix::fs::Stat) -> FileStamp {
         ctime_ns: i128::from(stat.st_ctime) * NS + i128::from(stat.st_ctime_nsec),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -30,7 +30,7 @@ mod purge;
 mod safe_path;
 
 pub use dir::{NAME_MAX, PATH_MAX, is_temp_name};
-pub use fingerprint::{BuildSettings, FINGERPRINT_PATH, Probe, RACY_NS, Reused};
+pub use fingerprint::{BuildSettings, FINGERPRINT_PATH, Probe, Reused};
 pub use history::{
     History, HistoryError, HistoryFile, LEGACY_HISTORY_PATH, is_api_path, is_history_entry,
 };
