@@ -23,10 +23,10 @@ pub fn run(settings: &Settings) -> ExitCode {
         Err(err) => return write_error_exit(&err),
     };
     // Stamps taken before the content is read: nothing changed since the last build → done.
-    let probe = unchanged::probe(settings);
+    let probe = unchanged::probe(settings, &publisher);
     if let Some(exit) = probe
         .as_ref()
-        .and_then(|probe| unchanged::reuse(probe, &publisher, settings, started))
+        .and_then(|probe| unchanged::reuse(probe, settings, started))
     {
         return exit;
     }

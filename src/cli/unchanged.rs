@@ -11,25 +11,22 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The inputs' stamps, taken before the content is read (`None`: this tree needs a full build).
-pub fn probe(settings: &Settings) -> Option<Probe> {
-    Probe::take(&BuildSettings {
+/// The inputs' stamps, taken before the content is read and compared with the fingerprint in
+/// the publisher's folder (`None`: this tree needs a full build).
+pub fn probe(settings: &Settings, publisher: &Publisher) -> Option<Probe> {
+    let build = BuildSettings {
         config: &settings.config,
         config_file: settings.config_path.as_deref(),
         today: settings.today(),
         drafts: settings.drafts,
-    })
+    };
+    Probe::take(&build, publisher)
 }
 
-/// When the fingerprint on disk matches `probe`: the build's whole run (its purge list written
+/// When the fingerprint on disk matched `probe`: the build's whole run (its purge list written
 /// empty, its summary printed), with the exit code. `None`: build.
-pub fn reuse(
-    probe: &Probe,
-    publisher: &Publisher,
-    settings: &Settings,
-    started: Instant,
-) -> Option<ExitCode> {
-    let reused = probe.unchanged(publisher)?;
+pub fn reuse(probe: &Probe, settings: &Settings, started: Instant) -> Option<ExitCode> {
+    let reused = probe.unchanged()?;
     if let Some(file) = &settings.purge_list
         && let Err(err) = write_purge_list(file, &[])
     {

@@ -13,5 +13,7 @@ mod walk;
 pub use listing::list_folder;
 pub use path::{ContentPath, FileRole, classify};
 pub use read::{FileContents, MAX_FILE_BYTES, read_content, read_file};
-pub use stat::{FileStamp, RACY_COARSE_NS, RACY_FINE_NS, StampedFile, stamp_tree};
+pub use stat::{
+    FileStamp, RACY_COARSE_NS, RACY_FINE_NS, StampedFile, on_network_file_system, stamp_tree,
+};
 pub use walk::{Scan, ScanProblem, ScannedFile, in_content_folder, scan, scan_under};

@@ -4,6 +4,9 @@
 use super::path::ContentPath;
 use super::walk::find;
 use rayon::prelude::*;
+use rustix::fs::{AtFlags, Mode, OFlags};
+use std::collections::HashMap;
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -44,11 +47,17 @@ impl FileStamp {
         }
     }
 
-    /// The stamp of `path` itself (a symbolic link is not followed).
-    pub fn of_path(path: &Path) -> Option<FileStamp> {
-        std::fs::symlink_metadata(path)
-            .ok()
-            .map(|m| FileStamp::of(&m))
+    /// The stamp `stat` (or `statat`) returned.
+    pub fn of_stat(stat: &rustix::fs::Stat) -> FileStamp {
+        const NS: i128 = 1_000_000_000;
+        FileStamp {
+            dev: stat.st_dev,
+            ino: stat.st_ino,
+            mode: stat.st_mode,
+            size: stat.st_size as u64,
+            mtime_ns: i128::from(stat.st_mtime) * NS + i128::from(stat.st_mtime_nsec),
+            ctime_ns: i128::from(stat.st_ctime) * NS + i128::from(stat.st_ctime_nsec),
+        }
     }
 
     /// The later of the modification and change times.
@@ -99,7 +108,8 @@ pub struct StampedFile {
 
 /// Every content file a scan would read, with its stamp, sorted by path; `None` when the tree
 /// cannot be described by stamps alone: the walk met a symbolic link (a link can change target
-/// without any stamp changing) or a problem a scan would report, or a file vanished meanwhile.
+/// without any stamp changing) or a problem a scan would report, a file vanished meanwhile, or
+/// a file is on a network file system (see [`on_network_file_system`]).
 /// Nothing is read, so this is cheap: one `readdir` per folder and one `stat` per file.
 pub fn stamp_tree(root: &Path) -> Option<Vec<StampedFile>> {
     if !root.is_dir() {
@@ -109,11 +119,33 @@ pub fn stamp_tree(root: &Path) -> Option<Vec<StampedFile>> {
     if found.saw_link || !found.problems.is_empty() {
         return None;
     }
+    // Each folder is opened once and its files stamped relative to it: no path lookup from the
+    // root per file. There is no link on the way (checked above).
+    let mut folders: HashMap<&Path, Option<OwnedFd>> = HashMap::new();
+    for (_, _, disk_path) in &found.files {
+        let folder = disk_path.parent()?;
+        folders.entry(folder).or_insert_with(|| {
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            rustix::fs::open(folder, flags, Mode::empty()).ok()
+        });
+    }
+    let stamps: Vec<Option<FileStamp>> = found
+        .files
+        .par_iter()
+        .with_min_len(256)
+        .map(|(_, _, disk_path)| {
+            let fd = folders.get(disk_path.parent()?)?.as_ref()?;
+            let stat = rustix::fs::statat(fd, disk_path.file_name()?, AtFlags::SYMLINK_NOFOLLOW);
+            stat.ok().map(|stat| FileStamp::of_stat(&stat))
+        })
+        .collect();
+    drop(folders);
     let mut files: Vec<StampedFile> = found
         .files
-        .into_par_iter()
-        .map(|(path, _, disk_path)| {
-            let stamp = FileStamp::of_path(&disk_path)?;
+        .into_iter()
+        .zip(stamps)
+        .map(|((path, _, disk_path), stamp)| {
+            let stamp = stamp?;
             Some(StampedFile {
                 path,
                 disk_path,
@@ -122,7 +154,41 @@ pub fn stamp_tree(root: &Path) -> Option<Vec<StampedFile>> {
         })
         .collect::<Option<_>>()?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut devices: Vec<(u64, &Path)> = files
+        .iter()
+        .map(|f| (f.stamp.dev, f.disk_path.as_path()))
+        .collect();
+    devices.sort_by_key(|(dev, _)| *dev);
+    devices.dedup_by_key(|(dev, _)| *dev);
+    if devices
+        .iter()
+        .any(|(_, path)| on_network_file_system(rustix::fs::statfs(*path).ok()))
+    {
+        return None;
+    }
     Some(files)
+}
+
+/// Whether `statfs` says a network file system (or cannot say). Its timestamps come from the
+/// server's clock, which may run behind this machine's, so whether a stamp is racy cannot be
+/// told from here: such a tree is always built in full.
+pub fn on_network_file_system(statfs: Option<rustix::fs::StatFs>) -> bool {
+    const NETWORK: [i64; 12] = [
+        0x6969,      // NFS
+        0x517B,      // SMB
+        0xFE53_4D42, // SMB2
+        0xFF53_4D42, // CIFS
+        0x6573_5546, // FUSE (sshfs, rclone, virtiofs...)
+        0x7375_7245, // Coda
+        0x5346_414F, // AFS
+        0x6B41_4653, // kAFS
+        0x00C3_6400, // Ceph
+        0x0102_1997, // 9P
+        0x0BD0_0BD0, // Lustre
+        0x0116_1970, // GFS2
+    ];
+    #[allow(clippy::unnecessary_cast)] // `f_type`'s type differs between platforms
+    statfs.is_none_or(|fs| NETWORK.contains(&(fs.f_type as i64)))
 }
 
 #[cfg(test)]

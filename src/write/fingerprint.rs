@@ -31,12 +31,14 @@ use super::dir::OutDir;
 use super::{LEGACY_HISTORY_PATH, MANIFEST_PATH, Publisher, WriteError, check_output_path};
 use crate::config::SiteConfig;
 use crate::render::Output;
-use crate::source::{FileContents, FileStamp, StampedFile, read_file, stamp_tree};
+use crate::source::{
+    FileContents, FileStamp, StampedFile, on_network_file_system, read_file, stamp_tree,
+};
 use camino::{Utf8Path, Utf8PathBuf};
 use chrono::NaiveDate;
 use rayon::prelude::*;
 use rustix::fs::AtFlags;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashMap};
 use std::os::fd::OwnedFd;
 use std::sync::Arc;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64, xxh3_128};
@@ -96,20 +98,46 @@ pub struct Probe {
     history_files: [Utf8PathBuf; 2],
     tree: Vec<StampedFile>,
     content: String,
+    /// The last build, when its fingerprint matched.
+    reused: Option<Reused>,
 }
 
 impl Probe {
-    /// Stamps the inputs. `None` when they cannot be described by stamps (a symbolic link in
-    /// the content, a problem a scan would report, an unreadable config or history file).
-    pub fn take(build: &BuildSettings<'_>) -> Option<Probe> {
+    /// Stamps the inputs, and compares them with the fingerprint of the last build in the
+    /// output folder of `publisher` (see [`Probe::unchanged`]). `None` when they cannot be
+    /// described by stamps (a symbolic link in the content, a problem a scan would report, an
+    /// unreadable config or history file, a network file system).
+    pub fn take(build: &BuildSettings<'_>, publisher: &Publisher) -> Option<Probe> {
         let taken_ns = now_ns();
         let tool = tool_identity()?;
         let settings = settings_digest(build)?;
         let history_files = history_files(build.config);
         let history = history_digest(&history_files)?;
-        let tree = stamp_tree(build.config.content_dir.as_std_path())?;
+        let saved = load(publisher).filter(|saved| {
+            let same = saved.format == FORMAT
+                && saved.tool == tool
+                && saved.settings == settings
+                && saved.history == history;
+            if !same {
+                tracing::debug!(
+                    "not reusing the last build: the tool, settings or history changed"
+                );
+            }
+            same
+        });
+        // The output folder is stamped while the content is walked (the walk's `readdir`s are
+        // sequential).
+        let (tree, outputs) = rayon::join(
+            || stamp_tree(build.config.content_dir.as_std_path()),
+            || {
+                let saved = saved.as_ref()?;
+                let dir = &publisher.opened.as_ref()?.0;
+                output_digest(dir, publisher, &saved.yielded, now_ns())
+            },
+        );
+        let tree = tree?;
         let content = tree_digest(&tree);
-        Some(Probe {
+        let mut probe = Probe {
             taken_ns,
             tool,
             settings,
@@ -117,55 +145,33 @@ impl Probe {
             history_files,
             tree,
             content,
-        })
-    }
-
-    /// The number of content files stamped.
-    pub fn sources(&self) -> usize {
-        self.tree.len()
-    }
-
-    /// What the last build reported, when its fingerprint matches these inputs and the output
-    /// folder still holds what it committed: nothing changed, and nothing needs to be built.
-    pub fn unchanged(&self, publisher: &Publisher) -> Option<Reused> {
-        let dir = &publisher.opened.as_ref()?.0;
-        if publisher.intent_on_disk {
-            return None; // An interrupted build: only a full one knows what the folder holds.
-        }
-        let bytes = dir.read(FINGERPRINT_PATH)?;
-        if bytes.len() > MAX_BYTES {
-            return None;
-        }
-        let Ok(saved) = serde_json::from_slice::<OnDisk>(&bytes) else {
-            tracing::debug!("ignoring an unreadable {FINGERPRINT_PATH}");
-            return None;
+            reused: None,
         };
+        if let (Some(saved), Some((outputs, _))) = (saved, outputs) {
+            probe.reused = probe.compare(publisher, saved, &outputs);
+        }
+        Some(probe)
+    }
+
+    /// What the last build reported, when its fingerprint matched these inputs and the output
+    /// folder still held what it committed: nothing changed, and nothing needs to be built.
+    pub fn unchanged(&self) -> Option<Reused> {
+        self.reused
+    }
+
+    fn compare(&self, publisher: &Publisher, saved: OnDisk, outputs: &str) -> Option<Reused> {
+        let dir = &publisher.opened.as_ref()?.0;
         let mismatch = |what: &str| {
             tracing::debug!("not reusing the last build: {what} changed");
             None
         };
-        if saved.format != FORMAT || saved.tool != self.tool {
-            return mismatch("the tool");
-        }
-        if saved.settings != self.settings || saved.history != self.history {
-            return mismatch("the settings or the history");
-        }
         if saved.content != self.content {
             return mismatch("the content");
-        }
-        // Untrusted: only paths that may be outputs, and none the manifest lists.
-        let yielded: Vec<&str> = saved.yielded.iter().map(String::as_str).collect();
-        if yielded
-            .iter()
-            .any(|path| check_output_path(path).is_err() || publisher.manifest.contains(path))
-        {
-            return mismatch("the fingerprint's list of outputs");
         }
         if dir.read(MANIFEST_PATH).map(|b| hex128(xxh3_128(&b))) != Some(saved.manifest) {
             return mismatch("the manifest");
         }
-        let (digest, _) = output_digest(dir, publisher, &yielded, now_ns())?;
-        if digest != saved.outputs {
+        if outputs != saved.outputs {
             return mismatch("the output folder");
         }
         if !self.racy_files_match(&saved.racy) {
@@ -253,10 +259,11 @@ impl Probe {
                 racy.insert(file.path.to_string(), hex64(xxh3_64(text.as_bytes())));
             }
         }
-        let yielded: Vec<&str> = outputs
+        let yielded: Vec<String> = outputs
             .iter()
             .map(|(path, _)| &**path)
             .filter(|path| !publisher.manifest.contains(path))
+            .map(str::to_string)
             .collect();
         let stamped_at = now_ns();
         let (outputs_digest, racy_output) = output_digest(dir, publisher, &yielded, stamped_at)?;
@@ -272,12 +279,39 @@ impl Probe {
             content: self.content,
             racy,
             manifest: hex128(xxh3_128(&dir.read(MANIFEST_PATH)?)),
-            yielded: yielded.into_iter().map(str::to_string).collect(),
+            yielded,
             outputs: outputs_digest,
             files: outputs.len(),
             sources: self.tree.len(),
         })
     }
+}
+
+/// The fingerprint in the publisher's folder, validated as untrusted input: `None` when there
+/// is none, it cannot be read, or names an output that is not a path inside the folder (or one
+/// the manifest lists). Never after an interrupted build: only a full one knows that folder.
+fn load(publisher: &Publisher) -> Option<OnDisk> {
+    let dir = &publisher.opened.as_ref()?.0;
+    if publisher.intent_on_disk {
+        return None;
+    }
+    let bytes = dir.read(FINGERPRINT_PATH)?;
+    if bytes.len() > MAX_BYTES {
+        return None;
+    }
+    let Ok(saved) = serde_json::from_slice::<OnDisk>(&bytes) else {
+        tracing::debug!("ignoring an unreadable {FINGERPRINT_PATH}");
+        return None;
+    };
+    let foreign = saved
+        .yielded
+        .iter()
+        .any(|path| check_output_path(path).is_err() || publisher.manifest.contains(path));
+    if foreign {
+        tracing::debug!("ignoring {FINGERPRINT_PATH}: it names outputs it cannot hold");
+        return None;
+    }
+    Some(saved)
 }
 
 fn now_ns() -> i128 {
@@ -360,16 +394,25 @@ fn tree_digest(tree: &[StampedFile]) -> String {
 fn output_digest(
     dir: &OutDir,
     publisher: &Publisher,
-    yielded: &[&str],
+    yielded: &[String],
     now: i128,
 ) -> Option<(String, bool)> {
-    let paths: BTreeSet<&str> = publisher
+    // The manifest's paths come sorted: sorting again only places the few yielded ones.
+    let mut paths: Vec<&str> = publisher
         .manifest
         .paths()
-        .chain(yielded.iter().copied())
+        .chain(yielded.iter().map(String::as_str))
         .collect();
-    let paths: Vec<&str> = paths.into_iter().collect();
-    let mut folders: BTreeMap<&str, Option<OwnedFd>> = BTreeMap::new();
+    paths.sort_unstable();
+    paths.dedup();
+    if on_network_file_system(
+        dir.open_again()
+            .ok()
+            .and_then(|fd| rustix::fs::fstatfs(fd).ok()),
+    ) {
+        return None;
+    }
+    let mut folders: HashMap<&str, Option<OwnedFd>> = HashMap::new();
     for path in &paths {
         let folder = super::parent_of(path);
         if !folders.contains_key(folder) {
@@ -394,11 +437,13 @@ fn output_digest(
             let name = path.rsplit('/').next()?;
             rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
                 .ok()
-                .map(|stat| stamp_of(&stat))
+                .map(|stat| FileStamp::of_stat(&stat))
         })
         .collect();
     let mut hasher = Xxh3::new();
-    for (folder, fd) in &folders {
+    let mut by_name: Vec<(&&str, &Option<OwnedFd>)> = folders.iter().collect();
+    by_name.sort_unstable_by_key(|(folder, _)| **folder);
+    for (folder, fd) in by_name {
         hasher.update(folder.as_bytes());
         match fd.as_ref().and_then(|fd| rustix::fs::fstat(fd).ok()) {
             Some(stat) => {
@@ -420,18 +465,6 @@ fn output_digest(
         }
     }
     Some((hex128(hasher.digest128()), racy))
-}
-
-fn stamp_of(stat: &rustix::fs::Stat) -> FileStamp {
-    const NS: i128 = 1_000_000_000;
-    FileStamp {
-        dev: stat.st_dev,
-        ino: stat.st_ino,
-        mode: stat.st_mode,
-        size: stat.st_size as u64,
-        mtime_ns: i128::from(stat.st_mtime) * NS + i128::from(stat.st_mtime_nsec),
-        ctime_ns: i128::from(stat.st_ctime) * NS + i128::from(stat.st_ctime_nsec),
-    }
 }
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ fn a_racy_file_is_trusted_only_when_it_holds_the_text_the_build_read() {
     let publisher = published(&site.config);
     // Changed just now: racy, so the fingerprint keeps the hash of the text the build read.
     std::fs::write(&site.post, "text two").unwrap();
-    let probe = Probe::take(&settings(&site.config)).unwrap();
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
     assert!(probe.tree[0].stamp.is_racy(probe.taken_ns));
     // The build read other bytes than the disk now holds, under the same stamp: exactly what a
     // second change within one timestamp tick leaves behind.
@@ -72,16 +72,16 @@ fn a_racy_file_is_trusted_only_when_it_holds_the_text_the_build_read() {
         on_disk.racy.keys().collect::<Vec<_>>(),
         ["blog/en/2024-01-01_a.md"]
     );
-    let again = Probe::take(&settings(&site.config)).unwrap();
+    let again = Probe::take(&settings(&site.config), &publisher).unwrap();
     assert_eq!(again.content, on_disk.content, "the stamps are the same");
-    assert_eq!(again.unchanged(&publisher), None);
+    assert_eq!(again.unchanged(), None);
     // Saved with the text that is on disk, the same stamps match.
     again
         .save(&publisher, &outputs(), |_| Some("text two"), true, false)
         .unwrap();
-    let third = Probe::take(&settings(&site.config)).unwrap();
+    let third = Probe::take(&settings(&site.config), &publisher).unwrap();
     assert_eq!(
-        third.unchanged(&publisher),
+        third.unchanged(),
         Some(Reused {
             files: 1,
             sources: 1
@@ -94,15 +94,15 @@ fn old_stamps_are_trusted_without_reading_and_any_change_is_seen() {
     let site = site();
     std::thread::sleep(Duration::from_millis(250));
     let publisher = published(&site.config);
-    let probe = Probe::take(&settings(&site.config)).unwrap();
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
     // Not racy: no text is needed (a build that held none could still vouch for it).
     assert!(
         probe
             .save(&publisher, &outputs(), |_| None, true, false)
             .unwrap()
     );
-    let probe = Probe::take(&settings(&site.config)).unwrap();
-    assert!(probe.unchanged(&publisher).is_some());
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
+    assert!(probe.unchanged().is_some());
     // Same size, modification time put back: the change time still tells.
     let mtime = std::fs::metadata(&site.post).unwrap().modified().unwrap();
     std::fs::write(&site.post, "text ONE").unwrap();
@@ -112,8 +112,8 @@ fn old_stamps_are_trusted_without_reading_and_any_change_is_seen() {
         .unwrap()
         .set_modified(mtime)
         .unwrap();
-    let probe = Probe::take(&settings(&site.config)).unwrap();
-    assert_eq!(probe.unchanged(&publisher), None);
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
+    assert_eq!(probe.unchanged(), None);
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn a_build_that_cannot_be_vouched_for_removes_the_fingerprint() {
     std::thread::sleep(Duration::from_millis(250));
     let publisher = published(&site.config);
     let path = site.config.out_dir.join(FINGERPRINT_PATH);
-    let probe = Probe::take(&settings(&site.config)).unwrap();
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
     assert!(
         probe
             .save(&publisher, &outputs(), |_| None, true, false)
@@ -130,7 +130,7 @@ fn a_build_that_cannot_be_vouched_for_removes_the_fingerprint() {
     );
     assert!(path.is_file());
     // Warnings were printed: a build standing in for this one would not print them.
-    let probe = Probe::take(&settings(&site.config)).unwrap();
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
     assert!(
         !probe
             .save(&publisher, &outputs(), |_| None, false, false)
@@ -141,7 +141,7 @@ fn a_build_that_cannot_be_vouched_for_removes_the_fingerprint() {
     let mut publisher = publisher;
     let changed = vec![(Arc::from("api/a.json"), Output::new("{\"a\":1}"))];
     publisher.publish(&changed).unwrap();
-    let probe = Probe::take(&settings(&site.config)).unwrap();
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
     assert!(
         !probe
             .save(&publisher, &changed, |_| None, true, false)
@@ -155,7 +155,7 @@ fn a_damaged_or_foreign_fingerprint_never_matches() {
     let site = site();
     std::thread::sleep(Duration::from_millis(250));
     let publisher = published(&site.config);
-    let probe = Probe::take(&settings(&site.config)).unwrap();
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
     assert!(
         probe
             .save(&publisher, &outputs(), |_| None, true, false)
@@ -163,8 +163,8 @@ fn a_damaged_or_foreign_fingerprint_never_matches() {
     );
     let path = site.config.out_dir.join(FINGERPRINT_PATH);
     let good = std::fs::read_to_string(&path).unwrap();
-    let probe = Probe::take(&settings(&site.config)).unwrap();
-    assert!(probe.unchanged(&publisher).is_some());
+    let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
+    assert!(probe.unchanged().is_some());
     for bad in [
         String::from("not json"),
         good.replace("\"format\":1", "\"format\":2"),
@@ -174,6 +174,7 @@ fn a_damaged_or_foreign_fingerprint_never_matches() {
     ] {
         assert_ne!(bad, good);
         std::fs::write(&path, &bad).unwrap();
-        assert_eq!(probe.unchanged(&publisher), None, "{bad}");
+        let probe = Probe::take(&settings(&site.config), &publisher).unwrap();
+        assert_eq!(probe.unchanged(), None, "{bad}");
     }
 }
