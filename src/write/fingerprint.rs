@@ -228,7 +228,9 @@ impl Probe {
             Some(on_disk) => {
                 let mut bytes = serde_json::to_vec(&on_disk).expect("the fingerprint serializes");
                 bytes.push(b'\n');
-                super::write_to(dir, FINGERPRINT_PATH, &bytes)?;
+                if dir.read(FINGERPRINT_PATH).as_deref() != Some(&bytes[..]) {
+                    super::write_to(dir, FINGERPRINT_PATH, &bytes)?;
+                }
                 Ok(true)
             }
             None => {
