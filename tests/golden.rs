@@ -30,6 +30,14 @@ fn a_second_build_rewrites_nothing() {
             .into_iter()
             .map(|e| e.unwrap())
             .filter(|e| e.file_type().is_file())
+            // The tool's state (`.content-api/`) is not output: the second build saves the
+            // fingerprint the first could not (its outputs were too recent to trust).
+            .filter(|e| {
+                !e.path()
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .starts_with(".content-api")
+            })
             .map(|e| {
                 (
                     e.path().to_owned(),

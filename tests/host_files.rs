@@ -104,10 +104,15 @@ fn the_sites_host_files_survive_and_the_merged_files_keep_its_lines() {
     assert_merged(&read(&site, "_headers"), SITE_HEADERS);
     assert_eq!(read(&site, "404.html"), SITE_404);
 
-    // An unchanged rebuild writes nothing at all.
-    let before = site.out_snapshot();
+    // An unchanged rebuild writes nothing at all (but the tool's fingerprint of the build,
+    // which the builds before could not save: their outputs were too recent to trust).
+    let outputs = |mut snapshot: Snapshot| {
+        snapshot.remove(std::path::Path::new(".content-api/fingerprint.json"));
+        snapshot
+    };
+    let before = outputs(site.out_snapshot());
     site.build().assert_success();
-    assert_same(&before, &site.out_snapshot());
+    assert_same(&before, &outputs(site.out_snapshot()));
 }
 
 #[test]

@@ -91,6 +91,11 @@ const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "state file `.content-api/manifest.json`: the files this tool wrote, read back next build",
     ),
     (
+        "src/write/fingerprint.rs",
+        "OnDisk",
+        "state file `.content-api/fingerprint.json`: the last build's inputs and output, compared by the next build",
+    ),
+    (
         "src/serve/",
         "Rebuild",
         "the change stream: one Server-Sent Event per publish at `/__events`",

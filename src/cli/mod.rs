@@ -14,6 +14,7 @@ mod progress;
 mod report;
 mod serve;
 mod settings;
+mod unchanged;
 mod watch;
 
 /// Whether diagnostics and logs on stderr may use colour (a terminal, and `NO_COLOR` unset).

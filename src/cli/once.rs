@@ -4,6 +4,7 @@
 //! what CI runs to deploy, so what it published is what production served.
 
 use super::progress::Progress;
+use super::unchanged;
 use super::{EXIT_CONTENT_ERRORS, EXIT_OUTPUT, EXIT_USAGE, Settings, write_error_exit};
 use crate::diag::Diagnostic;
 use crate::workspace::{Lifetime, Workspace};
@@ -21,6 +22,14 @@ pub fn run(settings: &Settings) -> ExitCode {
         Ok(publisher) => publisher.one_shot(),
         Err(err) => return write_error_exit(&err),
     };
+    // Stamps taken before the content is read: nothing changed since the last build → done.
+    let probe = unchanged::probe(settings, &publisher);
+    if let Some(exit) = probe
+        .as_ref()
+        .and_then(|probe| unchanged::reuse(probe, settings, started))
+    {
+        return exit;
+    }
     let checked = match load_and_check(settings, &progress) {
         Ok(checked) => checked,
         Err(Failure::Usage) => return ExitCode::from(EXIT_USAGE),
@@ -37,6 +46,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         workspace,
         file_count,
         mut history,
+        clean,
     } = checked;
     progress.phase("rendering");
     let outputs = build::outputs(workspace.db());
@@ -71,6 +81,14 @@ pub fn run(settings: &Settings) -> ExitCode {
                     return ExitCode::from(EXIT_OUTPUT);
                 }
             }
+            unchanged::save(
+                probe,
+                &publisher,
+                &outputs,
+                &workspace,
+                clean,
+                !settings.drafts,
+            );
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(workspace);
             tracing::info!(
@@ -94,6 +112,8 @@ pub struct Checked {
     pub file_count: usize,
     /// The publishing history the workspace was built with (recorded into after a publish).
     pub history: HistoryFile,
+    /// Nothing at all was printed: no warning about the content or the history.
+    pub clean: bool,
 }
 
 /// Why a build stopped before writing (the messages are printed already).
@@ -144,10 +164,12 @@ pub fn load_and_check(settings: &Settings, progress: &Progress) -> Result<Checke
     if errors > 0 {
         return Err(Failure::ContentErrors(errors));
     }
+    let clean = diagnostics.is_empty() && history.warnings.is_empty();
     Ok(Checked {
         workspace,
         file_count,
         history,
+        clean,
     })
 }
 

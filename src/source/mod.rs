@@ -7,6 +7,7 @@
 mod listing;
 mod path;
 mod read;
+mod stat;
 mod walk;
 
 pub use path::ContentPath;
@@ -16,4 +17,5 @@ pub use walk::{Scan, scan};
 pub(crate) use listing::list_folder;
 pub(crate) use path::{FileRole, classify};
 pub(crate) use read::{read_content, read_file};
+pub(crate) use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree};
 pub(crate) use walk::{ScanProblem, in_content_folder, scan_under};

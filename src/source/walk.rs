@@ -49,15 +49,34 @@ pub struct Scan {
 /// symlinked content folder is common); links out of it and loops are reported, not followed.
 /// FIFOs, sockets and devices named like content are reported and skipped, never opened.
 pub fn scan(root: &Path) -> Scan {
-    let mut found: Vec<(ContentPath, FileRole, PathBuf)> = Vec::new();
-    let mut problems = Vec::new();
+    let found = find(root);
+    read_found(found.files, found.problems)
+}
+
+/// What a walk of the whole content folder found, before anything is read.
+pub(super) struct Found {
+    /// The content files: path, role, where on disk.
+    pub files: Vec<(ContentPath, FileRole, PathBuf)>,
+    /// Problems of the walk itself.
+    pub problems: Vec<ScanProblem>,
+    /// A symbolic link was on the way (followed or not).
+    pub saw_link: bool,
+}
+
+/// Walks every content folder of `root` by the scan's rules, reading nothing.
+pub(super) fn find(root: &Path) -> Found {
+    let mut found = Found {
+        files: Vec::new(),
+        problems: Vec::new(),
+        saw_link: false,
+    };
     for top in CONTENT_FOLDERS {
         let dir = root.join(top);
         if dir.is_dir() {
-            walk_folder(root, &dir, &mut found, &mut problems);
+            found.saw_link |= walk_folder(root, &dir, &mut found.files, &mut found.problems);
         }
     }
-    read_found(found, problems)
+    found
 }
 
 /// Scans one folder below the content root (`relative`, `/`-separated), for a watcher that saw
@@ -104,16 +123,19 @@ fn read_found(
     Scan { files, problems }
 }
 
+/// Walks `dir` (below `root`), adding its content files to `found`; returns whether a symbolic
+/// link was on the way.
 fn walk_folder(
     root: &Path,
     dir: &Path,
     found: &mut Vec<(ContentPath, FileRole, PathBuf)>,
     problems: &mut Vec<ScanProblem>,
-) {
+) -> bool {
     // Links are followed only while they stay inside the content folder: a link to `/` (or
     // to anything outside) is reported and skipped, so a scan never walks the machine.
     let canonical_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
     let mut outside: Vec<ScanProblem> = Vec::new();
+    let mut saw_link = false;
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(true)
         .into_iter()
@@ -122,6 +144,7 @@ fn walk_folder(
             if entry.depth() > 0 && (name.starts_with(b".") || name.starts_with(b"_")) {
                 return false;
             }
+            saw_link |= entry.path_is_symlink();
             if !(entry.path_is_symlink() && leaves_folder(&canonical_root, entry.path())) {
                 return true;
             }
@@ -179,6 +202,7 @@ fn walk_folder(
         }
     }
     problems.append(&mut outside);
+    saw_link
 }
 
 /// Whether the link at `path` resolves outside `canonical_root`. An unresolvable link

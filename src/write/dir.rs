@@ -111,6 +111,13 @@ impl OutDir {
         Ok(Some(current))
     }
 
+    /// The bytes of the regular file at `relative`, `None` when there is none (a link, a FIFO
+    /// or a folder is not read).
+    pub fn read(&self, relative: &str) -> Option<Vec<u8>> {
+        let (dir, name) = self.parent(relative, false).ok()??;
+        read_in(&dir, name)
+    }
+
     /// What is at `relative`, without following a link (`Missing` when a folder on the way is
     /// missing; an error when a folder on the way is a link or a file).
     pub fn entry(&self, relative: &str) -> Result<Entry, WriteError> {

@@ -23,6 +23,7 @@
 
 mod dir;
 mod files;
+mod fingerprint;
 mod history;
 mod lock;
 mod manifest;
@@ -34,6 +35,7 @@ mod safe_path;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use fingerprint::{BuildSettings, Probe};
 pub use history::{HistoryError, HistoryFile};
 pub use manifest::MANIFEST_PATH;
 pub use ownership::{

@@ -1,0 +1,474 @@
+//! The fingerprint of the last build (`.content-api/fingerprint.json`): the metadata of every
+//! input and of the output it committed, so that a `build` with nothing changed is recognised
+//! without reading or parsing the content.
+//!
+//! What it covers (any difference means a full build):
+//! - the tool: its version and the executable's identity (device, inode, size, times), so
+//!   another binary never matches;
+//! - the settings: the resolved configuration (every key, flags applied: base URL, folders,
+//!   time zone...), the config file's bytes, today's date and `--drafts`;
+//! - the publishing history's bytes (and the legacy one's in the output folder);
+//! - the content tree as a scan sees it: every content file's path and stamp (device, inode,
+//!   mode, size, modification and change times in nanoseconds). The walk lists every folder,
+//!   so a new, removed or renamed file changes the list itself;
+//! - the output: the manifest's bytes, the identity of every folder holding an output, and the
+//!   stamp of every output file (those the manifest lists and those left to the site's own
+//!   file), so a deleted or edited output is written again by the next build.
+//!
+//! Racy timestamps (git's "racy git"): a file changed twice within the file system's timestamp
+//! granularity keeps its stamp. A stamp is trusted only when its times are older than the moment
+//! it was taken by more than that granularity (`FileStamp::is_racy`: 100 ms on file systems with
+//! sub-second timestamps, 3 s on the others); a content file changed more recently is also
+//! stored with the hash of the text the build read, and compared by reading it again. An output
+//! that recent is not trusted at all: no fingerprint is saved, and the next build is a full one
+//! (which writes nothing when nothing changed, and saves one).
+//!
+//! Only a clean build (no error or warning) saves one, so a build it stands in for would have
+//! printed nothing but its summary. A stale fingerprint is harmless: it matches only while the
+//! output still holds exactly what that build committed.
+
+use super::dir::OutDir;
+use super::history::LEGACY_HISTORY_PATH;
+use super::{MANIFEST_PATH, Publisher, WriteError, check_output_path};
+use crate::config::SiteConfig;
+use crate::render::Output;
+use crate::source::{
+    FileContents, FileStamp, StampedFile, on_network_file_system, read_file, stamp_tree,
+};
+use camino::{Utf8Path, Utf8PathBuf};
+use chrono::NaiveDate;
+use rayon::prelude::*;
+use rustix::fs::AtFlags;
+use std::collections::{BTreeMap, HashMap};
+use std::os::fd::OwnedFd;
+use std::sync::Arc;
+use xxhash_rust::xxh3::{Xxh3, xxh3_64, xxh3_128};
+
+/// Where the fingerprint lives, relative to the output folder.
+pub const FINGERPRINT_PATH: &str = ".content-api/fingerprint.json";
+
+/// The record's format: a fingerprint of another format never matches.
+const FORMAT: u32 = 1;
+
+/// A fingerprint larger than this is not read (a real one is a few hundred bytes per racy file).
+const MAX_BYTES: usize = 16 * 1024 * 1024;
+
+/// Every setting of a build that can change its output.
+pub struct BuildSettings<'a> {
+    pub config: &'a SiteConfig,
+    /// The config file, when one is in use.
+    pub config_file: Option<&'a Utf8Path>,
+    pub today: NaiveDate,
+    pub drafts: bool,
+}
+
+/// What the last build reported, for a build that reuses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reused {
+    /// Output files.
+    pub files: usize,
+    /// Content files.
+    pub sources: usize,
+}
+
+#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq, Eq)]
+struct OnDisk {
+    format: u32,
+    tool: String,
+    settings: String,
+    history: String,
+    content: String,
+    /// Content files whose stamps were racy: path → hash of the text the build read.
+    racy: BTreeMap<String, String>,
+    manifest: String,
+    /// Outputs the manifest does not list (left to the site's own file), also stamped.
+    yielded: Vec<String>,
+    outputs: String,
+    files: usize,
+    sources: usize,
+}
+
+/// The inputs as found before a build reads them: compared with the fingerprint on disk, and
+/// saved as the new fingerprint after the build. Taken before the content is read, so a file
+/// that changes while the build runs has another stamp next time.
+pub struct Probe {
+    taken_ns: i128,
+    tool: String,
+    settings: String,
+    history: String,
+    history_files: [Utf8PathBuf; 2],
+    tree: Vec<StampedFile>,
+    content: String,
+    /// The last build, when its fingerprint matched.
+    reused: Option<Reused>,
+}
+
+impl Probe {
+    /// Stamps the inputs, and compares them with the fingerprint of the last build in the
+    /// output folder of `publisher` (see [`Probe::unchanged`]). `None` when they cannot be
+    /// described by stamps (a symbolic link in the content, a problem a scan would report, an
+    /// unreadable config or history file, a network file system).
+    pub fn take(build: &BuildSettings<'_>, publisher: &Publisher) -> Option<Probe> {
+        let taken_ns = now_ns();
+        let tool = tool_identity()?;
+        let settings = settings_digest(build)?;
+        let history_files = history_files(build.config);
+        let history = history_digest(&history_files)?;
+        let saved = load(publisher).filter(|saved| {
+            let same = saved.format == FORMAT
+                && saved.tool == tool
+                && saved.settings == settings
+                && saved.history == history;
+            if !same {
+                tracing::debug!(
+                    "not reusing the last build: the tool, settings or history changed"
+                );
+            }
+            same
+        });
+        // The output folder is stamped while the content is walked (the walk's `readdir`s are
+        // sequential).
+        let (tree, outputs) = rayon::join(
+            || stamp_tree(build.config.content_dir.as_std_path()),
+            || {
+                let saved = saved.as_ref()?;
+                let dir = &publisher.opened.as_ref()?.0;
+                output_digest(dir, publisher, &saved.yielded, now_ns())
+            },
+        );
+        let tree = tree?;
+        let content = tree_digest(&tree);
+        let mut probe = Probe {
+            taken_ns,
+            tool,
+            settings,
+            history,
+            history_files,
+            tree,
+            content,
+            reused: None,
+        };
+        if let (Some(saved), Some((outputs, _))) = (saved, outputs) {
+            probe.reused = probe.compare(publisher, saved, &outputs);
+        }
+        Some(probe)
+    }
+
+    /// What the last build reported, when its fingerprint matched these inputs and the output
+    /// folder still held what it committed: nothing changed, and nothing needs to be built.
+    pub fn unchanged(&self) -> Option<Reused> {
+        self.reused
+    }
+
+    fn compare(&self, publisher: &Publisher, saved: OnDisk, outputs: &str) -> Option<Reused> {
+        let dir = &publisher.opened.as_ref()?.0;
+        let mismatch = |what: &str| {
+            tracing::debug!("not reusing the last build: {what} changed");
+            None
+        };
+        if saved.content != self.content {
+            return mismatch("the content");
+        }
+        if dir.read(MANIFEST_PATH).map(|b| hex128(xxh3_128(&b))) != Some(saved.manifest) {
+            return mismatch("the manifest");
+        }
+        if outputs != saved.outputs {
+            return mismatch("the output folder");
+        }
+        if !self.racy_files_match(&saved.racy) {
+            return mismatch("a recently changed content file");
+        }
+        Some(Reused {
+            files: saved.files,
+            sources: saved.sources,
+        })
+    }
+
+    /// Every racy file of the fingerprint holds the text it was built from. The paths are only
+    /// looked up among the files the walk found, never opened as given.
+    fn racy_files_match(&self, racy: &BTreeMap<String, String>) -> bool {
+        let found: BTreeMap<&str, &StampedFile> = self
+            .tree
+            .iter()
+            .filter(|file| racy.contains_key(file.path.as_str()))
+            .map(|file| (file.path.as_str(), file))
+            .collect();
+        found.len() == racy.len()
+            && found.par_iter().all(|(path, file)| {
+                match read_file(&file.disk_path) {
+                    FileContents::Text(text) => Some(hex64(xxh3_64(text.as_bytes()))),
+                    _ => None,
+                }
+                .is_some_and(|hash| racy.get(*path) == Some(&hash))
+            })
+    }
+
+    /// After a successful publish of `outputs`: saves these inputs as the fingerprint, or
+    /// removes the old one when this build cannot be vouched for (`clean` is false: it printed
+    /// warnings; a racy file whose text the build did not hold; an output written too recently
+    /// to trust its stamp; the history changed by someone else meanwhile). `text_of` gives the
+    /// text the build read for a content path; `recorded` says whether the build recorded into
+    /// the history (its new bytes are then the build's own).
+    pub fn save<'t>(
+        self,
+        publisher: &Publisher,
+        outputs: &[(Arc<str>, Output)],
+        text_of: impl Fn(&str) -> Option<&'t str>,
+        clean: bool,
+        recorded: bool,
+    ) -> Result<bool, WriteError> {
+        let Some((dir, _)) = &publisher.opened else {
+            return Ok(false);
+        };
+        let record = if clean {
+            self.record(dir, publisher, outputs, text_of, recorded)
+        } else {
+            None
+        };
+        match record {
+            Some(on_disk) => {
+                let mut bytes = serde_json::to_vec(&on_disk).expect("the fingerprint serializes");
+                bytes.push(b'\n');
+                if dir.read(FINGERPRINT_PATH).as_deref() != Some(&bytes[..]) {
+                    super::write_to(dir, FINGERPRINT_PATH, &bytes)?;
+                }
+                Ok(true)
+            }
+            None => {
+                dir.remove(FINGERPRINT_PATH)?;
+                Ok(false)
+            }
+        }
+    }
+
+    fn record<'t>(
+        self,
+        dir: &OutDir,
+        publisher: &Publisher,
+        outputs: &[(Arc<str>, Output)],
+        text_of: impl Fn(&str) -> Option<&'t str>,
+        recorded: bool,
+    ) -> Option<OnDisk> {
+        // The history as the next build reads it: what this build recorded (its own bytes),
+        // or else what it read, unless someone changed it while the build ran.
+        let history = history_digest(&self.history_files)?;
+        if !recorded && history != self.history {
+            return None;
+        }
+        let mut racy = BTreeMap::new();
+        for file in &self.tree {
+            if file.stamp.is_racy(self.taken_ns) {
+                let text = text_of(file.path.as_str())?;
+                racy.insert(file.path.to_string(), hex64(xxh3_64(text.as_bytes())));
+            }
+        }
+        let yielded: Vec<String> = outputs
+            .iter()
+            .map(|(path, _)| &**path)
+            .filter(|path| !publisher.manifest.contains(path))
+            .map(str::to_string)
+            .collect();
+        let stamped_at = now_ns();
+        let (outputs_digest, racy_output) = output_digest(dir, publisher, &yielded, stamped_at)?;
+        if racy_output {
+            tracing::debug!("no fingerprint: outputs were written too recently to trust");
+            return None;
+        }
+        Some(OnDisk {
+            format: FORMAT,
+            tool: self.tool,
+            settings: self.settings,
+            history,
+            content: self.content,
+            racy,
+            manifest: hex128(xxh3_128(&dir.read(MANIFEST_PATH)?)),
+            yielded,
+            outputs: outputs_digest,
+            files: outputs.len(),
+            sources: self.tree.len(),
+        })
+    }
+}
+
+/// The fingerprint in the publisher's folder, validated as untrusted input: `None` when there
+/// is none, it cannot be read, or names an output that is not a path inside the folder (or one
+/// the manifest lists). Never after an interrupted build: only a full one knows that folder.
+fn load(publisher: &Publisher) -> Option<OnDisk> {
+    let dir = &publisher.opened.as_ref()?.0;
+    if publisher.intent_on_disk {
+        return None;
+    }
+    let bytes = dir.read(FINGERPRINT_PATH)?;
+    if bytes.len() > MAX_BYTES {
+        return None;
+    }
+    let Ok(saved) = serde_json::from_slice::<OnDisk>(&bytes) else {
+        tracing::debug!("ignoring an unreadable {FINGERPRINT_PATH}");
+        return None;
+    };
+    let foreign = saved
+        .yielded
+        .iter()
+        .any(|path| check_output_path(path).is_err() || publisher.manifest.contains(path));
+    if foreign {
+        tracing::debug!("ignoring {FINGERPRINT_PATH}: it names outputs it cannot hold");
+        return None;
+    }
+    Some(saved)
+}
+
+fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
+}
+
+fn hex128(hash: u128) -> String {
+    format!("{hash:032x}")
+}
+
+fn hex64(hash: u64) -> String {
+    format!("{hash:016x}")
+}
+
+/// This binary: its version and the executable file's stamp.
+fn tool_identity() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let stamp = FileStamp::of(&std::fs::metadata(exe).ok()?);
+    Some(format!(
+        "content-api {} {}",
+        env!("CARGO_PKG_VERSION"),
+        hex128(xxh3_128(&stamp.to_bytes()))
+    ))
+}
+
+fn settings_digest(build: &BuildSettings<'_>) -> Option<String> {
+    let mut hasher = Xxh3::new();
+    // Every field of the resolved configuration, by its `Debug` form (no maps: stable order).
+    hasher.update(format!("{:?}\0", build.config).as_bytes());
+    hasher.update(format!("{}\0{}\0", build.today, build.drafts).as_bytes());
+    match build.config_file {
+        Some(path) => {
+            hasher.update(b"config\0");
+            hasher.update(&std::fs::read(path).ok()?);
+        }
+        None => hasher.update(b"no config\0"),
+    }
+    Some(hex128(hasher.digest128()))
+}
+
+/// The publishing history and the legacy one in the output folder.
+fn history_files(config: &SiteConfig) -> [Utf8PathBuf; 2] {
+    [
+        config.history_file.clone(),
+        config.out_dir.join(LEGACY_HISTORY_PATH),
+    ]
+}
+
+/// The bytes of the history files.
+fn history_digest(files: &[Utf8PathBuf; 2]) -> Option<String> {
+    let mut hasher = Xxh3::new();
+    for path in files {
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                hasher.update(format!("{}\0", bytes.len()).as_bytes());
+                hasher.update(&bytes);
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => hasher.update(b"absent\0"),
+            Err(_) => return None,
+        }
+    }
+    Some(hex128(hasher.digest128()))
+}
+
+fn tree_digest(tree: &[StampedFile]) -> String {
+    let mut hasher = Xxh3::new();
+    for file in tree {
+        hasher.update(file.path.as_str().as_bytes());
+        hasher.update(b"\0");
+        hasher.update(&file.stamp.to_bytes());
+    }
+    hex128(hasher.digest128())
+}
+
+/// The digest of the output folder as the manifest and `yielded` name it (each folder's
+/// identity, each file's stamp, through the open folder without following a link), and whether
+/// a file's stamp is racy at `now`. `None` when a folder cannot be opened.
+fn output_digest(
+    dir: &OutDir,
+    publisher: &Publisher,
+    yielded: &[String],
+    now: i128,
+) -> Option<(String, bool)> {
+    // The manifest's paths come sorted: sorting again only places the few yielded ones.
+    let mut paths: Vec<&str> = publisher
+        .manifest
+        .paths()
+        .chain(yielded.iter().map(String::as_str))
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    if on_network_file_system(
+        dir.open_again()
+            .ok()
+            .and_then(|fd| rustix::fs::fstatfs(fd).ok()),
+    ) {
+        return None;
+    }
+    let mut folders: HashMap<&str, Option<OwnedFd>> = HashMap::new();
+    for path in &paths {
+        let folder = super::parent_of(path);
+        if !folders.contains_key(folder) {
+            let fd = dir
+                .parent(&format!("{folder}/x"), false)
+                .ok()
+                .flatten()
+                .map(|(fd, _)| fd);
+            let fd = if folder.is_empty() {
+                dir.open_again().ok()
+            } else {
+                fd
+            };
+            folders.insert(folder, fd);
+        }
+    }
+    let stamps: Vec<Option<FileStamp>> = paths
+        .par_iter()
+        .with_min_len(256)
+        .map(|path| {
+            let fd = folders.get(super::parent_of(path))?.as_ref()?;
+            let name = path.rsplit('/').next()?;
+            rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
+                .ok()
+                .map(|stat| FileStamp::of_stat(&stat))
+        })
+        .collect();
+    let mut hasher = Xxh3::new();
+    let mut by_name: Vec<(&&str, &Option<OwnedFd>)> = folders.iter().collect();
+    by_name.sort_unstable_by_key(|(folder, _)| **folder);
+    for (folder, fd) in by_name {
+        hasher.update(folder.as_bytes());
+        match fd.as_ref().and_then(|fd| rustix::fs::fstat(fd).ok()) {
+            Some(stat) => {
+                hasher.update(&stat.st_dev.to_le_bytes());
+                hasher.update(&stat.st_ino.to_le_bytes());
+            }
+            None => hasher.update(b"\0missing"),
+        }
+    }
+    let mut racy = false;
+    for (path, stamp) in paths.iter().zip(&stamps) {
+        hasher.update(path.as_bytes());
+        match stamp {
+            Some(stamp) => {
+                hasher.update(&stamp.to_bytes());
+                racy |= stamp.is_racy(now);
+            }
+            None => hasher.update(b"\0missing"),
+        }
+    }
+    Some((hex128(hasher.digest128()), racy))
+}
+
+#[cfg(test)]
+mod tests;
