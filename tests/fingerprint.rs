@@ -260,6 +260,9 @@ fn run_binary_at(binary: &Path, site: &Site) -> Run {
             "--today",
             TODAY,
         ])
+        // Like every build of these sites (see common::run_binary): no watch.toml on purpose.
+        .env_remove("CI")
+        .env_remove("RUST_LOG")
         .output()
         .unwrap();
     Run {

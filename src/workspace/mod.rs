@@ -7,6 +7,7 @@
 //! changed posts and sets the index entries that changed.
 
 mod index;
+mod lists;
 mod members;
 
 use crate::config::SiteConfig;
@@ -16,6 +17,7 @@ use crate::model::Lang;
 use crate::source::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
 use chrono::NaiveDate;
 use index::{Indexes, summary};
+use lists::Lists;
 use rayon::prelude::*;
 use salsa::{Durability, Setter};
 use std::collections::{HashMap, HashSet};
@@ -401,125 +403,6 @@ impl Workspace {
                 self.files.insert(path, file);
                 Staged::Appeared
             }
-        }
-    }
-
-    /// Puts the new inputs of `replaced` (old → new) where the file lists hold the old ones. The
-    /// paths are the same, so the lists stay sorted; only the lists that hold one are set.
-    fn replace_in_lists(&mut self, replaced: &HashMap<SourceFile, SourceFile>) {
-        let swap = |list: &Arc<[SourceFile]>| -> Option<Arc<[SourceFile]>> {
-            list.iter()
-                .any(|file| replaced.contains_key(file))
-                .then(|| {
-                    list.iter()
-                        .map(|file| *replaced.get(file).unwrap_or(file))
-                        .collect()
-                })
-        };
-        let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
-        let db = &mut self.db;
-        let medium = Durability::MEDIUM;
-        for tree in [en, es] {
-            if let Some(posts) = swap(tree.posts(db)) {
-                tree.set_posts(db).with_durability(medium).to(posts);
-            }
-            if let Some(decks) = swap(tree.decks(db)) {
-                tree.set_decks(db).with_durability(medium).to(decks);
-            }
-        }
-        if let Some(tags) = swap(site.tags(db)) {
-            site.set_tags(db).with_durability(medium).to(tags);
-        }
-        if let Some(series) = swap(site.series(db)) {
-            site.set_series(db).with_durability(medium).to(series);
-        }
-        if let Some(skills) = swap(site.skills(db)) {
-            site.set_skills(db).with_durability(medium).to(skills);
-        }
-    }
-
-    /// Recomputes the per-kind file lists from the table (existing files only, sorted by path)
-    /// and sets the ones that differ, at MEDIUM durability.
-    fn sync_lists(&mut self) {
-        let lists = Lists::collect(&self.db, &self.files);
-        let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
-        let db = &mut self.db;
-        if **en.posts(db) != *lists.en_posts {
-            en.set_posts(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.en_posts.into());
-        }
-        if **es.posts(db) != *lists.es_posts {
-            es.set_posts(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.es_posts.into());
-        }
-        if **en.decks(db) != *lists.en_decks {
-            en.set_decks(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.en_decks.into());
-        }
-        if **es.decks(db) != *lists.es_decks {
-            es.set_decks(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.es_decks.into());
-        }
-        if **site.tags(db) != *lists.tags {
-            site.set_tags(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.tags.into());
-        }
-        if **site.series(db) != *lists.series {
-            site.set_series(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.series.into());
-        }
-        if **site.skills(db) != *lists.skills {
-            site.set_skills(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.skills.into());
-        }
-    }
-}
-
-#[derive(Default)]
-struct Lists {
-    en_posts: Vec<SourceFile>,
-    es_posts: Vec<SourceFile>,
-    en_decks: Vec<SourceFile>,
-    es_decks: Vec<SourceFile>,
-    tags: Vec<SourceFile>,
-    series: Vec<SourceFile>,
-    skills: Vec<SourceFile>,
-}
-
-impl Lists {
-    /// The existing files of `files`, sorted by path, split by kind.
-    fn collect(db: &Database, files: &HashMap<ContentPath, SourceFile>) -> Lists {
-        let mut existing: Vec<(&ContentPath, SourceFile)> = files
-            .iter()
-            .filter(|(_, file)| *file.contents(db) != FileContents::Missing)
-            .map(|(path, file)| (path, *file))
-            .collect();
-        existing.sort_by(|a, b| a.0.cmp(b.0));
-        let mut lists = Lists::default();
-        for (path, file) in existing {
-            lists.push(path, file);
-        }
-        lists
-    }
-
-    /// Appends `file` to the list of its kind (callers push in path order).
-    fn push(&mut self, path: &ContentPath, file: SourceFile) {
-        match classify(path) {
-            FileRole::Post { lang: Lang::En, .. } => self.en_posts.push(file),
-            FileRole::Post { lang: Lang::Es, .. } => self.es_posts.push(file),
-            FileRole::Deck { lang: Lang::En, .. } => self.en_decks.push(file),
-            FileRole::Deck { lang: Lang::Es, .. } => self.es_decks.push(file),
-            FileRole::Tag { .. } => self.tags.push(file),
-            FileRole::Series { .. } => self.series.push(file),
-            FileRole::Skill { .. } => self.skills.push(file),
-            FileRole::Misplaced { .. } | FileRole::Ignored => {}
         }
     }
 }
