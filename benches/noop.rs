@@ -15,6 +15,10 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/process.rs"]
+mod process;
+
+use process::{wait_with_rusage, warm};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -108,39 +112,11 @@ fn run(binary: &str, content: &Path, case: &Path, log: &Path) -> (i32, Duration,
         .stderr(Stdio::from(log))
         .spawn()
         .expect("content-api starts");
-    let (status, cpu) = wait_with_rusage(child.id());
+    let usage = wait_with_rusage(child.id());
     std::mem::forget(child);
-    (status, started.elapsed(), cpu)
+    (usage.code, started.elapsed(), usage.cpu())
 }
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
-}
-
-/// Reads every file once so that the run measures the build, not the disk.
-fn warm(dir: &Path) {
-    for entry in walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        if entry.file_type().is_file() {
-            let _ = std::fs::read(entry.path());
-        }
-    }
-}
-
-/// Waits for the child; returns its exit status and CPU time (user + system).
-fn wait_with_rusage(pid: u32) -> (i32, Duration) {
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: wait4 on our own child with valid pointers to local variables.
-    let result = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(result, pid as libc::pid_t, "wait4 failed");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    (code, time(usage.ru_utime) + time(usage.ru_stime))
 }

@@ -24,6 +24,10 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/process.rs"]
+mod process;
+
+use process::{Usage, wait_with_rusage, warm};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -67,7 +71,7 @@ fn main() {
         let content = corpus::corpus_for(&root, posts);
         let (files, bytes) = tree_size(&content);
         let mut walls = Vec::new();
-        let mut cpus: Vec<Cpu> = Vec::new();
+        let mut cpus: Vec<Usage> = Vec::new();
         let mut peak_kb = 0;
         let mut outs = Vec::new();
         for run in 0..RUNS {
@@ -88,12 +92,12 @@ fn main() {
                 .spawn()
                 .expect("content-api starts");
             // Reaped by wait4, which also reports the child's peak memory and CPU time.
-            let (status, max_rss_kb, cpu) = wait_with_rusage(child.id());
+            let usage = wait_with_rusage(child.id());
             std::mem::forget(child);
             walls.push(started.elapsed());
-            cpus.push(cpu);
-            assert!(status == 0, "build failed for {posts} posts");
-            peak_kb = peak_kb.max(max_rss_kb);
+            cpus.push(usage);
+            assert!(usage.code == 0, "build failed for {posts} posts");
+            peak_kb = peak_kb.max(usage.max_rss_kb);
             outs.push(out);
         }
         // Deleted once every run is done: a build that creates 20,000 files right after 20,000
@@ -103,7 +107,7 @@ fn main() {
         }
         walls.sort();
         // The run of median CPU time, with its split between the program and the kernel.
-        cpus.sort_by_key(|cpu| cpu.user + cpu.sys);
+        cpus.sort_by_key(Usage::cpu);
         let cpu = cpus[cpus.len() / 2];
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         println!(
@@ -114,7 +118,7 @@ fn main() {
             ms(walls[walls.len() / 2]),
             ms(walls[0]),
             ms(walls[walls.len() - 1]),
-            ms(cpu.user + cpu.sys),
+            ms(cpu.cpu()),
             ms(cpu.user),
             ms(cpu.sys),
             peak_kb as f64 / 1024.0
@@ -130,45 +134,4 @@ fn tree_size(dir: &Path) -> (usize, u64) {
         .fold((0, 0), |(n, bytes), e| {
             (n + 1, bytes + e.metadata().map(|m| m.len()).unwrap_or(0))
         })
-}
-
-/// Reads every file once so that the run measures the build, not the disk.
-fn warm(dir: &Path) {
-    for entry in walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        if entry.file_type().is_file() {
-            let _ = std::fs::read(entry.path());
-        }
-    }
-}
-
-/// A run's CPU time: in the program (user) and in the kernel on its behalf (sys: file
-/// creation, page faults).
-#[derive(Clone, Copy)]
-struct Cpu {
-    user: Duration,
-    sys: Duration,
-}
-
-/// Waits for the child and returns its exit status, peak resident memory (KB) and CPU time
-/// (steadier than wall time on a shared machine).
-fn wait_with_rusage(pid: u32) -> (i32, i64, Cpu) {
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: wait4 on our own child with valid pointers to local variables.
-    let result = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(result, pid as libc::pid_t, "wait4 failed");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    let cpu = Cpu {
-        user: time(usage.ru_utime),
-        sys: time(usage.ru_stime),
-    };
-    (code, usage.ru_maxrss, cpu)
 }

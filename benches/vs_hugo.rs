@@ -29,6 +29,10 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/process.rs"]
+mod process;
+
+use process::{wait_with_rusage, warm};
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -606,21 +610,13 @@ fn timed(command: &mut Command) -> Timing {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: wait4 on our own child with valid pointers to local variables.
-    let result = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
+    let usage = wait_with_rusage(pid);
     let wall = started.elapsed();
     std::mem::forget(child);
-    assert_eq!(result, pid as libc::pid_t, "wait4 failed");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{command:?} failed: {stderr}"
-    );
-    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    assert!(usage.code == 0, "{command:?} failed: {stderr}");
     Timing {
         wall,
-        cpu: Some(time(usage.ru_utime) + time(usage.ru_stime)),
+        cpu: Some(usage.cpu()),
     }
 }
 
@@ -652,15 +648,6 @@ fn english_posts(content: &Path) -> Vec<PathBuf> {
 fn title_of(text: &str) -> String {
     let line = text.lines().find(|l| l.starts_with("title:")).unwrap();
     line["title:".len()..].trim().trim_matches('"').to_string()
-}
-
-/// Reads every file once so that the run measures the build, not the disk.
-fn warm(dir: &Path) {
-    for entry in walkdir::WalkDir::new(dir).into_iter().flatten() {
-        if entry.file_type().is_file() {
-            let _ = std::fs::read(entry.path());
-        }
-    }
 }
 
 fn copy_tree(from: &Path, to: &Path) {

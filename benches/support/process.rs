@@ -1,0 +1,58 @@
+//! What the build benchmarks share about running a build: warming the page cache, and reaping a
+//! child with its exit status, peak memory and CPU time.
+
+// Each bench uses what it needs of this module.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::time::Duration;
+
+/// Reads every file once so that the run measures the build, not the disk.
+pub fn warm(dir: &Path) {
+    for entry in walkdir::WalkDir::new(dir).into_iter().flatten() {
+        if entry.file_type().is_file() {
+            let _ = std::fs::read(entry.path());
+        }
+    }
+}
+
+/// How a reaped child ran.
+#[derive(Clone, Copy)]
+pub struct Usage {
+    /// Its exit code, -1 when a signal ended it.
+    pub code: i32,
+    /// Peak resident memory, in KB.
+    pub max_rss_kb: i64,
+    /// CPU time in the program.
+    pub user: Duration,
+    /// CPU time in the kernel on its behalf (file creation, page faults).
+    pub sys: Duration,
+}
+
+impl Usage {
+    /// User plus system time: steadier than wall time on a shared machine.
+    pub fn cpu(&self) -> Duration {
+        self.user + self.sys
+    }
+}
+
+/// Waits for our child `pid` (with wait4, which also reports its resources).
+pub fn wait_with_rusage(pid: u32) -> Usage {
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4 on our own child with valid pointers to local variables.
+    let result = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(result, pid as libc::pid_t, "wait4 failed");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    Usage {
+        code,
+        max_rss_kb: usage.ru_maxrss,
+        user: time(usage.ru_utime),
+        sys: time(usage.ru_stime),
+    }
+}
