@@ -48,6 +48,9 @@ impl Drop for Served {
     }
 }
 
+/// Where a [`Preview`] keeps its server's stderr, next to `content/` (printed when a test fails).
+const LOG: &str = "serve.log";
+
 /// `content-api serve` on a copy of the sample site (content and `watch.toml`, so its
 /// production `base_url`).
 pub struct Preview {
@@ -75,7 +78,7 @@ impl Preview {
                 .args(["--content", "content", "--out", "out"])
                 .args(["--today", super::SAMPLE_TODAY])
                 .current_dir(dir.path())
-                .stderr(Stdio::null()),
+                .stderr(std::fs::File::create(dir.path().join(LOG)).unwrap()),
         );
         Preview { server, dir }
     }
@@ -110,5 +113,15 @@ impl Preview {
         let path = self.content(relative);
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, edit(text)).unwrap();
+    }
+}
+
+impl Drop for Preview {
+    // A failing test shows what the server said: what it rebuilt, and when.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let log = std::fs::read_to_string(self.dir.path().join(LOG)).unwrap_or_default();
+            eprintln!("--- content-api serve's stderr ---\n{log}--- end ---");
+        }
     }
 }

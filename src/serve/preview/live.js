@@ -17,13 +17,17 @@
     }
   };
 
+  // Responses can arrive out of order (one connection each, on a busy machine): a fetch's
+  // result is used only when nothing newer has been asked for or heard since it was sent.
+  let landingAsked = 0;
   const refreshLanding = async () => {
+    const asked = ++landingAsked;
     const response = await fetch("/", { cache: "no-store" });
     const fresh = new DOMParser()
       .parseFromString(await response.text(), "text/html")
       .getElementById(ROOT);
     const current = landing();
-    if (fresh && current) {
+    if (fresh && current && asked === landingAsked) {
       // Keep the folded or unfolded state of each group the author chose.
       const open = new Map(
         [...current.querySelectorAll("details")].map((d) => [d.querySelector("summary").textContent.replace(/ \(\d+\)$/, ""), d.open]),
@@ -60,9 +64,14 @@
     document.body.append(box);
   };
 
+  // Counts the diagnostics events: the server stores its diagnostics before it sends the
+  // event, so an event heard after a fetch was sent is at least as new as that fetch's answer.
+  let diagnosticsHeard = 0;
   const loadDiagnostics = async () => {
+    const heard = diagnosticsHeard;
     const response = await fetch("/__diagnostics", { cache: "no-store" });
-    showOverlay((await response.json()).diagnostics);
+    const { diagnostics } = await response.json();
+    if (heard === diagnosticsHeard) showOverlay(diagnostics);
   };
 
   const events = new EventSource("/__events");
@@ -85,6 +94,7 @@
     if ([...changed, ...removed].some((url) => ownFiles.has(url))) location.reload();
   });
   events.addEventListener("diagnostics", (event) => {
+    diagnosticsHeard += 1;
     if (landing()) refreshLanding().catch(() => setLive(false));
     else showOverlay(JSON.parse(event.data).diagnostics);
   });
