@@ -249,7 +249,8 @@ fn another_binary_is_rebuilt() {
 }
 
 fn run_binary_at(binary: &Path, site: &Site) -> Run {
-    let output = std::process::Command::new(binary)
+    let mut command = std::process::Command::new(binary);
+    command
         .current_dir(site.root())
         .args([
             "--once",
@@ -262,9 +263,20 @@ fn run_binary_at(binary: &Path, site: &Site) -> Run {
         ])
         // Like every build of these sites (see common::run_binary): no watch.toml on purpose.
         .env_remove("CI")
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
+        .env_remove("RUST_LOG");
+    // A test thread that forks while this copy is still open for writing (`fs::copy` above)
+    // holds it open in its child until that child execs: the kernel refuses to run a file open
+    // for writing ("text file busy") for that moment. Try again; bounded.
+    let mut attempts = 0;
+    let output = loop {
+        match command.output() {
+            Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy && attempts < 100 => {
+                attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => break other.unwrap(),
+        }
+    };
     Run {
         status: output.status,
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),

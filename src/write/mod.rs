@@ -54,7 +54,7 @@ use safe_path::check_output_path;
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
 pub use dir::write_atomically;
-use dir::{Entry, OutDir, write_to};
+use dir::{Entry, FolderStamp, OutDir, write_to};
 use lock::{Lock, open_locked};
 use plan::Plan;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -162,8 +162,9 @@ pub struct Publisher {
     /// The last publish failed: the folder may not hold it yet (see [`Publisher::is_intact`]).
     failed: bool,
     /// Each folder that holds owned files, with its identity after the last publish: a folder
-    /// whose identity changed had entries added or removed by someone else.
-    folders: BTreeMap<String, Option<(u64, u64, i64, i64)>>,
+    /// whose identity changed had entries added or removed by someone else. `None` when the
+    /// identity proves nothing (racy, or missing): the folder's files are looked at instead.
+    folders: BTreeMap<String, Option<FolderStamp>>,
     /// A one-shot build (`build`/`--once`), not a daemon: its first publish into a folder
     /// holding nothing of this tool may create new files in place (see [`Publisher::one_shot`]).
     one_shot: bool,
@@ -243,7 +244,7 @@ impl Publisher {
         let changed: Vec<String> = self
             .folders
             .iter()
-            .filter(|(folder, stamp)| self.dir().folder_stamp(folder) != **stamp)
+            .filter(|(folder, stamp)| stamp.is_none() || self.dir().folder_stamp(folder) != **stamp)
             .map(|(folder, _)| folder.clone())
             .collect();
         let Some((dir, _)) = &self.opened else {
@@ -260,7 +261,7 @@ impl Publisher {
                 }
             }
             self.folders
-                .insert(folder.clone(), dir.folder_stamp(&folder));
+                .insert(folder.clone(), settled_stamp(dir, &folder, now_ns()));
         }
         if damaged {
             // The groups holding those files must be looked at again.
@@ -286,6 +287,7 @@ impl Publisher {
     }
 
     fn try_publish(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
+        let started_ns = now_ns();
         if self.opened.is_none() {
             self.opened = Some(open_locked(&self.out_dir)?);
         }
@@ -299,7 +301,7 @@ impl Publisher {
             self.remove_stale(groups, &mut report)?;
         }
         self.commit(groups, plan.same_paths)?;
-        self.remember(groups, plan.same_paths);
+        self.remember(groups, plan.same_paths, started_ns);
         report.written.sort();
         Ok(report)
     }
@@ -346,9 +348,9 @@ impl Publisher {
         let at_path = std::fs::metadata(&self.out_dir);
         let opened = self.dir().folder_stamp("");
         match (at_path, opened) {
-            (Ok(meta), Some((dev, ino, _, _))) => {
+            (Ok(meta), Some(stamp)) => {
                 use std::os::unix::fs::MetadataExt;
-                meta.dev() != dev || meta.ino() != ino
+                meta.dev() != stamp.dev || meta.ino() != stamp.ino
             }
             _ => true,
         }
@@ -428,8 +430,11 @@ impl Publisher {
     }
 
     /// Step 7. Only now is every file of every group on disk: the next publish may skip them,
-    /// and the folders' identities are what they look like when whole.
-    fn remember(&mut self, groups: &[Files], same_paths: bool) {
+    /// and the folders' identities are what they look like when whole. A folder changed since
+    /// the publish started gets no identity: someone may have removed a file from it while the
+    /// publish ran (a watcher of the output reacting to its first files), and a stamp taken now
+    /// would hide that; the next check looks at its files.
+    fn remember(&mut self, groups: &[Files], same_paths: bool, started_ns: i128) {
         self.last_groups = groups.to_vec();
         if !same_paths || self.folders.is_empty() {
             let folders: BTreeSet<&str> = self.files.keys().map(|path| parent_of(path)).collect();
@@ -440,7 +445,7 @@ impl Publisher {
         }
         let Some((dir, _)) = &self.opened else { return };
         for (folder, stamp) in self.folders.iter_mut() {
-            *stamp = dir.folder_stamp(folder);
+            *stamp = settled_stamp(dir, folder, started_ns);
         }
     }
 
@@ -479,6 +484,21 @@ fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
     groups
         .iter()
         .flat_map(|group| group.iter().map(|(path, _)| path))
+}
+
+/// The stamp of `folder` to compare with at the next check, or `None` when it proves nothing:
+/// the folder changed after `since_ns` (or within a clock tick of it), by this tool or by
+/// someone else, so the next check looks at its files instead of trusting the stamp.
+fn settled_stamp(dir: &OutDir, folder: &str, since_ns: i128) -> Option<FolderStamp> {
+    let stamp = dir.folder_stamp(folder)?;
+    (!stamp.changed_after(since_ns)).then_some(stamp)
+}
+
+/// Nanoseconds since the Unix epoch, as file times count them.
+fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as i128)
 }
 
 /// The folder of a relative path ("" for a file at the top).

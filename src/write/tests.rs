@@ -1,4 +1,5 @@
-//! The publisher's cold publish: what it writes in place, what stops it, how a crash converges.
+//! The publisher's cold publish (what it writes in place, what stops it, how a crash converges),
+//! and how it notices outputs removed behind its back.
 
 use super::*;
 use dir::is_temp_name;
@@ -128,6 +129,36 @@ fn only_a_one_shot_builds_first_publish_into_a_folder_it_owns_nothing_of_is_cold
     drop(build);
     let next = Publisher::open(&out).unwrap().one_shot();
     assert!(!next.is_cold().unwrap(), "a folder with a manifest");
+}
+
+#[test]
+fn a_file_removed_while_a_publish_finishes_is_noticed_at_the_next_check() {
+    let (_temp, out) = folder();
+    let site = outputs(&SITE);
+    let mut publisher = Publisher::open(&out).unwrap();
+    publisher.publish(&site).unwrap();
+    // What a publish that started before the removal (its files already written, its last
+    // step still to come) sees when it takes the folders' stamps.
+    let started_ns = now_ns();
+    std::fs::remove_file(out.join("api/posts.json")).unwrap();
+    publisher.remember(&[Files::from(site.as_slice())], true, started_ns);
+    assert!(!publisher.is_intact(), "the removal is seen");
+    publisher.publish(&site).unwrap();
+    assert_eq!(read(&out, "api/posts.json"), "[1,2]");
+    assert!(publisher.is_intact());
+}
+
+#[test]
+fn a_file_removed_right_after_a_publish_is_noticed() {
+    for _ in 0..20 {
+        let (_temp, out) = folder();
+        let mut publisher = Publisher::open(&out).unwrap();
+        publisher.publish(&outputs(&SITE)).unwrap();
+        std::fs::remove_file(out.join("api/posts.json")).unwrap();
+        assert!(!publisher.is_intact());
+        publisher.publish(&outputs(&SITE)).unwrap();
+        assert_eq!(read(&out, "api/posts.json"), "[1,2]");
+    }
 }
 
 fn walk(dir: &Utf8Path) -> Vec<String> {
