@@ -29,6 +29,7 @@
 
 use super::dir::OutDir;
 use super::history::LEGACY_HISTORY_PATH;
+use super::intact::now_ns;
 use super::{MANIFEST_PATH, Publisher, WriteError, check_output_path};
 use crate::config::SiteConfig;
 use crate::render::Output;
@@ -315,12 +316,6 @@ fn load(publisher: &Publisher) -> Option<OnDisk> {
         return None;
     }
     Some(saved)
-}
-
-fn now_ns() -> i128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as i128)
 }
 
 fn hex128(hash: u128) -> String {

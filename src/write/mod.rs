@@ -25,6 +25,7 @@ mod dir;
 mod files;
 mod fingerprint;
 mod history;
+mod intact;
 mod lock;
 mod manifest;
 mod ownership;
@@ -55,6 +56,7 @@ use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
 pub use dir::write_atomically;
 use dir::{Entry, FolderStamp, OutDir, write_to};
+use intact::{now_ns, settled_stamp};
 use lock::{Lock, open_locked};
 use plan::Plan;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -221,55 +223,6 @@ impl Publisher {
         self.files.keys().map(|path| &**path)
     }
 
-    /// False when the folder does not hold the last publish: that publish failed (a full
-    /// disk, a permission), the folder or its manifest was deleted, or a folder holding our
-    /// files changed behind our back and lost one of them. The next publish then checks what
-    /// it would otherwise skip, so calling it again (the daemon does, every second) retries
-    /// until the folder is whole. Costs one `stat` per output folder.
-    pub fn is_intact(&mut self) -> bool {
-        if self.failed {
-            return false;
-        }
-        if self.opened.is_none() {
-            return true; // Nothing was published.
-        }
-        if self.dir_replaced() {
-            return false;
-        }
-        let published = self.files.values().any(Option::is_some);
-        if published && self.dir().entry(MANIFEST_PATH).ok() != Some(Entry::File) {
-            return false;
-        }
-        let mut damaged = false;
-        let changed: Vec<String> = self
-            .folders
-            .iter()
-            .filter(|(folder, stamp)| stamp.is_none() || self.dir().folder_stamp(folder) != **stamp)
-            .map(|(folder, _)| folder.clone())
-            .collect();
-        let Some((dir, _)) = &self.opened else {
-            return true;
-        };
-        for folder in changed {
-            for (path, hash) in self.files.iter_mut() {
-                if parent_of(path) == folder
-                    && hash.is_some()
-                    && dir.entry(path).ok() != Some(Entry::File)
-                {
-                    *hash = None;
-                    damaged = true;
-                }
-            }
-            self.folders
-                .insert(folder.clone(), settled_stamp(dir, &folder, now_ns()));
-        }
-        if damaged {
-            // The groups holding those files must be looked at again.
-            self.last_groups.clear();
-        }
-        !damaged
-    }
-
     /// Makes the folder hold exactly `outputs` (plus files this tool never wrote), as one group.
     pub fn publish(&mut self, outputs: &[(Arc<str>, Output)]) -> Result<Report, WriteError> {
         self.publish_groups(&[Files::from(outputs)])
@@ -341,19 +294,6 @@ impl Publisher {
             && !self.intent_on_disk
             && self.dir().entry(MANIFEST_PATH)? == Entry::Missing
             && self.dir().entry(INTENT_PATH)? == Entry::Missing)
-    }
-
-    /// Whether the output folder's path no longer leads to the folder this publisher opened.
-    fn dir_replaced(&self) -> bool {
-        let at_path = std::fs::metadata(&self.out_dir);
-        let opened = self.dir().folder_stamp("");
-        match (at_path, opened) {
-            (Ok(meta), Some(stamp)) => {
-                use std::os::unix::fs::MetadataExt;
-                meta.dev() != stamp.dev || meta.ino() != stamp.ino
-            }
-            _ => true,
-        }
     }
 
     /// Step 3. Before the first write of a path the manifest does not list, record every path
@@ -484,21 +424,6 @@ fn all_paths(groups: &[Files]) -> impl Iterator<Item = &Arc<str>> {
     groups
         .iter()
         .flat_map(|group| group.iter().map(|(path, _)| path))
-}
-
-/// The stamp of `folder` to compare with at the next check, or `None` when it proves nothing:
-/// the folder changed after `since_ns` (or within a clock tick of it), by this tool or by
-/// someone else, so the next check looks at its files instead of trusting the stamp.
-fn settled_stamp(dir: &OutDir, folder: &str, since_ns: i128) -> Option<FolderStamp> {
-    let stamp = dir.folder_stamp(folder)?;
-    (!stamp.changed_after(since_ns)).then_some(stamp)
-}
-
-/// Nanoseconds since the Unix epoch, as file times count them.
-fn now_ns() -> i128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_nanos() as i128)
 }
 
 /// The folder of a relative path ("" for a file at the top).
