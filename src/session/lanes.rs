@@ -5,7 +5,7 @@
 use super::{Outcome, Session};
 use crate::build;
 use crate::render::Lane;
-use crate::write::{Publisher, Report, WriteError};
+use crate::write::{Report, WriteError};
 use std::time::Instant;
 
 /// The documents lane is behind the API lane (see [`Session::documents_due`]).
@@ -59,7 +59,8 @@ impl Session {
             return Ok((self.publish_both()?, None));
         };
         let started = Instant::now();
-        look_for_damage(&mut self.publisher);
+        // Files removed behind the publisher's back are written again by this publish.
+        self.publisher.notice_damage();
         let mut groups = build::refresh_lane(self.workspace.db(), Lane::Api);
         let api_groups = groups.len();
         groups.extend(documents.iter().cloned());
@@ -82,7 +83,7 @@ impl Session {
     /// Renders and publishes every group of both lanes.
     fn publish_both(&mut self) -> Result<Report, WriteError> {
         let started = Instant::now();
-        look_for_damage(&mut self.publisher);
+        self.publisher.notice_damage();
         let db = self.workspace.db();
         let mut groups = build::refresh_lane(db, Lane::Api);
         let documents = build::refresh_lane(db, Lane::Documents);
@@ -100,12 +101,4 @@ impl Session {
         );
         report
     }
-}
-
-/// Lets the publisher notice files removed behind its back (one `stat` per output folder)
-/// before it publishes: a publish that skips every unchanged group would otherwise take the
-/// damaged folders as they are now for whole, and the tick's repair would never see them.
-/// With two lanes a publish follows every rebuild within a moment, so this window is common.
-fn look_for_damage(publisher: &mut Publisher) {
-    let _ = publisher.is_intact();
 }

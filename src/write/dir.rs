@@ -17,26 +17,6 @@ use std::os::fd::OwnedFd;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A folder's identity: device, inode and change time. Adding or removing an entry sets the
-/// change time, and no tool can set it back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FolderStamp {
-    pub dev: u64,
-    pub ino: u64,
-    ctime_ns: i128,
-}
-
-impl FolderStamp {
-    /// Whether the folder changed after `since_ns`, or so close to it that the change could
-    /// predate it: the kernel stamps changes with its clock tick, which lags the real clock.
-    pub fn changed_after(&self, since_ns: i128) -> bool {
-        self.ctime_ns > since_ns - RACY_FOLDER_NS
-    }
-}
-
-/// Several kernel clock ticks (4 ms at 250 Hz, 10 ms at 100 Hz).
-const RACY_FOLDER_NS: i128 = 100_000_000;
-
 /// The longest file name the writer creates (Linux and macOS `NAME_MAX`).
 pub const NAME_MAX: usize = 255;
 /// The longest path, output folder included (Linux `PATH_MAX` less the terminating NUL).
@@ -290,22 +270,6 @@ impl OutDir {
             }
         }
         removed
-    }
-
-    /// The identity of the folder `relative` ("" for the output folder), which changes when an
-    /// entry is added or removed. `None` when missing or not a folder.
-    pub fn folder_stamp(&self, relative: &str) -> Option<FolderStamp> {
-        let stat = if relative.is_empty() {
-            rustix::fs::fstat(&self.fd).ok()?
-        } else {
-            let (dir, name) = self.parent(relative, false).ok()??;
-            rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?
-        };
-        (FileType::from_raw_mode(stat.st_mode) == FileType::Directory).then_some(FolderStamp {
-            dev: stat.st_dev,
-            ino: stat.st_ino,
-            ctime_ns: i128::from(stat.st_ctime) * 1_000_000_000 + i128::from(stat.st_ctime_nsec),
-        })
     }
 
     fn io(&self, relative: &str, errno: Errno) -> WriteError {

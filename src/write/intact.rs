@@ -1,17 +1,32 @@
 //! Whether the output folder still holds the last publish: what the daemon's tick asks, so
 //! that a deleted file, folder or manifest is written again.
 
-use super::dir::{Entry, FolderStamp, OutDir};
+use super::dir::{Entry, OutDir};
 use super::manifest::MANIFEST_PATH;
-use super::{Publisher, parent_of};
+use super::{Publisher, file_name, parent_of};
+use rustix::fs::{AtFlags, FileType};
+use std::collections::{HashMap, HashSet};
 
 impl Publisher {
     /// False when the folder does not hold the last publish: that publish failed (a full
     /// disk, a permission), the folder or its manifest was deleted, or a folder holding our
-    /// files changed behind our back and lost one of them. The next publish then checks what
-    /// it would otherwise skip, so calling it again (the daemon does, every second) retries
-    /// until the folder is whole. Costs one `stat` per output folder.
+    /// files lost one of them behind our back. The next publish then checks what it would
+    /// otherwise skip, so calling it again (the daemon does, every second) retries until the
+    /// folder is whole. Costs one `stat` per output folder, and one read of each folder whose
+    /// stamp proves nothing (changed since it was last looked into, by anyone).
     pub fn is_intact(&mut self) -> bool {
+        self.check(true)
+    }
+
+    /// Before a publish: what [`Publisher::is_intact`] does, but only for the folders someone
+    /// else changed since they were last looked into (one `stat` per output folder), so that
+    /// this publish rewrites what they lost. The folders the last publish wrote to are left
+    /// to the next `is_intact`: reading them would put a directory read of each on every edit.
+    pub(crate) fn notice_damage(&mut self) {
+        let _ = self.check(false);
+    }
+
+    fn check(&mut self, thorough: bool) -> bool {
         if self.failed {
             return false;
         }
@@ -25,29 +40,47 @@ impl Publisher {
         if published && self.dir().entry(MANIFEST_PATH).ok() != Some(Entry::File) {
             return false;
         }
-        let mut damaged = false;
-        let changed: Vec<String> = self
-            .folders
-            .iter()
-            .filter(|(folder, stamp)| stamp.is_none() || self.dir().folder_stamp(folder) != **stamp)
-            .map(|(folder, _)| folder.clone())
-            .collect();
         let Some((dir, _)) = &self.opened else {
             return true;
         };
-        for folder in changed {
-            for (path, hash) in self.files.iter_mut() {
-                if parent_of(path) == folder
-                    && hash.is_some()
-                    && dir.entry(path).ok() != Some(Entry::File)
-                {
-                    *hash = None;
-                    damaged = true;
-                }
+        // Each folder to look into, with the regular files it holds now.
+        let mut looked: HashMap<String, Option<HashSet<String>>> = HashMap::new();
+        for (folder, stamp) in &self.folders {
+            let look = match stamp {
+                None => thorough,
+                Some(stamp) => dir.folder_stamp(folder) != Some(*stamp),
+            };
+            if look {
+                // Stamped before the read: a removal during the read changes it again.
+                looked.insert(folder.clone(), None);
             }
-            self.folders
-                .insert(folder.clone(), settled_stamp(dir, &folder, now_ns()));
         }
+        if looked.is_empty() {
+            return true;
+        }
+        let checked_at = now_ns();
+        let stamps: Vec<(String, Option<FolderStamp>)> = looked
+            .keys()
+            .map(|folder| (folder.clone(), settled_stamp(dir, folder, checked_at)))
+            .collect();
+        for (folder, names) in looked.iter_mut() {
+            *names = dir.regular_files(folder);
+        }
+        let mut damaged = false;
+        for (path, hash) in self.files.iter_mut() {
+            let folder = parent_of(path);
+            let Some(names) = looked.get(folder) else {
+                continue;
+            };
+            let present = names
+                .as_ref()
+                .is_some_and(|names| names.contains(file_name(path)));
+            if hash.is_some() && !present {
+                *hash = None;
+                damaged = true;
+            }
+        }
+        self.folders.extend(stamps);
         if damaged {
             // The groups holding those files must be looked at again.
             self.last_groups.clear();
@@ -69,9 +102,68 @@ impl Publisher {
     }
 }
 
-/// The stamp of `folder` to compare with at the next check, or `None` when it proves nothing:
-/// the folder changed after `since_ns` (or within a clock tick of it), by this tool or by
-/// someone else, so the next check looks at its files instead of trusting the stamp.
+/// A folder's identity: device, inode and change time. Adding or removing an entry sets the
+/// change time, and no tool can set it back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FolderStamp {
+    pub dev: u64,
+    pub ino: u64,
+    ctime_ns: i128,
+}
+
+impl FolderStamp {
+    /// Whether the folder changed after `since_ns`, or so close to it that the change could
+    /// predate it: the kernel stamps changes with its clock tick, which lags the real clock.
+    pub fn changed_after(&self, since_ns: i128) -> bool {
+        self.ctime_ns > since_ns - RACY_FOLDER_NS
+    }
+}
+
+/// Several kernel clock ticks (4 ms at 250 Hz, 10 ms at 100 Hz).
+const RACY_FOLDER_NS: i128 = 100_000_000;
+
+impl OutDir {
+    /// The identity of the folder `relative` ("" for the output folder), which changes when an
+    /// entry is added or removed. `None` when missing or not a folder.
+    pub(super) fn folder_stamp(&self, relative: &str) -> Option<FolderStamp> {
+        let dir = self.folder(relative, false).ok()??;
+        let stat = rustix::fs::fstat(&dir).ok()?;
+        Some(FolderStamp {
+            dev: stat.st_dev,
+            ino: stat.st_ino,
+            ctime_ns: i128::from(stat.st_ctime) * 1_000_000_000 + i128::from(stat.st_ctime_nsec),
+        })
+    }
+
+    /// The names of the regular files in `folder` (one directory read, no `stat` per file
+    /// where the file system reports entry types). `None` when the folder cannot be opened.
+    fn regular_files(&self, folder: &str) -> Option<HashSet<String>> {
+        let dir = self.folder(folder, false).ok()??;
+        let entries = rustix::fs::Dir::read_from(&dir).ok()?;
+        let mut names = HashSet::new();
+        for entry in entries {
+            let entry = entry.ok()?;
+            let Ok(name) = entry.file_name().to_str() else {
+                continue;
+            };
+            let regular = match entry.file_type() {
+                FileType::Unknown => rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|stat| {
+                        FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
+                    }),
+                kind => kind == FileType::RegularFile,
+            };
+            if regular {
+                names.insert(name.to_string());
+            }
+        }
+        Some(names)
+    }
+}
+
+/// The stamp of `folder` to trust at the next check, or `None` when it proves nothing: the
+/// folder changed after `since_ns` (or within a clock tick of it), by this tool or by someone
+/// else, so the next [`Publisher::is_intact`] looks into it instead.
 pub(super) fn settled_stamp(dir: &OutDir, folder: &str, since_ns: i128) -> Option<FolderStamp> {
     let stamp = dir.folder_stamp(folder)?;
     (!stamp.changed_after(since_ns)).then_some(stamp)

@@ -55,8 +55,8 @@ use safe_path::check_output_path;
 use crate::render::{Files, Output};
 use camino::{Utf8Path, Utf8PathBuf};
 pub use dir::write_atomically;
-use dir::{Entry, FolderStamp, OutDir, write_to};
-use intact::{now_ns, settled_stamp};
+use dir::{Entry, OutDir, write_to};
+use intact::FolderStamp;
 use lock::{Lock, open_locked};
 use plan::Plan;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -240,7 +240,6 @@ impl Publisher {
     }
 
     fn try_publish(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
-        let started_ns = now_ns();
         if self.opened.is_none() {
             self.opened = Some(open_locked(&self.out_dir)?);
         }
@@ -254,7 +253,7 @@ impl Publisher {
             self.remove_stale(groups, &mut report)?;
         }
         self.commit(groups, plan.same_paths)?;
-        self.remember(groups, plan.same_paths, started_ns);
+        self.remember(groups, plan.same_paths);
         report.written.sort();
         Ok(report)
     }
@@ -369,23 +368,25 @@ impl Publisher {
         Ok(())
     }
 
-    /// Step 7. Only now is every file of every group on disk: the next publish may skip them,
-    /// and the folders' identities are what they look like when whole. A folder changed since
-    /// the publish started gets no identity: someone may have removed a file from it while the
-    /// publish ran (a watcher of the output reacting to its first files), and a stamp taken now
-    /// would hide that; the next check looks at its files.
-    fn remember(&mut self, groups: &[Files], same_paths: bool, started_ns: i128) {
+    /// Step 7. Only now is every file of every group on disk: the next publish may skip them.
+    /// A folder whose stamp changed since it was last looked into (this publish's own writes,
+    /// or someone removing a file while it ran) keeps no stamp: the next
+    /// [`Publisher::is_intact`] looks into it. Taking its stamp now would hide such a removal.
+    fn remember(&mut self, groups: &[Files], same_paths: bool) {
         self.last_groups = groups.to_vec();
         if !same_paths || self.folders.is_empty() {
             let folders: BTreeSet<&str> = self.files.keys().map(|path| parent_of(path)).collect();
+            let before = std::mem::take(&mut self.folders);
             self.folders = folders
                 .into_iter()
-                .map(|folder| (folder.to_string(), None))
+                .map(|folder| (folder.to_string(), before.get(folder).copied().flatten()))
                 .collect();
         }
         let Some((dir, _)) = &self.opened else { return };
         for (folder, stamp) in self.folders.iter_mut() {
-            *stamp = settled_stamp(dir, folder, started_ns);
+            if stamp.is_some() && dir.folder_stamp(folder) != *stamp {
+                *stamp = None;
+            }
         }
     }
 
