@@ -239,6 +239,19 @@ fn a_deleted_or_edited_output_file_is_written_again() {
 }
 
 #[test]
+fn a_temporary_file_an_interrupted_writer_left_is_removed() {
+    let site = settled(&[]);
+    // What a daemon killed while it replaced `api/posts-en.json` leaves behind.
+    std::fs::write(
+        site.out().join("api/.posts-en.json.4242-17.tmp"),
+        "half a file",
+    )
+    .unwrap();
+    std::thread::sleep(SETTLE);
+    assert_rebuilt(&site, &[], "a temporary file left in an output folder");
+}
+
+#[test]
 fn another_binary_is_rebuilt() {
     let site = settled(&[]);
     let copy = site.root().join("content-api-copy");

@@ -441,17 +441,20 @@ fn output_digest(
     let mut hasher = Xxh3::new();
     let mut by_name: Vec<(&&str, &Option<OwnedFd>)> = folders.iter().collect();
     by_name.sort_unstable_by_key(|(folder, _)| **folder);
+    // A folder's change time moves when an entry is added or removed: a temporary file an
+    // interrupted writer left (which a full build removes) makes the build a full one.
+    let mut racy = false;
     for (folder, fd) in by_name {
         hasher.update(folder.as_bytes());
         match fd.as_ref().and_then(|fd| rustix::fs::fstat(fd).ok()) {
             Some(stat) => {
-                hasher.update(&stat.st_dev.to_le_bytes());
-                hasher.update(&stat.st_ino.to_le_bytes());
+                let stamp = FileStamp::of_stat(&stat);
+                hasher.update(&stamp.to_bytes());
+                racy |= stamp.is_racy(now);
             }
             None => hasher.update(b"\0missing"),
         }
     }
-    let mut racy = false;
     for (path, stamp) in paths.iter().zip(&stamps) {
         hasher.update(path.as_bytes());
         match stamp {

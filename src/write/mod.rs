@@ -170,6 +170,8 @@ pub struct Publisher {
     /// A one-shot build (`build`/`--once`), not a daemon: its first publish into a folder
     /// holding nothing of this tool may create new files in place (see [`Publisher::one_shot`]).
     one_shot: bool,
+    /// The temporary files interrupted writers left were removed (before the first publish).
+    temp_files_removed: bool,
 }
 
 impl Publisher {
@@ -188,7 +190,7 @@ impl Publisher {
             .chain(intent.paths())
             .map(|path| (Arc::from(path), None))
             .collect();
-        let mut publisher = Publisher {
+        let publisher = Publisher {
             out_dir: out_dir.to_owned(),
             opened,
             files,
@@ -199,8 +201,8 @@ impl Publisher {
             failed: false,
             folders: BTreeMap::new(),
             one_shot: false,
+            temp_files_removed: false,
         };
-        publisher.remove_temp_files();
         Ok(publisher)
     }
 
@@ -242,6 +244,12 @@ impl Publisher {
     fn try_publish(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
         if self.opened.is_none() {
             self.opened = Some(open_locked(&self.out_dir)?);
+        }
+        if !self.temp_files_removed {
+            // Here rather than at `open`: a build that finds nothing changed never publishes,
+            // and its fingerprint covers the folders' entries (see `write::fingerprint`).
+            self.remove_temp_files();
+            self.temp_files_removed = true;
         }
         self.forget_if_replaced()?;
         let cold = self.is_cold()?;
