@@ -8,12 +8,12 @@ use super::plan::{
     Files, Lane, OutputFile, OutputGroup, OutputKind, series_path, site_documents, timeline_path,
 };
 use super::posts::{all_posts_json, posts_json};
-use super::runs::run_range;
+use super::runs::{PostList, run_range};
 use super::slides::slides_json;
 use super::static_docs::static_documents;
 use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
-use crate::db::{LangTree, Site};
-use crate::derive::{published_posts, series_members, series_names, tag_members, tag_names};
+use crate::db::{Index, LangTree, Site};
+use crate::derive::{series_members, series_names, sort_key, tag_members, tag_names};
 use std::sync::Arc;
 
 /// The files of one group.
@@ -53,12 +53,13 @@ fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
 #[salsa::tracked(returns(ref))]
 fn post_markdown_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
     let lang = tree.lang(db);
-    let posts = published_posts(db, tree);
-    let run = &posts[run_range(start, posts.len())];
-    let mut files: Vec<(Arc<str>, Output)> = run
+    let list = PostList::Lang(Index::get(db).lang(db, lang));
+    let mut files: Vec<(Arc<str>, Output)> = list
+        .run(db, start)
         .iter()
-        .filter_map(|(key, file)| {
-            let variant = docs::post_markdown(db, *file).as_ref()?;
+        .filter_map(|&file| {
+            let variant = docs::post_markdown(db, file).as_ref()?;
+            let key = sort_key(db, file).as_ref()?;
             let slug = key.id.split_once('_').map_or(&*key.id, |(_, slug)| slug);
             Some((
                 Arc::from(docs::post_markdown_file(lang, slug)),

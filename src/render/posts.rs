@@ -73,8 +73,8 @@ fn post_index(db: &dyn salsa::Database, list: PostList) -> Output {
 #[salsa::tracked(returns(ref))]
 pub fn post_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
     json_entries(
-        list.run(db, start as usize)
-            .into_iter()
-            .filter_map(|file| post_entry_json(db, file).clone()),
+        list.run(db, start)
+            .iter()
+            .filter_map(|&file| post_entry_json(db, file).clone()),
     )
 }

@@ -17,10 +17,34 @@
 //! depends on none of them.
 
 use crate::db::{Index, LangIndex, SourceFile, TagMembers};
+use std::sync::Arc;
 
 /// Entries per run: small enough that an edited run re-validates little, large enough that a
 /// 20,000-post list has a few hundred runs.
 pub const RUN: usize = 64;
+
+/// The files of one run of a list, a query of its own: when the list changes elsewhere (a
+/// post's first edit puts its new input in the list; a post added far away), this re-runs,
+/// finds the same files and backdates, so the run's consumers are verified edge by edge
+/// instead of re-run (re-serializing and comparing their 64 entries each).
+#[salsa::tracked(returns(ref))]
+pub fn run_files(db: &dyn salsa::Database, list: PostList, start: u32) -> Arc<[SourceFile]> {
+    let take = |len: usize| run_range(start, len);
+    match list {
+        PostList::Lang(index) => {
+            let posts = index.published(db);
+            posts[take(posts.len())].iter().map(|(_, f)| *f).collect()
+        }
+        PostList::All(index) => {
+            let posts = index.all(db);
+            posts[take(posts.len())].iter().map(|(_, f)| *f).collect()
+        }
+        PostList::Tag(members) => {
+            let files = members.files(db);
+            files[take(files.len())].into()
+        }
+    }
+}
 
 /// The indexes `start..start + RUN` of a list of `len`, clipped to the list.
 pub fn run_range(start: u32, len: usize) -> std::ops::Range<usize> {
@@ -40,23 +64,9 @@ pub enum PostList {
 }
 
 impl PostList {
-    /// The list's files from `start`, at most [`RUN`] of them.
-    pub fn run(self, db: &dyn salsa::Database, start: usize) -> Vec<SourceFile> {
-        let take = |len: usize| run_range(start as u32, len);
-        match self {
-            PostList::Lang(index) => {
-                let posts = index.published(db);
-                posts[take(posts.len())].iter().map(|(_, f)| *f).collect()
-            }
-            PostList::All(index) => {
-                let posts = index.all(db);
-                posts[take(posts.len())].iter().map(|(_, f)| *f).collect()
-            }
-            PostList::Tag(members) => {
-                let files = members.files(db);
-                files[take(files.len())].to_vec()
-            }
-        }
+    /// The list's files from `start`, at most [`RUN`] of them (see [`run_files`]).
+    pub fn run(self, db: &dyn salsa::Database, start: u32) -> &[SourceFile] {
+        run_files(db, self, start)
     }
 
     fn len(self, db: &dyn salsa::Database) -> usize {

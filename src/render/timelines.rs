@@ -166,8 +166,8 @@ pub fn series_listing_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
 #[salsa::tracked(returns(ref))]
 pub fn timeline_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
     json_entries(
-        list.run(db, start as usize)
-            .into_iter()
-            .filter_map(|file| timeline_post_json(db, file).clone()),
+        list.run(db, start)
+            .iter()
+            .filter_map(|&file| timeline_post_json(db, file).clone()),
     )
 }

@@ -1,6 +1,7 @@
 //! The per-kind file lists (`LangTree::posts`/`decks`, `Site::tags`/`series`/`skills`): made
 //! equal to the path table after a file appeared or disappeared, and given a file's new input
-//! at its first edit. Set at MEDIUM durability, and only when a list differs.
+//! at its first edit. Set only when a list differs: the post and deck lists at MEDIUM, the tag,
+//! series and skill lists at HIGH (see `Workspace::new`).
 
 use super::Workspace;
 use crate::db::{Database, SourceFile};
@@ -25,7 +26,7 @@ impl Workspace {
         };
         let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
         let db = &mut self.db;
-        let medium = Durability::MEDIUM;
+        let (medium, high) = (Durability::MEDIUM, Durability::HIGH);
         for tree in [en, es] {
             if let Some(posts) = swap(tree.posts(db)) {
                 tree.set_posts(db).with_durability(medium).to(posts);
@@ -35,18 +36,18 @@ impl Workspace {
             }
         }
         if let Some(tags) = swap(site.tags(db)) {
-            site.set_tags(db).with_durability(medium).to(tags);
+            site.set_tags(db).with_durability(high).to(tags);
         }
         if let Some(series) = swap(site.series(db)) {
-            site.set_series(db).with_durability(medium).to(series);
+            site.set_series(db).with_durability(high).to(series);
         }
         if let Some(skills) = swap(site.skills(db)) {
-            site.set_skills(db).with_durability(medium).to(skills);
+            site.set_skills(db).with_durability(high).to(skills);
         }
     }
 
     /// Recomputes the per-kind file lists from the table (existing files only, sorted by path)
-    /// and sets the ones that differ, at MEDIUM durability.
+    /// and sets the ones that differ.
     pub(super) fn sync_lists(&mut self) {
         let lists = Lists::collect(&self.db, &self.files);
         let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
@@ -73,17 +74,17 @@ impl Workspace {
         }
         if **site.tags(db) != *lists.tags {
             site.set_tags(db)
-                .with_durability(Durability::MEDIUM)
+                .with_durability(Durability::HIGH)
                 .to(lists.tags.into());
         }
         if **site.series(db) != *lists.series {
             site.set_series(db)
-                .with_durability(Durability::MEDIUM)
+                .with_durability(Durability::HIGH)
                 .to(lists.series.into());
         }
         if **site.skills(db) != *lists.skills {
             site.set_skills(db)
-                .with_durability(Durability::MEDIUM)
+                .with_durability(Durability::HIGH)
                 .to(lists.skills.into());
         }
     }

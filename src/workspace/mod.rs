@@ -160,6 +160,13 @@ impl Workspace {
             published,
         )
         .durability(lifetime.lists())
+        // The tag, series and skill files change like settings, not like the post lists: every
+        // post's entry reads the tag tiers and every series chapter its series. At MEDIUM, the
+        // first edit of any post (which sets the post lists) would make salsa re-validate
+        // every post's outputs through them.
+        .tags_durability(lifetime.settings())
+        .series_durability(lifetime.settings())
+        .skills_durability(lifetime.settings())
         .config_durability(lifetime.settings())
         .today_durability(lifetime.settings())
         .drafts_durability(lifetime.settings())

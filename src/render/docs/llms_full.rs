@@ -117,7 +117,7 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
 pub fn llms_full_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
     let mut chunks = Vec::new();
     let mut items = 0;
-    for file in list.run(db, start as usize) {
+    for &file in list.run(db, start) {
         if let Some(section) = llms_full_section(db, file) {
             chunks.push(Chunk::Static("\n"));
             chunks.extend(section.iter().cloned());
