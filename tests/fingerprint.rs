@@ -28,9 +28,10 @@ fn settled(extra: &[&str]) -> Site {
     let site = Site::new();
     build_into(&site, "out", extra).assert_success();
     std::thread::sleep(SETTLE);
-    let saving = build_into(&site, "out", extra);
-    saving.assert_success();
-    assert!(!reused(&saving), "{}", saving.stderr);
+    // Usually a full check (the first build's outputs were too recent to vouch for), but a
+    // first build that stalled longer than the racy window between its writes and its
+    // fingerprint saved one, rightly: then this build already reuses it.
+    build_into(&site, "out", extra).assert_success();
     assert!(site.out().join(".content-api/fingerprint.json").is_file());
     let before = site.out_snapshot();
     let again = build_into(&site, "out", extra);
