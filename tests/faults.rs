@@ -107,6 +107,29 @@ fn leftover_temporary_files_are_removed_and_look_alikes_are_kept() {
     assert_eq!(std::fs::read(out.join("api/notes.tmp")).unwrap(), b"mine");
 }
 
+/// Starts `--once` on the site and kills it (`kill -9`) after a pseudo-random share of `full`,
+/// the time of a whole build, drawn from `seed`. True when the kill landed during the build.
+fn kill_a_build(site: &Site, seed: &mut u64, full: Duration) -> bool {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let delay = full.mul_f64((*seed >> 33) as f64 / (1u64 << 31) as f64);
+    let mut child = Command::new(common::BIN)
+        .args(["--once", "--content", "content", "--out", "out"])
+        .args(["--today", TODAY])
+        .current_dir(site.root())
+        // The site has no watch.toml: placeholder settings, an error when CI is set.
+        .env_remove("CI")
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(delay);
+    let mid_build = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    child.wait().unwrap();
+    mid_build
+}
+
 /// `kill -9` at random moments of builds that add a post, the post removed again after each
 /// kill: the next complete build leaves the folder equal to a fresh build (no orphan of a killed
 /// build, no temporary file), whatever the moment of each kill.
@@ -127,32 +150,9 @@ fn builds_killed_at_any_moment_converge_on_the_next_build() {
     for i in 0..12 {
         let new = format!("blog/en/2024-05-03_new{i}.md");
         site.write(&new, post(&format!("New {i}"), "\"rust\"", "Fresh."));
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let delay = full.mul_f64((seed >> 33) as f64 / (1u64 << 31) as f64);
-        let mut child = Command::new(common::BIN)
-            .args([
-                "--once",
-                "--content",
-                "content",
-                "--out",
-                "out",
-                "--today",
-                TODAY,
-            ])
-            .current_dir(site.root())
-            // The site has no watch.toml: placeholder settings, an error when CI is set.
-            .env_remove("CI")
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_none() {
+        if kill_a_build(&site, &mut seed, full) {
             killed_mid_build += 1;
         }
-        let _ = child.kill();
-        child.wait().unwrap();
         site.remove(&new);
     }
     site.build().assert_success();
@@ -187,31 +187,9 @@ fn first_builds_killed_mid_write_into_an_empty_folder_converge_on_the_next_build
     let mut killed_mid_build = 0;
     for _ in 0..10 {
         std::fs::remove_dir_all(site.out()).unwrap();
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let delay = full.mul_f64((seed >> 33) as f64 / (1u64 << 31) as f64);
-        let mut child = Command::new(common::BIN)
-            .args([
-                "--once",
-                "--content",
-                "content",
-                "--out",
-                "out",
-                "--today",
-                TODAY,
-            ])
-            .current_dir(site.root())
-            .env_remove("CI")
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_none() {
+        if kill_a_build(&site, &mut seed, full) {
             killed_mid_build += 1;
         }
-        let _ = child.kill();
-        child.wait().unwrap();
         site.build().assert_success();
         assert_same_files(&site.out(), &fresh);
         let leftovers: Vec<String> = common::read_tree(&site.out())
