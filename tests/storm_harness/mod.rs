@@ -283,16 +283,7 @@ impl Site {
         write_all();
         if site.git {
             // Both branches hold the long posts, so a checkout does not swap them all.
-            let git = |args: &[&str]| {
-                Command::new("git")
-                    .args(["-c", "user.name=storm", "-c", "user.email=storm@example"])
-                    .args(args)
-                    .current_dir(site.content())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .status()
-                    .is_ok_and(|s| s.success())
-            };
+            let git = |args: &[&str]| site.git_ok(args);
             assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "large"]));
             assert!(git(&["checkout", "-q", "other"]));
             write_all();
@@ -331,19 +322,22 @@ impl Site {
         );
     }
 
+    /// Runs git in the content folder, quietly; true when it succeeded.
+    fn git_ok(&self, args: &[&str]) -> bool {
+        Command::new("git")
+            .args(["-c", "user.name=storm", "-c", "user.email=storm@example"])
+            .args(args)
+            .current_dir(self.content())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
     /// Commits the content as `main`, then a branch `other` where a quarter of the posts are
     /// edited, a few deleted and a few added. False when git is not installed.
     fn init_git(&self, rng: &mut Rng) -> bool {
-        let git = |args: &[&str]| {
-            Command::new("git")
-                .args(["-c", "user.name=storm", "-c", "user.email=storm@example"])
-                .args(args)
-                .current_dir(self.content())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        };
+        let git = |args: &[&str]| self.git_ok(args);
         if !git(&["init", "-q", "-b", "main"]) {
             return false;
         }
