@@ -11,7 +11,8 @@ use std::sync::Arc;
 /// A parsed post, plus where its `series` value is (for the cross-file "unknown series" check).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParsedPost {
-    pub parsed: Parsed<PostMeta>,
+    /// Shared with [`post_meta`]'s memo: the two queries hold one copy of every post's fields.
+    pub parsed: Parsed<Arc<PostMeta>>,
     pub series_location: Option<Location>,
 }
 
@@ -31,7 +32,7 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
 
 /// The post without positions: what every index depends on. Equal across body-only edits.
 #[salsa::tracked(returns(ref))]
-pub fn post_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<PostMeta> {
+pub fn post_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<PostMeta>> {
     parse_post(db, file).parsed.value.clone()
 }
 
@@ -72,19 +73,21 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
     diagnostics.extend(name_error);
     let has_errors = diagnostics.iter().any(|d| d.is_error());
     let value = match (has_errors, slug, title, description, pub_date) {
-        (false, Some(slug), Some(title), Some(description), Some(pub_date)) => Some(PostMeta {
-            id: Arc::from(format!("{lang}/{stem}")),
-            slug,
-            lang,
-            title,
-            description,
-            pub_date,
-            tags,
-            hero_image,
-            series,
-            series_order,
-            draft,
-        }),
+        (false, Some(slug), Some(title), Some(description), Some(pub_date)) => {
+            Some(Arc::new(PostMeta {
+                id: Arc::from(format!("{lang}/{stem}")),
+                slug,
+                lang,
+                title,
+                description,
+                pub_date,
+                tags,
+                hero_image,
+                series,
+                series_order,
+                draft,
+            }))
+        }
         _ => None,
     };
     ParsedPost {

@@ -76,11 +76,29 @@ impl From<Arc<str>> for Chunk {
     }
 }
 
+/// One entry of an [`Output`]: a chunk, or a run of chunks shared with the [`Part`] that cached
+/// them. Holding a part's run rather than copies of its chunks keeps a multi-megabyte list
+/// output as small as its list of runs, and assembling it clones one pointer per run.
+#[derive(Clone, Debug)]
+enum Piece {
+    Chunk(Chunk),
+    Run(Arc<[Chunk]>),
+}
+
+impl Piece {
+    fn chunks(&self) -> &[Chunk] {
+        match self {
+            Piece::Chunk(chunk) => std::slice::from_ref(chunk),
+            Piece::Run(chunks) => chunks,
+        }
+    }
+}
+
 /// An output file's content and its 128-bit hash. The hash makes "did it change?" O(1) for the
 /// writer and for salsa's backdating. (The server computes ETags from the bytes it reads.)
-#[derive(Clone, Debug, Eq)]
+#[derive(Clone, Debug)]
 pub struct Output {
-    chunks: Arc<[Chunk]>,
+    pieces: Arc<[Piece]>,
     len: usize,
     /// The xxh3-128 hash of the bytes: equal hashes mean equal files for the writer.
     pub hash: u128,
@@ -94,16 +112,11 @@ impl Output {
 
     /// An output made of `chunks`, in order.
     pub(crate) fn from_chunks(chunks: Vec<Chunk>) -> Output {
-        let mut hasher = Xxh3::new();
-        let mut len = 0;
-        for chunk in &chunks {
-            hasher.update(chunk.as_bytes());
-            len += chunk.as_bytes().len();
-        }
+        let (len, hash) = length_and_hash(&chunks);
         Output {
-            chunks: chunks.into(),
+            pieces: chunks.into_iter().map(Piece::Chunk).collect(),
             len,
-            hash: hasher.digest128(),
+            hash,
         }
     }
 
@@ -117,15 +130,15 @@ impl Output {
         self.len == 0
     }
 
-    /// The pieces, in order (the portal's examples read a prefix of them).
-    pub(crate) fn chunks(&self) -> &[Chunk] {
-        &self.chunks
+    /// The chunks, in order (the portal's examples read a prefix of them).
+    pub(crate) fn chunks(&self) -> impl Iterator<Item = &Chunk> {
+        self.pieces.iter().flat_map(Piece::chunks)
     }
 
     /// The content as one buffer (for tests and small documents).
     pub fn to_vec(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(self.len);
-        for chunk in self.chunks.iter() {
+        for chunk in self.chunks() {
             bytes.extend_from_slice(chunk.as_bytes());
         }
         bytes
@@ -136,7 +149,7 @@ impl Output {
         if bytes.len() != self.len {
             return false;
         }
-        for chunk in self.chunks.iter() {
+        for chunk in self.chunks() {
             let part = chunk.as_bytes();
             if !bytes.starts_with(part) {
                 return false;
@@ -149,12 +162,17 @@ impl Output {
     /// Writes every chunk to `out`, many at a time.
     pub(crate) fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         const BATCH: usize = 512;
-        for group in self.chunks.chunks(BATCH) {
-            let mut slices: Vec<IoSlice<'_>> = group
-                .iter()
-                .map(|chunk| IoSlice::new(chunk.as_bytes()))
-                .filter(|slice| !slice.is_empty())
-                .collect();
+        let mut chunks = self
+            .chunks()
+            .map(Chunk::as_bytes)
+            .filter(|bytes| !bytes.is_empty());
+        let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(BATCH.min(self.pieces.len()));
+        loop {
+            slices.clear();
+            slices.extend(chunks.by_ref().take(BATCH).map(IoSlice::new));
+            if slices.is_empty() {
+                return Ok(());
+            }
             let mut remaining: &mut [IoSlice<'_>] = &mut slices;
             while !remaining.is_empty() {
                 let written = out.write_vectored(remaining)?;
@@ -164,8 +182,18 @@ impl Output {
                 IoSlice::advance_slices(&mut remaining, written);
             }
         }
-        Ok(())
     }
+}
+
+/// The length and xxh3-128 hash of the concatenation of `chunks`.
+fn length_and_hash(chunks: &[Chunk]) -> (usize, u128) {
+    let mut hasher = Xxh3::new();
+    let mut len = 0;
+    for chunk in chunks {
+        hasher.update(chunk.as_bytes());
+        len += chunk.as_bytes().len();
+    }
+    (len, hasher.digest128())
 }
 
 /// Equal contents have equal hashes; a 128-bit collision between two versions of one file is
@@ -175,6 +203,8 @@ impl PartialEq for Output {
         self.hash == other.hash && self.len == other.len
     }
 }
+
+impl Eq for Output {}
 
 /// Chunks hashed once and kept with their digest: a run of list entries, cached by a tracked
 /// query. An output assembled from parts hashes the parts' digests instead of their bytes, so
@@ -190,11 +220,11 @@ pub struct Part {
 
 impl Part {
     pub fn new(chunks: Vec<Chunk>, items: usize) -> Part {
-        let content = Output::from_chunks(chunks);
+        let (len, hash) = length_and_hash(&chunks);
         Part {
-            chunks: content.chunks,
-            len: content.len,
-            hash: content.hash,
+            chunks: chunks.into(),
+            len,
+            hash,
             items,
         }
     }
@@ -225,7 +255,7 @@ impl Eq for Part {}
 /// give equal hashes, which is all the writer and salsa's backdating need. (The server hashes
 /// the file it reads for its ETag.)
 pub struct Assembly {
-    chunks: Vec<Chunk>,
+    pieces: Vec<Piece>,
     hasher: Xxh3,
     len: usize,
 }
@@ -233,7 +263,7 @@ pub struct Assembly {
 impl Default for Assembly {
     fn default() -> Assembly {
         Assembly {
-            chunks: Vec::new(),
+            pieces: Vec::new(),
             hasher: Xxh3::new(),
             len: 0,
         }
@@ -247,7 +277,7 @@ impl Assembly {
         self.hasher.update(&(bytes.len() as u64).to_le_bytes());
         self.hasher.update(bytes);
         self.len += bytes.len();
-        self.chunks.push(chunk);
+        self.pieces.push(Piece::Chunk(chunk));
     }
 
     pub fn push_part(&mut self, part: &Part) {
@@ -255,7 +285,7 @@ impl Assembly {
         self.hasher.update(&(part.len as u64).to_le_bytes());
         self.hasher.update(&part.hash.to_le_bytes());
         self.len += part.len;
-        self.chunks.extend(part.chunks.iter().cloned());
+        self.pieces.push(Piece::Run(part.chunks.clone()));
     }
 
     /// A JSON array of the entries the parts hold (each part's entries separated by `,`).
@@ -274,7 +304,7 @@ impl Assembly {
 
     pub fn finish(self) -> Output {
         Output {
-            chunks: self.chunks.into(),
+            pieces: self.pieces.into(),
             len: self.len,
             hash: self.hasher.digest128(),
         }
@@ -351,6 +381,10 @@ mod tests {
         let whole = b"{\"posts\":[{\"a\":1},{\"a\":2},{\"a\":3}]}";
         assert_eq!(output.to_vec(), whole);
         assert_eq!(output.len(), whole.len());
+        assert!(output.eq_bytes(whole));
+        let mut written = Vec::new();
+        output.write_to(&mut written).unwrap();
+        assert_eq!(written, whole, "the runs are written in place, in order");
         assert_eq!(output, assemble(&runs.clone()), "same pieces, same hash");
         let edited = [runs[0].clone(), json_entries(["{\"a\":4}".into()])];
         assert_ne!(output, assemble(&edited), "an edited part changes the hash");
