@@ -13,7 +13,7 @@ use super::slides::slides_json;
 use super::static_docs::static_documents;
 use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
 use crate::db::{Index, LangTree, Site};
-use crate::derive::{series_members, series_names, sort_key, tag_members, tag_names};
+use crate::derive::{series_members, series_names, tag_members, tag_names};
 use std::sync::Arc;
 
 /// The files of one group.
@@ -49,7 +49,8 @@ fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
 }
 
 /// The Markdown variants of the published posts `start..start + RUN` of the language. Names
-/// come from validated slugs, so they never contain `/`, `.` or `..`.
+/// come from validated slugs, so they never contain `/`, `.` or `..`. Reads one query per post
+/// (its variant): after a file's first edit, salsa verifies each run's posts edge by edge.
 #[salsa::tracked(returns(ref))]
 fn post_markdown_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
     let lang = tree.lang(db);
@@ -59,10 +60,8 @@ fn post_markdown_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> 
         .iter()
         .filter_map(|&file| {
             let variant = docs::post_markdown(db, file).as_ref()?;
-            let key = sort_key(db, file).as_ref()?;
-            let slug = key.id.split_once('_').map_or(&*key.id, |(_, slug)| slug);
             Some((
-                Arc::from(docs::post_markdown_file(lang, slug)),
+                Arc::from(docs::post_markdown_file(lang, &variant.slug)),
                 variant.output.clone(),
             ))
         })

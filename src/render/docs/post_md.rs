@@ -16,6 +16,9 @@ use std::sync::Arc;
 /// section of `llms-full.txt`, so a body is held in memory once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PostMarkdown {
+    /// The post's slug: with its language, the variant's file name (so a group of variants
+    /// reads nothing else of the post).
+    pub slug: Arc<str>,
     pub output: Output,
     pub header: Arc<str>,
     /// The body (empty when the post has none): usually a range of the file's own text.
@@ -45,6 +48,7 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
         chunks.push(body.clone());
     }
     Some(PostMarkdown {
+        slug: meta.slug.clone(),
         output: Output::from_chunks(chunks),
         header,
         body,
