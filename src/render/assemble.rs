@@ -8,7 +8,7 @@ use super::plan::{
     Files, Lane, OutputFile, OutputGroup, OutputKind, series_path, site_documents, timeline_path,
 };
 use super::posts::{all_posts_json, posts_json};
-use super::runs::{PostList, run_range};
+use super::runs::{PostList, RUN, Run, run_range};
 use super::slides::slides_json;
 use super::static_docs::static_documents;
 use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
@@ -48,22 +48,28 @@ fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
         .collect()
 }
 
-/// The Markdown variants of the published posts `start..start + RUN` of the language. Names
-/// come from validated slugs, so they never contain `/`, `.` or `..`. Reads one query per post
-/// (its variant): after a file's first edit, salsa verifies each run's posts edge by edge.
+/// The Markdown variants of the published posts `start..start + RUN` of the language: the
+/// files of that run of the list.
 #[salsa::tracked(returns(ref))]
 fn post_markdown_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
-    let lang = tree.lang(db);
-    let list = PostList::Lang(Index::get(db).lang(db, lang));
-    let mut files: Vec<(Arc<str>, Output)> = list
-        .run(db, start)
+    let list = PostList::Lang(Index::get(db).lang(db, tree.lang(db)));
+    match list.runs(db).get(start as usize / RUN) {
+        Some(&run) => markdown_run(db, run).clone(),
+        None => Files::default(),
+    }
+}
+
+/// The Markdown variants of one run's posts, sorted by path. Names come from validated slugs,
+/// so they never contain `/`, `.` or `..`. Reads one query per post (its variant): after a
+/// file's first edit, salsa verifies each run's posts edge by edge.
+#[salsa::tracked(returns(ref))]
+fn markdown_run<'db>(db: &'db dyn salsa::Database, run: Run<'db>) -> Files {
+    let mut files: Vec<(Arc<str>, Output)> = run
+        .files(db)
         .iter()
         .filter_map(|&file| {
             let variant = docs::post_markdown(db, file).as_ref()?;
-            Some((
-                Arc::from(docs::post_markdown_file(lang, &variant.slug)),
-                variant.output.clone(),
-            ))
+            Some((variant.file.clone(), variant.output.clone()))
         })
         .collect();
     files.sort_by(|a, b| a.0.cmp(&b.0));

@@ -3,7 +3,7 @@
 use super::output::Assembly;
 use super::output::Output;
 use super::output::{Part, json_entries};
-use super::runs::PostList;
+use super::runs::{PostList, Run};
 use super::wire::{PostIndexEntry, to_json};
 use crate::db::{Index, LangTree, SourceFile};
 use crate::derive::{post_series_position, tag_tiers};
@@ -62,18 +62,15 @@ pub fn all_posts_json(db: &dyn salsa::Database) -> Output {
 /// A post index: the entries of `list`, read run by run.
 fn post_index(db: &dyn salsa::Database, list: PostList) -> Output {
     let mut out = Assembly::default();
-    out.push_json_array(
-        list.starts(db)
-            .map(|start| post_entries_run(db, list, start)),
-    );
+    out.push_json_array(list.runs(db).iter().map(|&run| post_entries_run(db, run)));
     out.finish()
 }
 
 /// The `api/posts*.json` entries of one run.
 #[salsa::tracked(returns(ref))]
-pub fn post_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
+pub fn post_entries_run<'db>(db: &'db dyn salsa::Database, run: Run<'db>) -> Part {
     json_entries(
-        list.run(db, start)
+        run.files(db)
             .iter()
             .filter_map(|&file| post_entry_json(db, file).clone()),
     )

@@ -1,20 +1,27 @@
-//! Long lists of posts, cut into runs of [`RUN`] consecutive entries, each run a tracked query.
+//! Long lists of posts, cut into runs of [`RUN`] consecutive entries, each run a salsa-interned
+//! value that the queries rendering it are keyed by.
 //!
 //! A list output (a post index, a big tag timeline, `llms-full.txt`) reads one fragment per
 //! post. Read directly, it has one dependency per post, and once any post in it was edited
 //! (its input is LOW durability from then on), salsa re-validates every one of those
-//! dependencies on every later rebuild: O(corpus) work for an edit that changed one entry, or
-//! none (a series description edit reaches every index through one series title). Read through
-//! runs, the list has one dependency per run; a run whose posts were not edited is verified in
-//! O(1) by durability, and only the runs holding edited posts look at their entries.
+//! dependencies on every later rebuild: O(corpus) work for an edit that changed one entry.
+//! Read through runs, the list has one dependency per run.
 //!
-//! A run is keyed by its list and its start, so inserting a post shifts the runs after it: they
-//! re-execute (reading cached fragments) once. That happens only when the list itself changes,
-//! which rewrites the file anyway.
+//! A run is identified by its files, not by its place in a list: `list_runs` (the only query
+//! that reads a list) cuts the list and interns each run's files, and each run's renderer
+//! (`posts::post_entries_run`, `timelines::timeline_entries_run`,
+//! `docs::llms_full::llms_full_run`, `assemble::markdown_run`) is keyed by the [`Run`]. Reading
+//! an interned value's fields records no dependency, so a renderer depends only on its posts'
+//! fragments: when a list changes (a file's first edit puts its new input in the lists), the
+//! runs that hold the same files intern to the same values and their renderers are verified in
+//! O(1) by their posts' durability; only the run holding the edited post is new. Inserting a
+//! post shifts the runs after it: they become new runs and render once (reading cached
+//! fragments), which happens only when the list itself changes and rewrites the file anyway.
 //!
-//! Each run query lives next to the fragment it joins (`posts::post_entries_run`,
-//! `timelines::timeline_entries_run`, `docs::llms_full::llms_full_run`), so this module
-//! depends on none of them.
+//! In a watch session the lists are LOW (see `workspace::index::LIST_DURABILITY`), so
+//! `list_runs` is LOW and so are the runs it interns: salsa 0.28 collects interned values of
+//! LOW durability that no query interned again for a few revisions, which keeps the runs of
+//! lists that no longer exist from piling up over a long session.
 
 use crate::db::{Index, LangIndex, SourceFile, TagMembers};
 use std::sync::Arc;
@@ -23,26 +30,35 @@ use std::sync::Arc;
 /// 20,000-post list has a few hundred runs.
 pub const RUN: usize = 64;
 
-/// The files of one run of a list, a query of its own: when the list changes elsewhere (a
-/// post's first edit puts its new input in the list; a post added far away), this re-runs,
-/// finds the same files and backdates, so the run's consumers are verified edge by edge
-/// instead of re-run (re-serializing and comparing their 64 entries each).
+/// The files of one run of a list, in the list's order.
+#[salsa::interned(debug)]
+pub struct Run<'db> {
+    #[returns(ref)]
+    pub files: Arc<[SourceFile]>,
+}
+
+/// The runs of a list, in order: its files `0..RUN`, `RUN..2 * RUN`, ...
 #[salsa::tracked(returns(ref))]
-pub fn run_files(db: &dyn salsa::Database, list: PostList, start: u32) -> Arc<[SourceFile]> {
-    let take = |len: usize| run_range(start, len);
+pub fn list_runs<'db>(db: &'db dyn salsa::Database, list: PostList) -> Vec<Run<'db>> {
     match list {
-        PostList::Lang(index) => {
-            let posts = index.published(db);
-            posts[take(posts.len())].iter().map(|(_, f)| *f).collect()
+        PostList::Lang(index) => cut(db, index.published(db).iter().map(|(_, file)| *file)),
+        PostList::All(index) => cut(db, index.all(db).iter().map(|(_, file)| *file)),
+        PostList::Tag(members) => cut(db, members.files(db).iter().copied()),
+    }
+}
+
+/// `files` in runs of [`RUN`], each interned.
+fn cut<'db>(
+    db: &'db dyn salsa::Database,
+    mut files: impl ExactSizeIterator<Item = SourceFile>,
+) -> Vec<Run<'db>> {
+    let mut runs = Vec::with_capacity(files.len().div_ceil(RUN));
+    loop {
+        let run: Arc<[SourceFile]> = files.by_ref().take(RUN).collect();
+        if run.is_empty() {
+            return runs;
         }
-        PostList::All(index) => {
-            let posts = index.all(db);
-            posts[take(posts.len())].iter().map(|(_, f)| *f).collect()
-        }
-        PostList::Tag(members) => {
-            let files = members.files(db);
-            files[take(files.len())].into()
-        }
+        runs.push(Run::new(db, run));
     }
 }
 
@@ -64,21 +80,8 @@ pub enum PostList {
 }
 
 impl PostList {
-    /// The list's files from `start`, at most [`RUN`] of them (see [`run_files`]).
-    pub fn run(self, db: &dyn salsa::Database, start: u32) -> &[SourceFile] {
-        run_files(db, self, start)
-    }
-
-    fn len(self, db: &dyn salsa::Database) -> usize {
-        match self {
-            PostList::Lang(index) => index.published(db).len(),
-            PostList::All(index) => index.all(db).len(),
-            PostList::Tag(members) => members.files(db).len(),
-        }
-    }
-
-    /// The start of every run of the list.
-    pub fn starts(self, db: &dyn salsa::Database) -> impl Iterator<Item = u32> {
-        (0..self.len(db)).step_by(RUN).map(|start| start as u32)
+    /// The list's runs, in order (see [`list_runs`]).
+    pub fn runs(self, db: &dyn salsa::Database) -> &[Run<'_>] {
+        list_runs(db, self)
     }
 }

@@ -3,7 +3,7 @@
 
 use super::output::json_entries;
 use super::output::{Assembly, Chunk, Output, Part, json_array};
-use super::runs::PostList;
+use super::runs::{PostList, Run};
 use super::wire::{
     Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,
     around_fragments, to_json, to_json_spliced,
@@ -55,10 +55,10 @@ fn timeline_array(db: &dyn salsa::Database, files: &[SourceFile]) -> (Vec<Chunk>
 #[salsa::tracked(returns(ref))]
 pub fn tag_timeline_json(db: &dyn salsa::Database, members: TagMembers) -> Output {
     // A primary tag lists a large share of the site: read it run by run.
-    let list = PostList::Tag(members);
-    let runs: Vec<&Part> = list
-        .starts(db)
-        .map(|start| timeline_entries_run(db, list, start))
+    let runs: Vec<&Part> = PostList::Tag(members)
+        .runs(db)
+        .iter()
+        .map(|&run| timeline_entries_run(db, run))
         .collect();
     let timeline = TagTimeline {
         tag: members.tag(db),
@@ -164,9 +164,9 @@ pub fn series_listing_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
 
 /// The timeline entries of one run.
 #[salsa::tracked(returns(ref))]
-pub fn timeline_entries_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
+pub fn timeline_entries_run<'db>(db: &'db dyn salsa::Database, run: Run<'db>) -> Part {
     json_entries(
-        list.run(db, start)
+        run.files(db)
             .iter()
             .filter_map(|&file| timeline_post_json(db, file).clone()),
     )

@@ -19,13 +19,18 @@ use salsa::{Durability, Setter};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-/// The durability an index entry gets once an edit changed it. Not LOW: everything that reads an
-/// index (every run of the post lists, every group of Markdown variants) would then be LOW for
-/// the rest of the session, and salsa would re-validate all of it, entry by entry, after every
-/// later edit, even a body edit elsewhere. At MEDIUM, the edit that changes an index pays that
-/// once (it rewrites the lists anyway), and later edits that leave the indexes alone find those
-/// queries verified by durability.
-const INDEX_DURABILITY: Durability = Durability::MEDIUM;
+/// The durability of the post lists (a language's published posts, both languages', one tag's
+/// posts) once an edit changed one. LOW: a file's first edit puts its new input in the lists,
+/// and at MEDIUM that would tell salsa that every MEDIUM value may be stale (every series
+/// chapter's entry reads its series' members). Only a few queries read a list: `runs::list_runs`
+/// cuts it into interned runs, and what renders a run is keyed by the run, not by the list, so
+/// re-validating the readers after every edit costs one step per run.
+pub(super) const LIST_DURABILITY: Durability = Durability::LOW;
+
+/// The durability of the name → members maps once a name appeared or disappeared. Not LOW:
+/// every series chapter's entry reads the series map, and would then be re-validated after
+/// every later edit.
+const MAP_DURABILITY: Durability = Durability::MEDIUM;
 
 /// What a published post contributes to the indexes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,21 +83,24 @@ struct LangState {
 }
 
 impl Indexes {
-    /// Builds the indexes from every post's summary and creates their inputs at `durability`.
+    /// Builds the indexes from every post's summary and creates their inputs: the post lists at
+    /// `lists`, the rest (the name maps, series members) at `maps`.
     pub fn build(
         db: &Database,
         posts: [Vec<(SourceFile, Summary)>; 2],
-        durability: Durability,
+        lists: Durability,
+        maps: Durability,
     ) -> Indexes {
         let [en, es] = posts;
         let langs = [
-            LangState::build(db, Lang::En, en, durability),
-            LangState::build(db, Lang::Es, es, durability),
+            LangState::build(db, Lang::En, en, lists, maps),
+            LangState::build(db, Lang::Es, es, lists, maps),
         ];
         // A singleton: queries reach it with `Index::get`.
         let all = merged(&langs);
         let index = Index::builder(langs[0].input, langs[1].input, all)
-            .durability(durability)
+            .durability(maps)
+            .all_durability(lists)
             .new(db);
         Indexes { index, langs }
     }
@@ -146,7 +154,7 @@ impl Indexes {
             if **self.index.all(db) != *all {
                 self.index
                     .set_all(db)
-                    .with_durability(INDEX_DURABILITY)
+                    .with_durability(LIST_DURABILITY)
                     .to(all);
             }
         }
@@ -200,11 +208,13 @@ impl LangState {
         db: &Database,
         lang: Lang,
         posts: Vec<(SourceFile, Summary)>,
-        durability: Durability,
+        lists: Durability,
+        maps: Durability,
     ) -> LangState {
         let mut state = LangState {
             input: LangIndex::builder(lang, Arc::from([]), Arc::default(), Arc::default())
-                .durability(durability)
+                .durability(maps)
+                .published_durability(lists)
                 .new(db),
             summaries: HashMap::with_capacity(posts.len()),
             published: Vec::with_capacity(posts.len()),
@@ -237,12 +247,11 @@ impl LangState {
             chapters.sort_by(|a, b| ReadingKey::reading_order(&a.0, &b.0));
         }
         for (tag, members) in &state.tags {
-            let input = TagMembers::create(db, lang, tag.clone(), files_of(members), durability);
+            let input = TagMembers::create(db, lang, tag.clone(), files_of(members), lists);
             state.tag_inputs.insert(tag.clone(), input);
         }
         for (name, chapters) in &state.series {
-            let input =
-                SeriesMembers::create(db, lang, name.clone(), files_of(chapters), durability);
+            let input = SeriesMembers::create(db, lang, name.clone(), files_of(chapters), maps);
             state.series_inputs.insert(name.clone(), input);
         }
         // The inputs are created with their final values: no setter, so no new revision.
@@ -252,7 +261,8 @@ impl LangState {
             Arc::new(member_map(&state.tags, &state.tag_inputs)),
             Arc::new(member_map(&state.series, &state.series_inputs)),
         )
-        .durability(durability)
+        .durability(maps)
+        .published_durability(lists)
         .new(db);
         state
     }
@@ -334,32 +344,35 @@ impl LangState {
     }
 
     /// Sets every index input whose value differs from the in-memory index: lists and maps at
-    /// [`INDEX_DURABILITY`], one tag's or series' members at [`MEMBERS_DURABILITY`](super::members::MEMBERS_DURABILITY).
+    /// [`LIST_DURABILITY`], the name maps at [`MAP_DURABILITY`], one tag's or series' members at
+    /// [`MEMBERS_DURABILITY`](super::members::MEMBERS_DURABILITY).
     fn commit(&mut self, db: &mut Database, touched: Touched) {
-        let durability = INDEX_DURABILITY;
         let lang = self.input.lang(db);
         if touched.published && **self.input.published(db) != *self.published {
             self.input
                 .set_published(db)
-                .with_durability(durability)
+                .with_durability(LIST_DURABILITY)
                 .to(self.published.clone().into());
         }
         let listed = self.input.tags(db).clone();
         if let Some(map) = sync_members(
             db,
-            INDEX_DURABILITY,
+            LIST_DURABILITY,
             lang,
             touched.tags,
             &mut self.tags,
             &mut self.tag_inputs,
             &listed,
         ) {
-            self.input.set_tags(db).with_durability(durability).to(map);
+            self.input
+                .set_tags(db)
+                .with_durability(MAP_DURABILITY)
+                .to(map);
         }
         let listed = self.input.series(db).clone();
         if let Some(map) = sync_members(
             db,
-            INDEX_DURABILITY,
+            MAP_DURABILITY,
             lang,
             touched.series,
             &mut self.series,
@@ -368,7 +381,7 @@ impl LangState {
         ) {
             self.input
                 .set_series(db)
-                .with_durability(durability)
+                .with_durability(MAP_DURABILITY)
                 .to(map);
         }
     }

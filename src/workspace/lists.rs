@@ -1,9 +1,11 @@
 //! The per-kind file lists (`LangTree::posts`/`decks`, `Site::tags`/`series`/`skills`): made
 //! equal to the path table after a file appeared or disappeared, and given a file's new input
-//! at its first edit. Set only when a list differs: the post and deck lists at MEDIUM, the tag,
-//! series and skill lists at HIGH (see `Workspace::new`).
+//! at its first edit. Set only when a list differs: the post lists at LOW
+//! ([`LIST_DURABILITY`]), the deck lists at MEDIUM, the tag, series and skill lists at HIGH (see
+//! `Workspace::new`).
 
 use super::Workspace;
+use super::index::LIST_DURABILITY;
 use crate::db::{Database, SourceFile};
 use crate::model::Lang;
 use crate::source::{ContentPath, FileContents, FileRole, classify};
@@ -29,7 +31,9 @@ impl Workspace {
         let (medium, high) = (Durability::MEDIUM, Durability::HIGH);
         for tree in [en, es] {
             if let Some(posts) = swap(tree.posts(db)) {
-                tree.set_posts(db).with_durability(medium).to(posts);
+                tree.set_posts(db)
+                    .with_durability(LIST_DURABILITY)
+                    .to(posts);
             }
             if let Some(decks) = swap(tree.decks(db)) {
                 tree.set_decks(db).with_durability(medium).to(decks);
@@ -54,12 +58,12 @@ impl Workspace {
         let db = &mut self.db;
         if **en.posts(db) != *lists.en_posts {
             en.set_posts(db)
-                .with_durability(Durability::MEDIUM)
+                .with_durability(LIST_DURABILITY)
                 .to(lists.en_posts.into());
         }
         if **es.posts(db) != *lists.es_posts {
             es.set_posts(db)
-                .with_durability(Durability::MEDIUM)
+                .with_durability(LIST_DURABILITY)
                 .to(lists.es_posts.into());
         }
         if **en.decks(db) != *lists.en_decks {

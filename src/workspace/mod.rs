@@ -88,6 +88,15 @@ impl Lifetime {
         }
     }
 
+    /// The post lists (each language's post files, the published lists, a tag's posts): set by
+    /// a file's first edit, so LOW (see `index::LIST_DURABILITY`).
+    fn post_lists(self) -> Durability {
+        match self {
+            Lifetime::Once => Durability::NEVER_CHANGE,
+            Lifetime::Watch => index::LIST_DURABILITY,
+        }
+    }
+
     fn settings(self) -> Durability {
         match self {
             Lifetime::Once => Durability::NEVER_CHANGE,
@@ -142,9 +151,11 @@ impl Workspace {
         // Every input is created with its final value: no setter, so no new revision.
         let en = LangTree::builder(Lang::En, lists.en_posts.into(), lists.en_decks.into())
             .durability(lifetime.lists())
+            .posts_durability(lifetime.post_lists())
             .new(&db);
         let es = LangTree::builder(Lang::Es, lists.es_posts.into(), lists.es_decks.into())
             .durability(lifetime.lists())
+            .posts_durability(lifetime.post_lists())
             .new(&db);
         let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
         let site = Site::builder(
@@ -172,8 +183,8 @@ impl Workspace {
         .drafts_durability(lifetime.settings())
         .new(&db);
         // The indexes are set on an edit's first touch of a file (they hold its input), so they
-        // are as durable as the lists, not as the files.
-        let indexes = build_indexes(&db, site, lifetime.lists());
+        // are as durable as the lists (the post lists LOW, the name maps MEDIUM), not as the files.
+        let indexes = build_indexes(&db, site, lifetime);
         let loaded = match lifetime {
             Lifetime::Once => HashSet::new(),
             Lifetime::Watch => files.values().copied().collect(),
@@ -425,7 +436,7 @@ pub(crate) fn scan_problem(problem: &ScanProblem) -> Diagnostic {
 }
 
 /// Reads every post's summary (in parallel) and builds the indexes.
-fn build_indexes(db: &Database, site: Site, durability: Durability) -> Indexes {
+fn build_indexes(db: &Database, site: Site, lifetime: Lifetime) -> Indexes {
     let summaries = site.trees(db).map(|tree| {
         tree.posts(db)
             .par_iter()
@@ -434,5 +445,5 @@ fn build_indexes(db: &Database, site: Site, durability: Durability) -> Indexes {
             .flatten()
             .collect::<Vec<_>>()
     });
-    Indexes::build(db, summaries, durability)
+    Indexes::build(db, summaries, lifetime.post_lists(), lifetime.lists())
 }

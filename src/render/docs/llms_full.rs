@@ -9,7 +9,7 @@ use crate::derive::post_series_position;
 use crate::parse::post_meta;
 use crate::render::output::Assembly;
 use crate::render::output::Part;
-use crate::render::runs::PostList;
+use crate::render::runs::{PostList, Run};
 use crate::render::{Chunk, Output};
 use std::sync::Arc;
 
@@ -105,19 +105,18 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
     ));
     let mut out = Assembly::default();
     out.push(Chunk::from(prelude));
-    let list = PostList::All(Index::get(db));
-    for start in list.starts(db) {
-        out.push_part(llms_full_run(db, list, start));
+    for &run in PostList::All(Index::get(db)).runs(db) {
+        out.push_part(llms_full_run(db, run));
     }
     out.finish()
 }
 
 /// The `llms-full.txt` sections of one run, each preceded by its blank separator line.
 #[salsa::tracked(returns(ref))]
-pub fn llms_full_run(db: &dyn salsa::Database, list: PostList, start: u32) -> Part {
+pub fn llms_full_run<'db>(db: &'db dyn salsa::Database, run: Run<'db>) -> Part {
     let mut chunks = Vec::new();
     let mut items = 0;
-    for &file in list.run(db, start) {
+    for &file in run.files(db).iter() {
         if let Some(section) = llms_full_section(db, file) {
             chunks.push(Chunk::Static("\n"));
             chunks.extend(section.iter().cloned());

@@ -16,9 +16,9 @@ use std::sync::Arc;
 /// section of `llms-full.txt`, so a body is held in memory once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PostMarkdown {
-    /// The post's slug: with its language, the variant's file name (so a group of variants
-    /// reads nothing else of the post).
-    pub slug: Arc<str>,
+    /// The variant's file ([`super::post_markdown_file`]), so that a group of variants reads
+    /// nothing else of the post.
+    pub file: Arc<str>,
     pub output: Output,
     pub header: Arc<str>,
     /// The body (empty when the post has none): usually a range of the file's own text.
@@ -48,7 +48,7 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
         chunks.push(body.clone());
     }
     Some(PostMarkdown {
-        slug: meta.slug.clone(),
+        file: super::post_markdown_file(meta.lang, &meta.slug).into(),
         output: Output::from_chunks(chunks),
         header,
         body,
