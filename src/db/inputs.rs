@@ -96,6 +96,13 @@ pub struct Index {
     /// before `es/` ones).
     #[returns(ref)]
     pub all: Arc<[(SortKey, SourceFile)]>,
+    /// Counts the edits that changed a post list. `render::runs::list_runs` reads it, so every
+    /// list is cut again after such an edit: salsa then moves every live run to the front of its
+    /// interned values' LRU, and the runs no list holds any more are reused (their memos
+    /// dropped) instead of kept for the session. (Validating an interned value does not move
+    /// it, and a live value at the LRU's tail would stop salsa 0.28 from collecting any.)
+    #[returns(copy)]
+    pub runs_epoch: u64,
 }
 
 impl Index {

@@ -98,9 +98,10 @@ impl Indexes {
         ];
         // A singleton: queries reach it with `Index::get`.
         let all = merged(&langs);
-        let index = Index::builder(langs[0].input, langs[1].input, all)
+        let index = Index::builder(langs[0].input, langs[1].input, all, 0)
             .durability(maps)
             .all_durability(lists)
+            .runs_epoch_durability(lists)
             .new(db);
         Indexes { index, langs }
     }
@@ -146,8 +147,9 @@ impl Indexes {
     /// Sets the inputs of what `touched` says may have changed.
     fn commit(&mut self, db: &mut Database, touched: [Touched; 2]) {
         let order_touched = touched.iter().any(|t| t.published);
+        let mut lists_changed = false;
         for (state, touched) in self.langs.iter_mut().zip(touched) {
-            state.commit(db, touched);
+            lists_changed |= state.commit(db, touched);
         }
         if order_touched {
             let all = merged(&self.langs);
@@ -156,7 +158,15 @@ impl Indexes {
                     .set_all(db)
                     .with_durability(LIST_DURABILITY)
                     .to(all);
+                lists_changed = true;
             }
+        }
+        if lists_changed {
+            let epoch = self.index.runs_epoch(db) + 1;
+            self.index
+                .set_runs_epoch(db)
+                .with_durability(LIST_DURABILITY)
+                .to(epoch);
         }
     }
 
@@ -346,16 +356,19 @@ impl LangState {
     /// Sets every index input whose value differs from the in-memory index: lists and maps at
     /// [`LIST_DURABILITY`], the name maps at [`MAP_DURABILITY`], one tag's or series' members at
     /// [`MEMBERS_DURABILITY`](super::members::MEMBERS_DURABILITY).
-    fn commit(&mut self, db: &mut Database, touched: Touched) {
+    /// Returns whether a post list (the published posts, a tag's members) was set.
+    fn commit(&mut self, db: &mut Database, touched: Touched) -> bool {
         let lang = self.input.lang(db);
+        let mut lists_changed = false;
         if touched.published && **self.input.published(db) != *self.published {
             self.input
                 .set_published(db)
                 .with_durability(LIST_DURABILITY)
                 .to(self.published.clone().into());
+            lists_changed = true;
         }
         let listed = self.input.tags(db).clone();
-        if let Some(map) = sync_members(
+        let (map, tags_changed) = sync_members(
             db,
             LIST_DURABILITY,
             lang,
@@ -363,14 +376,15 @@ impl LangState {
             &mut self.tags,
             &mut self.tag_inputs,
             &listed,
-        ) {
+        );
+        if let Some(map) = map {
             self.input
                 .set_tags(db)
                 .with_durability(MAP_DURABILITY)
                 .to(map);
         }
         let listed = self.input.series(db).clone();
-        if let Some(map) = sync_members(
+        let (map, _) = sync_members(
             db,
             MAP_DURABILITY,
             lang,
@@ -378,12 +392,14 @@ impl LangState {
             &mut self.series,
             &mut self.series_inputs,
             &listed,
-        ) {
+        );
+        if let Some(map) = map {
             self.input
                 .set_series(db)
                 .with_durability(MAP_DURABILITY)
                 .to(map);
         }
+        lists_changed || tags_changed
     }
 }
 

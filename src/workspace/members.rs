@@ -61,8 +61,9 @@ members_input!(SeriesMembers);
 
 /// Brings the members inputs of the `touched` names up to date with `lists`, dropping names
 /// whose list emptied (their inputs are kept, for when they come back). Returns the new
-/// name → input map when the set of names differs from `listed`, the map the index holds. A
-/// new name's input is created at `created` durability.
+/// name → input map when the set of names differs from `listed`, the map the index holds, and
+/// whether any members input was created or set. A new name's input is created at `created`
+/// durability.
 pub(super) fn sync_members<K, M: MembersInput>(
     db: &mut Database,
     created: Durability,
@@ -71,8 +72,9 @@ pub(super) fn sync_members<K, M: MembersInput>(
     lists: &mut BTreeMap<Arc<str>, Vec<(K, SourceFile)>>,
     inputs: &mut HashMap<Arc<str>, M>,
     listed: &BTreeMap<Arc<str>, M>,
-) -> Option<Arc<BTreeMap<Arc<str>, M>>> {
+) -> (Option<Arc<BTreeMap<Arc<str>, M>>>, bool) {
     let mut names_changed = false;
+    let mut members_changed = false;
     for name in touched {
         let files = lists
             .get(&name)
@@ -85,14 +87,19 @@ pub(super) fn sync_members<K, M: MembersInput>(
         let Some(files) = files else { continue };
         match inputs.get(&name) {
             Some(&input) if **input.files(db) == *files => {}
-            Some(&input) => input.set_files_to(db, files),
+            Some(&input) => {
+                input.set_files_to(db, files);
+                members_changed = true;
+            }
             None => {
                 let input = M::create(db, lang, name.clone(), files, created);
                 inputs.insert(name, input);
+                members_changed = true;
             }
         }
     }
-    names_changed.then(|| Arc::new(member_map(lists, inputs)))
+    let map = names_changed.then(|| Arc::new(member_map(lists, inputs)));
+    (map, members_changed)
 }
 
 /// Name → members input, for every name with members.
