@@ -59,6 +59,9 @@ macro_rules! members_input {
 members_input!(TagMembers);
 members_input!(SeriesMembers);
 
+/// The name → members input map a `LangIndex` holds.
+pub(super) type MemberMap<M> = Arc<BTreeMap<Arc<str>, M>>;
+
 /// Brings the members inputs of the `touched` names up to date with `lists`, dropping names
 /// whose list emptied (their inputs are kept, for when they come back). Returns the new
 /// name → input map when the set of names differs from `listed`, the map the index holds, and
@@ -72,7 +75,7 @@ pub(super) fn sync_members<K, M: MembersInput>(
     lists: &mut BTreeMap<Arc<str>, Vec<(K, SourceFile)>>,
     inputs: &mut HashMap<Arc<str>, M>,
     listed: &BTreeMap<Arc<str>, M>,
-) -> (Option<Arc<BTreeMap<Arc<str>, M>>>, bool) {
+) -> (Option<MemberMap<M>>, bool) {
     let mut names_changed = false;
     let mut members_changed = false;
     for name in touched {
