@@ -337,3 +337,35 @@ fn a_first_title_edit_looks_at_no_other_file_s_parse_at_any_corpus_size() {
         }
     }
 }
+
+/// A first edit swaps the file's new input into every list that holds it. The lists are cut
+/// into interned runs, and what renders a run is keyed by the run, not by the list: a post's
+/// first title edit looks at the entries of the runs that hold it, not at every post's entry.
+/// (Before, every run read its list, and every post's entry was verified after each first
+/// edit: 480 here.)
+#[test]
+fn a_first_title_edit_looks_at_the_entries_of_its_own_runs_only() {
+    const RUN: usize = 64;
+    let (_dir, content, mut session) = generated_session(240);
+    let mut paths: Vec<String> = std::fs::read_dir(content.join("blog/en"))
+        .unwrap()
+        .map(|e| format!("blog/en/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|p| p.ends_with(".md"))
+        // A series chapter's first edit also sets its series' members, which every chapter's
+        // entry reads: that edit still verifies each chapter.
+        .filter(|p| {
+            !std::fs::read_to_string(content.join(p))
+                .unwrap()
+                .contains("\nseries:")
+        })
+        .collect();
+    paths.sort();
+    let path = &paths[paths.len() / 2];
+    let (executed, validated) = retitle(&mut session, &content, path, "\"First\"");
+    let entries = count(&executed, "post_entry_json") + count(&validated, "post_entry_json");
+    // The post's run in `posts-en.json` and in `posts.json`.
+    assert!(
+        entries <= 2 * RUN,
+        "a first title edit of {path} looked at {entries} post entries: {validated:?}"
+    );
+}
