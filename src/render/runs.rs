@@ -23,8 +23,8 @@
 //! memos) of a LOW interned value that no query interned or validated for a few revisions. It
 //! looks only at the tail of its LRU, and validating a value does not move it there, so every
 //! edit that changes a list also bumps `Index::runs_epoch`, which every `list_runs` reads: all
-//! lists are cut again (a few milliseconds at 10,000 posts per language), the live runs move to
-//! the front, and the runs no list holds any more are collected. Without it, a watch session
+//! lists are cut again (one pass over each, part of the first-edit times in the README), the
+//! live runs move to the front, and the runs no list holds any more are collected. Without it, a watch session
 //! kept about 19 KB per rename (`cargo bench --bench watch -- 2000 --kind none --renames 3000`).
 
 use crate::db::{Index, LangIndex, SourceFile, TagMembers};
@@ -44,8 +44,8 @@ pub struct Run<'db> {
 /// The runs of a list, in order: its files `0..RUN`, `RUN..2 * RUN`, ...
 #[salsa::tracked(returns(ref))]
 pub fn list_runs<'db>(db: &'db dyn salsa::Database, list: PostList) -> Vec<Run<'db>> {
-    // Cut again whenever any list changed (see `Index::runs_epoch`); read first, so that the
-    // runs are interned at the lists' durability even before the list itself is read.
+    // Cut again whenever any list changed, so that salsa can collect the runs no list holds
+    // (see `Index::runs_epoch`).
     Index::get(db).runs_epoch(db);
     match list {
         PostList::Lang(index) => cut(db, index.published(db).iter().map(|(_, file)| *file)),

@@ -1,9 +1,9 @@
 //! `llms-full.txt`: every published post with its metadata and Markdown body, for retrieval and
 //! grounding. Each post's section is cached per source file; the file only joins them.
 
+use super::LLMS_TXT;
 use super::post_md::{metadata_line, post_markdown};
 use super::text::{markdown, site_summary};
-use super::{LLMS_TXT, post_markdown_file};
 use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
 use crate::parse::post_meta;
@@ -33,10 +33,7 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<A
         )),
         Chunk::Text(variant.header.clone()),
     ];
-    let mut extra = metadata_line(
-        "Markdown",
-        &config.url(&format!("/{}", post_markdown_file(meta.lang, &meta.slug))),
-    );
+    let mut extra = metadata_line("Markdown", &config.url(&format!("/{}", variant.file)));
     if let Some(position) = post_series_position(db, file) {
         let series_url = config.url(&format!("/api/series/{}/{}.json", meta.lang, position.slug));
         extra.push_str(&metadata_line(
