@@ -16,6 +16,7 @@
 //!     cargo bench --bench watch -- 10000 --kind none --edits 10000   # memory only
 //!     cargo bench --bench watch -- 10000 --kind none --renames 3000  # memory over renames
 //!     cargo bench --bench watch -- 10000 --kind none --first 50  # first vs repeat title edits
+//!     cargo bench --bench watch -- 10000 --kind none --first 10 --again 300  # more repeats
 //!     cargo bench --bench watch -- 10000 --kind body      # one kind of edit (for profiling)
 //!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench watch   # content and output on tmpfs
 //!
@@ -49,6 +50,7 @@ fn main() {
     let mut memory_edits = 0;
     let mut renames = 0;
     let mut first_edits = 0;
+    let mut again_edits = None;
     let mut only: Option<String> = None;
     let mut lanes = true;
     let mut per_kind = EDITS_PER_KIND;
@@ -62,6 +64,8 @@ fn main() {
             per_kind = args.next().and_then(|n| n.parse().ok()).unwrap_or(per_kind);
         } else if arg == "--first" {
             first_edits = args.next().and_then(|n| n.parse().ok()).unwrap_or(50);
+        } else if arg == "--again" {
+            again_edits = args.next().and_then(|n| n.parse().ok());
         } else if arg == "--renames" {
             renames = args.next().and_then(|n| n.parse().ok()).unwrap_or(3_000);
         } else if arg == "--edits" {
@@ -232,7 +236,14 @@ fn main() {
             );
         }
         if first_edits > 0 {
-            measure_first_edits(&mut session, &content, posts, &posts_en, first_edits);
+            measure_first_edits(
+                &mut session,
+                &content,
+                posts,
+                &posts_en,
+                first_edits,
+                again_edits.unwrap_or(first_edits),
+            );
         }
         if renames > 0 {
             measure_renames(&mut session, &content, posts, &posts_en[..50], renames);
@@ -241,7 +252,7 @@ fn main() {
 }
 
 /// Title edits of `count` posts never edited before (each one's first edit in the session),
-/// then `count` edits of the last of them again: wall time and the process's CPU time (user +
+/// then `again` edits of the last of them (`--again`, `count` unless given): wall time and the process's CPU time (user +
 /// system, every thread) per edit, which a loaded machine disturbs less than the wall time.
 fn measure_first_edits(
     session: &mut Session,
@@ -249,10 +260,11 @@ fn measure_first_edits(
     posts: usize,
     paths: &[String],
     count: usize,
+    again_count: usize,
 ) {
     let mut first = Vec::with_capacity(count);
-    let mut again = Vec::with_capacity(count);
-    for i in 0..2 * count {
+    let mut again = Vec::with_capacity(again_count);
+    for i in 0..count + again_count {
         // Spread over the corpus, from the end backwards: no other mode edits those first.
         let path = &paths[paths.len() - 1 - (i.min(count - 1) * 7919) % (paths.len() / 2)];
         let file = content.join(path);

@@ -369,3 +369,54 @@ fn a_first_title_edit_looks_at_the_entries_of_its_own_runs_only() {
         "a first title edit of {path} looked at {entries} post entries: {validated:?}"
     );
 }
+
+/// Every edited post stays LOW for the rest of the session, and so does what reads it. Edits
+/// across many posts (a search and replace, a `git pull`) used to leave each later edit
+/// re-validating the neighbours of every post edited before, in every list holding it (the
+/// runs of 64 they share), and every chapter of a series one of them belongs to: 431 post
+/// entries here. An edited post now has a run of its own, and a chapter's position reads its
+/// series' paths, which a chapter's first edit leaves as they were.
+#[test]
+fn after_edits_across_many_posts_a_title_edit_looks_at_the_edited_posts_entries_only() {
+    let (_dir, content, mut session) = generated_session(240);
+    let mut paths: Vec<String> = std::fs::read_dir(content.join("blog/en"))
+        .unwrap()
+        .map(|e| format!("blog/en/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    paths.sort();
+    let is_chapter = |path: &String| {
+        std::fs::read_to_string(content.join(path))
+            .unwrap()
+            .contains("\nseries:")
+    };
+    let (chapters, others): (Vec<&String>, Vec<&String>) =
+        paths.iter().partition(|path| is_chapter(path));
+    // Posts across the list, a third of them series chapters (a quarter of the corpus is).
+    let mut edited: Vec<&String> = chapters.into_iter().step_by(7).take(7).collect();
+    edited.extend(others.into_iter().step_by(13).take(13));
+    assert_eq!(edited.len(), 20);
+    for path in &edited {
+        let file = content.join(path);
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, with_field(&text, "title", "\"Edited\"")).unwrap();
+        session
+            .apply(&Batch {
+                paths: [path.to_string()].into(),
+                ..Default::default()
+            })
+            .unwrap();
+    }
+    let again = edited[edited.len() / 2];
+    let (executed, validated) = retitle(&mut session, &content, again, "\"Again\"");
+    // The edited posts' own entries; a series whose chapter was edited also re-checks its
+    // chapters' timeline entries for its detail file.
+    for query in ["post_entry_json", "timeline_post_json"] {
+        let looked_at = count(&executed, query) + count(&validated, query);
+        assert!(
+            looked_at <= 2 * edited.len(),
+            "after {} first edits, a title edit of {again} looked at {looked_at} {query}",
+            edited.len()
+        );
+    }
+}

@@ -5,7 +5,7 @@ use crate::diag::Diagnostic;
 use crate::model::{Lang, SortKey};
 use crate::source::{ContentPath, FileContents};
 use chrono::NaiveDate;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 /// One content file. Inputs cannot be deleted from salsa, so a deleted file keeps its input
@@ -103,6 +103,11 @@ pub struct Index {
     /// it, and a live value at the LRU's tail would stop salsa 0.28 from collecting any.)
     #[returns(copy)]
     pub runs_epoch: u64,
+    /// The files whose inputs were created in this watch session (edited since the start, or
+    /// new), at LOW durability. `render::runs::list_runs` gives each its own run, so that the
+    /// runs of unedited posts stay as durable as their posts. Empty in a one-shot build.
+    #[returns(ref)]
+    pub volatile: Arc<HashSet<SourceFile>>,
 }
 
 impl Index {
@@ -151,4 +156,10 @@ pub struct SeriesMembers {
     pub name: Arc<str>,
     #[returns(ref)]
     pub files: Arc<[SourceFile]>,
+    /// The same chapters' paths. A chapter's position (`derive::post_series_position`) reads
+    /// these, not `files`: a chapter's first edit puts its new input in `files` but leaves the
+    /// paths as they were, so the position of every chapter (and every index entry that shows
+    /// it) keeps its durability.
+    #[returns(ref)]
+    pub paths: Arc<[ContentPath]>,
 }

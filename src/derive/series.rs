@@ -91,8 +91,10 @@ pub fn post_series_position(db: &dyn salsa::Database, file: SourceFile) -> Optio
     let (name, order) = post_links(db, file).as_ref()?.series.clone()?;
     let tree = tree_of(db, file)?;
     let series = localized_series(db, tree, name.clone()).as_ref()?;
-    let chapters = series_members(db, tree, &name)?.files(db);
-    let index = chapters.iter().position(|&chapter| chapter == file)?;
+    // The paths, not the files: see `SeriesMembers::paths`.
+    let chapters = series_members(db, tree, &name)?.paths(db);
+    let path = file.path(db);
+    let index = chapters.iter().position(|chapter| chapter == path)?;
     Some(SeriesPosition {
         slug: name,
         order,

@@ -8,7 +8,7 @@ use super::plan::{
     Files, Lane, OutputFile, OutputGroup, OutputKind, series_path, site_documents, timeline_path,
 };
 use super::posts::{all_posts_json, posts_json};
-use super::runs::{PostList, RUN, Run, run_range};
+use super::runs::{PostList, Run, list_runs, run_range};
 use super::slides::slides_json;
 use super::static_docs::static_documents;
 use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
@@ -49,13 +49,21 @@ fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
 }
 
 /// The Markdown variants of the published posts `start..start + RUN` of the language: the
-/// files of that run of the list.
+/// files of that block's runs, sorted by path.
 #[salsa::tracked(returns(ref))]
 fn post_markdown_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
     let list = PostList::Lang(Index::get(db).lang(db, tree.lang(db)));
-    match list.runs(db).get(start as usize / RUN) {
-        Some(&run) => markdown_run(db, run).clone(),
-        None => Files::default(),
+    match list_runs(db, list).block(start as usize) {
+        [] => Files::default(),
+        [run] => markdown_run(db, *run).clone(),
+        runs => {
+            let mut files: Vec<(Arc<str>, Output)> = runs
+                .iter()
+                .flat_map(|&run| markdown_run(db, run).iter().cloned())
+                .collect();
+            files.sort_by(|a, b| a.0.cmp(&b.0));
+            files.into()
+        }
     }
 }
 

@@ -8,7 +8,7 @@
 
 use std::io::{self, IoSlice, Write};
 use std::sync::Arc;
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{Xxh3, xxh3_64, xxh3_128};
 
 /// A piece of an output file.
 #[derive(Clone, Debug)]
@@ -185,6 +185,18 @@ impl Output {
     }
 }
 
+/// The bytes of a [`chunk_digest`].
+const DIGEST_LEN: usize = 12;
+
+/// What an [`Assembly`] hashes for one chunk: its length and the xxh3-64 hash of its bytes.
+/// Two different versions of one entry digest alike once in 2^64: not a practical concern.
+fn chunk_digest(bytes: &[u8]) -> [u8; DIGEST_LEN] {
+    let mut digest = [0; DIGEST_LEN];
+    digest[..4].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
+    digest[4..].copy_from_slice(&xxh3_64(bytes).to_le_bytes());
+    digest
+}
+
 /// The length and xxh3-128 hash of the concatenation of `chunks`.
 fn length_and_hash(chunks: &[Chunk]) -> (usize, u128) {
     let mut hasher = Xxh3::new();
@@ -206,12 +218,15 @@ impl PartialEq for Output {
 
 impl Eq for Output {}
 
-/// Chunks hashed once and kept with their digest: a run of list entries, cached by a tracked
+/// Chunks hashed once and kept with their digests: a run of list entries, cached by a tracked
 /// query. An output assembled from parts hashes the parts' digests instead of their bytes, so
-/// re-assembling a multi-megabyte list after one entry changed hashes one run, not the file.
+/// re-assembling a multi-megabyte list after one entry changed hashes one run's worth of
+/// digests, not the file.
 #[derive(Clone, Debug)]
 pub struct Part {
     chunks: Arc<[Chunk]>,
+    /// Each chunk's [`chunk_digest`], in order: what an [`Assembly`] hashes for this part.
+    digests: Arc<[u8]>,
     len: usize,
     hash: u128,
     /// How many list entries the part holds.
@@ -220,11 +235,17 @@ pub struct Part {
 
 impl Part {
     pub fn new(chunks: Vec<Chunk>, items: usize) -> Part {
-        let (len, hash) = length_and_hash(&chunks);
+        let mut digests = Vec::with_capacity(chunks.len() * DIGEST_LEN);
+        let mut len = 0;
+        for chunk in &chunks {
+            digests.extend_from_slice(&chunk_digest(chunk.as_bytes()));
+            len += chunk.as_bytes().len();
+        }
         Part {
             chunks: chunks.into(),
+            hash: xxh3_128(&digests),
+            digests: digests.into(),
             len,
-            hash,
             items,
         }
     }
@@ -247,13 +268,13 @@ impl PartialEq for Part {
 
 impl Eq for Part {}
 
-/// An output built from chunks and [`Part`]s, in order. Its hash covers each chunk's bytes and
-/// each part's digest, every piece prefixed by its kind and length so that no two sequences of
-/// pieces feed the hasher the same stream. That is not the hash of the bytes that
-/// [`Output::from_chunks`] gives, but it is a function of them for any one output file: the
-/// file is always assembled the same way (runs at fixed offsets of its list), so equal bytes
-/// give equal hashes, which is all the writer and salsa's backdating need. (The server hashes
-/// the file it reads for its ETag.)
+/// An output built from chunks and [`Part`]s, in order. Its hash is the xxh3-128 of every
+/// chunk's [`chunk_digest`], in order, whether the chunk was pushed alone or inside a part: the
+/// same entries give the same hash however a list is cut into runs (a watch session cuts its
+/// lists around the posts it edited, a fresh build does not). That is not the hash of the bytes
+/// that [`Output::from_chunks`] gives, but it is a function of them for any one output file,
+/// whose entries are always the same chunks, so equal bytes give equal hashes, which is all the
+/// writer and salsa's backdating need. (The server hashes the file it reads for its ETag.)
 pub struct Assembly {
     pieces: Vec<Piece>,
     hasher: Xxh3,
@@ -273,17 +294,13 @@ impl Default for Assembly {
 impl Assembly {
     pub fn push(&mut self, chunk: Chunk) {
         let bytes = chunk.as_bytes();
-        self.hasher.update(&[0]);
-        self.hasher.update(&(bytes.len() as u64).to_le_bytes());
-        self.hasher.update(bytes);
+        self.hasher.update(&chunk_digest(bytes));
         self.len += bytes.len();
         self.pieces.push(Piece::Chunk(chunk));
     }
 
     pub fn push_part(&mut self, part: &Part) {
-        self.hasher.update(&[1]);
-        self.hasher.update(&(part.len as u64).to_le_bytes());
-        self.hasher.update(&part.hash.to_le_bytes());
+        self.hasher.update(&part.digests);
         self.len += part.len;
         self.pieces.push(Piece::Run(part.chunks.clone()));
     }
@@ -341,7 +358,6 @@ pub fn json_array(entries: impl IntoIterator<Item = Arc<str>>) -> Vec<Chunk> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xxhash_rust::xxh3::xxh3_128;
 
     #[test]
     fn chunks_hash_and_compare_as_their_concatenation() {
@@ -388,6 +404,15 @@ mod tests {
         assert_eq!(output, assemble(&runs.clone()), "same pieces, same hash");
         let edited = [runs[0].clone(), json_entries(["{\"a\":4}".into()])];
         assert_ne!(output, assemble(&edited), "an edited part changes the hash");
+        let cut_elsewhere = [
+            json_entries(["{\"a\":1}".into()]),
+            json_entries(["{\"a\":2}".into(), "{\"a\":3}".into()]),
+        ];
+        assert_eq!(
+            output,
+            assemble(&cut_elsewhere),
+            "the same entries cut into other runs have the same hash"
+        );
         assert_eq!(assemble(&[]).to_vec(), b"{\"posts\":[]}");
     }
 

@@ -28,6 +28,7 @@
 //! kept about 19 KB per rename (`cargo bench --bench watch -- 2000 --kind none --renames 3000`).
 
 use crate::db::{Index, LangIndex, SourceFile, TagMembers};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Entries per run: small enough that an edited run re-validates little, large enough that a
@@ -41,32 +42,85 @@ pub struct Run<'db> {
     pub files: Arc<[SourceFile]>,
 }
 
-/// The runs of a list, in order: its files `0..RUN`, `RUN..2 * RUN`, ...
-#[salsa::tracked(returns(ref))]
-pub fn list_runs<'db>(db: &'db dyn salsa::Database, list: PostList) -> Vec<Run<'db>> {
-    // Cut again whenever any list changed, so that salsa can collect the runs no list holds
-    // (see `Index::runs_epoch`).
-    Index::get(db).runs_epoch(db);
-    match list {
-        PostList::Lang(index) => cut(db, index.published(db).iter().map(|(_, file)| *file)),
-        PostList::All(index) => cut(db, index.all(db).iter().map(|(_, file)| *file)),
-        PostList::Tag(members) => cut(db, members.files(db).iter().copied()),
+/// A list cut into runs: its blocks of [`RUN`] files (`0..RUN`, `RUN..2 * RUN`, ...), each
+/// block one run, or several when it holds volatile files (see [`list_runs`]).
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct ListRuns<'db> {
+    /// Every run, in the list's order.
+    pub runs: Vec<Run<'db>>,
+    /// Where each block's runs start in `runs`.
+    blocks: Vec<u32>,
+}
+
+impl<'db> ListRuns<'db> {
+    /// The runs of the block that starts at the list's index `start` (a multiple of [`RUN`]);
+    /// none past the end of the list.
+    pub fn block(&self, start: usize) -> &[Run<'db>] {
+        let block = start / RUN;
+        let Some(&first) = self.blocks.get(block) else {
+            return &[];
+        };
+        let end = self
+            .blocks
+            .get(block + 1)
+            .map_or(self.runs.len(), |&e| e as usize);
+        &self.runs[first as usize..end]
     }
 }
 
-/// `files` in runs of [`RUN`], each interned.
+/// The runs of a list, in order. A block's files form one run, except that each volatile file
+/// (`Index::volatile`: its input is LOW, it was edited or created in this session) is a run of
+/// its own. A run's renderer is as durable as its least durable post, so without that split
+/// one edited post would leave its 63 neighbours' entries to be verified one by one after every
+/// later edit, for every list holding it: the more posts edited in a session, the slower each
+/// edit.
+#[salsa::tracked(returns(ref))]
+pub fn list_runs<'db>(db: &'db dyn salsa::Database, list: PostList) -> ListRuns<'db> {
+    let index = Index::get(db);
+    // Cut again whenever any list changed, so that salsa can collect the runs no list holds
+    // (see `Index::runs_epoch`).
+    index.runs_epoch(db);
+    let volatile = index.volatile(db);
+    match list {
+        PostList::Lang(index) => cut(db, volatile, index.published(db).iter().map(|e| e.1)),
+        PostList::All(index) => cut(db, volatile, index.all(db).iter().map(|e| e.1)),
+        PostList::Tag(members) => cut(db, volatile, members.files(db).iter().copied()),
+    }
+}
+
+/// `files` in blocks of [`RUN`], each block cut around its volatile files, each run interned.
 fn cut<'db>(
     db: &'db dyn salsa::Database,
-    mut files: impl ExactSizeIterator<Item = SourceFile>,
-) -> Vec<Run<'db>> {
-    let mut runs = Vec::with_capacity(files.len().div_ceil(RUN));
-    loop {
-        let run: Arc<[SourceFile]> = files.by_ref().take(RUN).collect();
-        if run.is_empty() {
-            return runs;
+    volatile: &HashSet<SourceFile>,
+    files: impl ExactSizeIterator<Item = SourceFile>,
+) -> ListRuns<'db> {
+    let files: Vec<SourceFile> = files.collect();
+    let mut cut = ListRuns {
+        runs: Vec::with_capacity(files.len().div_ceil(RUN)),
+        blocks: Vec::with_capacity(files.len().div_ceil(RUN)),
+    };
+    let push = |run: &[SourceFile], runs: &mut Vec<Run<'db>>| {
+        if !run.is_empty() {
+            runs.push(Run::new(db, Arc::from(run)));
         }
-        runs.push(Run::new(db, run));
+    };
+    for block in files.chunks(RUN) {
+        cut.blocks.push(cut.runs.len() as u32);
+        if volatile.is_empty() {
+            push(block, &mut cut.runs);
+            continue;
+        }
+        let mut start = 0;
+        for (i, file) in block.iter().enumerate() {
+            if volatile.contains(file) {
+                push(&block[start..i], &mut cut.runs);
+                push(&block[i..=i], &mut cut.runs);
+                start = i + 1;
+            }
+        }
+        push(&block[start..], &mut cut.runs);
     }
+    cut
 }
 
 /// The indexes `start..start + RUN` of a list of `len`, clipped to the list.
@@ -89,6 +143,6 @@ pub enum PostList {
 impl PostList {
     /// The list's runs, in order (see [`list_runs`]).
     pub fn runs(self, db: &dyn salsa::Database) -> &[Run<'_>] {
-        list_runs(db, self)
+        &list_runs(db, self).runs
     }
 }

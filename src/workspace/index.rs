@@ -16,15 +16,14 @@ use crate::db::{Database, Index, LangIndex, SeriesMembers, SourceFile, TagMember
 use crate::derive::{post_links, sort_key};
 use crate::model::{Lang, ReadingKey, SortKey};
 use salsa::{Durability, Setter};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 /// The durability of the post lists (a language's published posts, both languages', one tag's
-/// posts) once an edit changed one. LOW: a file's first edit puts its new input in the lists,
-/// and at MEDIUM that would tell salsa that every MEDIUM value may be stale (every series
-/// chapter's entry reads its series' members). Only a few queries read a list: `runs::list_runs`
-/// cuts it into interned runs, and what renders a run is keyed by the run, not by the list, so
-/// re-validating the readers after every edit costs one step per run.
+/// posts) and of `Index::volatile` once an edit changed one. LOW: a file's first edit puts its
+/// new input in the lists, and at MEDIUM that would tell salsa that every MEDIUM value may be
+/// stale. Only `runs::list_runs` reads a list: it cuts it into interned runs, and what renders
+/// a run is keyed by the run, so re-validating after every edit costs one step per run.
 pub(super) const LIST_DURABILITY: Durability = Durability::LOW;
 
 /// The durability of the name → members maps once a name appeared or disappeared. Not LOW:
@@ -98,10 +97,11 @@ impl Indexes {
         ];
         // A singleton: queries reach it with `Index::get`.
         let all = merged(&langs);
-        let index = Index::builder(langs[0].input, langs[1].input, all, 0)
+        let index = Index::builder(langs[0].input, langs[1].input, all, 0, Arc::default())
             .durability(maps)
             .all_durability(lists)
             .runs_epoch_durability(lists)
+            .volatile_durability(lists)
             .new(db);
         Indexes { index, langs }
     }
@@ -142,6 +142,14 @@ impl Indexes {
             }
         }
         self.commit(db, touched);
+    }
+
+    /// Sets the files whose inputs were created in this session (see `Index::volatile`).
+    pub fn set_volatile(&mut self, db: &mut Database, files: &HashSet<SourceFile>) {
+        self.index
+            .set_volatile(db)
+            .with_durability(LIST_DURABILITY)
+            .to(Arc::new(files.clone()));
     }
 
     /// Sets the inputs of what `touched` says may have changed.

@@ -4,6 +4,7 @@
 
 use crate::db::{Database, SeriesMembers, SourceFile, TagMembers};
 use crate::model::Lang;
+use crate::source::ContentPath;
 use salsa::{Durability, Setter};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -28,36 +29,62 @@ pub(super) trait MembersInput: Copy {
     fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>);
 }
 
-/// `TagMembers` and `SeriesMembers` have the same fields (`lang`, `name`, `files`), but salsa
-/// generates each its own builder and setters: one implementation, written once for both.
-macro_rules! members_input {
-    ($input:ident) => {
-        impl MembersInput for $input {
-            fn create(
-                db: &Database,
-                lang: Lang,
-                name: Arc<str>,
-                files: Arc<[SourceFile]>,
-                durability: Durability,
-            ) -> Self {
-                $input::builder(lang, name, files)
-                    .durability(durability)
-                    .new(db)
-            }
-            fn files(self, db: &Database) -> &Arc<[SourceFile]> {
-                $input::files(self, db)
-            }
-            fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
-                self.set_files(db)
-                    .with_durability(MEMBERS_DURABILITY)
-                    .to(files);
-            }
-        }
-    };
+impl MembersInput for TagMembers {
+    fn create(
+        db: &Database,
+        lang: Lang,
+        name: Arc<str>,
+        files: Arc<[SourceFile]>,
+        durability: Durability,
+    ) -> Self {
+        TagMembers::builder(lang, name, files)
+            .durability(durability)
+            .new(db)
+    }
+    fn files(self, db: &Database) -> &Arc<[SourceFile]> {
+        TagMembers::files(self, db)
+    }
+    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
+        self.set_files(db)
+            .with_durability(MEMBERS_DURABILITY)
+            .to(files);
+    }
 }
 
-members_input!(TagMembers);
-members_input!(SeriesMembers);
+/// A series' members also hold their paths, set only when they differ: a chapter's first edit
+/// (a new input, the same path) changes `files` alone.
+impl MembersInput for SeriesMembers {
+    fn create(
+        db: &Database,
+        lang: Lang,
+        name: Arc<str>,
+        files: Arc<[SourceFile]>,
+        durability: Durability,
+    ) -> Self {
+        let paths = paths_of(db, &files);
+        SeriesMembers::builder(lang, name, files, paths)
+            .durability(durability)
+            .new(db)
+    }
+    fn files(self, db: &Database) -> &Arc<[SourceFile]> {
+        SeriesMembers::files(self, db)
+    }
+    fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
+        let paths = paths_of(db, &files);
+        if *self.paths(db) != paths {
+            self.set_paths(db)
+                .with_durability(MEMBERS_DURABILITY)
+                .to(paths);
+        }
+        self.set_files(db)
+            .with_durability(MEMBERS_DURABILITY)
+            .to(files);
+    }
+}
+
+fn paths_of(db: &Database, files: &[SourceFile]) -> Arc<[ContentPath]> {
+    files.iter().map(|file| file.path(db).clone()).collect()
+}
 
 /// The name → members input map a `LangIndex` holds.
 pub(super) type MemberMap<M> = Arc<BTreeMap<Arc<str>, M>>;

@@ -37,6 +37,9 @@ pub struct Workspace {
     loaded: HashSet<SourceFile>,
     /// Inputs of deleted files (edited in this session, so LOW), for new paths to reuse.
     free: Vec<SourceFile>,
+    /// The inputs created in this session (LOW) of the files that exist: the indexes' copy
+    /// (`Index::volatile`) is set when it changes.
+    volatile: HashSet<SourceFile>,
 }
 
 /// What one change did to the inputs.
@@ -196,6 +199,7 @@ impl Workspace {
             indexes,
             loaded,
             free: Vec::new(),
+            volatile: HashSet::new(),
         }
     }
 
@@ -346,6 +350,11 @@ impl Workspace {
             self.sync_lists();
         }
         self.refresh_indexes(applied.changed.clone().iter(), &gone);
+        // An input joins the set when created (a first edit, a new path) and leaves it when its
+        // file is deleted: the set can only have changed then.
+        if !replaced.is_empty() || applied.structural {
+            self.indexes.set_volatile(&mut self.db, &self.volatile);
+        }
         // Out of every list and index now: free for the next new path. An input loaded at the
         // start stays out of the pool, because setting it would lower its HIGH durability.
         self.free.extend(
@@ -380,6 +389,7 @@ impl Workspace {
         match self.files.get(&path) {
             Some(&file) if contents == missing => {
                 self.files.remove(&path);
+                self.volatile.remove(&file);
                 gone.push((path, file));
                 Staged::Disappeared
             }
@@ -393,6 +403,7 @@ impl Workspace {
                         .durability(Durability::LOW)
                         .new(&self.db);
                     self.files.insert(path, new);
+                    self.volatile.insert(new);
                     replaced.insert(file, new);
                 } else {
                     file.set_contents(&mut self.db)
@@ -419,6 +430,7 @@ impl Workspace {
                         .new(&self.db),
                 };
                 self.files.insert(path, file);
+                self.volatile.insert(file);
                 Staged::Appeared
             }
         }

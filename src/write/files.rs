@@ -19,10 +19,12 @@ impl Publisher {
         let dir = self.dir();
         let (out_dir, manifest) = (&self.out_dir, &self.manifest);
         let folders = open_folders(dir, plan)?;
-        let results: Vec<Result<bool, WriteError>> = plan
-            .stale
+        let mut stale: Vec<_> = plan.stale.iter().collect();
+        stale.sort_by_key(|((_, output), _)| std::cmp::Reverse(output.len()));
+        let max_len = if stale.len() <= 64 { 1 } else { 8 };
+        let results: Vec<Result<bool, WriteError>> = stale
             .par_iter()
-            .with_max_len(8)
+            .with_max_len(max_len)
             .map(|((path, output), on_disk)| {
                 if ownership::is_merged(path) {
                     // Shared with the site: its lines are kept around the tool's block.
@@ -47,7 +49,7 @@ impl Publisher {
             .collect();
         let mut report = Report::default();
         let mut first_error = None;
-        for (((path, output), _), result) in plan.stale.iter().zip(results) {
+        for (((path, output), _), result) in stale.into_iter().zip(results) {
             match result {
                 Ok(written) => {
                     self.files.insert(path.clone(), Some(output.hash));
