@@ -1,5 +1,6 @@
-//! Long lists of posts, cut into runs of [`RUN`] consecutive entries, each run a salsa-interned
-//! value that the queries rendering it are keyed by.
+//! Long lists of posts, cut into blocks of [`RUN`] consecutive entries and the blocks into runs
+//! (one per block, or more around the posts edited in a watch session), each run a
+//! salsa-interned value that the queries rendering it are keyed by.
 //!
 //! A list output (a post index, a big tag timeline, `llms-full.txt`) reads one fragment per
 //! post. Read directly, it has one dependency per post, and once any post in it was edited
@@ -17,6 +18,10 @@
 //! O(1) by their posts' durability; only the run holding the edited post is new. Inserting a
 //! post shifts the runs after it: they become new runs and render once (reading cached
 //! fragments), which happens only when the list itself changes and rewrites the file anyway.
+//!
+//! An edited post stays LOW for the session, and a run's renderer is as durable as its least
+//! durable post: so `list_runs` gives each volatile post (`Index::volatile`) a run of its own,
+//! and the runs of the posts around it stay verified in O(1) however many posts were edited.
 //!
 //! In a watch session the lists are LOW (see `workspace::index::LIST_DURABILITY`), so
 //! `list_runs` is LOW and so are the runs it interns: salsa 0.28 reuses the slot (and drops the
