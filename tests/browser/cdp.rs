@@ -50,7 +50,7 @@ pub struct Browser {
     next_id: u64,
     /// Events received while waiting for replies, by session.
     events: Vec<Value>,
-    _profile: tempfile::TempDir,
+    profile: tempfile::TempDir,
 }
 
 impl Browser {
@@ -83,7 +83,10 @@ impl Browser {
             .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null());
+            .stderr(Stdio::null())
+            // Its own process group: dropping the browser stops its helper processes too, which
+            // would otherwise keep writing into the profile while it is removed.
+            .process_group(0);
         // SAFETY: between fork and exec only async-signal-safe calls (fcntl, dup2) on file
         // descriptors this process owns. The pipe ends are first moved above 100, so that the
         // dup2 onto 3 and 4 never lands on one of them and always clears close-on-exec.
@@ -134,7 +137,7 @@ impl Browser {
             from_browser: rx,
             next_id: 0,
             events: Vec::new(),
-            _profile: profile,
+            profile,
         }
     }
 
@@ -201,8 +204,18 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: a plain signal to the browser's process group (see `launch`).
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+        }
         let _ = self.child.wait();
+        // Helpers may still be exiting: try again before the profile's TempDir gives up.
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(self.profile.path()).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
     }
 }
 
