@@ -16,6 +16,11 @@ use std::io::Write;
 use std::os::fd::OwnedFd;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Sender};
+
+/// Files at least this long are replaced without freeing the old one on the writer's path
+/// (see [`OutDir::replace_in`]).
+const FREE_LATER_FROM: usize = 1 << 20;
 
 /// The longest file name the writer creates (Linux and macOS `NAME_MAX`).
 pub const NAME_MAX: usize = 255;
@@ -140,21 +145,28 @@ impl OutDir {
     pub fn replace(
         &self,
         relative: &str,
+        len: usize,
         fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
     ) -> Result<(), WriteError> {
         let (dir, name) = self
             .parent(relative, true)?
             .expect("folders are created on the way");
-        self.replace_in(&dir, name, relative, fill)
+        self.replace_in(&dir, name, relative, len, fill)
     }
 
     /// [`OutDir::replace`] for the file `name` of the open folder `dir` (`relative` is its
-    /// path in the output folder, for errors).
+    /// path in the output folder, for errors), `len` bytes long.
+    ///
+    /// Renaming over a file frees the old one's pages or blocks inside the rename: 1.7 ms on
+    /// tmpfs and 7 ms on this VM's ext4 for an 8.5 MB `api/posts.json`. For a large file the
+    /// old one is held open (`O_PATH`: a reference to the inode, never opened for reading)
+    /// across the rename and closed by another thread, which then frees it.
     pub fn replace_in(
         &self,
         dir: &OwnedFd,
         name: &str,
         relative: &str,
+        len: usize,
         fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
     ) -> Result<(), WriteError> {
         let temp = temp_name(name);
@@ -166,7 +178,16 @@ impl OutDir {
             fill(&mut file)?;
             file.flush()?;
             drop(file);
+            let old = (len >= FREE_LATER_FROM)
+                .then(|| {
+                    let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+                    rustix::fs::openat(dir, name, flags, Mode::empty()).ok()
+                })
+                .flatten();
             rustix::fs::renameat(dir, &temp, dir, name)?;
+            if let Some(old) = old {
+                close_later(old);
+            }
             Ok(())
         })();
         result.map_err(|source| {
@@ -346,6 +367,24 @@ fn temp_name(name: &str) -> String {
     )
 }
 
+/// Closes `old` (a replaced file) on a thread of its own, so that the kernel frees it off the
+/// writer's path; inline when that thread cannot be started.
+fn close_later(old: OwnedFd) {
+    static CLOSER: OnceLock<Option<Sender<OwnedFd>>> = OnceLock::new();
+    let closer = CLOSER.get_or_init(|| {
+        let (send, receive) = mpsc::channel::<OwnedFd>();
+        std::thread::Builder::new()
+            .name("close-replaced".into())
+            .spawn(move || receive.into_iter().for_each(drop))
+            .ok()
+            .map(|_| send)
+    });
+    if let Some(closer) = closer {
+        // A send that fails hands `old` back inside the error, which closes it here.
+        let _ = closer.send(old);
+    }
+}
+
 /// Whether `name` is one of the writer's temporary files: `.{name}.{digits}-{digits}.tmp`.
 pub fn is_temp_name(name: &str) -> bool {
     let Some(rest) = name
@@ -365,7 +404,7 @@ pub fn is_temp_name(name: &str) -> bool {
 }
 
 pub(super) fn write_to(dir: &OutDir, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
-    dir.replace(relative, |file| file.write_all(bytes))
+    dir.replace(relative, bytes.len(), |file| file.write_all(bytes))
 }
 
 /// Writes `bytes` to `out_dir/relative` through a temporary file and a rename (without taking
@@ -379,72 +418,4 @@ pub fn write_atomically(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn creating_in_place_never_touches_what_is_there() {
-        let temp = tempfile::tempdir().unwrap();
-        let root = Utf8PathBuf::from_path_buf(temp.path().to_owned()).unwrap();
-        let out = OutDir::open(&root).unwrap();
-        let dir = out.folder("api/en", true).unwrap().unwrap();
-        let fill =
-            |text: &'static str| move |file: &mut std::fs::File| file.write_all(text.as_bytes());
-        assert!(
-            out.create_in(&dir, "a.json", "api/en/a.json", fill("new"))
-                .unwrap()
-        );
-        assert_eq!(
-            std::fs::read_to_string(root.join("api/en/a.json")).unwrap(),
-            "new"
-        );
-        // Something there (a file, a link): nothing is written, nothing followed.
-        assert!(
-            !out.create_in(&dir, "a.json", "api/en/a.json", fill("again"))
-                .unwrap()
-        );
-        assert_eq!(
-            std::fs::read_to_string(root.join("api/en/a.json")).unwrap(),
-            "new"
-        );
-        std::fs::write(root.join("target"), "elsewhere").unwrap();
-        std::os::unix::fs::symlink(root.join("target"), root.join("api/en/l.json")).unwrap();
-        assert!(
-            !out.create_in(&dir, "l.json", "api/en/l.json", fill("x"))
-                .unwrap()
-        );
-        assert_eq!(
-            std::fs::read_to_string(root.join("target")).unwrap(),
-            "elsewhere"
-        );
-        // A fill that fails removes the file it created.
-        let failing = |_: &mut std::fs::File| Err(std::io::Error::other("disk full"));
-        assert!(
-            out.create_in(&dir, "b.json", "api/en/b.json", failing)
-                .is_err()
-        );
-        assert!(!root.join("api/en/b.json").exists());
-        assert!(is_missing_in(&dir, "b.json"));
-        assert!(!is_missing_in(&dir, "l.json"));
-    }
-
-    #[test]
-    fn temporary_names_fit_and_are_recognised() {
-        let long = "x".repeat(250);
-        let temp = temp_name(&long);
-        assert!(temp.len() <= NAME_MAX, "{}", temp.len());
-        assert!(is_temp_name(&temp));
-        assert!(is_temp_name(&temp_name("posts.json")));
-        assert!(is_temp_name(".posts.json.1234-0.tmp"));
-        for name in [
-            "posts.json",
-            ".tmp",
-            "..1-2.tmp",
-            ".a.1-.tmp",
-            ".a.x-1.tmp",
-            "a.1-2.tmp",
-        ] {
-            assert!(!is_temp_name(name), "{name}");
-        }
-    }
-}
+mod tests;

@@ -45,7 +45,9 @@ impl Publisher {
                 if compare && read_in(folder, name).is_some_and(|bytes| output.eq_bytes(&bytes)) {
                     return Ok(false);
                 }
-                dir.replace_in(folder, name, path, |file| output.write_to(file))?;
+                dir.replace_in(folder, name, path, output.len(), |file| {
+                    output.write_to(file)
+                })?;
                 Ok(true)
             })
             .collect();

@@ -1,0 +1,94 @@
+//! The open folder: in-place creation, replacement, temporary names.
+
+use super::*;
+
+#[test]
+fn replacing_a_large_file_leaves_the_new_bytes_and_no_temporary_file() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(temp.path().to_owned()).unwrap();
+    let out = OutDir::open(&root).unwrap();
+    let path = root.join("api/posts.json");
+    let mut reader = None;
+    for fill in [b'a', b'b', b'c'] {
+        let bytes = vec![fill; FREE_LATER_FROM + 1];
+        write_to(&out, "api/posts.json", &bytes).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        // A reader of the previous version keeps reading it whole.
+        if let Some((mut file, previous)) = reader.take() {
+            let mut seen = Vec::new();
+            std::io::Read::read_to_end(&mut file, &mut seen).unwrap();
+            assert_eq!(seen, vec![previous; FREE_LATER_FROM + 1]);
+        }
+        reader = Some((std::fs::File::open(&path).unwrap(), fill));
+    }
+    let names: Vec<String> = std::fs::read_dir(root.join("api"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["posts.json"]);
+}
+
+#[test]
+fn creating_in_place_never_touches_what_is_there() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(temp.path().to_owned()).unwrap();
+    let out = OutDir::open(&root).unwrap();
+    let dir = out.folder("api/en", true).unwrap().unwrap();
+    let fill = |text: &'static str| move |file: &mut std::fs::File| file.write_all(text.as_bytes());
+    assert!(
+        out.create_in(&dir, "a.json", "api/en/a.json", fill("new"))
+            .unwrap()
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("api/en/a.json")).unwrap(),
+        "new"
+    );
+    // Something there (a file, a link): nothing is written, nothing followed.
+    assert!(
+        !out.create_in(&dir, "a.json", "api/en/a.json", fill("again"))
+            .unwrap()
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("api/en/a.json")).unwrap(),
+        "new"
+    );
+    std::fs::write(root.join("target"), "elsewhere").unwrap();
+    std::os::unix::fs::symlink(root.join("target"), root.join("api/en/l.json")).unwrap();
+    assert!(
+        !out.create_in(&dir, "l.json", "api/en/l.json", fill("x"))
+            .unwrap()
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("target")).unwrap(),
+        "elsewhere"
+    );
+    // A fill that fails removes the file it created.
+    let failing = |_: &mut std::fs::File| Err(std::io::Error::other("disk full"));
+    assert!(
+        out.create_in(&dir, "b.json", "api/en/b.json", failing)
+            .is_err()
+    );
+    assert!(!root.join("api/en/b.json").exists());
+    assert!(is_missing_in(&dir, "b.json"));
+    assert!(!is_missing_in(&dir, "l.json"));
+}
+
+#[test]
+fn temporary_names_fit_and_are_recognised() {
+    let long = "x".repeat(250);
+    let temp = temp_name(&long);
+    assert!(temp.len() <= NAME_MAX, "{}", temp.len());
+    assert!(is_temp_name(&temp));
+    assert!(is_temp_name(&temp_name("posts.json")));
+    assert!(is_temp_name(".posts.json.1234-0.tmp"));
+    for name in [
+        "posts.json",
+        ".tmp",
+        "..1-2.tmp",
+        ".a.1-.tmp",
+        ".a.x-1.tmp",
+        "a.1-2.tmp",
+    ] {
+        assert!(!is_temp_name(name), "{name}");
+    }
+}
