@@ -97,7 +97,7 @@ pub fn list_runs<'db>(db: &'db dyn salsa::Database, list: PostList) -> ListRuns<
 fn cut<'db>(
     db: &'db dyn salsa::Database,
     volatile: &HashSet<SourceFile>,
-    files: impl ExactSizeIterator<Item = SourceFile>,
+    files: impl Iterator<Item = SourceFile>,
 ) -> ListRuns<'db> {
     let files: Vec<SourceFile> = files.collect();
     let mut cut = ListRuns {
