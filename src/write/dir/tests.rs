@@ -29,6 +29,37 @@ fn replacing_a_large_file_leaves_the_new_bytes_and_no_temporary_file() {
 }
 
 #[test]
+fn a_large_file_never_swaps_out_a_folder_or_follows_a_link() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(temp.path().to_owned()).unwrap();
+    let out = OutDir::open(&root).unwrap();
+    let bytes = vec![b'n'; FREE_LATER_FROM + 1];
+    // A folder at the target: the write fails, the folder stays where it was.
+    std::fs::create_dir_all(root.join("api/posts.json/inside")).unwrap();
+    assert!(write_to(&out, "api/posts.json", &bytes).is_err());
+    assert!(root.join("api/posts.json/inside").is_dir());
+    // A link at the target: the link is replaced, what it points to is not written.
+    std::fs::write(root.join("elsewhere"), "theirs").unwrap();
+    std::os::unix::fs::symlink(root.join("elsewhere"), root.join("api/en.json")).unwrap();
+    write_to(&out, "api/en.json", &bytes).unwrap();
+    assert_eq!(std::fs::read(root.join("api/en.json")).unwrap(), bytes);
+    assert_eq!(
+        std::fs::read_to_string(root.join("elsewhere")).unwrap(),
+        "theirs"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(root.join("api"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["en.json", "posts.json"],
+        "no temporary file is left"
+    );
+}
+
+#[test]
 fn creating_in_place_never_touches_what_is_there() {
     let temp = tempfile::tempdir().unwrap();
     let root = Utf8PathBuf::from_path_buf(temp.path().to_owned()).unwrap();
