@@ -169,10 +169,9 @@ impl Output {
     /// (2.9 ms as one buffer; a loop of the same writes).
     pub(crate) fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         BLOCK.with_borrow_mut(|block| {
+            // What a failed write left in it is not this file's.
             block.clear();
-            let result = self.write_in_blocks(block, out);
-            block.clear();
-            result
+            self.write_in_blocks(block, out)
         })
     }
 
@@ -201,7 +200,7 @@ impl Output {
 
 thread_local! {
     /// Each writing thread's block, allocated once: a block allocated and freed per file made
-    /// glibc raise its mmap threshold and keep 3 to 5 MB more of a watch session's heap.
+    /// glibc raise its mmap threshold and keep about 5 MB more of a watch session's heap.
     static BLOCK: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(WRITE_BLOCK));
 }
 

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Sender};
 
 /// Files at least this long are replaced without freeing the old one on the writer's path
-/// (see [`OutDir::replace_in`]).
+/// (see [`OutDir::swap_in_large`]).
 const FREE_LATER_FROM: usize = 1 << 20;
 
 /// The longest file name the writer creates (Linux and macOS `NAME_MAX`).
