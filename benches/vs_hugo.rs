@@ -8,6 +8,8 @@
 //!     cargo bench --bench vs_hugo -- 1000 --no-hugo --only edit --edits 30   # content-api's
 //!         edit loop alone (A/B of two binaries with CONTENT_API_BIN)
 //!     cargo bench --bench vs_hugo -- 1000 --save atomic  # edits saved as temp file + rename
+//!     cargo bench --bench vs_hugo -- 25000 --no-hugo --only edit --during-documents   # each
+//!         edit saved while content-api's documents lane writes llms-full.txt
 //!
 //! The Hugo side is the site in `../shared/peers/hugo/` (the API's core JSON: per-language post
 //! indexes, tag and series lists; less than content-api writes) run by the `hugo` on the PATH
@@ -21,7 +23,9 @@
 //!   close, as VS Code and nano do) and the clock stops when the language's post index on disk
 //!   contains the new title (`api/posts-en.json`; Hugo's `en/posts.json`). Each edit changes a
 //!   post not edited before. An index that never shows the title fails the bench: a fast wrong
-//!   answer is never reported.
+//!   answer is never reported. With `--during-documents`, content-api's edits are saved once its
+//!   temporary file for `llms-full.txt` appears (its documents lane, 200 ms after the last
+//!   edit, is writing): the edit an author makes while the large documents are rewritten.
 //!
 //! Runs are interleaved (content-api, Hugo, content-api, ...) so that load from elsewhere hits
 //! both; figures are medians. At 25,000 posts per language Hugo takes ~20 s per build, so
@@ -52,6 +56,7 @@ struct Options {
     edits: Option<usize>,
     runs: Option<usize>,
     atomic: bool,
+    during_documents: bool,
 }
 
 fn main() {
@@ -107,10 +112,15 @@ fn main() {
             ));
         }
         if wanted("edit") {
-            let (latency, waits) = site.edits(edits, options.atomic);
+            let (latency, waits) = site.edits(edits, options.atomic, options.during_documents);
+            let when = if options.during_documents {
+                ", saved while llms-full.txt is written"
+            } else {
+                ""
+            };
             rows.push(Row::new(
                 posts,
-                format!("title edit → post index on disk ({edits} edits)"),
+                format!("title edit{when} → post index on disk ({edits} edits)"),
                 latency,
             ));
             rows.push(Row::new(
@@ -135,6 +145,7 @@ fn parse_args() -> Options {
         edits: None,
         runs: None,
         atomic: false,
+        during_documents: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -145,6 +156,7 @@ fn parse_args() -> Options {
             "--edits" => options.edits = number(),
             "--runs" => options.runs = number(),
             "--save" => options.atomic = args.next().as_deref() == Some("atomic"),
+            "--during-documents" => options.during_documents = true,
             "--bench" => {} // What `cargo bench` passes.
             _ => match arg.parse() {
                 Ok(n) => options.sizes.push(n),
@@ -317,7 +329,7 @@ impl Site {
 
     /// Edit-to-disk latency of `edits` title edits per tool, each on a post not edited before;
     /// and content-api's wait from the first event to the start of its rebuild (its log).
-    fn edits(&self, edits: usize, atomic: bool) -> (Pair, Pair) {
+    fn edits(&self, edits: usize, atomic: bool, during_documents: bool) -> (Pair, Pair) {
         let posts = english_posts(&self.content);
         let mut targets = posts.iter().step_by((posts.len() / (2 * edits + 1)).max(1));
         let mut pair = Pair::default();
@@ -331,10 +343,18 @@ impl Site {
                 let title = format!("Bench edit {run} content-api {i}");
                 let index = self.out.join("api/posts-en.json");
                 let reported = daemon.rebuild_lines().len();
+                if during_documents && i > 0 {
+                    assert!(
+                        documents_writing(&self.out),
+                        "the documents lane never wrote llms-full.txt after edit {i}"
+                    );
+                }
                 pair.ours.push(edit(post, &title, &index, atomic, &daemon));
                 waits.ours.extend(daemon.wait_before_rebuild(reported));
-                // Let the rebuild's slower outputs finish before the next edit.
-                std::thread::sleep(Duration::from_millis(300));
+                if !during_documents {
+                    // Let the rebuild's slower outputs finish before the next edit.
+                    std::thread::sleep(Duration::from_millis(300));
+                }
             }
         }
         if let Some(site) = &self.hugo {
@@ -366,6 +386,26 @@ impl Site {
         }
         (pair, waits)
     }
+}
+
+/// Waits (up to 5 s) until content-api's temporary file for `llms-full.txt` is in `out`: its
+/// documents lane is writing it.
+fn documents_writing(out: &Path) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(5) {
+        let writing = std::fs::read_dir(out).is_ok_and(|entries| {
+            entries.flatten().any(|entry| {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(".llms-full.txt.") && name.ends_with(".tmp")
+            })
+        });
+        if writing {
+            return true;
+        }
+        std::thread::sleep(Duration::from_micros(100));
+    }
+    false
 }
 
 /// Saves `post` with `title` and returns how long it took until `index` on disk contains it.

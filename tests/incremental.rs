@@ -870,3 +870,61 @@ fn a_body_edit_publishes_its_twin_first_and_llms_full_txt_in_the_documents_lane(
     assert_eq!(harness.session.documents_due(), None);
     harness.assert_fresh("three body edits");
 }
+
+#[test]
+fn a_documents_lane_stopped_for_an_edit_keeps_its_files_off_the_next_edits_path() {
+    let mut harness = Harness::new();
+    let path = "blog/en/2023-04-09_hello-from-medellin.md";
+    let written = |outcome: &content_api::session::Outcome| -> Vec<String> {
+        let report = outcome.report.as_ref().expect("published");
+        report.written.iter().map(|p| p.to_string()).collect()
+    };
+    let edit = |harness: &mut Harness, line: &str| {
+        let text = harness.read(path);
+        harness.write(path, &format!("{text}\n{line}\n"));
+        harness
+            .session
+            .apply(&Batch {
+                paths: [path.to_string()].into(),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    edit(&mut harness, "One more line.");
+    harness.session.publish_documents().unwrap();
+    let published = harness.output();
+    edit(&mut harness, "And another.");
+    // The daemon's stop check, asked before the first file and before its first write: an
+    // edit arrived after the lane started, while it wrote its first file.
+    let asked = std::sync::atomic::AtomicUsize::new(0);
+    let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 1;
+    let stopped = harness.session.publish_documents_until(&stop);
+    assert!(
+        matches!(stopped, Err(content_api::write::WriteError::Stopped)),
+        "{:?}",
+        stopped.map(|outcome| outcome.report)
+    );
+    assert!(harness.session.documents_due().is_some(), "still due");
+    let output = harness.output();
+    for document in LAGGING_DOCUMENTS {
+        assert_eq!(
+            output.get(document as &str),
+            published.get(document as &str),
+            "{document} was not left as it was"
+        );
+    }
+    assert!(
+        output.keys().all(|name| !name.ends_with(".tmp")),
+        "a temporary file is left: {:?}",
+        output
+            .keys()
+            .filter(|name| name.ends_with(".tmp"))
+            .collect::<Vec<_>>()
+    );
+    // The next edit publishes its twin only: the documents the lane did not reach wait for it.
+    let outcome = edit(&mut harness, "A third.");
+    assert_eq!(written(&outcome), ["blog/hello-from-medellin.md"]);
+    let documents = harness.session.publish_documents().unwrap();
+    assert_eq!(written(&documents), ["llms-full.txt"]);
+    harness.assert_fresh("an edit while the documents lane wrote");
+}

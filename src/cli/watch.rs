@@ -17,16 +17,20 @@ use super::report::{Reporter, describe_changes};
 use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::render::Lane;
 use crate::session::{Batch, RebuildError, Session};
-use crate::watch::{self, Changes, Mode, Signal, Watcher};
+use crate::watch::{Changes, Mode, Watcher};
 use clap::Args;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 mod documents;
 mod folder;
+mod inbox;
 
 use folder::FolderIdentity;
+use inbox::{Inbox, start_watcher};
 
 /// Flags of the watching modes.
 #[derive(Debug, Clone, Args)]
@@ -86,6 +90,7 @@ pub fn run_with(
         }
     };
     let (tx, rx) = mpsc::channel::<Message>();
+    let changes_waiting = Arc::new(AtomicBool::new(false));
     let interrupt = tx.clone();
     let interrupted = std::sync::atomic::AtomicBool::new(false);
     if let Err(err) = ctrlc::set_handler(move || {
@@ -102,7 +107,11 @@ pub fn run_with(
         None => Mode::Native,
     };
     loop {
-        let daemon = match Daemon::start(&settings, args, mode, &tx, on_progress) {
+        let inbox = Inbox {
+            tx: &tx,
+            changes_waiting: &changes_waiting,
+        };
+        let daemon = match Daemon::start(&settings, args, mode, inbox, on_progress) {
             Ok(daemon) => daemon,
             Err(code) => return code,
         };
@@ -119,7 +128,7 @@ struct Daemon<'a> {
     settings: &'a Settings,
     args: &'a BuildArgs,
     mode: Mode,
-    tx: &'a mpsc::Sender<Message>,
+    inbox: Inbox<'a>,
     session: Session,
     reporter: Reporter<'a>,
     /// `None` while the content folder is gone (its watch went with it).
@@ -142,7 +151,7 @@ impl<'a> Daemon<'a> {
         settings: &'a Settings,
         args: &'a BuildArgs,
         mode: Mode,
-        tx: &'a mpsc::Sender<Message>,
+        inbox: Inbox<'a>,
         on_progress: &'a mut dyn FnMut(Progress<'_>),
     ) -> Result<Daemon<'a>, ExitCode> {
         let config = settings.config.clone();
@@ -152,7 +161,7 @@ impl<'a> Daemon<'a> {
         }
         // Watch before the first read, so that an edit made during the first build is not lost.
         let content_identity = FolderIdentity::of(config.content_dir.as_std_path());
-        let watcher = start_watcher(settings, args, mode, tx).map_err(|err| {
+        let watcher = start_watcher(settings, args, mode, inbox).map_err(|err| {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_USAGE)
         })?;
@@ -186,7 +195,7 @@ impl<'a> Daemon<'a> {
             settings,
             args,
             mode,
-            tx,
+            inbox,
             session,
             reporter,
             watcher: Some(watcher),
@@ -217,7 +226,7 @@ impl<'a> Daemon<'a> {
                 }
                 Message::Recheck(changes) => self.rebuild(&changes, "re-read after polling"),
                 Message::Tick => self.tick(),
-                Message::PublishDocuments => self.publish_documents(),
+                Message::PublishDocuments => self.publish_documents(true),
                 Message::WatcherError(error) => tracing::warn!("{error}"),
                 Message::Shutdown => {
                     // What is deployed after Ctrl-C is a fresh build, documents included.
@@ -249,7 +258,7 @@ impl<'a> Daemon<'a> {
             return Message::Tick;
         }
         let documents = self.documents_deadline();
-        if documents.is_some_and(|due| due <= now) {
+        if documents.is_some_and(|due| due <= now) && !self.documents_wait_for_changes() {
             return Message::PublishDocuments;
         }
         let deadline = [
@@ -263,6 +272,8 @@ impl<'a> Daemon<'a> {
         .unwrap_or(self.next_tick);
         match rx.recv_timeout(deadline.saturating_duration_since(now)) {
             Ok(Message::Changes(mut changes)) => {
+                // Before the others are taken: one sent after this sets it again.
+                self.inbox.changes_waiting.store(false, Ordering::SeqCst);
                 while let Ok(more) = rx.try_recv() {
                     match more {
                         Message::Changes(more) => changes.merge(more),
@@ -348,7 +359,7 @@ impl<'a> Daemon<'a> {
         }
         // Drop the old watch first: its debouncer hands on what it holds.
         self.watcher = None;
-        match start_watcher(self.settings, self.args, self.mode, self.tx) {
+        match start_watcher(self.settings, self.args, self.mode, self.inbox) {
             Ok(watcher) => {
                 self.watcher = Some(watcher);
                 self.content_identity = now;
@@ -426,37 +437,6 @@ impl<'a> Daemon<'a> {
         }
         self.session.release_memory();
     }
-}
-
-/// Starts the watcher, whose signals become messages (a config change its own message).
-fn start_watcher(
-    settings: &Settings,
-    args: &BuildArgs,
-    mode: Mode,
-    tx: &mpsc::Sender<Message>,
-) -> Result<Watcher, watch::StartError> {
-    let config = &settings.config;
-    let config_file = args.config.clone().unwrap_or_else(|| "watch.toml".into());
-    let sender = tx.clone();
-    watch::start(
-        config.content_dir.as_std_path(),
-        Some(config_file.as_std_path()),
-        Duration::from_millis(config.watch.debounce_ms),
-        mode,
-        move |signal| match signal {
-            Signal::Changes(mut changes) => {
-                if std::mem::take(&mut changes.config) {
-                    let _ = sender.send(Message::ReloadConfig);
-                }
-                if !changes.is_empty() {
-                    let _ = sender.send(Message::Changes(changes));
-                }
-            }
-            Signal::Error(error) => {
-                let _ = sender.send(Message::WatcherError(error));
-            }
-        },
-    )
 }
 
 enum Reload {

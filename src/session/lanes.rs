@@ -5,7 +5,7 @@
 use super::{Outcome, Session};
 use crate::build;
 use crate::render::Lane;
-use crate::write::{Report, WriteError};
+use crate::write::{Report, Stop, WriteError};
 use std::time::Instant;
 
 /// The documents lane is behind the API lane (see [`Session::documents_due`]).
@@ -33,6 +33,15 @@ impl Session {
     /// when nothing was applied since it was published). The output then equals a fresh build
     /// of the content the session holds. A failed write keeps the lane due.
     pub fn publish_documents(&mut self) -> Result<Outcome, WriteError> {
+        self.publish_documents_until(&|| false)
+    }
+
+    /// [`Session::publish_documents`], giving way to a newer change: once `stop` says so (asked
+    /// before each file and each block written), it ends with [`WriteError::Stopped`], the
+    /// lane still due and the API lane's next publish holding the documents as they are on
+    /// disk. The daemon stops it for an edit that arrives meanwhile, so the edit does not wait
+    /// for `llms-full.txt` to be written.
+    pub fn publish_documents_until(&mut self, stop: &Stop<'_>) -> Result<Outcome, WriteError> {
         let started = Instant::now();
         let Some(due) = self.documents_due.take() else {
             return Ok(Outcome {
@@ -41,7 +50,7 @@ impl Session {
             });
         };
         self.freed_since_trim = true;
-        let report = self.publish_both().inspect_err(|_| {
+        let report = self.publish_both(stop).inspect_err(|_| {
             self.documents_due = Some(due);
         })?;
         Ok(Outcome {
@@ -56,7 +65,7 @@ impl Session {
     /// when there are no lanes (or no documents lane was published yet). Says which.
     pub(super) fn publish(&mut self) -> Result<(Report, Option<Lane>), WriteError> {
         let Some(documents) = self.documents.as_ref().filter(|_| self.lanes) else {
-            return Ok((self.publish_both()?, None));
+            return Ok((self.publish_both(&|| false)?, None));
         };
         let started = Instant::now();
         // Files removed behind the publisher's back are written again by this publish.
@@ -80,8 +89,8 @@ impl Session {
         Ok((report?, Some(Lane::Api)))
     }
 
-    /// Renders and publishes every group of both lanes.
-    fn publish_both(&mut self) -> Result<Report, WriteError> {
+    /// Renders and publishes every group of both lanes, until `stop` says so.
+    fn publish_both(&mut self, stop: &Stop<'_>) -> Result<Report, WriteError> {
         let started = Instant::now();
         self.publisher.notice_damage();
         let db = self.workspace.db();
@@ -90,10 +99,15 @@ impl Session {
         groups.extend(documents.iter().cloned());
         let rendered = started.elapsed();
         // Remembered even when the write fails: the retry hands them again, and the publisher
-        // compares them with what it managed to write.
-        self.documents = Some(documents);
+        // compares them with what it managed to write. Not when it stopped for an edit: the
+        // API lane's publish then holds the documents last published, so that it writes none
+        // of the files this one did not reach (`llms-full.txt` stays off the edit's path).
+        let published = self.documents.replace(documents);
         self.documents_due = None;
-        let report = self.publisher.publish_groups(&groups);
+        let report = self.publisher.publish_groups_until(&groups, stop);
+        if matches!(report, Err(WriteError::Stopped)) {
+            self.documents = published;
+        }
         tracing::debug!(
             "rendered {} output groups in {rendered:?}, published in {:?}",
             groups.len(),

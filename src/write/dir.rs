@@ -170,24 +170,31 @@ impl OutDir {
         let temp = temp_name(name);
         let flags =
             OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let result = (|| -> std::io::Result<()> {
-            let fd = rustix::fs::openat(dir, &temp, flags, Mode::from_raw_mode(0o644))?;
-            let mut file = std::fs::File::from(fd);
-            fill(&mut file)?;
-            file.flush()?;
-            drop(file);
-            if len >= FREE_LATER_FROM {
-                self.swap_in_large(dir, &temp, name)
-            } else {
-                rustix::fs::renameat(dir, &temp, dir, name).map_err(Into::into)
-            }
-        })();
-        result.map_err(|source| {
+        let fd = rustix::fs::openat(dir, &temp, flags, Mode::from_raw_mode(0o644))
+            .map_err(|errno| self.io(relative, errno))?;
+        let mut file = std::fs::File::from(fd);
+        let fail = |source| WriteError::Io {
+            path: self.path.join(relative),
+            source,
+        };
+        if let Err(source) = fill(&mut file).and_then(|()| file.flush()) {
+            // The name goes now; a large file's pages are freed off this thread (a write
+            // stopped for an edit must not make the edit wait for that).
             let _ = rustix::fs::unlinkat(dir, &temp, AtFlags::empty());
-            WriteError::Io {
-                path: self.path.join(relative),
-                source,
+            if len >= FREE_LATER_FROM {
+                close_later(file.into());
             }
+            return Err(fail(source));
+        }
+        drop(file);
+        let placed = if len >= FREE_LATER_FROM {
+            self.swap_in_large(dir, &temp, name)
+        } else {
+            rustix::fs::renameat(dir, &temp, dir, name).map_err(Into::into)
+        };
+        placed.map_err(|source| {
+            let _ = rustix::fs::unlinkat(dir, &temp, AtFlags::empty());
+            fail(source)
         })
     }
 

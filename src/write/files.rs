@@ -2,19 +2,22 @@
 
 use super::dir::{OutDir, read_in};
 use super::plan::{OnDisk, Plan};
-use super::{Publisher, Report, WriteError, file_name, ownership, parent_of};
+use super::{Publisher, Report, Stop, WriteError, file_name, ownership, parent_of};
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
+use std::io::Write;
 use std::os::fd::OwnedFd;
 
 impl Publisher {
     /// Step 4. Writes the outputs that differ, in parallel. What was written is remembered even
     /// when another write fails, so a retry does not write it again. Each folder is opened
-    /// (created when missing) once, and its files are written through that handle.
+    /// (created when missing) once, and its files are written through that handle. Once `stop`
+    /// says so, no file is started and the one being written is abandoned.
     pub(super) fn write_files(
         &mut self,
         plan: &Plan<'_>,
         cold: bool,
+        stop: &Stop<'_>,
     ) -> Result<Report, WriteError> {
         let dir = self.dir();
         let (out_dir, manifest) = (&self.out_dir, &self.manifest);
@@ -28,6 +31,9 @@ impl Publisher {
             .par_iter()
             .with_max_len(max_len)
             .map(|((path, output), on_disk)| {
+                if stop() {
+                    return Err(WriteError::Stopped);
+                }
                 if ownership::is_merged(path) {
                     // Shared with the site: its lines are kept around the tool's block.
                     return ownership::write_merged(out_dir, path, output, manifest.contains(path));
@@ -46,13 +52,15 @@ impl Publisher {
                     return Ok(false);
                 }
                 dir.replace_in(folder, name, path, output.len(), |file| {
-                    output.write_to(file)
-                })?;
+                    output.write_to(&mut UntilStopped { file, stop })
+                })
+                .map_err(stopped_or_failed)?;
                 Ok(true)
             })
             .collect();
         let mut report = Report::default();
         let mut first_error = None;
+        let mut stopped = false;
         for (((path, output), _), result) in stale.into_iter().zip(results) {
             match result {
                 Ok(written) => {
@@ -61,6 +69,8 @@ impl Publisher {
                         report.written.push(path.clone());
                     }
                 }
+                // Not written, and the old file is whole: what is known of it stays true.
+                Err(WriteError::Stopped) => stopped = true,
                 Err(err) => {
                     self.files.insert(path.clone(), None);
                     first_error.get_or_insert(err);
@@ -69,8 +79,52 @@ impl Publisher {
         }
         match first_error {
             Some(err) => Err(err),
+            None if stopped => Err(WriteError::Stopped),
             None => Ok(report),
         }
+    }
+}
+
+/// At most this many bytes go to one `write` of [`UntilStopped`]: a stop waits for no more.
+const ASK_EVERY: usize = 1 << 20;
+
+/// A file that takes no more bytes once `stop` says so: asked before each block of an output.
+struct UntilStopped<'a, 'b> {
+    file: &'a mut std::fs::File,
+    stop: &'a Stop<'b>,
+}
+
+/// The error [`UntilStopped`] gives, told apart from the file system's by its type.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped for a newer change")]
+struct StoppedWriting;
+
+impl Write for UntilStopped<'_, '_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if (self.stop)() {
+            return Err(std::io::Error::other(StoppedWriting));
+        }
+        // A single long chunk is written a mebibyte at a time too, asking in between.
+        self.file.write(&bytes[..bytes.len().min(ASK_EVERY)])
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// [`WriteError::Stopped`] for a write that [`UntilStopped`] ended (its temporary file is
+/// removed, the old file stays), the error itself otherwise.
+fn stopped_or_failed(err: WriteError) -> WriteError {
+    match &err {
+        WriteError::Io { source, .. }
+            if source
+                .get_ref()
+                .is_some_and(|inner| inner.is::<StoppedWriting>()) =>
+        {
+            WriteError::Stopped
+        }
+        _ => err,
     }
 }
 

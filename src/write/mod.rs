@@ -62,6 +62,9 @@ use plan::Plan;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
+/// Asked by [`Publisher::publish_groups_until`] between writes: `true` stops the publish.
+pub type Stop<'a> = dyn Fn() -> bool + Sync + 'a;
+
 /// Why a publish failed, with the path it failed on.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -112,6 +115,11 @@ pub enum WriteError {
     /// The publishing history could not be read or written.
     #[error(transparent)]
     History(#[from] HistoryError),
+    /// The caller's stop check said to stop (a newer change is waiting): the files not written
+    /// yet are as they were, and calling again with newer groups finishes the work. Only
+    /// [`Publisher::publish_groups_until`] stops so.
+    #[error("stopped for a newer change before every file was written")]
+    Stopped,
     /// Another process holds the output folder's lock.
     #[error(
         "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
@@ -236,12 +244,28 @@ impl Publisher {
     /// is written last, and only when the set of files changed. Paths must be unique across
     /// groups. On failure, the next call (with the same or newer groups) finishes the work.
     pub fn publish_groups(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
-        let result = self.try_publish(groups);
-        self.failed = result.is_err();
+        self.publish_groups_until(groups, &|| false)
+    }
+
+    /// [`Publisher::publish_groups`] that stops with [`WriteError::Stopped`] once `stop` says
+    /// so, asked before each file and before each block of a file: a write of the 60 MB
+    /// `llms-full.txt` gives way to an edit within a millisecond. A file being written when it
+    /// stops is not put in place (its old bytes stay, and are still known); the files written
+    /// before it are, as after a failed write, and nothing is removed or committed.
+    pub fn publish_groups_until(
+        &mut self,
+        groups: &[Files],
+        stop: &Stop<'_>,
+    ) -> Result<Report, WriteError> {
+        let result = self.try_publish(groups, stop);
+        // A stop leaves every file whole and known: the folder holds no damage to look for.
+        self.failed = result
+            .as_ref()
+            .is_err_and(|err| !matches!(err, WriteError::Stopped));
         result
     }
 
-    fn try_publish(&mut self, groups: &[Files]) -> Result<Report, WriteError> {
+    fn try_publish(&mut self, groups: &[Files], stop: &Stop<'_>) -> Result<Report, WriteError> {
         if self.opened.is_none() {
             self.opened = Some(open_locked(&self.out_dir)?);
         }
@@ -255,7 +279,7 @@ impl Publisher {
         let cold = self.is_cold()?;
         let plan = self.plan(groups)?;
         self.record_intent(&plan)?;
-        let mut report = self.write_files(&plan, cold)?;
+        let mut report = self.write_files(&plan, cold, stop)?;
         report.unchanged = plan.total - report.written.len();
         if !plan.same_paths {
             self.remove_stale(groups, &mut report)?;

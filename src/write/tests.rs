@@ -163,6 +163,45 @@ fn a_file_removed_right_after_a_publish_is_noticed() {
     }
 }
 
+#[test]
+fn a_publish_stopped_in_the_middle_of_a_file_keeps_the_old_one_and_finishes_next_time() {
+    let (_temp, out) = folder();
+    let mut publisher = Publisher::open(&out).unwrap();
+    publisher.publish(&outputs(&SITE)).unwrap();
+    // Three blocks of the writer: the stop comes after the first one went to the disk.
+    let large = "x".repeat(3 << 20);
+    let newer = outputs(&[SITE[0], SITE[1], ("llms.txt", large.as_str())]);
+    let groups = [Files::from(newer.as_slice())];
+    let asked = std::sync::atomic::AtomicUsize::new(0);
+    // Asked before the file, before its first block, then before its second.
+    let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 2;
+    let stopped = publisher.publish_groups_until(&groups, &stop);
+    assert!(matches!(stopped, Err(WriteError::Stopped)), "{stopped:?}");
+    assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 3);
+    assert_eq!(read(&out, "llms.txt"), "# Site\n", "the old file stays");
+    let names = walk(&out);
+    assert!(names.iter().all(|name| !is_temp_name(name)), "{names:?}");
+    // Not a failure: the folder holds whole files, each of them known.
+    assert!(publisher.is_intact());
+    let report = publisher.publish_groups(&groups).unwrap();
+    assert_eq!(report.written, vec![Arc::from("llms.txt")]);
+    assert_eq!(read(&out, "llms.txt"), large);
+}
+
+#[test]
+fn a_publish_stopped_before_its_first_file_writes_nothing() {
+    let (_temp, out) = folder();
+    let mut publisher = Publisher::open(&out).unwrap();
+    publisher.publish(&outputs(&SITE)).unwrap();
+    let newer = outputs(&[("api/posts.json", "[1,2,3]"), SITE[1], SITE[2]]);
+    let groups = [Files::from(newer.as_slice())];
+    let stopped = publisher.publish_groups_until(&groups, &|| true);
+    assert!(matches!(stopped, Err(WriteError::Stopped)), "{stopped:?}");
+    assert_eq!(read(&out, "api/posts.json"), "[1,2]");
+    let report = publisher.publish_groups(&groups).unwrap();
+    assert_eq!(report.written, vec![Arc::from("api/posts.json")]);
+}
+
 fn walk(dir: &Utf8Path) -> Vec<String> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {

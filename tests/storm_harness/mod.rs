@@ -31,6 +31,8 @@ const LANGS: [&str; 2] = ["en", "es"];
 const PATIENCE: Duration = Duration::from_secs(20);
 /// Part of the line of every API-lane publish (the documents lane follows it).
 const API_LANE: &str = "(api lane; the documents lane follows)";
+/// The documents lane's line when it stopped to let an edit through (logged at debug).
+const GAVE_WAY: &str = "the documents lane gave way to a change";
 /// Part of the line of every documents-lane publish: the output then equals a fresh build.
 const DOCUMENTS_LANE: &str = "documents lane: ";
 /// Idle (the last lane line is the documents lane's) and different from a fresh build for this
@@ -63,6 +65,8 @@ pub struct Storm {
     pub difference: Option<String>,
     /// Edits that landed while the documents lane was writing `llms-full.txt`.
     pub during_documents: usize,
+    /// Times the documents lane stopped to let an edit through (it then ran again later).
+    pub gave_way: usize,
 }
 
 /// Runs one storm of `edits` operations and reports whether the daemon converged.
@@ -98,8 +102,10 @@ pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
     );
     log.push(format!("create {marker_post} (marker)"));
     let difference = daemon.settle(&site, &marker);
+    let gave_way = daemon.count(GAVE_WAY);
     eprintln!(
-        "storm seed {seed} ({pace:?}, {during_documents} of {edits} edits during a documents write): {}",
+        "storm seed {seed} ({pace:?}, {during_documents} of {edits} edits during a documents write, \
+         the documents lane gave way {gave_way} times): {}",
         if difference.is_none() {
             "equal"
         } else {
@@ -112,6 +118,7 @@ pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
         log,
         difference,
         during_documents,
+        gave_way,
     }
 }
 
@@ -569,7 +576,11 @@ impl Daemon {
             Command::new(BIN)
                 .args(["--today", TODAY])
                 .current_dir(site.root())
-                .env("RUST_LOG", "info,salsa=warn"),
+                // Debug for the documents lane: the line saying it gave way to an edit.
+                .env(
+                    "RUST_LOG",
+                    "info,salsa=warn,content_api::cli::watch::documents=debug",
+                ),
         );
         let daemon = Daemon {
             child,
@@ -590,6 +601,12 @@ impl Daemon {
 
     fn logged(&self, needle: &str) -> bool {
         self.log.lock().unwrap().iter().any(|l| l.contains(needle))
+    }
+
+    /// How many lines logged so far contain `needle`.
+    fn count(&self, needle: &str) -> usize {
+        let log = self.log.lock().unwrap();
+        log.iter().filter(|l| l.contains(needle)).count()
     }
 
     /// How many API-lane and documents-lane publishes the daemon logged so far.
