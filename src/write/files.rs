@@ -77,6 +77,11 @@ impl Publisher {
                 }
             }
         }
+        if first_error.is_some() || stopped {
+            // Reported by the next publish that succeeds: a CDN's purge list must name every
+            // URL whose bytes changed.
+            self.unreported.append(&mut report.written);
+        }
         match first_error {
             Some(err) => Err(err),
             None if stopped => Err(WriteError::Stopped),

@@ -180,6 +180,8 @@ pub struct Publisher {
     one_shot: bool,
     /// The temporary files interrupted writers left were removed (before the first publish).
     temp_files_removed: bool,
+    /// Files a failed or stopped publish wrote, for the next successful one to report.
+    unreported: Vec<Arc<str>>,
 }
 
 impl Publisher {
@@ -210,6 +212,7 @@ impl Publisher {
             folders: BTreeMap::new(),
             one_shot: false,
             temp_files_removed: false,
+            unreported: Vec::new(),
         };
         Ok(publisher)
     }
@@ -286,7 +289,11 @@ impl Publisher {
         }
         self.commit(groups, plan.same_paths)?;
         self.remember(groups, plan.same_paths);
+        let owned = &self.files;
+        self.unreported.retain(|path| owned.contains_key(path));
+        report.written.append(&mut self.unreported);
         report.written.sort();
+        report.written.dedup();
         Ok(report)
     }
 

@@ -202,6 +202,34 @@ fn a_publish_stopped_before_its_first_file_writes_nothing() {
     assert_eq!(report.written, vec![Arc::from("api/posts.json")]);
 }
 
+#[test]
+fn what_a_stopped_publish_wrote_is_reported_by_the_next_one() {
+    let (_temp, out) = folder();
+    let mut publisher = Publisher::open(&out).unwrap();
+    publisher.publish(&outputs(&SITE)).unwrap();
+    let large = "x".repeat(3 << 20);
+    let newer = outputs(&[("api/posts.json", "[1,2,3]"), SITE[1], ("llms.txt", &large)]);
+    let groups = [Files::from(newer.as_slice())];
+    // One writing thread: the largest file first, then the other. The stop comes when the
+    // first is written: asked before it, before each of its three blocks, then before the next.
+    let asked = std::sync::atomic::AtomicUsize::new(0);
+    let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 4;
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let stopped = one_thread.install(|| publisher.publish_groups_until(&groups, &stop));
+    assert!(matches!(stopped, Err(WriteError::Stopped)), "{stopped:?}");
+    assert_eq!(read(&out, "llms.txt"), large);
+    assert_eq!(read(&out, "api/posts.json"), "[1,2]");
+    let report = publisher.publish_groups(&groups).unwrap();
+    assert_eq!(
+        report.written,
+        vec![Arc::from("api/posts.json"), Arc::from("llms.txt")],
+        "the file written before the stop is reported too (a purge list needs it)"
+    );
+}
+
 fn walk(dir: &Utf8Path) -> Vec<String> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
