@@ -36,9 +36,12 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/lanes.rs"]
+mod lanes;
 #[path = "support/process.rs"]
 mod process;
 
+use lanes::documents_writing;
 use process::{wait_with_rusage, warm};
 
 use std::io::{BufRead, BufReader};
@@ -352,7 +355,7 @@ impl Site {
                 let reported = daemon.rebuild_lines().len();
                 if during_documents && i > 0 {
                     assert!(
-                        documents_writing(&self.out),
+                        documents_writing(&self.out, Duration::from_secs(5)),
                         "the documents lane never wrote llms-full.txt after edit {i}"
                     );
                 }
@@ -408,26 +411,6 @@ fn set_aside(folder: &Path) {
         )
         .unwrap();
     }
-}
-
-/// Waits (up to 5 s) until content-api's temporary file for `llms-full.txt` is in `out`: its
-/// documents lane is writing it.
-fn documents_writing(out: &Path) -> bool {
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(5) {
-        let writing = std::fs::read_dir(out).is_ok_and(|entries| {
-            entries.flatten().any(|entry| {
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with(".llms-full.txt.") && name.ends_with(".tmp")
-            })
-        });
-        if writing {
-            return true;
-        }
-        std::thread::sleep(Duration::from_micros(100));
-    }
-    false
 }
 
 /// Saves `post` with `title` and returns how long it took until `index` on disk contains it.

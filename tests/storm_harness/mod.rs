@@ -10,6 +10,8 @@
 
 #[path = "../common/daemon_log.rs"]
 mod daemon_log;
+#[path = "../../benches/support/lanes.rs"]
+mod lanes;
 #[path = "../common/live_output.rs"]
 mod live_output;
 
@@ -632,24 +634,9 @@ impl Daemon {
         )
     }
 
-    /// Waits (up to 3 s) until the daemon's temporary file for `llms-full.txt` is in the output
-    /// folder: its documents lane is writing it. False if that never happened meanwhile.
+    /// Waits (up to 3 s) until the daemon's documents lane is writing `llms-full.txt`.
     fn documents_writing(&self) -> bool {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(3) {
-            let writing = std::fs::read_dir(&self.out).is_ok_and(|entries| {
-                entries.flatten().any(|entry| {
-                    let name = entry.file_name();
-                    let name = name.to_string_lossy();
-                    name.starts_with(".llms-full.txt.") && name.ends_with(".tmp")
-                })
-            });
-            if writing {
-                return true;
-            }
-            std::thread::sleep(Duration::from_micros(200));
-        }
-        false
+        lanes::documents_writing(&self.out, Duration::from_secs(3))
     }
 
     /// Waits until the daemon has published `marker`, then compares its output with a fresh
