@@ -28,11 +28,13 @@
 //!   edit, is writing): the edit an author makes while the large documents are rewritten.
 //!
 //! Runs are interleaved (content-api, Hugo, content-api, ...) so that load from elsewhere hits
-//! both; figures are medians. Nothing is deleted until the bench ends: an output folder is
-//! moved aside before the next cold build, since on ext4 without a journal creating files
-//! right after deleting as many is up to ten times slower (the kernel skips recently deleted
-//! inodes), which a CI machine does not meet and which would measure the bench's own deletions. At 25,000 posts per language Hugo takes ~20 s per build, so
+//! both; figures are medians. At 25,000 posts per language Hugo takes ~35 s per build, so
 //! that size gets fewer runs and edits (printed in the table).
+//!
+//! Nothing is deleted until the bench ends: an output folder is moved aside before the next
+//! cold build. On ext4 without a journal, creating files right after deleting as many is up to
+//! ten times slower (the kernel skips recently deleted inodes); a CI machine does not meet
+//! that, and the bench would be measuring its own deletions.
 
 #[path = "support/corpus.rs"]
 mod corpus;
