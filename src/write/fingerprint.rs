@@ -134,7 +134,10 @@ impl Probe {
             || {
                 let saved = saved.as_ref()?;
                 let dir = &publisher.opened.as_ref()?.0;
-                output_digest(dir, publisher, &saved.yielded, now_ns())
+                match output_digest(dir, publisher, &saved.yielded, Racy::Allowed)? {
+                    OutputDigest::Stamped(digest) => Some(digest),
+                    OutputDigest::Racy => None,
+                }
             },
         );
         let tree = tree?;
@@ -149,7 +152,7 @@ impl Probe {
             content,
             reused: None,
         };
-        if let (Some(saved), Some((outputs, _))) = (saved, outputs) {
+        if let (Some(saved), Some(outputs)) = (saved, outputs) {
             probe.reused = probe.compare(publisher, saved, &outputs);
         }
         Some(probe)
@@ -269,12 +272,14 @@ impl Probe {
             .filter(|path| !publisher.manifest.contains(path))
             .map(str::to_string)
             .collect();
-        let stamped_at = now_ns();
-        let (outputs_digest, racy_output) = output_digest(dir, publisher, &yielded, stamped_at)?;
-        if racy_output {
-            tracing::debug!("no fingerprint: outputs were written too recently to trust");
-            return None;
-        }
+        let outputs_digest = match output_digest(dir, publisher, &yielded, Racy::GiveUp(now_ns()))?
+        {
+            OutputDigest::Stamped(digest) => digest,
+            OutputDigest::Racy => {
+                tracing::debug!("no fingerprint: outputs were written too recently to trust");
+                return None;
+            }
+        };
         Some(OnDisk {
             format: FORMAT,
             tool: self.tool,
@@ -386,15 +391,39 @@ fn tree_digest(tree: &[StampedFile]) -> String {
     hex128(hasher.digest128())
 }
 
+/// What [`output_digest`] does with a stamp too recent to trust.
+#[derive(Clone, Copy)]
+enum Racy {
+    /// Digest it like any other: the digest is only compared with a saved one, which cannot
+    /// hold a racy stamp.
+    Allowed,
+    /// Stop at the first stamp racy at this moment (nanoseconds since the epoch): a fingerprint
+    /// cannot be saved. Folders are stamped first, so after a build that added files (a cold
+    /// one adds them all) no file is stamped.
+    GiveUp(i128),
+}
+
+/// The output folder, stamped by [`output_digest`].
+enum OutputDigest {
+    /// The digest of every folder's and file's stamp.
+    Stamped(String),
+    /// A stamp was racy, and [`Racy::GiveUp`] said to stop.
+    Racy,
+}
+
 /// The digest of the output folder as the manifest and `yielded` name it (each folder's
-/// identity, each file's stamp, through the open folder without following a link), and whether
-/// a file's stamp is racy at `now`. `None` when a folder cannot be opened.
+/// identity, each file's stamp, through the open folder without following a link). `None` when
+/// a folder cannot be opened.
 fn output_digest(
     dir: &OutDir,
     publisher: &Publisher,
     yielded: &[String],
-    now: i128,
-) -> Option<(String, bool)> {
+    racy: Racy,
+) -> Option<OutputDigest> {
+    let is_racy = |stamp: &FileStamp| match racy {
+        Racy::Allowed => false,
+        Racy::GiveUp(now) => stamp.is_racy(now),
+    };
     // The manifest's paths come sorted: sorting again only places the few yielded ones.
     let mut paths: Vec<&str> = publisher
         .manifest
@@ -427,6 +456,24 @@ fn output_digest(
             folders.insert(folder, fd);
         }
     }
+    let mut hasher = Xxh3::new();
+    let mut by_name: Vec<(&&str, &Option<OwnedFd>)> = folders.iter().collect();
+    by_name.sort_unstable_by_key(|(folder, _)| **folder);
+    // A folder's change time moves when an entry is added or removed: a temporary file an
+    // interrupted writer left (which a full build removes) makes the build a full one.
+    for (folder, fd) in by_name {
+        hasher.update(folder.as_bytes());
+        match fd.as_ref().and_then(|fd| rustix::fs::fstat(fd).ok()) {
+            Some(stat) => {
+                let stamp = FileStamp::of_stat(&stat);
+                if is_racy(&stamp) {
+                    return Some(OutputDigest::Racy);
+                }
+                hasher.update(&stamp.to_bytes());
+            }
+            None => hasher.update(b"\0missing"),
+        }
+    }
     let stamps: Vec<Option<FileStamp>> = paths
         .par_iter()
         .with_min_len(256)
@@ -438,34 +485,15 @@ fn output_digest(
                 .map(|stat| FileStamp::of_stat(&stat))
         })
         .collect();
-    let mut hasher = Xxh3::new();
-    let mut by_name: Vec<(&&str, &Option<OwnedFd>)> = folders.iter().collect();
-    by_name.sort_unstable_by_key(|(folder, _)| **folder);
-    // A folder's change time moves when an entry is added or removed: a temporary file an
-    // interrupted writer left (which a full build removes) makes the build a full one.
-    let mut racy = false;
-    for (folder, fd) in by_name {
-        hasher.update(folder.as_bytes());
-        match fd.as_ref().and_then(|fd| rustix::fs::fstat(fd).ok()) {
-            Some(stat) => {
-                let stamp = FileStamp::of_stat(&stat);
-                hasher.update(&stamp.to_bytes());
-                racy |= stamp.is_racy(now);
-            }
-            None => hasher.update(b"\0missing"),
-        }
-    }
     for (path, stamp) in paths.iter().zip(&stamps) {
         hasher.update(path.as_bytes());
         match stamp {
-            Some(stamp) => {
-                hasher.update(&stamp.to_bytes());
-                racy |= stamp.is_racy(now);
-            }
+            Some(stamp) if is_racy(stamp) => return Some(OutputDigest::Racy),
+            Some(stamp) => hasher.update(&stamp.to_bytes()),
             None => hasher.update(b"\0missing"),
         }
     }
-    Some((hex128(hasher.digest128()), racy))
+    Some(OutputDigest::Stamped(hex128(hasher.digest128())))
 }
 
 #[cfg(test)]
