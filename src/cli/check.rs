@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 pub fn run(settings: &Settings) -> ExitCode {
     let progress = Progress::on_stderr();
-    match load_and_check(settings, &progress) {
+    match load_and_check(settings, &progress, None) {
         Ok(checked) => {
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(checked.workspace);

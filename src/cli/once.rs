@@ -7,8 +7,9 @@ use super::progress::Progress;
 use super::unchanged;
 use super::{EXIT_CONTENT_ERRORS, EXIT_OUTPUT, EXIT_USAGE, Settings, write_error_exit};
 use crate::diag::Diagnostic;
+use crate::source::StampedFile;
 use crate::workspace::{Lifetime, Workspace};
-use crate::write::{HistoryFile, Publisher, purge_urls, write_purge_list};
+use crate::write::{HistoryFile, Probe, Publisher, purge_urls, write_purge_list};
 use crate::{build, source};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -24,13 +25,15 @@ pub fn run(settings: &Settings) -> ExitCode {
     };
     // Stamps taken before the content is read: nothing changed since the last build → done.
     let probe = unchanged::probe(settings, &publisher);
+    tracing::debug!("probed the inputs at {:?}", started.elapsed());
     if let Some(exit) = probe
         .as_ref()
         .and_then(|probe| unchanged::reuse(probe, settings, started))
     {
         return exit;
     }
-    let checked = match load_and_check(settings, &progress) {
+    let walked = probe.as_ref().map(Probe::content_files);
+    let checked = match load_and_check(settings, &progress, walked) {
         Ok(checked) => checked,
         Err(Failure::Usage) => return ExitCode::from(EXIT_USAGE),
         Err(Failure::ContentErrors(errors)) => {
@@ -81,6 +84,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                     return ExitCode::from(EXIT_OUTPUT);
                 }
             }
+            tracing::debug!("published at {:?}", started.elapsed());
             unchanged::save(
                 probe,
                 &publisher,
@@ -126,7 +130,13 @@ pub enum Failure {
 
 /// Reads the content folder, parses and checks everything, and prints every diagnostic
 /// (warnings too). Reads only: nothing is created or written, not even the output folder.
-pub fn load_and_check(settings: &Settings, progress: &Progress) -> Result<Checked, Failure> {
+/// `walked`: the content files a probe found walking the folder just before (read without
+/// walking it again).
+pub fn load_and_check(
+    settings: &Settings,
+    progress: &Progress,
+    walked: Option<&[StampedFile]>,
+) -> Result<Checked, Failure> {
     let started = Instant::now();
     let config = &settings.config;
     if let Some(problem) = content_folder_problem(&config.content_dir) {
@@ -144,7 +154,14 @@ pub fn load_and_check(settings: &Settings, progress: &Progress) -> Result<Checke
         eprintln!("warning: {warning}");
     }
     progress.phase("reading the content");
-    let scan = source::scan(config.content_dir.as_std_path());
+    let scan = match walked {
+        Some(files) => source::scan_listed(
+            files
+                .iter()
+                .map(|file| (&file.path, file.disk_path.as_path())),
+        ),
+        None => source::scan(config.content_dir.as_std_path()),
+    };
     let file_count = scan.files.len();
     tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
     progress.phase(&format!("checking {file_count} files"));

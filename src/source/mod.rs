@@ -12,7 +12,7 @@ mod walk;
 
 pub use path::ContentPath;
 pub use read::FileContents;
-pub use walk::{Scan, scan};
+pub use walk::{Scan, scan, scan_listed};
 
 pub(crate) use listing::list_folder;
 pub(crate) use path::{FileRole, classify};

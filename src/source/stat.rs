@@ -241,11 +241,8 @@ mod tests {
         }
         std::fs::create_dir_all(root.path().join("tags")).unwrap();
         std::fs::write(root.path().join("tags/rust.md"), "y").unwrap();
-        let stamped: Vec<String> = stamp_tree(root.path())
-            .unwrap()
-            .into_iter()
-            .map(|f| f.path.to_string())
-            .collect();
+        let tree = stamp_tree(root.path()).unwrap();
+        let stamped: Vec<String> = tree.iter().map(|f| f.path.to_string()).collect();
         let scanned: Vec<String> = crate::source::scan(root.path())
             .files
             .into_iter()
@@ -253,6 +250,20 @@ mod tests {
             .collect();
         assert_eq!(stamped, scanned);
         assert_eq!(stamped, ["blog/en/2024-01-01_a.md", "tags/rust.md"]);
+        // A build reads the probe's list instead of walking again: the same files, roles, text.
+        let described = |scan: crate::source::Scan| -> Vec<String> {
+            scan.files
+                .into_iter()
+                .map(|f| format!("{} {:?} {:?}", f.path, f.role, f.contents))
+                .collect()
+        };
+        let listed =
+            crate::source::scan_listed(tree.iter().map(|f| (&f.path, f.disk_path.as_path())));
+        assert!(listed.problems.is_empty());
+        assert_eq!(
+            described(listed),
+            described(crate::source::scan(root.path()))
+        );
     }
 
     #[test]

@@ -79,6 +79,16 @@ pub(super) fn find(root: &Path) -> Found {
     found
 }
 
+/// Reads the content files a walk already listed, as [`scan`] would after walking again: the
+/// fingerprint's probe (`write::Probe`) walks the folder before a build, and lists files only
+/// when its walk met no symbolic link and no problem, so a scan's walk would find the same.
+pub fn scan_listed<'a>(files: impl Iterator<Item = (&'a ContentPath, &'a Path)>) -> Scan {
+    let found = files
+        .map(|(path, disk_path)| (path.clone(), classify(path), disk_path.to_owned()))
+        .collect();
+    read_found(found, Vec::new())
+}
+
 /// Scans one folder below the content root (`relative`, `/`-separated), for a watcher that saw
 /// it appear or move. Folders that cannot hold content give an empty scan.
 pub fn scan_under(root: &Path, relative: &str) -> Scan {
