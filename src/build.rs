@@ -4,8 +4,11 @@
 //! database and calls per-file queries; later queries find those results memoised. Both
 //! `--once` and the watcher use these functions, so they cannot compute different things.
 
-use crate::db::{Database, Site, SourceFile};
-use crate::derive::{all_diagnostics, post_diagnostics, post_links, published_posts, sort_key};
+use crate::db::{Database, LangTree, Site, SourceFile};
+use crate::derive::{
+    TreeCheck, all_diagnostics, post_diagnostics, post_links, published_posts, sort_key,
+    tree_checks,
+};
 use crate::diag::Diagnostic;
 use crate::parse::{parse_deck, parse_series, parse_skill, parse_tag};
 use crate::render::{
@@ -113,9 +116,28 @@ fn parse_in_parallel(db: &Database) {
             .iter()
             .map(|&f| (f, parse_skill_job as ParseJob)),
     );
-    jobs.par_iter()
-        .with_min_len(64)
-        .for_each_with(db.clone(), |db, (file, job)| job(db, *file));
+    // The per-language checks first: each is one long job, and a thread that takes one while
+    // the other parses keeps both busy.
+    let tree_jobs: Vec<(LangTree, TreeCheck)> = site
+        .trees(db)
+        .into_iter()
+        .flat_map(|tree| [(tree, TreeCheck::Ids), (tree, TreeCheck::Slugs)])
+        .collect();
+    let (for_trees, for_files) = (db.clone(), db.clone());
+    rayon::join(
+        move || {
+            tree_jobs
+                .par_iter()
+                .for_each_with(for_trees, |db, (tree, check)| {
+                    tree_checks(db, *tree, *check)
+                })
+        },
+        move || {
+            jobs.par_iter()
+                .with_min_len(64)
+                .for_each_with(for_files, |db, (file, job)| job(db, *file))
+        },
+    );
 }
 
 /// Parses a post and runs its cross-file checks, which `all_diagnostics` then only collects.

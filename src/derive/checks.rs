@@ -120,6 +120,27 @@ fn tag_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic
     out
 }
 
+/// The cross-file checks of one language's file lists: `all_diagnostics` only collects them.
+/// A build runs them for each language, and both kinds, on threads of their own beside the
+/// parses (each walks every file name of the language).
+pub fn tree_checks(db: &dyn salsa::Database, tree: LangTree, kind: TreeCheck) {
+    match kind {
+        TreeCheck::Ids => {
+            duplicate_ids(db, tree);
+        }
+        TreeCheck::Slugs => {
+            duplicate_slugs(db, tree);
+        }
+    }
+}
+
+/// One of the checks of [`tree_checks`].
+#[derive(Clone, Copy, Debug)]
+pub enum TreeCheck {
+    Ids,
+    Slugs,
+}
+
 /// Two files with the same id (`x.md` beside `x.mdx`) in one language.
 #[salsa::tracked(returns(ref))]
 fn duplicate_ids(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {

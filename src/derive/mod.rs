@@ -13,7 +13,7 @@ mod series;
 mod slides;
 mod taxonomy;
 
-pub use checks::{all_diagnostics, file_diagnostics, post_diagnostics};
+pub use checks::{TreeCheck, all_diagnostics, file_diagnostics, post_diagnostics, tree_checks};
 pub use posts::{post_links, published_posts, sort_key, tag_members, tag_names};
 pub use series::{
     first_chapter_hero, localized_series, post_series_position, series_chapters, series_members,
