@@ -158,6 +158,12 @@ impl Probe {
         Some(probe)
     }
 
+    /// Every content file the probe found, sorted by path: a build reads these rather than
+    /// walking the content folder again.
+    pub fn content_files(&self) -> &[StampedFile] {
+        &self.tree
+    }
+
     /// What the last build reported, when its fingerprint matched these inputs and the output
     /// folder still held what it committed: nothing changed, and nothing needs to be built.
     pub fn unchanged(&self) -> Option<Reused> {
