@@ -11,11 +11,14 @@
 //! computes it from scratch, `update` maintains it. The property tests compare watch-mode output
 //! with a fresh build after every edit.
 
+mod sorted;
+
 use super::members::{MembersInput, files_of, member_map, sync_members};
 use crate::db::{Database, Index, LangIndex, SeriesMembers, SourceFile, TagMembers};
 use crate::derive::{post_links, sort_key};
 use crate::model::{Lang, ReadingKey, SortKey};
 use salsa::{Durability, Setter};
+use sorted::Sorted;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -91,6 +94,9 @@ impl Indexes {
         maps: Durability,
     ) -> Indexes {
         let [en, es] = posts;
+        // Sorting each language's posts is pure work: both run at once. The inputs are then
+        // created in a fixed order (English first), so their ids do not depend on the threads.
+        let (en, es) = rayon::join(|| Sorted::of(en), || Sorted::of(es));
         let langs = [
             LangState::build(db, Lang::En, en, lists, maps),
             LangState::build(db, Lang::Es, es, lists, maps),
@@ -222,48 +228,32 @@ struct Touched {
 }
 
 impl LangState {
+    /// The state of one language's indexes, with their inputs created.
     fn build(
         db: &Database,
         lang: Lang,
-        posts: Vec<(SourceFile, Summary)>,
+        sorted: Sorted,
         lists: Durability,
         maps: Durability,
     ) -> LangState {
+        let Sorted {
+            summaries,
+            published,
+            tags,
+            series,
+        } = sorted;
         let mut state = LangState {
             input: LangIndex::builder(lang, Arc::from([]), Arc::default(), Arc::default())
                 .durability(maps)
                 .published_durability(lists)
                 .new(db),
-            summaries: HashMap::with_capacity(posts.len()),
-            published: Vec::with_capacity(posts.len()),
-            tags: BTreeMap::new(),
-            series: BTreeMap::new(),
+            summaries,
+            published,
+            tags,
+            series,
             tag_inputs: HashMap::new(),
             series_inputs: HashMap::new(),
         };
-        for (file, summary) in posts {
-            state.published.push((summary.key.clone(), file));
-            for tag in &summary.tags {
-                state
-                    .tags
-                    .entry(tag.clone())
-                    .or_default()
-                    .push((summary.key.clone(), file));
-            }
-            if let Some((name, key)) = summary.reading_key() {
-                state.series.entry(name).or_default().push((key, file));
-            }
-            state.summaries.insert(file, summary);
-        }
-        state
-            .published
-            .sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
-        for members in state.tags.values_mut() {
-            members.sort_by(|a, b| SortKey::newest_first(&a.0, &b.0));
-        }
-        for chapters in state.series.values_mut() {
-            chapters.sort_by(|a, b| ReadingKey::reading_order(&a.0, &b.0));
-        }
         for (tag, members) in &state.tags {
             let input = TagMembers::create(db, lang, tag.clone(), files_of(members), lists);
             state.tag_inputs.insert(tag.clone(), input);
