@@ -349,6 +349,7 @@ impl Publisher {
         let intent = Manifest::from_paths(may_hold.into_iter());
         write_to(self.dir(), INTENT_PATH, &intent.to_bytes())?;
         self.intent_on_disk = true;
+        self.files.reserve(plan.new_paths.len());
         for path in &plan.new_paths {
             self.files.insert(path.clone(), None);
         }

@@ -243,3 +243,27 @@ fn walk(dir: &Utf8Path) -> Vec<String> {
     }
     names
 }
+
+#[test]
+fn an_unsafe_path_stops_the_publish_before_any_write_and_the_first_one_is_named() {
+    let (_temp, out) = folder();
+    let mut pairs: Vec<(String, &str)> = (0..1000)
+        .map(|i| (format!("api/posts/en/p{i:04}.json"), "{}"))
+        .collect();
+    // Enough paths for the checks to run on several threads; the first bad one in order wins.
+    pairs[400].0 = "api/../../escape.json".into();
+    pairs[900].0 = "/etc/passwd".into();
+    let outputs: Vec<(Arc<str>, Output)> = pairs
+        .iter()
+        .map(|(path, text)| (Arc::from(path.as_str()), Output::new(*text)))
+        .collect();
+    let mut publisher = Publisher::open(&out).unwrap().one_shot();
+    match publisher.publish(&outputs) {
+        Err(WriteError::Unsafe { path, .. }) => assert_eq!(path, "api/../../escape.json"),
+        other => panic!("expected the unsafe path to be refused, got {other:?}"),
+    }
+    assert!(
+        !out.join("api").exists(),
+        "nothing is written before the check"
+    );
+}
