@@ -24,7 +24,14 @@ pub fn run(settings: &Settings) -> ExitCode {
         Err(err) => return write_error_exit(&err),
     };
     // Stamps taken before the content is read: nothing changed since the last build → done.
-    let probe = unchanged::probe(settings, &publisher);
+    // Not in a folder this tool owns nothing in: nothing there can match, and a build that
+    // writes every output changes its folders as it ends, so the fingerprint would not be saved
+    // (the next build, which writes nothing, saves it). The build then walks as it reads.
+    let probe = if publisher.owns_nothing() {
+        None
+    } else {
+        unchanged::probe(settings, &publisher)
+    };
     tracing::debug!("probed the inputs at {:?}", started.elapsed());
     if let Some(exit) = probe
         .as_ref()

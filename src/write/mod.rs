@@ -231,6 +231,12 @@ impl Publisher {
         self
     }
 
+    /// Whether this tool owns nothing in the folder (no manifest, no intent record): a build
+    /// there writes every output.
+    pub fn owns_nothing(&self) -> bool {
+        self.files.is_empty() && !self.intent_on_disk
+    }
+
     /// Every file this tool owns in the folder (after a publish: the outputs it wrote).
     pub fn owned_paths(&self) -> impl Iterator<Item = &str> {
         self.files.keys().map(|path| &**path)
