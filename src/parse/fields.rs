@@ -14,6 +14,7 @@ use super::yaml_error::explain;
 use crate::diag::{Diagnostic, Location};
 use crate::model::{SLUG_PATTERN, Timestamp, is_valid_slug};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
+use saphyr_parser::Parser;
 use std::sync::Arc;
 
 /// The front matter of one file, ready for typed reads.
@@ -47,7 +48,10 @@ impl<'a> FrontMatter<'a> {
             syntax_error: false,
             diagnostics: Vec::new(),
         };
-        match MarkedYaml::load_from_str(yaml) {
+        // `load_from_str` reads through a char iterator and a lookahead buffer; a parser over
+        // the `str` itself (the same scanner, so the same positions) parses a post's front
+        // matter in a fraction of the time.
+        match MarkedYaml::load_from_parser(&mut Parser::new_from_str(yaml)) {
             Err(err) => {
                 let at = front.byte_offset(err.marker().index());
                 let first_line = Location::in_text(text, split.yaml.start..split.yaml.start).line;
