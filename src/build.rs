@@ -116,8 +116,8 @@ fn parse_in_parallel(db: &Database) {
             .iter()
             .map(|&f| (f, parse_skill_job as ParseJob)),
     );
-    // The per-language checks first: each is one long job, and a thread that takes one while
-    // the other parses keeps both busy.
+    // The per-language checks run beside the parses: each is one long job (it reads every file
+    // name of a language), which one thread takes while the other parses and then joins it.
     let tree_jobs: Vec<(LangTree, TreeCheck)> = site
         .trees(db)
         .into_iter()
