@@ -253,12 +253,9 @@ fn an_unsafe_path_stops_the_publish_before_any_write_and_the_first_one_is_named(
     // Enough paths for the checks to run on several threads; the first bad one in order wins.
     pairs[400].0 = "api/../../escape.json".into();
     pairs[900].0 = "/etc/passwd".into();
-    let outputs: Vec<(Arc<str>, Output)> = pairs
-        .iter()
-        .map(|(path, text)| (Arc::from(path.as_str()), Output::new(*text)))
-        .collect();
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(path, text)| (&**path, *text)).collect();
     let mut publisher = Publisher::open(&out).unwrap().one_shot();
-    match publisher.publish(&outputs) {
+    match publisher.publish(&outputs(&pairs)) {
         Err(WriteError::Unsafe { path, .. }) => assert_eq!(path, "api/../../escape.json"),
         other => panic!("expected the unsafe path to be refused, got {other:?}"),
     }
