@@ -31,7 +31,10 @@ pub struct Workspace {
     db: Database,
     site: Site,
     files: HashMap<ContentPath, SourceFile>,
-    indexes: Indexes,
+    /// What keeps the index inputs up to date as the content changes; `None` in a one-shot
+    /// build, whose content never changes (the inputs hold everything its queries read, and the
+    /// bookkeeping, a copy of every post's sort key per list, would only add to its peak memory).
+    indexes: Option<Indexes>,
     /// The inputs created at the session's start (HIGH durability) and never edited since. The
     /// first edit of one of these gets a new input instead of a setter (see [`Workspace::put`]).
     loaded: HashSet<SourceFile>,
@@ -41,6 +44,10 @@ pub struct Workspace {
     /// (`Index::volatile`) is set when it changes.
     volatile: HashSet<SourceFile>,
 }
+
+/// Only a watch session changes its content: a one-shot build's workspace keeps no index
+/// bookkeeping to change it with.
+const ONE_SHOT: &str = "a one-shot (`Lifetime::Once`) workspace is never changed";
 
 /// What one change did to the inputs.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -188,6 +195,7 @@ impl Workspace {
         // The indexes are set on an edit's first touch of a file (they hold its input), so they
         // are as durable as the lists (the post lists LOW, the name maps MEDIUM), not as the files.
         let indexes = build_indexes(&db, site, lifetime);
+        let indexes = (lifetime == Lifetime::Watch).then_some(indexes);
         let loaded = match lifetime {
             Lifetime::Once => HashSet::new(),
             Lifetime::Watch => files.values().copied().collect(),
@@ -201,6 +209,11 @@ impl Workspace {
             free: Vec::new(),
             volatile: HashSet::new(),
         }
+    }
+
+    /// The index bookkeeping of a watch session's workspace.
+    fn indexes(&self) -> &Indexes {
+        self.indexes.as_ref().expect(ONE_SHOT)
     }
 
     /// The database, for evaluating queries.
@@ -257,9 +270,10 @@ impl Workspace {
                     .map(move |file| (lang, *file))
                     .collect::<Vec<_>>()
             })
-            .chain(self.indexes.published_files())
+            .chain(self.indexes().published_files())
             .collect();
-        self.indexes.update(&mut self.db, posts, []);
+        let indexes = self.indexes.as_mut().expect(ONE_SHOT);
+        indexes.update(&mut self.db, posts, []);
         true
     }
 
@@ -283,7 +297,8 @@ impl Workspace {
             .filter_map(|(path, file)| Some((lang_of(path)?, *file)))
             .collect();
         if !posts.is_empty() || !deleted.is_empty() {
-            self.indexes.update(&mut self.db, posts, deleted);
+            let indexes = self.indexes.as_mut().expect(ONE_SHOT);
+            indexes.update(&mut self.db, posts, deleted);
         }
     }
 
@@ -344,7 +359,8 @@ impl Workspace {
         }
         if !replaced.is_empty() {
             self.replace_in_lists(&replaced);
-            self.indexes.replace(&mut self.db, &replaced);
+            let indexes = self.indexes.as_mut().expect(ONE_SHOT);
+            indexes.replace(&mut self.db, &replaced);
         }
         if applied.structural {
             self.sync_lists();
@@ -353,7 +369,8 @@ impl Workspace {
         // An input joins the set when created (a first edit, a new path) and leaves it when its
         // file is deleted: the set can only have changed then.
         if !replaced.is_empty() || applied.structural {
-            self.indexes.set_volatile(&mut self.db, &self.volatile);
+            let indexes = self.indexes.as_mut().expect(ONE_SHOT);
+            indexes.set_volatile(&mut self.db, &self.volatile);
         }
         // Out of every list and index now: free for the next new path. An input loaded at the
         // start stays out of the pool, because setting it would lower its HIGH durability.
