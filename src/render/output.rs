@@ -77,21 +77,40 @@ impl From<Arc<str>> for Chunk {
     }
 }
 
-/// One entry of an [`Output`]: a chunk, or a run of chunks shared with the [`Part`] that cached
-/// them. Holding a part's run rather than copies of its chunks keeps a multi-megabyte list
+/// One entry of an [`Output`]: a chunk, or the entries of a [`Part`], shared with the part that
+/// cached them. Holding a part's entries rather than copies of them keeps a multi-megabyte list
 /// output as small as its list of runs, and assembling it clones one pointer per run.
 #[derive(Clone, Debug)]
 enum Piece {
     Chunk(Chunk),
-    Run(Arc<[Chunk]>),
+    /// JSON list entries, written with [`JSON_SEPARATOR`] between them.
+    Entries(Arc<[Arc<str>]>),
+    /// Sections (each a run of chunks), written one after the other.
+    Sections(Arc<[Arc<[Chunk]>]>),
 }
 
+/// What separates two entries of a JSON list.
+const JSON_SEPARATOR: &str = ",";
+
 impl Piece {
-    fn chunks(&self) -> &[Chunk] {
-        match self {
-            Piece::Chunk(chunk) => std::slice::from_ref(chunk),
-            Piece::Run(chunks) => chunks,
-        }
+    /// The piece's text, in order, as the writer writes it.
+    fn texts(&self) -> impl Iterator<Item = &str> {
+        let (chunk, entries, sections) = match self {
+            Piece::Chunk(chunk) => (Some(chunk.as_str()), None, None),
+            Piece::Entries(entries) => (None, Some(entries), None),
+            Piece::Sections(sections) => (None, None, Some(sections)),
+        };
+        let entries = entries.into_iter().flat_map(|entries| {
+            entries.iter().enumerate().flat_map(|(i, entry)| {
+                let separator = (i > 0).then_some(JSON_SEPARATOR);
+                separator.into_iter().chain([&**entry])
+            })
+        });
+        let sections = sections
+            .into_iter()
+            .flat_map(|sections| sections.iter().flat_map(|section| section.iter()))
+            .map(Chunk::as_str);
+        chunk.into_iter().chain(entries).chain(sections)
     }
 }
 
@@ -131,16 +150,16 @@ impl Output {
         self.len == 0
     }
 
-    /// The chunks, in order (the portal's examples read a prefix of them).
-    pub(crate) fn chunks(&self) -> impl Iterator<Item = &Chunk> {
-        self.pieces.iter().flat_map(Piece::chunks)
+    /// The text, in order, in the pieces it is held in (the portal's examples read a prefix).
+    pub(crate) fn texts(&self) -> impl Iterator<Item = &str> {
+        self.pieces.iter().flat_map(Piece::texts)
     }
 
     /// The content as one buffer (for tests and small documents).
     pub fn to_vec(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(self.len);
-        for chunk in self.chunks() {
-            bytes.extend_from_slice(chunk.as_bytes());
+        for text in self.texts() {
+            bytes.extend_from_slice(text.as_bytes());
         }
         bytes
     }
@@ -150,8 +169,8 @@ impl Output {
         if bytes.len() != self.len {
             return false;
         }
-        for chunk in self.chunks() {
-            let part = chunk.as_bytes();
+        for text in self.texts() {
+            let part = text.as_bytes();
             if !bytes.starts_with(part) {
                 return false;
             }
@@ -176,8 +195,8 @@ impl Output {
     }
 
     fn write_in_blocks(&self, block: &mut Vec<u8>, out: &mut impl Write) -> io::Result<()> {
-        for chunk in self.chunks() {
-            let bytes = chunk.as_bytes();
+        for text in self.texts() {
+            let bytes = text.as_bytes();
             if bytes.is_empty() {
                 continue;
             }
@@ -210,13 +229,28 @@ const WRITE_BLOCK: usize = 1 << 20;
 /// The bytes of a [`chunk_digest`].
 const DIGEST_LEN: usize = 12;
 
-/// What an [`Assembly`] hashes for one chunk: its length and the xxh3-64 hash of its bytes.
-/// Two different versions of one entry digest alike once in 2^64: not a practical concern.
+/// What an [`Assembly`] hashes for one chunk or entry: its length and the xxh3-64 hash of its
+/// bytes. Two different versions of one entry digest alike once in 2^64: not a practical concern.
 fn chunk_digest(bytes: &[u8]) -> [u8; DIGEST_LEN] {
+    digest_of(bytes.len(), xxh3_64(bytes))
+}
+
+fn digest_of(len: usize, hash: u64) -> [u8; DIGEST_LEN] {
     let mut digest = [0; DIGEST_LEN];
-    digest[..4].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
-    digest[4..].copy_from_slice(&xxh3_64(bytes).to_le_bytes());
+    digest[..4].copy_from_slice(&(len as u32).to_le_bytes());
+    digest[4..].copy_from_slice(&hash.to_le_bytes());
     digest
+}
+
+/// The length and xxh3-64 hash of the concatenation of `chunks`.
+fn length_and_hash_64(chunks: &[Chunk]) -> (usize, u64) {
+    let mut hasher = Xxh3::new();
+    let mut len = 0;
+    for chunk in chunks {
+        hasher.update(chunk.as_bytes());
+        len += chunk.as_bytes().len();
+    }
+    (len, hasher.digest())
 }
 
 /// The length and xxh3-128 hash of the concatenation of `chunks`.
@@ -240,15 +274,21 @@ impl PartialEq for Output {
 
 impl Eq for Output {}
 
-/// Chunks hashed once and kept with their digests: a run of list entries, cached by a tracked
-/// query. An output assembled from parts hashes the parts' digests instead of their bytes, so
-/// re-assembling a multi-megabyte list after one entry changed hashes one run's worth of
-/// digests, not the file.
+/// The entries of a run of a list, hashed once and kept with their digests: cached by a
+/// tracked query. An output assembled from parts hashes the parts' digests instead of their
+/// bytes, so re-assembling a multi-megabyte list after one entry changed hashes one run's worth
+/// of digests, not the file.
+///
+/// A part holds one pointer and one digest per entry, whatever the entry is made of: the
+/// separators between JSON entries are written, not held (a million entries are held by the
+/// runs of a 50,000-post site's lists), and a section of several chunks is one entry.
 #[derive(Clone, Debug)]
 pub struct Part {
-    chunks: Arc<[Chunk]>,
-    /// Each chunk's [`chunk_digest`], in order: what an [`Assembly`] hashes for this part.
+    /// [`Piece::Entries`] or [`Piece::Sections`].
+    entries: Piece,
+    /// Each entry's [`chunk_digest`], in order: what an [`Assembly`] hashes for this part.
     digests: Arc<[u8]>,
+    /// The length in bytes, separators included.
     len: usize,
     hash: u128,
     /// How many list entries the part holds.
@@ -256,19 +296,36 @@ pub struct Part {
 }
 
 impl Part {
-    pub fn new(chunks: Vec<Chunk>, items: usize) -> Part {
-        let mut digests = Vec::with_capacity(chunks.len() * DIGEST_LEN);
+    /// A run of JSON list entries: written separated by `,`.
+    pub fn json(entries: Vec<Arc<str>>) -> Part {
+        let digests = entries
+            .iter()
+            .flat_map(|entry| chunk_digest(entry.as_bytes()))
+            .collect();
+        let separators = entries.len().saturating_sub(1) * JSON_SEPARATOR.len();
+        let len = entries.iter().map(|entry| entry.len()).sum::<usize>() + separators;
+        Part::new(Piece::Entries(entries.into()), digests, len)
+    }
+
+    /// A run of sections, each written whole, one after the other.
+    pub fn sections(sections: Vec<Arc<[Chunk]>>) -> Part {
+        let mut digests = Vec::with_capacity(sections.len() * DIGEST_LEN);
         let mut len = 0;
-        for chunk in &chunks {
-            digests.extend_from_slice(&chunk_digest(chunk.as_bytes()));
-            len += chunk.as_bytes().len();
+        for section in &sections {
+            let (section_len, hash) = length_and_hash_64(section);
+            digests.extend_from_slice(&digest_of(section_len, hash));
+            len += section_len;
         }
+        Part::new(Piece::Sections(sections.into()), digests, len)
+    }
+
+    fn new(entries: Piece, digests: Vec<u8>, len: usize) -> Part {
         Part {
-            chunks: chunks.into(),
+            items: digests.len() / DIGEST_LEN,
             hash: xxh3_128(&digests),
             digests: digests.into(),
+            entries,
             len,
-            items,
         }
     }
 
@@ -277,7 +334,7 @@ impl Part {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.items == 0
     }
 }
 
@@ -290,13 +347,15 @@ impl PartialEq for Part {
 
 impl Eq for Part {}
 
-/// An output built from chunks and [`Part`]s, in order. Its hash is the xxh3-128 of every
-/// chunk's [`chunk_digest`], in order, whether the chunk was pushed alone or inside a part: the
-/// same entries give the same hash however a list is cut into runs (a watch session cuts its
-/// lists around the posts it edited, a fresh build does not). That is not the hash of the bytes
-/// that [`Output::from_chunks`] gives, but it is a function of them for any one output file,
-/// whose entries are always the same chunks, so equal bytes give equal hashes, which is all the
-/// writer and salsa's backdating need. (The server hashes the file it reads for its ETag.)
+/// An output built from chunks and [`Part`]s, in order. Its hash is the xxh3-128 of the
+/// [`chunk_digest`] of every chunk pushed alone and of every entry of every part, in order;
+/// separators between entries are not hashed, since they follow from the entries. The same
+/// entries give the same hash however a list is cut into runs (a watch session cuts its lists
+/// around the posts it edited, a fresh build does not). That is not the hash of the bytes that
+/// [`Output::from_chunks`] gives, but it is a function of them for any one output file, whose
+/// entries are always cut the same way, so equal bytes give equal hashes, and different entries
+/// (different bytes) give different digests, which is all the writer and salsa's backdating
+/// need. (The server hashes the file it reads for its ETag.)
 pub struct Assembly {
     pieces: Vec<Piece>,
     hasher: Xxh3,
@@ -324,7 +383,7 @@ impl Assembly {
     pub fn push_part(&mut self, part: &Part) {
         self.hasher.update(&part.digests);
         self.len += part.len;
-        self.pieces.push(Piece::Run(part.chunks.clone()));
+        self.pieces.push(part.entries.clone());
     }
 
     /// A JSON array of the entries the parts hold (each part's entries separated by `,`).
@@ -333,7 +392,10 @@ impl Assembly {
         let mut first = true;
         for part in parts.into_iter().filter(|part| !part.is_empty()) {
             if !first {
-                self.push(Chunk::Static(","));
+                // Not hashed: it follows from the entries, as inside a part.
+                self.pieces
+                    .push(Piece::Chunk(Chunk::Static(JSON_SEPARATOR)));
+                self.len += JSON_SEPARATOR.len();
             }
             first = false;
             self.push_part(part);
@@ -350,20 +412,6 @@ impl Assembly {
     }
 }
 
-/// A run of list entries as a [`Part`]: the entries separated by `,`.
-pub fn json_entries(entries: impl IntoIterator<Item = Arc<str>>) -> Part {
-    let mut chunks = Vec::new();
-    let mut items = 0;
-    for entry in entries {
-        if items > 0 {
-            chunks.push(Chunk::Static(","));
-        }
-        chunks.push(Chunk::Text(entry));
-        items += 1;
-    }
-    Part::new(chunks, items)
-}
-
 /// Builds a list output: `[`, entries separated by `,`, `]`.
 pub fn json_array(entries: impl IntoIterator<Item = Arc<str>>) -> Vec<Chunk> {
     let mut chunks = vec![Chunk::Static("[")];
@@ -378,110 +426,4 @@ pub fn json_array(entries: impl IntoIterator<Item = Arc<str>>) -> Vec<Chunk> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunks_hash_and_compare_as_their_concatenation() {
-        let output = Output::from_chunks(json_array(["{\"a\":1}".into(), "{\"a\":2}".into()]));
-        let whole = b"[{\"a\":1},{\"a\":2}]";
-        assert_eq!(output.to_vec(), whole);
-        assert_eq!(
-            output.hash,
-            xxh3_128(whole),
-            "the server's ETag hashes the file in one piece"
-        );
-        assert_eq!(output.len(), whole.len());
-        assert!(output.eq_bytes(whole));
-        assert!(!output.eq_bytes(b"[{\"a\":1},{\"a\":3}]"));
-        assert_eq!(
-            output,
-            Output::new(String::from_utf8(whole.to_vec()).unwrap())
-        );
-    }
-
-    #[test]
-    fn an_assembly_of_parts_has_the_bytes_of_its_pieces() {
-        let runs = [
-            json_entries(["{\"a\":1}".into(), "{\"a\":2}".into()]),
-            json_entries([]),
-            json_entries(["{\"a\":3}".into()]),
-        ];
-        assert_eq!(runs.iter().map(Part::items).collect::<Vec<_>>(), [2, 0, 1]);
-        let assemble = |runs: &[Part]| {
-            let mut out = Assembly::default();
-            out.push(Chunk::Static("{\"posts\":"));
-            out.push_json_array(runs);
-            out.push(Chunk::Static("}"));
-            out.finish()
-        };
-        let output = assemble(&runs);
-        let whole = b"{\"posts\":[{\"a\":1},{\"a\":2},{\"a\":3}]}";
-        assert_eq!(output.to_vec(), whole);
-        assert_eq!(output.len(), whole.len());
-        assert!(output.eq_bytes(whole));
-        let mut written = Vec::new();
-        output.write_to(&mut written).unwrap();
-        assert_eq!(written, whole, "the runs are written in place, in order");
-        assert_eq!(output, assemble(&runs.clone()), "same pieces, same hash");
-        let edited = [runs[0].clone(), json_entries(["{\"a\":4}".into()])];
-        assert_ne!(output, assemble(&edited), "an edited part changes the hash");
-        let cut_elsewhere = [
-            json_entries(["{\"a\":1}".into()]),
-            json_entries(["{\"a\":2}".into(), "{\"a\":3}".into()]),
-        ];
-        assert_eq!(
-            output,
-            assemble(&cut_elsewhere),
-            "the same entries cut into other runs have the same hash"
-        );
-        assert_eq!(assemble(&[]).to_vec(), b"{\"posts\":[]}");
-    }
-
-    #[test]
-    fn writing_many_chunks_writes_them_all_in_order() {
-        let entries: Vec<Arc<str>> = (0..2000).map(|i| Arc::from(i.to_string())).collect();
-        let output = Output::from_chunks(json_array(entries));
-        let mut written = Vec::new();
-        output.write_to(&mut written).unwrap();
-        assert_eq!(written, output.to_vec());
-    }
-
-    /// Records the length of each `write` it is handed.
-    #[derive(Default)]
-    struct Writes {
-        bytes: Vec<u8>,
-        lengths: Vec<usize>,
-    }
-
-    impl Write for Writes {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.bytes.extend_from_slice(buf);
-            self.lengths.push(buf.len());
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn small_chunks_are_written_in_blocks_and_a_large_one_as_it_is() {
-        let entry: Arc<str> = Arc::from("x".repeat(1000));
-        let large: Arc<str> = Arc::from("y".repeat(WRITE_BLOCK + 1));
-        let mut chunks: Vec<Chunk> = Vec::new();
-        chunks.extend((0..5000).map(|_| Chunk::Text(entry.clone())));
-        chunks.push(Chunk::Text(large.clone()));
-        chunks.extend((0..3).map(|_| Chunk::Static(",")));
-        let output = Output::from_chunks(chunks);
-        let mut writes = Writes::default();
-        output.write_to(&mut writes).unwrap();
-        assert_eq!(writes.bytes, output.to_vec());
-        // 5 MB of 1 KB entries: as many full blocks as fit and the rest, then the large chunk
-        // alone, then the three commas together.
-        let full = WRITE_BLOCK / 1000 * 1000;
-        let mut expected = vec![full; 5_000_000 / full];
-        expected.extend([5_000_000 % full, WRITE_BLOCK + 1, 3]);
-        assert_eq!(writes.lengths, expected);
-    }
-}
+mod tests;

@@ -2,7 +2,7 @@
 
 use super::output::Assembly;
 use super::output::Output;
-use super::output::{Part, json_entries};
+use super::output::Part;
 use super::runs::{PostList, Run};
 use super::wire::{PostIndexEntry, to_json};
 use crate::db::{Index, LangTree, SourceFile};
@@ -69,9 +69,10 @@ fn post_index(db: &dyn salsa::Database, list: PostList) -> Output {
 /// The `api/posts*.json` entries of one run.
 #[salsa::tracked(returns(ref))]
 pub fn post_entries_run<'db>(db: &'db dyn salsa::Database, run: Run<'db>) -> Part {
-    json_entries(
+    Part::json(
         run.files(db)
             .iter()
-            .filter_map(|&file| post_entry_json(db, file).clone()),
+            .filter_map(|&file| post_entry_json(db, file).clone())
+            .collect(),
     )
 }

@@ -1,7 +1,6 @@
 //! Tag timelines and series: `api/timeline/{lang}/{tag}.json`, `api/series/{lang}/{slug}.json`
 //! and `api/series/{lang}/index.json`.
 
-use super::output::json_entries;
 use super::output::{Assembly, Chunk, Output, Part, json_array};
 use super::runs::{PostList, Run};
 use super::wire::{
@@ -165,9 +164,10 @@ pub fn series_listing_json(db: &dyn salsa::Database, tree: LangTree) -> Output {
 /// The timeline entries of one run.
 #[salsa::tracked(returns(ref))]
 pub fn timeline_entries_run<'db>(db: &'db dyn salsa::Database, run: Run<'db>) -> Part {
-    json_entries(
+    Part::json(
         run.files(db)
             .iter()
-            .filter_map(|&file| timeline_post_json(db, file).clone()),
+            .filter_map(|&file| timeline_post_json(db, file).clone())
+            .collect(),
     )
 }

@@ -18,9 +18,9 @@ const OPEN: &str = "<post ";
 /// The line that closes a post's section.
 const CLOSE: &str = "</post>";
 
-/// One post's section: `<post id=".." lang="..">`, the post's Markdown variant with two more
-/// metadata lines (the variant's URL and the series position), `</post>`. The variant's header
-/// and body are shared, not copied: a post's body is held in memory once.
+/// One post's section: a blank line, `<post id=".." lang="..">`, the post's Markdown variant
+/// with two more metadata lines (the variant's URL and the series position), `</post>`. The
+/// variant's header and body are shared, not copied: a post's body is held in memory once.
 #[salsa::tracked(returns(ref))]
 pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<[Chunk]>> {
     let meta = post_meta(db, file).as_ref()?;
@@ -28,7 +28,7 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<A
     let config = Site::get(db).config(db);
     let mut chunks = vec![
         Chunk::from(format!(
-            "{OPEN}id=\"{}\" lang=\"{}\">\n\n",
+            "\n{OPEN}id=\"{}\" lang=\"{}\">\n\n",
             meta.id, meta.lang
         )),
         Chunk::Text(variant.header.clone()),
@@ -108,19 +108,15 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
     out.finish()
 }
 
-/// The `llms-full.txt` sections of one run, each preceded by its blank separator line.
+/// The `llms-full.txt` sections of one run.
 #[salsa::tracked(returns(ref))]
 pub fn llms_full_run<'db>(db: &'db dyn salsa::Database, run: Run<'db>) -> Part {
-    let mut chunks = Vec::new();
-    let mut items = 0;
-    for &file in run.files(db).iter() {
-        if let Some(section) = llms_full_section(db, file) {
-            chunks.push(Chunk::Static("\n"));
-            chunks.extend(section.iter().cloned());
-            items += 1;
-        }
-    }
-    Part::new(chunks, items)
+    Part::sections(
+        run.files(db)
+            .iter()
+            .filter_map(|&file| llms_full_section(db, file).clone())
+            .collect(),
+    )
 }
 
 #[cfg(test)]

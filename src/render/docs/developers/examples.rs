@@ -80,9 +80,9 @@ fn first_named(
 /// The first [`PREFIX`] bytes of `output`.
 fn prefix(output: &Output) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(PREFIX.min(output.len()));
-    for chunk in output.chunks() {
-        let take = (PREFIX - bytes.len()).min(chunk.as_bytes().len());
-        bytes.extend_from_slice(&chunk.as_bytes()[..take]);
+    for text in output.texts() {
+        let take = (PREFIX - bytes.len()).min(text.len());
+        bytes.extend_from_slice(&text.as_bytes()[..take]);
         if bytes.len() == PREFIX {
             break;
         }
