@@ -7,6 +7,7 @@ use super::progress::Progress;
 use super::unchanged;
 use super::{EXIT_CONTENT_ERRORS, EXIT_OUTPUT, EXIT_USAGE, Settings, write_error_exit};
 use crate::diag::Diagnostic;
+use crate::render::Files;
 use crate::source::StampedFile;
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::{HistoryFile, Probe, Publisher, purge_urls, write_purge_list};
@@ -59,14 +60,16 @@ pub fn run(settings: &Settings) -> ExitCode {
         clean,
     } = checked;
     progress.phase("rendering");
-    let outputs = build::outputs(workspace.db());
+    // The publisher holds the list as one shared slice: converted here, once, rather than
+    // copied beside the list for the whole publish.
+    let outputs: Files = build::outputs(workspace.db()).into();
     tracing::debug!(
         "rendered {} outputs at {:?}",
         outputs.len(),
         started.elapsed()
     );
     progress.phase(&format!("writing {} files", outputs.len()));
-    let published = publisher.publish(&outputs);
+    let published = publisher.publish_groups(std::slice::from_ref(&outputs));
     progress.clear();
     match published {
         Ok(report) => {
