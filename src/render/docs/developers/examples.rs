@@ -80,13 +80,15 @@ fn first_named(
 /// The first [`PREFIX`] bytes of `output`.
 fn prefix(output: &Output) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(PREFIX.min(output.len()));
-    for text in output.texts() {
+    let _ = output.try_for_each_text(|text| {
         let take = (PREFIX - bytes.len()).min(text.len());
         bytes.extend_from_slice(&text.as_bytes()[..take]);
         if bytes.len() == PREFIX {
-            break;
+            Err(())
+        } else {
+            Ok(())
         }
-    }
+    });
     bytes
 }
 
