@@ -28,7 +28,7 @@
 //!   edit, is writing): the edit an author makes while the large documents are rewritten.
 //!
 //! Runs are interleaved (content-api, Hugo, content-api, ...) so that load from elsewhere hits
-//! both; figures are medians. At 25,000 posts per language Hugo takes ~35 s per build, so
+//! both; figures are medians. At 25,000 posts per language Hugo takes 17–35 s per build, so
 //! that size gets fewer runs and edits (printed in the table).
 //!
 //! Nothing is deleted until the bench ends: an output folder is moved aside before the next

@@ -251,24 +251,24 @@ fn digest_of(len: usize, hash: u64) -> [u8; DIGEST_LEN] {
 
 /// The length and xxh3-64 hash of the concatenation of `chunks`.
 fn length_and_hash_64(chunks: &[Chunk]) -> (usize, u64) {
-    let mut hasher = Xxh3::new();
-    let mut len = 0;
-    for chunk in chunks {
-        hasher.update(chunk.as_bytes());
-        len += chunk.as_bytes().len();
-    }
+    let (len, hasher) = hash_chunks(chunks);
     (len, hasher.digest())
 }
 
 /// The length and xxh3-128 hash of the concatenation of `chunks`.
 fn length_and_hash(chunks: &[Chunk]) -> (usize, u128) {
+    let (len, hasher) = hash_chunks(chunks);
+    (len, hasher.digest128())
+}
+
+fn hash_chunks(chunks: &[Chunk]) -> (usize, Xxh3) {
     let mut hasher = Xxh3::new();
     let mut len = 0;
     for chunk in chunks {
         hasher.update(chunk.as_bytes());
         len += chunk.as_bytes().len();
     }
-    (len, hasher.digest128())
+    (len, hasher)
 }
 
 /// Equal contents have equal hashes; a 128-bit collision between two versions of one file is
