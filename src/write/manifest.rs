@@ -4,6 +4,7 @@ use super::safe_path::check_output_path;
 use camino::Utf8Path;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// Where the manifest lives, relative to the output folder.
 pub const MANIFEST_PATH: &str = ".content-api/manifest.json";
@@ -14,9 +15,11 @@ pub const MANIFEST_PATH: &str = ".content-api/manifest.json";
 pub const INTENT_PATH: &str = ".content-api/intent.json";
 
 /// The paths of every file written by the last successful build. Only these are ever removed.
+/// The paths are shared with the outputs that have them: a cold build's manifest and intent
+/// record list 100,000 paths without copying one.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Manifest {
-    files: BTreeSet<String>,
+    files: BTreeSet<Arc<str>>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -30,9 +33,9 @@ struct OnDisk<'a> {
 }
 
 impl Manifest {
-    pub fn from_paths<'a>(paths: impl Iterator<Item = &'a str>) -> Manifest {
+    pub fn from_paths(paths: impl IntoIterator<Item = Arc<str>>) -> Manifest {
         Manifest {
-            files: paths.map(str::to_string).collect(),
+            files: paths.into_iter().collect(),
         }
     }
 
@@ -56,7 +59,7 @@ impl Manifest {
                     .files
                     .into_iter()
                     .partition(|path| check_output_path(path).is_ok());
-                let files: BTreeSet<String> = files.into_iter().map(Cow::into_owned).collect();
+                let files: BTreeSet<Arc<str>> = files.into_iter().map(Arc::from).collect();
                 for path in refused {
                     tracing::warn!(
                         "ignoring the entry {path:?} of {out_dir}/{relative}: it is not a path \
@@ -79,7 +82,7 @@ impl Manifest {
             files: self
                 .files
                 .iter()
-                .map(|path| Cow::Borrowed(path.as_str()))
+                .map(|path| Cow::Borrowed(&**path))
                 .collect(),
         };
         let mut bytes = serde_json::to_vec_pretty(&on_disk).expect("manifest serializes");
@@ -92,7 +95,7 @@ impl Manifest {
     }
 
     pub fn paths(&self) -> impl Iterator<Item = &str> {
-        self.files.iter().map(String::as_str)
+        self.files.iter().map(|path| &**path)
     }
 
     pub fn is_empty(&self) -> bool {

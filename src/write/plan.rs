@@ -6,7 +6,8 @@ use super::dir::{Entry, is_missing_in};
 use super::{PATH_MAX, Publisher, WriteError, check_output_path, file_name, ownership, parent_of};
 use crate::render::{Files, Output};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use rustix::fd::OwnedFd;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 /// What is on disk at the path of an output that may differ.
@@ -71,17 +72,18 @@ impl Publisher {
         // Before anything is written: a file of another owner in the way stops the build, and
         // an output the site provides itself (its `404.html`) is left to it. Only paths where
         // something exists can be in the way.
-        let missing = self.missing_paths(&new_outputs);
+        let missing = self.missing_flags(&new_outputs);
         let present = new_outputs
             .iter()
-            .copied()
-            .filter(|entry| !missing.contains(&*entry.0));
+            .zip(&missing)
+            .filter(|(_, missing)| !**missing)
+            .map(|(entry, _)| *entry);
         let claims = ownership::claim(&self.out_dir, present)?;
         self.yielded.extend(claims.yielded);
-        for entry in new_outputs {
+        for (entry, missing) in new_outputs.into_iter().zip(missing) {
             if !self.yielded.contains(&entry.0) {
                 new_paths.push(entry.0.clone());
-                let on_disk = if missing.contains(&*entry.0) {
+                let on_disk = if missing {
                     OnDisk::Missing
                 } else {
                     OnDisk::Unknown
@@ -120,31 +122,26 @@ impl Publisher {
         })
     }
 
-    /// The paths of `outputs` with nothing at all on disk. Each folder is opened once (a cold
-    /// build adds thousands of files to a few folders, most of them missing); a folder that
-    /// cannot be entered (a link, a file) counts as holding everything, for the checks after.
-    fn missing_paths<'a>(&self, outputs: &[&'a (Arc<str>, Output)]) -> HashSet<&'a str> {
-        let mut by_folder: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        let mut outputs = outputs.iter().map(|(path, _)| &**path);
-        for (folder, count) in in_runs(outputs.clone().map(parent_of)) {
-            by_folder
+    /// For each of `outputs`, in order, whether nothing at all is on disk at its path. Each
+    /// folder is opened once (a cold build adds thousands of files to a few folders, most of
+    /// them missing); a folder that cannot be entered (a link, a file) counts as holding
+    /// everything, for the checks after. Flags in order rather than a set of paths: a cold
+    /// build would hash each of its 100,000 paths three times.
+    fn missing_flags(&self, outputs: &[&(Arc<str>, Output)]) -> Vec<bool> {
+        let mut folders: HashMap<&str, Option<Option<OwnedFd>>> = HashMap::new();
+        let mut paths = outputs.iter().map(|(path, _)| &**path);
+        let mut flags = Vec::with_capacity(outputs.len());
+        for (folder, count) in in_runs(paths.clone().map(parent_of)) {
+            let dir = folders
                 .entry(folder)
-                .or_default()
-                .extend(outputs.by_ref().take(count));
+                .or_insert_with(|| self.dir().folder(folder, false).ok());
+            flags.extend(paths.by_ref().take(count).map(|path| match dir {
+                Some(None) => true,
+                Some(Some(dir)) => is_missing_in(dir, file_name(path)),
+                None => false,
+            }));
         }
-        let mut missing = HashSet::new();
-        for (folder, paths) in by_folder {
-            match self.dir().folder(folder, false) {
-                Ok(None) => missing.extend(paths),
-                Ok(Some(dir)) => missing.extend(
-                    paths
-                        .into_iter()
-                        .filter(|path| is_missing_in(&dir, file_name(path))),
-                ),
-                Err(_) => {}
-            }
-        }
-        missing
+        flags
     }
 
     fn check_new_path(&self, path: &str) -> Result<(), WriteError> {

@@ -96,7 +96,7 @@ fn a_cold_publish_interrupted_mid_write_converges_on_the_next_build() {
     // before the first file), some files whole, one cut short, no manifest.
     std::fs::create_dir_all(out.join("api/posts/en")).unwrap();
     std::fs::create_dir_all(out.join(".content-api")).unwrap();
-    let intent = Manifest::from_paths(SITE.iter().map(|(path, _)| *path));
+    let intent = Manifest::from_paths(SITE.iter().map(|(path, _)| Arc::from(*path)));
     std::fs::write(out.join(INTENT_PATH), intent.to_bytes()).unwrap();
     std::fs::write(out.join("api/posts.json"), "[1,2]").unwrap();
     std::fs::write(out.join("api/posts/en/a.json"), "{\"a\"").unwrap();
