@@ -315,15 +315,18 @@ impl Part {
     }
 
     /// A run of sections, each written whole, one after the other.
-    pub fn sections(sections: Vec<Arc<[Chunk]>>) -> Part {
+    pub fn sections(sections: Vec<Section>) -> Part {
         let mut digests = Vec::with_capacity(sections.len() * DIGEST_LEN);
         let mut len = 0;
-        for section in &sections {
-            let (section_len, hash) = length_and_hash_64(section);
-            digests.extend_from_slice(&digest_of(section_len, hash));
-            len += section_len;
-        }
-        Part::new(Piece::Sections(sections.into()), digests, len)
+        let chunks = sections
+            .into_iter()
+            .map(|section| {
+                digests.extend_from_slice(&section.digest);
+                len += section.len;
+                section.chunks
+            })
+            .collect();
+        Part::new(Piece::Sections(chunks), digests, len)
     }
 
     fn new(entries: Piece, digests: Vec<u8>, len: usize) -> Part {
@@ -342,6 +345,27 @@ impl Part {
 
     pub fn is_empty(&self) -> bool {
         self.items == 0
+    }
+}
+
+/// An entry of several chunks (a post's `llms-full.txt` section), digested once when it is made:
+/// per post, on every thread, rather than by the one query that joins the sections, which
+/// would hash every body of the site on one thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    chunks: Arc<[Chunk]>,
+    digest: [u8; DIGEST_LEN],
+    len: usize,
+}
+
+impl Section {
+    pub fn new(chunks: Vec<Chunk>) -> Section {
+        let (len, hash) = length_and_hash_64(&chunks);
+        Section {
+            chunks: chunks.into(),
+            digest: digest_of(len, hash),
+            len,
+        }
     }
 }
 

@@ -8,10 +8,9 @@ use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
 use crate::parse::post_meta;
 use crate::render::output::Assembly;
-use crate::render::output::Part;
+use crate::render::output::{Part, Section};
 use crate::render::runs::{PostList, Run};
 use crate::render::{Chunk, Output};
-use std::sync::Arc;
 
 /// The line that opens a post's section (its id and language as attributes).
 const OPEN: &str = "<post ";
@@ -22,7 +21,7 @@ const CLOSE: &str = "</post>";
 /// with two more metadata lines (the variant's URL and the series position), `</post>`. The
 /// variant's header and body are shared, not copied: a post's body is held in memory once.
 #[salsa::tracked(returns(ref))]
-pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<[Chunk]>> {
+pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<Section> {
     let meta = post_meta(db, file).as_ref()?;
     let variant = post_markdown(db, file).as_ref()?;
     let config = Site::get(db).config(db);
@@ -55,7 +54,7 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<A
         });
     }
     chunks.push(Chunk::Static("\n</post>\n"));
-    Some(chunks.into())
+    Some(Section::new(chunks))
 }
 
 /// A body line that starts like a section separator is indented by one space (which changes

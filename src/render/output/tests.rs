@@ -61,9 +61,8 @@ fn an_assembly_of_parts_has_the_bytes_of_its_pieces() {
 
 #[test]
 fn sections_are_written_whole_and_hash_alike_however_they_are_cut() {
-    let section = |text: &str| -> Arc<[Chunk]> {
-        vec![Chunk::Static("\n"), Chunk::from(text.to_string())].into()
-    };
+    let section =
+        |text: &str| Section::new(vec![Chunk::Static("\n"), Chunk::from(text.to_string())]);
     let (a, b, c) = (section("a"), section("bb"), section("ccc"));
     let assemble = |parts: &[Part]| {
         let mut out = Assembly::default();
