@@ -49,14 +49,21 @@ pub struct Scan {
 /// symlinked content folder is common); links out of it and loops are reported, not followed.
 /// FIFOs, sockets and devices named like content are reported and skipped, never opened.
 pub fn scan(root: &Path) -> Scan {
-    let found = find(root);
-    read_found(found.files, found.problems)
+    // The walk runs on this thread while the other threads read what it has found so far: a
+    // walk of 100,000 files took 100 ms alone before any read started.
+    let (sender, found) = std::sync::mpsc::channel();
+    let (walked, files) = rayon::join(
+        // The readers end only when the walk does (the channel closes): a send cannot fail.
+        move || walk(root, &mut |file| drop(sender.send(file))),
+        move || found.into_iter().par_bridge().map(read).collect::<Vec<_>>(),
+    );
+    sorted_scan(files, walked.problems)
 }
 
 /// What a walk of the whole content folder found, before anything is read.
 pub(super) struct Found {
     /// The content files: path, role, where on disk.
-    pub files: Vec<(ContentPath, FileRole, PathBuf)>,
+    pub files: Vec<FoundFile>,
     /// Problems of the walk itself.
     pub problems: Vec<ScanProblem>,
     /// A symbolic link was on the way (followed or not).
@@ -65,19 +72,38 @@ pub(super) struct Found {
 
 /// Walks every content folder of `root` by the scan's rules, reading nothing.
 pub(super) fn find(root: &Path) -> Found {
-    let mut found = Found {
-        files: Vec::new(),
+    let mut files = Vec::new();
+    let walked = walk(root, &mut |file| files.push(file));
+    Found {
+        files,
+        problems: walked.problems,
+        saw_link: walked.saw_link,
+    }
+}
+
+/// What a walk found besides the files it handed on.
+struct Walked {
+    problems: Vec<ScanProblem>,
+    saw_link: bool,
+}
+
+/// Walks every content folder of `root`, handing each content file to `found` as it comes.
+fn walk(root: &Path, found: &mut impl FnMut(FoundFile)) -> Walked {
+    let mut walked = Walked {
         problems: Vec::new(),
         saw_link: false,
     };
     for top in CONTENT_FOLDERS {
         let dir = root.join(top);
         if dir.is_dir() {
-            found.saw_link |= walk_folder(root, &dir, &mut found.files, &mut found.problems);
+            walked.saw_link |= walk_folder(root, &dir, found, &mut walked.problems);
         }
     }
-    found
+    walked
 }
+
+/// A content file a walk found: where it is, what it is, where on disk.
+type FoundFile = (ContentPath, FileRole, PathBuf);
 
 /// Reads the content files a walk already listed, as [`scan`] would after walking again: the
 /// fingerprint's probe (`write::Probe`) walks the folder before a build, and lists files only
@@ -103,7 +129,7 @@ pub fn scan_under(root: &Path, relative: &str) -> Scan {
     let mut problems = Vec::new();
     let dir = root.join(relative);
     if holds_content && dir.is_dir() {
-        walk_folder(root, &dir, &mut found, &mut problems);
+        walk_folder(root, &dir, &mut |file| found.push(file), &mut problems);
     }
     read_found(found, problems)
 }
@@ -116,19 +142,21 @@ pub fn in_content_folder(relative: &str) -> bool {
         .is_some_and(|top| CONTENT_FOLDERS.contains(&top))
 }
 
-fn read_found(
-    mut found: Vec<(ContentPath, FileRole, PathBuf)>,
-    mut problems: Vec<ScanProblem>,
-) -> Scan {
-    found.sort_by(|a, b| a.0.cmp(&b.0));
-    let files = found
-        .into_par_iter()
-        .map(|(path, role, disk_path)| ScannedFile {
-            contents: read_file(&disk_path),
-            path,
-            role,
-        })
-        .collect();
+fn read_found(found: Vec<FoundFile>, problems: Vec<ScanProblem>) -> Scan {
+    sorted_scan(found.into_par_iter().map(read).collect(), problems)
+}
+
+fn read((path, role, disk_path): FoundFile) -> ScannedFile {
+    ScannedFile {
+        contents: read_file(&disk_path),
+        path,
+        role,
+    }
+}
+
+/// A scan of `files` read in any order: sorted by path (each path is found once).
+fn sorted_scan(mut files: Vec<ScannedFile>, mut problems: Vec<ScanProblem>) -> Scan {
+    files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
     problems.sort_by(|a: &ScanProblem, b| a.path.cmp(&b.path));
     Scan { files, problems }
 }
@@ -138,7 +166,7 @@ fn read_found(
 fn walk_folder(
     root: &Path,
     dir: &Path,
-    found: &mut Vec<(ContentPath, FileRole, PathBuf)>,
+    found: &mut impl FnMut(FoundFile),
     problems: &mut Vec<ScanProblem>,
 ) -> bool {
     // Links are followed only while they stay inside the content folder: a link to `/` (or
@@ -200,7 +228,7 @@ fn walk_folder(
                         .into(),
                     is_error: false,
                 }),
-                role => found.push((path, role, entry.into_path())),
+                role => found((path, role, entry.into_path())),
             },
             None if looks_like_markdown(relative) => problems.push(ScanProblem {
                 path: relative.to_string_lossy().into_owned(),
