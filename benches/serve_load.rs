@@ -141,7 +141,7 @@ impl Site {
             .iter()
             .find(|(p, _)| &**p == "api/posts-en.json")
             .unwrap();
-        let entries: serde_json::Value = serde_json::from_slice(&index.to_vec()).unwrap();
+        let entries: serde_json::Value = serde_json::from_slice(&index.to_vec().unwrap()).unwrap();
         let id = entries[0]["id"].as_str().unwrap();
         let tag = entries[0]["tags"][0].as_str().unwrap();
         let post = ["md", "mdx"]

@@ -26,7 +26,7 @@ fn outputs_for(scan: source::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
     );
     build::outputs(workspace.db())
         .into_iter()
-        .map(|(path, output)| (path, output.to_vec()))
+        .map(|(path, output)| (path, output.to_vec().unwrap()))
         .collect()
 }
 

@@ -839,7 +839,7 @@ fn a_body_edit_rewrites_the_post_markdown_and_llms_full_only() {
         .find(|(path, _)| &**path == "llms.txt")
         .unwrap()
         .1;
-    let llms = String::from_utf8(workspace_llms.to_vec()).unwrap();
+    let llms = String::from_utf8(workspace_llms.to_vec().unwrap()).unwrap();
     assert!(llms.contains("- [Trail Running](https://lucia-montoya.example/api/series/en/trail-running.json): 1 chapter in English."));
 }
 

@@ -85,7 +85,7 @@ fn redirects_of(workspace: &Workspace) -> String {
         .iter()
         .find(|(path, _)| &**path == "_redirects")
         .unwrap();
-    String::from_utf8(output.to_vec()).unwrap()
+    String::from_utf8(output.to_vec().unwrap()).unwrap()
 }
 
 #[test]

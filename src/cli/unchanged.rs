@@ -60,7 +60,7 @@ pub fn save(
     match probe.save(
         publisher,
         outputs,
-        |path| workspace.text_of(path),
+        |path| workspace.file_digest(path),
         clean,
         recorded,
     ) {

@@ -6,6 +6,7 @@
 //! are not re-run when an edit only moved text around or touched the body (salsa backdates an
 //! equal result).
 
+pub mod body;
 pub mod fields;
 pub mod frontmatter;
 
@@ -59,7 +60,8 @@ impl<T> Parsed<T> {
 /// The text of `file`, or the `Parsed` to return when there is none (unreadable or deleted).
 fn text_or_failure<T>(db: &dyn salsa::Database, file: SourceFile) -> Result<&str, Parsed<T>> {
     match file.contents(db) {
-        FileContents::Text(text) => Ok(text),
+        // A detached post's head is its text up to the body, which is not parsed.
+        FileContents::Text(text) | FileContents::Detached { head: text, .. } => Ok(text),
         FileContents::Missing => Err(Parsed::nothing()),
         FileContents::Unusable {
             problem,

@@ -6,76 +6,15 @@
 //! are held in memory once however many files list them. The writer copies the chunks into
 //! blocks of up to 1 MB as it writes them.
 
+mod chunk;
+
+pub use chunk::Chunk;
+
+use chunk::{DIGEST_LEN, chunk_digest, digest_of};
 use std::cell::RefCell;
 use std::io::{self, Write};
 use std::sync::Arc;
-use xxhash_rust::xxh3::{Xxh3, xxh3_64, xxh3_128};
-
-/// A piece of an output file.
-#[derive(Clone, Debug)]
-pub enum Chunk {
-    /// Shared text, usually a fragment cached by a per-file query.
-    Text(Arc<str>),
-    /// A separator or other fixed text.
-    Static(&'static str),
-    /// A range of a source file's text, shared with the database input that holds it: a post's
-    /// body is published as it was read, so it is held in memory once, in its file's contents.
-    Source {
-        text: Arc<String>,
-        start: u32,
-        end: u32,
-    },
-}
-
-impl Chunk {
-    /// A chunk of `text[range]`; `None` when the range is not a `str` range of `text` (or does
-    /// not fit the `u32` offsets, which no content file under the size limit reaches).
-    pub fn source(text: &Arc<String>, range: std::ops::Range<usize>) -> Option<Chunk> {
-        text.get(range.clone())?;
-        Some(Chunk::Source {
-            text: text.clone(),
-            start: u32::try_from(range.start).ok()?,
-            end: u32::try_from(range.end).ok()?,
-        })
-    }
-
-    pub fn as_str(&self) -> &str {
-        match self {
-            Chunk::Text(text) => text,
-            Chunk::Static(text) => text,
-            Chunk::Source { text, start, end } => &text[*start as usize..*end as usize],
-        }
-    }
-
-    pub fn as_bytes(&self) -> &[u8] {
-        self.as_str().as_bytes()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.as_str().is_empty()
-    }
-}
-
-/// Chunks are equal when their text is, however it is held.
-impl PartialEq for Chunk {
-    fn eq(&self, other: &Chunk) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl Eq for Chunk {}
-
-impl From<String> for Chunk {
-    fn from(text: String) -> Chunk {
-        Chunk::Text(text.into())
-    }
-}
-
-impl From<Arc<str>> for Chunk {
-    fn from(text: Arc<str>) -> Chunk {
-        Chunk::Text(text)
-    }
-}
+use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 /// One entry of an [`Output`]: a chunk, or the entries of a [`Part`], shared with the part that
 /// cached them. Holding a part's entries rather than copies of them keeps a multi-megabyte list
@@ -96,9 +35,12 @@ impl Piece {
     /// Hands the piece's text to `f`, in order, as the writer writes it; stops at the first
     /// error. A loop per kind of piece, not a chain of iterators: `api/posts.json` is 200,000
     /// texts, and the writer's loop over them is on the edit's path.
-    fn try_for_each_text<E>(&self, f: &mut impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
+    fn try_for_each_text<E: From<io::Error>>(
+        &self,
+        f: &mut impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(), E> {
         match self {
-            Piece::Chunk(chunk) => f(chunk.as_str()),
+            Piece::Chunk(chunk) => chunk.with_text(f),
             Piece::Entries(entries) => {
                 for (i, entry) in entries.iter().enumerate() {
                     if i > 0 {
@@ -111,7 +53,7 @@ impl Piece {
             Piece::Sections(sections) => sections
                 .iter()
                 .flat_map(|section| section.iter())
-                .try_for_each(|chunk| f(chunk.as_str())),
+                .try_for_each(|chunk| chunk.with_text(f)),
         }
     }
 }
@@ -152,9 +94,9 @@ impl Output {
         self.len == 0
     }
 
-    /// Hands the text to `f`, in order, in the pieces it is held in; stops at the first error
-    /// (the portal's examples read a prefix this way).
-    pub(crate) fn try_for_each_text<E>(
+    /// Hands the text to `f`, in order, in the pieces it is held in; stops at the first error,
+    /// or at a chunk on disk that cannot be read (the portal's examples read a prefix this way).
+    pub(crate) fn try_for_each_text<E: From<io::Error>>(
         &self,
         mut f: impl FnMut(&str) -> Result<(), E>,
     ) -> Result<(), E> {
@@ -163,17 +105,19 @@ impl Output {
             .try_for_each(|piece| piece.try_for_each_text(&mut f))
     }
 
-    /// The content as one buffer (for tests and small documents).
-    pub fn to_vec(&self) -> Vec<u8> {
+    /// The content as one buffer (for tests and small documents); an error only when a chunk
+    /// on disk cannot be read.
+    pub fn to_vec(&self) -> io::Result<Vec<u8>> {
         let mut bytes = Vec::with_capacity(self.len);
-        let _ = self.try_for_each_text(|text| {
+        self.try_for_each_text(|text| {
             bytes.extend_from_slice(text.as_bytes());
-            Ok::<(), std::convert::Infallible>(())
-        });
-        bytes
+            Ok::<(), io::Error>(())
+        })?;
+        Ok(bytes)
     }
 
-    /// Whether `bytes` is exactly this content (compared chunk by chunk, without a copy).
+    /// Whether `bytes` is exactly this content (compared chunk by chunk, without a copy). A
+    /// chunk on disk that cannot be read compares unequal: writing the file then reports why.
     pub(crate) fn eq_bytes(&self, mut bytes: &[u8]) -> bool {
         if bytes.len() != self.len {
             return false;
@@ -183,7 +127,7 @@ impl Output {
                 bytes = rest;
                 Ok(())
             }
-            None => Err(()),
+            None => Err(io::Error::from(io::ErrorKind::InvalidData)),
         })
         .is_ok()
     }
@@ -233,22 +177,6 @@ thread_local! {
 /// The longest block [`Output::write_to`] hands to one `write`.
 const WRITE_BLOCK: usize = 1 << 20;
 
-/// The bytes of a [`chunk_digest`].
-const DIGEST_LEN: usize = 12;
-
-/// What an [`Assembly`] hashes for one chunk or entry: its length and the xxh3-64 hash of its
-/// bytes. Two different versions of one entry digest alike once in 2^64: not a practical concern.
-fn chunk_digest(bytes: &[u8]) -> [u8; DIGEST_LEN] {
-    digest_of(bytes.len(), xxh3_64(bytes))
-}
-
-fn digest_of(len: usize, hash: u64) -> [u8; DIGEST_LEN] {
-    let mut digest = [0; DIGEST_LEN];
-    digest[..4].copy_from_slice(&(len as u32).to_le_bytes());
-    digest[4..].copy_from_slice(&hash.to_le_bytes());
-    digest
-}
-
 /// The length and xxh3-64 hash of the concatenation of `chunks`.
 fn length_and_hash_64(chunks: &[Chunk]) -> (usize, u64) {
     let (len, hasher) = hash_chunks(chunks);
@@ -265,8 +193,8 @@ fn hash_chunks(chunks: &[Chunk]) -> (usize, Xxh3) {
     let mut hasher = Xxh3::new();
     let mut len = 0;
     for chunk in chunks {
-        hasher.update(chunk.as_bytes());
-        len += chunk.as_bytes().len();
+        hasher.update(&chunk.hashed());
+        len += chunk.len();
     }
     (len, hasher)
 }
@@ -405,9 +333,8 @@ impl Default for Assembly {
 
 impl Assembly {
     pub fn push(&mut self, chunk: Chunk) {
-        let bytes = chunk.as_bytes();
-        self.hasher.update(&chunk_digest(bytes));
-        self.len += bytes.len();
+        self.hasher.update(&chunk.digest());
+        self.len += chunk.len();
         self.pieces.push(Piece::Chunk(chunk));
     }
 

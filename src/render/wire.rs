@@ -383,7 +383,7 @@ mod tests {
         };
         let spliced = Output::from_chunks(to_json_spliced(&timeline, array));
         assert_eq!(
-            String::from_utf8(spliced.to_vec()).unwrap(),
+            String::from_utf8(spliced.to_vec().unwrap()).unwrap(),
             r#"{"tag":"rust","lang":"es","total":2,"posts":[{"a":1},{"a":2}]}"#
         );
     }

@@ -4,15 +4,19 @@
 //! [`ContentPath`], its `FileRole`, its [`FileContents`]); it knows nothing of salsa, so both
 //! `--once` and the watcher feed the database through the same functions.
 
+mod body;
 mod listing;
 mod path;
 mod read;
 mod stat;
 mod walk;
 
+pub use body::DiskBody;
 pub use path::ContentPath;
 pub use read::FileContents;
-pub use walk::{Scan, scan, scan_listed};
+pub use walk::{Scan, scan};
+
+pub(crate) use walk::{scan_keeping, scan_listed};
 
 pub(crate) use listing::list_folder;
 pub(crate) use path::{FileRole, classify};

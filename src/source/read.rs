@@ -1,9 +1,11 @@
 //! Reading one content file into text, or into the reason it cannot be text.
 
+use super::body::DiskBody;
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::Arc;
+use xxhash_rust::xxh3::xxh3_64;
 
 /// Content files larger than this are refused: a post of this size is a mistake (a video
 /// renamed `.md`, a generated dump), and reading it would stall every rebuild.
@@ -28,6 +30,17 @@ pub enum FileContents {
     },
     /// The file is gone (watch mode keeps inputs for deleted paths; salsa cannot delete them).
     Missing,
+    /// A post as a one-shot build holds it: the text up to its body (the front matter and its
+    /// closing line), and where the body is on disk, read again as it is written. Only for a
+    /// body that is published exactly as read (see `parse::body`).
+    Detached {
+        /// The text up to the body.
+        head: Arc<String>,
+        /// Where the body is, and its digest.
+        body: Arc<DiskBody>,
+        /// The xxh3-64 hash of the whole file as read (the fingerprint's check of racy files).
+        file_digest: u64,
+    },
 }
 
 impl FileContents {
@@ -35,6 +48,24 @@ impl FileContents {
     pub fn text(&self) -> Option<&str> {
         match self {
             FileContents::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The text a parse reads: the whole file, or a detached post's head (its body is not
+    /// parsed).
+    pub fn parsed_text(&self) -> Option<&Arc<String>> {
+        match self {
+            FileContents::Text(text) | FileContents::Detached { head: text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The xxh3-64 hash of the whole file as read, when it was text.
+    pub fn file_digest(&self) -> Option<u64> {
+        match self {
+            FileContents::Text(text) => Some(xxh3_64(text.as_bytes())),
+            FileContents::Detached { file_digest, .. } => Some(*file_digest),
             _ => None,
         }
     }

@@ -257,8 +257,10 @@ mod tests {
                 .map(|f| format!("{} {:?} {:?}", f.path, f.role, f.contents))
                 .collect()
         };
-        let listed =
-            crate::source::scan_listed(tree.iter().map(|f| (&f.path, f.disk_path.as_path())));
+        let listed = crate::source::scan_listed(
+            tree.iter().map(|f| (&f.path, f.disk_path.as_path())),
+            &|_, _, _, contents| contents,
+        );
         assert!(listed.problems.is_empty());
         assert_eq!(
             described(listed),

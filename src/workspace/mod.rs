@@ -6,6 +6,7 @@
 //! is why it sits after `derive`: after every batch of changes it re-reads the summaries of the
 //! changed posts and sets the index entries that changed.
 
+mod bodies;
 mod index;
 mod lists;
 mod members;
@@ -15,6 +16,8 @@ use crate::db::{Database, LangTree, Published, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
 use crate::source::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
+pub use bodies::scan_for_build;
+pub(crate) use bodies::scan_listed_for_build;
 use chrono::NaiveDate;
 use index::{Indexes, summary};
 use lists::Lists;
@@ -231,10 +234,21 @@ impl Workspace {
         self.files.get(path).copied()
     }
 
-    /// The current text of `path`, for rendering a diagnostic's source line.
+    /// The current text of `path`, for rendering a diagnostic's source line (of a post whose
+    /// body was left on disk, the text up to its body: where every diagnostic of a post is).
     pub fn text_of(&self, path: &str) -> Option<&str> {
         let path = ContentPath::new(path)?;
-        self.files.get(&path)?.contents(&self.db).text()
+        self.files
+            .get(&path)?
+            .contents(&self.db)
+            .parsed_text()
+            .map(|text| text.as_str())
+    }
+
+    /// The xxh3-64 hash of the whole file at `path` as this workspace read it.
+    pub fn file_digest(&self, path: &str) -> Option<u64> {
+        let path = ContentPath::new(path)?;
+        self.files.get(&path)?.contents(&self.db).file_digest()
     }
 
     /// The contents salsa holds for `path` (`Missing` for a file that does not exist).

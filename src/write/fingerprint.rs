@@ -216,14 +216,14 @@ impl Probe {
     /// After a successful publish of `outputs`: saves these inputs as the fingerprint, or
     /// removes the old one when this build cannot be vouched for (`clean` is false: it printed
     /// warnings; a racy file whose text the build did not hold; an output written too recently
-    /// to trust its stamp; the history changed by someone else meanwhile). `text_of` gives the
-    /// text the build read for a content path; `recorded` says whether the build recorded into
+    /// to trust its stamp; the history changed by someone else meanwhile). `digest_of` gives
+    /// the xxh3-64 hash of the text the build read for a content path; `recorded` says whether the build recorded into
     /// the history (its new bytes are then the build's own).
-    pub fn save<'t>(
+    pub fn save(
         self,
         publisher: &Publisher,
         outputs: &[(Arc<str>, Output)],
-        text_of: impl Fn(&str) -> Option<&'t str>,
+        digest_of: impl Fn(&str) -> Option<u64>,
         clean: bool,
         recorded: bool,
     ) -> Result<bool, WriteError> {
@@ -231,7 +231,7 @@ impl Probe {
             return Ok(false);
         };
         let record = if clean {
-            self.record(dir, publisher, outputs, text_of, recorded)
+            self.record(dir, publisher, outputs, digest_of, recorded)
         } else {
             None
         };
@@ -251,12 +251,12 @@ impl Probe {
         }
     }
 
-    fn record<'t>(
+    fn record(
         self,
         dir: &OutDir,
         publisher: &Publisher,
         outputs: &[(Arc<str>, Output)],
-        text_of: impl Fn(&str) -> Option<&'t str>,
+        digest_of: impl Fn(&str) -> Option<u64>,
         recorded: bool,
     ) -> Option<OnDisk> {
         // The history as the next build reads it: what this build recorded (its own bytes),
@@ -268,8 +268,8 @@ impl Probe {
         let mut racy = BTreeMap::new();
         for file in &self.tree {
             if file.stamp.is_racy(self.taken_ns) {
-                let text = text_of(file.path.as_str())?;
-                racy.insert(file.path.to_string(), hex64(xxh3_64(text.as_bytes())));
+                let digest = digest_of(file.path.as_str())?;
+                racy.insert(file.path.to_string(), hex64(digest));
             }
         }
         let yielded: Vec<String> = outputs

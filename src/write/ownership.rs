@@ -195,7 +195,11 @@ pub fn write_merged(
     let target = out_dir.join(relative);
     let existing = read_text(&target)?;
     let site = site_part(&target, existing.as_deref().unwrap_or(""), in_manifest)?;
-    let merged = merge(&output.to_vec(), &site);
+    let ours = output.to_vec().map_err(|source| super::WriteError::Io {
+        path: target.clone(),
+        source,
+    })?;
+    let merged = merge(&ours, &site);
     if existing.as_deref().map(str::as_bytes) == Some(&merged[..]) {
         return Ok(false);
     }

@@ -2,8 +2,8 @@
 //! tests that compare a watch session's output with it.
 
 use content_api::config::SiteConfig;
-use content_api::workspace::{Lifetime, Workspace};
-use content_api::{build, source, write};
+use content_api::workspace::{self, Lifetime, Workspace};
+use content_api::{build, write};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -11,6 +11,10 @@ use std::sync::Arc;
 /// The files a `--once` build of `config`'s content folder on `today` writes into `out` (whose
 /// publishing history it reads), as written (host files merged), without the state folder.
 /// Fails the test when the content has errors: `--once` would write nothing then.
+///
+/// Every post body that can be is left on disk, as `--once` does past its memory budget (a
+/// large site): the writer's second read of each body is then part of what every comparison
+/// with a watch session checks. The bodies are read back here, before the caller edits more.
 pub fn fresh_build(
     config: Arc<SiteConfig>,
     today: chrono::NaiveDate,
@@ -21,7 +25,7 @@ pub fn fresh_build(
         camino::Utf8Path::from_path(out).expect("a UTF-8 path"),
     )
     .expect("the publishing history loads");
-    let scan = source::scan(config.content_dir.as_std_path());
+    let scan = workspace::scan_for_build(config.content_dir.as_std_path(), 0);
     let workspace = Workspace::new(
         config,
         today,
@@ -42,7 +46,7 @@ pub fn fresh_build(
     build::outputs(workspace.db())
         .into_iter()
         .map(|(path, output)| {
-            let bytes = write::as_written(&path, output.to_vec());
+            let bytes = write::as_written(&path, output.to_vec().unwrap());
             (path.to_string(), bytes)
         })
         .collect()

@@ -6,16 +6,13 @@ use super::post_md::{metadata_line, post_markdown};
 use super::text::{markdown, site_summary};
 use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
+// The lines that open a post's section (with its id and language as attributes) and close it.
+use crate::parse::body::{SECTION_CLOSE as CLOSE, SECTION_OPEN as OPEN, has_section_line};
 use crate::parse::post_meta;
 use crate::render::output::Assembly;
 use crate::render::output::{Part, Section};
 use crate::render::runs::{PostList, Run};
 use crate::render::{Chunk, Output};
-
-/// The line that opens a post's section (its id and language as attributes).
-const OPEN: &str = "<post ";
-/// The line that closes a post's section.
-const CLOSE: &str = "</post>";
 
 /// One post's section: a blank line, `<post id=".." lang="..">`, the post's Markdown variant
 /// with two more metadata lines (the variant's URL and the series position), `</post>`. The
@@ -48,9 +45,11 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<S
     chunks.push(Chunk::from(extra));
     if !variant.body.is_empty() {
         chunks.push(Chunk::Static("\n"));
-        chunks.push(match guard_separators(variant.body.as_str()) {
-            std::borrow::Cow::Borrowed(_) => variant.body.clone(),
-            std::borrow::Cow::Owned(guarded) => Chunk::from(guarded),
+        // A body left on disk has no section line (`parse::body`): it is published as read.
+        let guarded = variant.body.text().map(guard_separators);
+        chunks.push(match guarded {
+            Some(std::borrow::Cow::Owned(guarded)) => Chunk::from(guarded),
+            _ => variant.body.clone(),
         });
     }
     chunks.push(Chunk::Static("\n</post>\n"));
@@ -61,9 +60,7 @@ pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<S
 /// nothing in Markdown), so `<post` and `</post>` at the start of a line always mean a section
 /// boundary.
 fn guard_separators(body: &str) -> std::borrow::Cow<'_, str> {
-    let starts_a_line =
-        |marker: &str| body.starts_with(marker) || body.contains(&format!("\n{marker}"));
-    if !starts_a_line(OPEN) && !starts_a_line(CLOSE) {
+    if !has_section_line(body) {
         return body.into();
     }
     let mut out = String::with_capacity(body.len());

@@ -6,6 +6,7 @@ use super::text::{language_name, markdown, normalized_body, strip_mdx_esm};
 use crate::config::SiteConfig;
 use crate::db::{Site, SourceFile};
 use crate::model::PostMeta;
+use crate::parse::body::unchanged_body_range;
 use crate::parse::{parse_post, post_meta};
 use crate::render::{Chunk, Output};
 use crate::source::FileContents;
@@ -60,8 +61,11 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
 /// body (the usual case), the chunk is a range of the file's text rather than a copy.
 fn post_body(db: &dyn salsa::Database, file: SourceFile) -> Chunk {
     let start = parse_post(db, file).parsed.body_start;
-    let FileContents::Text(text) = file.contents(db) else {
-        return Chunk::Static("");
+    let text = match file.contents(db) {
+        FileContents::Text(text) => text,
+        // Left on disk because it is published as read: the writer reads it again.
+        FileContents::Detached { body, .. } => return Chunk::Disk(body.clone()),
+        _ => return Chunk::Static(""),
     };
     let body = text.get(start..).unwrap_or_default();
     if file.path(db).as_str().ends_with(".mdx") {
@@ -71,22 +75,6 @@ fn post_body(db: &dyn salsa::Database, file: SourceFile) -> Chunk {
         Some(range) => Chunk::source(text, range).unwrap_or_else(|| normalized_body(body).into()),
         None => normalized_body(body).into(),
     }
-}
-
-/// The range of `text` that [`normalized_body`] of `text[start..]` would produce, when it is
-/// one: no carriage returns, and the trimmed body is followed by its newline in the file.
-fn unchanged_body_range(text: &str, start: usize) -> Option<std::ops::Range<usize>> {
-    let body = text.get(start..)?;
-    if body.contains('\r') {
-        return None;
-    }
-    let leading = body.len() - body.trim_start_matches('\n').len();
-    let trimmed = body[leading..].trim_end();
-    if trimmed.is_empty() {
-        return Some(start..start);
-    }
-    let end = start + leading + trimmed.len();
-    (text.as_bytes().get(end) == Some(&b'\n')).then_some(start + leading..end + 1)
 }
 
 /// `# Title`, then the description as a blockquote.

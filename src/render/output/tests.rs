@@ -6,7 +6,7 @@ use super::*;
 fn chunks_hash_and_compare_as_their_concatenation() {
     let output = Output::from_chunks(json_array(["{\"a\":1}".into(), "{\"a\":2}".into()]));
     let whole = b"[{\"a\":1},{\"a\":2}]";
-    assert_eq!(output.to_vec(), whole);
+    assert_eq!(output.to_vec().unwrap(), whole);
     assert_eq!(
         output.hash,
         xxh3_128(whole),
@@ -38,7 +38,7 @@ fn an_assembly_of_parts_has_the_bytes_of_its_pieces() {
     };
     let output = assemble(&runs);
     let whole = b"{\"posts\":[{\"a\":1},{\"a\":2},{\"a\":3}]}";
-    assert_eq!(output.to_vec(), whole);
+    assert_eq!(output.to_vec().unwrap(), whole);
     assert_eq!(output.len(), whole.len());
     assert!(output.eq_bytes(whole));
     let mut written = Vec::new();
@@ -56,7 +56,7 @@ fn an_assembly_of_parts_has_the_bytes_of_its_pieces() {
         assemble(&cut_elsewhere),
         "the same entries cut into other runs have the same hash"
     );
-    assert_eq!(assemble(&[]).to_vec(), b"{\"posts\":[]}");
+    assert_eq!(assemble(&[]).to_vec().unwrap(), b"{\"posts\":[]}");
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn sections_are_written_whole_and_hash_alike_however_they_are_cut() {
         out.finish()
     };
     let whole = assemble(&[Part::sections(vec![a.clone(), b.clone(), c.clone()])]);
-    assert_eq!(whole.to_vec(), b"head\na\nbb\nccc");
+    assert_eq!(whole.to_vec().unwrap(), b"head\na\nbb\nccc");
     assert_eq!(whole.len(), 13);
     let cut = assemble(&[
         Part::sections(vec![a.clone()]),
@@ -90,7 +90,7 @@ fn writing_many_chunks_writes_them_all_in_order() {
     let output = Output::from_chunks(json_array(entries));
     let mut written = Vec::new();
     output.write_to(&mut written).unwrap();
-    assert_eq!(written, output.to_vec());
+    assert_eq!(written, output.to_vec().unwrap());
 }
 
 /// Records the length of each `write` it is handed.
@@ -122,7 +122,7 @@ fn small_chunks_are_written_in_blocks_and_a_large_one_as_it_is() {
     let output = Output::from_chunks(chunks);
     let mut writes = Writes::default();
     output.write_to(&mut writes).unwrap();
-    assert_eq!(writes.bytes, output.to_vec());
+    assert_eq!(writes.bytes, output.to_vec().unwrap());
     // 5 MB of 1 KB entries: as many full blocks as fit and the rest, then the large chunk
     // alone, then the three commas together.
     let full = WRITE_BLOCK / 1000 * 1000;

@@ -62,7 +62,13 @@ fn a_racy_file_is_trusted_only_when_it_holds_the_text_the_build_read() {
     // The build read other bytes than the disk now holds, under the same stamp: exactly what a
     // second change within one timestamp tick leaves behind.
     let saved = probe
-        .save(&publisher, &outputs(), |_| Some("text one"), true, false)
+        .save(
+            &publisher,
+            &outputs(),
+            |_| Some(xxh3_64(b"text one")),
+            true,
+            false,
+        )
         .unwrap();
     assert!(saved);
     let on_disk: OnDisk =
@@ -77,7 +83,13 @@ fn a_racy_file_is_trusted_only_when_it_holds_the_text_the_build_read() {
     assert_eq!(again.unchanged(), None);
     // Saved with the text that is on disk, the same stamps match.
     again
-        .save(&publisher, &outputs(), |_| Some("text two"), true, false)
+        .save(
+            &publisher,
+            &outputs(),
+            |_| Some(xxh3_64(b"text two")),
+            true,
+            false,
+        )
         .unwrap();
     let third = Probe::take(&settings(&site.config), &publisher).unwrap();
     assert_eq!(

@@ -1,0 +1,139 @@
+//! A piece of an output file: text in memory, or a post body on disk; and the digest a hash
+//! over pieces takes for it.
+
+use crate::source::DiskBody;
+use std::cell::RefCell;
+use std::io;
+use std::sync::Arc;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// A piece of an output file.
+#[derive(Clone, Debug)]
+pub enum Chunk {
+    /// Shared text, usually a fragment cached by a per-file query.
+    Text(Arc<str>),
+    /// A separator or other fixed text.
+    Static(&'static str),
+    /// A range of a source file's text, shared with the database input that holds it: a post's
+    /// body is published as it was read, so it is held in memory once, in its file's contents.
+    Source {
+        text: Arc<String>,
+        start: u32,
+        end: u32,
+    },
+    /// A post body a one-shot build left on disk: read again (and checked against its digest)
+    /// when the file is written or compared.
+    Disk(Arc<DiskBody>),
+}
+
+impl Chunk {
+    /// A chunk of `text[range]`; `None` when the range is not a `str` range of `text` (or does
+    /// not fit the `u32` offsets, which no content file under the size limit reaches).
+    pub fn source(text: &Arc<String>, range: std::ops::Range<usize>) -> Option<Chunk> {
+        text.get(range.clone())?;
+        Some(Chunk::Source {
+            text: text.clone(),
+            start: u32::try_from(range.start).ok()?,
+            end: u32::try_from(range.end).ok()?,
+        })
+    }
+
+    /// The text, when it is in memory.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Chunk::Text(text) => Some(text),
+            Chunk::Static(text) => Some(text),
+            Chunk::Source { text, start, end } => Some(&text[*start as usize..*end as usize]),
+            Chunk::Disk(_) => None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match (self, self.text()) {
+            (_, Some(text)) => text.len(),
+            (Chunk::Disk(body), None) => body.len(),
+            (_, None) => unreachable!("only a chunk on disk has no text in memory"),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What a hash over an output's chunks takes for this one: the bytes of a chunk in memory;
+    /// the [`digest_of`] its length and hash for a chunk on disk, whose bytes are not at hand. So
+    /// within one build, equal hashes still mean equal bytes (one build holds a body either in
+    /// memory or on disk, never both).
+    pub(super) fn hashed(&self) -> std::borrow::Cow<'_, [u8]> {
+        match self {
+            Chunk::Disk(body) => digest_of(body.len(), body.digest()).to_vec().into(),
+            chunk => chunk.text().unwrap_or_default().as_bytes().into(),
+        }
+    }
+
+    /// The [`chunk_digest`] of the chunk.
+    pub(super) fn digest(&self) -> [u8; DIGEST_LEN] {
+        match self {
+            Chunk::Disk(body) => digest_of(body.len(), body.digest()),
+            chunk => chunk_digest(chunk.text().unwrap_or_default().as_bytes()),
+        }
+    }
+
+    /// Hands the chunk's text to `f`: a chunk on disk is read first, into this thread's buffer.
+    pub(super) fn with_text<E: From<io::Error>>(
+        &self,
+        f: &mut impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match (self, self.text()) {
+            (_, Some(text)) => f(text),
+            (Chunk::Disk(body), None) => BODY.with_borrow_mut(|buf| f(body.read(buf)?)),
+            (_, None) => unreachable!("only a chunk on disk has no text in memory"),
+        }
+    }
+}
+
+/// Chunks are equal when their text is, however it is held (a chunk on disk by its length and
+/// digest).
+impl PartialEq for Chunk {
+    fn eq(&self, other: &Chunk) -> bool {
+        match (self.text(), other.text()) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.digest() == other.digest(),
+        }
+    }
+}
+
+impl Eq for Chunk {}
+
+impl From<String> for Chunk {
+    fn from(text: String) -> Chunk {
+        Chunk::Text(text.into())
+    }
+}
+
+impl From<Arc<str>> for Chunk {
+    fn from(text: Arc<str>) -> Chunk {
+        Chunk::Text(text)
+    }
+}
+
+/// The bytes of a [`chunk_digest`].
+pub(super) const DIGEST_LEN: usize = 12;
+
+/// What an [`Assembly`] hashes for one chunk or entry: its length and the xxh3-64 hash of its
+/// bytes. Two different versions of one entry digest alike once in 2^64: not a practical concern.
+pub(super) fn chunk_digest(bytes: &[u8]) -> [u8; DIGEST_LEN] {
+    digest_of(bytes.len(), xxh3_64(bytes))
+}
+
+pub(super) fn digest_of(len: usize, hash: u64) -> [u8; DIGEST_LEN] {
+    let mut digest = [0; DIGEST_LEN];
+    digest[..4].copy_from_slice(&(len as u32).to_le_bytes());
+    digest[4..].copy_from_slice(&hash.to_le_bytes());
+    digest
+}
+
+thread_local! {
+    /// Each thread's buffer for the chunks it reads from disk (post bodies, a few KB each).
+    static BODY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
