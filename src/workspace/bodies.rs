@@ -12,18 +12,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use xxhash_rust::xxh3::xxh3_64;
 
-/// Reads the content folder as a one-shot build does: the post bodies read after
-/// `body_budget` bytes of them are left on disk.
-pub fn scan_for_build(content_dir: &Path, body_budget: usize) -> Scan {
-    let budget = BodyBudget::new(body_budget);
+/// Reads the content folder as a one-shot build does: the posts read after `budget` bytes of
+/// them have their bodies left on disk where they can be.
+pub fn scan_for_build(content_dir: &Path, budget: usize) -> Scan {
+    let budget = BodyBudget::new(budget);
     source::scan_keeping(content_dir, &|path, role, disk_path, contents| {
         budget.keep(path, role, disk_path, contents)
     })
 }
 
 /// [`scan_for_build`] of the files a walk already listed.
-pub(crate) fn scan_listed_for_build(files: &[StampedFile], body_budget: usize) -> Scan {
-    let budget = BodyBudget::new(body_budget);
+pub(crate) fn scan_listed_for_build(files: &[StampedFile], budget: usize) -> Scan {
+    let budget = BodyBudget::new(budget);
     source::scan_listed(
         files
             .iter()
@@ -32,8 +32,8 @@ pub(crate) fn scan_listed_for_build(files: &[StampedFile], body_budget: usize) -
     )
 }
 
-/// How many bytes of post bodies a one-shot build holds in memory: the bodies read after it is
-/// spent are left on disk ([`FileContents::Detached`]). Which ones depends on the order the
+/// How many bytes of posts a one-shot build holds as read: the bodies of the posts read after it
+/// is spent are left on disk ([`FileContents::Detached`]). Which ones depends on the order the
 /// threads read them in; the output does not.
 struct BodyBudget {
     left: AtomicUsize,
@@ -47,7 +47,9 @@ impl BodyBudget {
     }
 
     /// What the build keeps of a file it read (`source::scan_keeping`): everything, unless it is
-    /// a `.md` post whose body is published unchanged and does not fit in what is left.
+    /// a post that does not fit in what is left of the budget and a `.md` file whose body is
+    /// published unchanged. A post that fits is kept as read, without looking at its body: a
+    /// site within the budget pays nothing for it.
     fn keep(
         &self,
         path: &ContentPath,
@@ -58,7 +60,7 @@ impl BodyBudget {
         let (FileRole::Post { .. }, FileContents::Text(text)) = (role, &contents) else {
             return contents;
         };
-        if !path.as_str().ends_with(".md") {
+        if self.take(text.len()) || !path.as_str().ends_with(".md") {
             return contents;
         }
         let Ok(split) = frontmatter::split(path.as_str(), text) else {
@@ -67,7 +69,7 @@ impl BodyBudget {
         let Some(range) = unchanged_body_range(text, split.body_start) else {
             return contents;
         };
-        if range.is_empty() || has_section_line(&text[range.clone()]) || self.take(range.len()) {
+        if range.is_empty() || has_section_line(&text[range.clone()]) {
             return contents;
         }
         let Some(body) = DiskBody::new(disk_path.to_owned(), text, range) else {
@@ -122,10 +124,10 @@ mod tests {
 
     #[test]
     fn bodies_within_the_budget_are_kept() {
-        let budget = BodyBudget::new(20);
+        let budget = BodyBudget::new(POST.len() + 10);
         let kept = keep(&budget, "blog/en/2024-01-01_a.md", POST);
         assert!(matches!(kept, FileContents::Text(_)));
-        // The first body spent 18 of the 20 bytes.
+        // The first post spent all but 10 bytes.
         let second = keep(&budget, "blog/en/2024-01-02_b.md", POST);
         assert!(matches!(second, FileContents::Detached { .. }));
     }
