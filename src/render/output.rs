@@ -35,25 +35,25 @@ impl Piece {
     /// Hands the piece's text to `f`, in order, as the writer writes it; stops at the first
     /// error. A loop per kind of piece, not a chain of iterators: `api/posts.json` is 200,000
     /// texts, and the writer's loop over them is on the edit's path.
-    fn try_for_each_text<E: From<io::Error>>(
+    fn try_for_each_bytes<E: From<io::Error>>(
         &self,
-        f: &mut impl FnMut(&str) -> Result<(), E>,
+        f: &mut impl FnMut(&[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
         match self {
-            Piece::Chunk(chunk) => chunk.with_text(f),
+            Piece::Chunk(chunk) => chunk.with_bytes(f),
             Piece::Entries(entries) => {
                 for (i, entry) in entries.iter().enumerate() {
                     if i > 0 {
-                        f(JSON_SEPARATOR)?;
+                        f(JSON_SEPARATOR.as_bytes())?;
                     }
-                    f(entry)?;
+                    f(entry.as_bytes())?;
                 }
                 Ok(())
             }
             Piece::Sections(sections) => sections
                 .iter()
                 .flat_map(|section| section.iter())
-                .try_for_each(|chunk| chunk.with_text(f)),
+                .try_for_each(|chunk| chunk.with_bytes(f)),
         }
     }
 }
@@ -96,21 +96,21 @@ impl Output {
 
     /// Hands the text to `f`, in order, in the pieces it is held in; stops at the first error,
     /// or at a chunk on disk that cannot be read (the portal's examples read a prefix this way).
-    pub(crate) fn try_for_each_text<E: From<io::Error>>(
+    pub(crate) fn try_for_each_bytes<E: From<io::Error>>(
         &self,
-        mut f: impl FnMut(&str) -> Result<(), E>,
+        mut f: impl FnMut(&[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
         self.pieces
             .iter()
-            .try_for_each(|piece| piece.try_for_each_text(&mut f))
+            .try_for_each(|piece| piece.try_for_each_bytes(&mut f))
     }
 
     /// The content as one buffer (for tests and small documents); an error only when a chunk
     /// on disk cannot be read.
     pub fn to_vec(&self) -> io::Result<Vec<u8>> {
         let mut bytes = Vec::with_capacity(self.len);
-        self.try_for_each_text(|text| {
-            bytes.extend_from_slice(text.as_bytes());
+        self.try_for_each_bytes(|piece| {
+            bytes.extend_from_slice(piece);
             Ok::<(), io::Error>(())
         })?;
         Ok(bytes)
@@ -122,7 +122,7 @@ impl Output {
         if bytes.len() != self.len {
             return false;
         }
-        self.try_for_each_text(|text| match bytes.strip_prefix(text.as_bytes()) {
+        self.try_for_each_bytes(|piece| match bytes.strip_prefix(piece) {
             Some(rest) => {
                 bytes = rest;
                 Ok(())
@@ -148,8 +148,7 @@ impl Output {
     }
 
     fn write_in_blocks(&self, block: &mut Vec<u8>, out: &mut impl Write) -> io::Result<()> {
-        self.try_for_each_text(|text| {
-            let bytes = text.as_bytes();
+        self.try_for_each_bytes(|bytes| {
             if block.len() + bytes.len() > WRITE_BLOCK && !block.is_empty() {
                 out.write_all(block)?;
                 block.clear();

@@ -80,12 +80,12 @@ impl Chunk {
     }
 
     /// Hands the chunk's text to `f`: a chunk on disk is read first, into this thread's buffer.
-    pub(super) fn with_text<E: From<io::Error>>(
+    pub(super) fn with_bytes<E: From<io::Error>>(
         &self,
-        f: &mut impl FnMut(&str) -> Result<(), E>,
+        f: &mut impl FnMut(&[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
         match (self, self.text()) {
-            (_, Some(text)) => f(text),
+            (_, Some(text)) => f(text.as_bytes()),
             (Chunk::Disk(body), None) => BODY.with_borrow_mut(|buf| f(body.read(buf)?)),
             (_, None) => unreachable!("only a chunk on disk has no text in memory"),
         }

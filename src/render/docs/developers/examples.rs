@@ -81,9 +81,9 @@ fn first_named(
 fn prefix(output: &Output) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(PREFIX.min(output.len()));
     // The API's outputs are all in memory: the only "error" is the prefix being full.
-    let _ = output.try_for_each_text(|text| {
-        let take = (PREFIX - bytes.len()).min(text.len());
-        bytes.extend_from_slice(&text.as_bytes()[..take]);
+    let _ = output.try_for_each_bytes(|piece| {
+        let take = (PREFIX - bytes.len()).min(piece.len());
+        bytes.extend_from_slice(&piece[..take]);
         if bytes.len() == PREFIX {
             Err(std::io::Error::from(std::io::ErrorKind::WriteZero))
         } else {
