@@ -192,7 +192,7 @@ fn hash_chunks(chunks: &[Chunk]) -> (usize, Xxh3) {
     let mut hasher = Xxh3::new();
     let mut len = 0;
     for chunk in chunks {
-        hasher.update(&chunk.hashed());
+        chunk.hash_into(&mut hasher);
         len += chunk.len();
     }
     (len, hasher)

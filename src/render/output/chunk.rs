@@ -5,7 +5,7 @@ use crate::source::DiskBody;
 use std::cell::RefCell;
 use std::io;
 use std::sync::Arc;
-use xxhash_rust::xxh3::xxh3_64;
+use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 /// A piece of an output file.
 #[derive(Clone, Debug)]
@@ -40,19 +40,16 @@ impl Chunk {
 
     /// The text, when it is in memory.
     pub fn text(&self) -> Option<&str> {
-        match self {
-            Chunk::Text(text) => Some(text),
-            Chunk::Static(text) => Some(text),
-            Chunk::Source { text, start, end } => Some(&text[*start as usize..*end as usize]),
-            Chunk::Disk(_) => None,
+        match self.held() {
+            Held::Memory(text) => Some(text),
+            Held::Disk(_) => None,
         }
     }
 
     pub fn len(&self) -> usize {
-        match (self, self.text()) {
-            (_, Some(text)) => text.len(),
-            (Chunk::Disk(body), None) => body.len(),
-            (_, None) => unreachable!("only a chunk on disk has no text in memory"),
+        match self.held() {
+            Held::Memory(text) => text.len(),
+            Held::Disk(body) => body.len(),
         }
     }
 
@@ -60,36 +57,52 @@ impl Chunk {
         self.len() == 0
     }
 
-    /// What a hash over an output's chunks takes for this one: the bytes of a chunk in memory;
-    /// the [`digest_of`] its length and hash for a chunk on disk, whose bytes are not at hand. So
+    fn held(&self) -> Held<'_> {
+        match self {
+            Chunk::Text(text) => Held::Memory(text),
+            Chunk::Static(text) => Held::Memory(text),
+            Chunk::Source { text, start, end } => {
+                Held::Memory(&text[*start as usize..*end as usize])
+            }
+            Chunk::Disk(body) => Held::Disk(body),
+        }
+    }
+
+    /// Feeds the chunk to a hash over an output's chunks: the bytes of a chunk in memory, the
+    /// [`digest_of`] its length and hash for a chunk on disk, whose bytes are not at hand. So
     /// within one build, equal hashes still mean equal bytes (one build holds a body either in
     /// memory or on disk, never both).
-    pub(super) fn hashed(&self) -> std::borrow::Cow<'_, [u8]> {
-        match self {
-            Chunk::Disk(body) => digest_of(body.len(), body.digest()).to_vec().into(),
-            chunk => chunk.text().unwrap_or_default().as_bytes().into(),
+    pub(super) fn hash_into(&self, hasher: &mut Xxh3) {
+        match self.held() {
+            Held::Memory(text) => hasher.update(text.as_bytes()),
+            Held::Disk(body) => hasher.update(&digest_of(body.len(), body.digest())),
         }
     }
 
-    /// The [`chunk_digest`] of the chunk.
+    /// The [`chunk_digest`] of the chunk (of a chunk on disk, from the digest the build read).
     pub(super) fn digest(&self) -> [u8; DIGEST_LEN] {
-        match self {
-            Chunk::Disk(body) => digest_of(body.len(), body.digest()),
-            chunk => chunk_digest(chunk.text().unwrap_or_default().as_bytes()),
+        match self.held() {
+            Held::Memory(text) => chunk_digest(text.as_bytes()),
+            Held::Disk(body) => digest_of(body.len(), body.digest()),
         }
     }
 
-    /// Hands the chunk's text to `f`: a chunk on disk is read first, into this thread's buffer.
+    /// Hands the chunk's bytes to `f`: a chunk on disk is read first, into this thread's buffer.
     pub(super) fn with_bytes<E: From<io::Error>>(
         &self,
         f: &mut impl FnMut(&[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
-        match (self, self.text()) {
-            (_, Some(text)) => f(text.as_bytes()),
-            (Chunk::Disk(body), None) => BODY.with_borrow_mut(|buf| f(body.read(buf)?)),
-            (_, None) => unreachable!("only a chunk on disk has no text in memory"),
+        match self.held() {
+            Held::Memory(text) => f(text.as_bytes()),
+            Held::Disk(body) => BODY.with_borrow_mut(|buf| f(body.read(buf)?)),
         }
     }
+}
+
+/// Where a chunk's bytes are.
+enum Held<'a> {
+    Memory(&'a str),
+    Disk(&'a DiskBody),
 }
 
 /// Chunks are equal when their text is, however it is held (a chunk on disk by its length and
