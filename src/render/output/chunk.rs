@@ -57,6 +57,8 @@ impl Chunk {
         self.len() == 0
     }
 
+    // Inlined: called for every chunk the writer and the hashes go through.
+    #[inline]
     fn held(&self) -> Held<'_> {
         match self {
             Chunk::Text(text) => Held::Memory(text),
