@@ -52,6 +52,12 @@ pub struct Workspace {
 /// bookkeeping to change it with.
 const ONE_SHOT: &str = "a one-shot (`Lifetime::Once`) workspace is never changed";
 
+/// The index bookkeeping of a watch session's workspace, to update (a free function, so that
+/// the database can be borrowed beside it).
+fn watched(indexes: &mut Option<Indexes>) -> &mut Indexes {
+    indexes.as_mut().expect(ONE_SHOT)
+}
+
 /// What one change did to the inputs.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Applied {
@@ -286,8 +292,7 @@ impl Workspace {
             })
             .chain(self.indexes().published_files())
             .collect();
-        let indexes = self.indexes.as_mut().expect(ONE_SHOT);
-        indexes.update(&mut self.db, posts, []);
+        watched(&mut self.indexes).update(&mut self.db, posts, []);
         true
     }
 
@@ -311,8 +316,7 @@ impl Workspace {
             .filter_map(|(path, file)| Some((lang_of(path)?, *file)))
             .collect();
         if !posts.is_empty() || !deleted.is_empty() {
-            let indexes = self.indexes.as_mut().expect(ONE_SHOT);
-            indexes.update(&mut self.db, posts, deleted);
+            watched(&mut self.indexes).update(&mut self.db, posts, deleted);
         }
     }
 
@@ -373,8 +377,7 @@ impl Workspace {
         }
         if !replaced.is_empty() {
             self.replace_in_lists(&replaced);
-            let indexes = self.indexes.as_mut().expect(ONE_SHOT);
-            indexes.replace(&mut self.db, &replaced);
+            watched(&mut self.indexes).replace(&mut self.db, &replaced);
         }
         if applied.structural {
             self.sync_lists();
@@ -383,8 +386,7 @@ impl Workspace {
         // An input joins the set when created (a first edit, a new path) and leaves it when its
         // file is deleted: the set can only have changed then.
         if !replaced.is_empty() || applied.structural {
-            let indexes = self.indexes.as_mut().expect(ONE_SHOT);
-            indexes.set_volatile(&mut self.db, &self.volatile);
+            watched(&mut self.indexes).set_volatile(&mut self.db, &self.volatile);
         }
         // Out of every list and index now: free for the next new path. An input loaded at the
         // start stays out of the pool, because setting it would lower its HIGH durability.

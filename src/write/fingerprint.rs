@@ -217,8 +217,8 @@ impl Probe {
     /// removes the old one when this build cannot be vouched for (`clean` is false: it printed
     /// warnings; a racy file whose text the build did not hold; an output written too recently
     /// to trust its stamp; the history changed by someone else meanwhile). `digest_of` gives
-    /// the xxh3-64 hash of the text the build read for a content path; `recorded` says whether the build recorded into
-    /// the history (its new bytes are then the build's own).
+    /// the xxh3-64 hash of the text the build read for a content path; `recorded` says whether
+    /// the build recorded into the history (its new bytes are then the build's own).
     pub fn save(
         self,
         publisher: &Publisher,
