@@ -14,6 +14,13 @@
 //! before each run so that they are in the OS page cache: on this kind of VM the page cache
 //! drains within seconds, and disk latency would otherwise dominate and vary run to run.
 //!
+//! Each run starts on a quiet disk: the bench writes back every dirty page of the output's file
+//! system first (`syncfs`), as on a CI machine, where the build is the first thing that writes.
+//! Without it, run N waits on the writeback of the runs before it (a 50,000-post build writes
+//! 924 MB, and the kernel starts writing back once 10% of memory is dirty), which measures how
+//! many runs came before. That cost is the bytes a build writes, and it is printed on its own:
+//! "writeback ms" is how long the `syncfs` right after each run took (median).
+//!
 //! Each run writes a folder of its own, and the folders are deleted after the last run: on
 //! ext4 mounted without a journal (this kind of VM's disk), creating files right after many
 //! were deleted makes every new inode skip the recently freed ones (`recently_deleted` in the
@@ -34,7 +41,7 @@ mod corpus;
 #[path = "support/process.rs"]
 mod process;
 
-use process::{Usage, wait_with_rusage, warm};
+use process::{Usage, wait_with_rusage, warm, write_back};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -62,7 +69,7 @@ fn main() {
         std::env::var_os("CONTENT_API_BENCH_DIR").map_or_else(|| root.clone(), PathBuf::from);
     println!("content-api --once, cold (new process, empty output folder), {RUNS} runs each\n");
     println!(
-        "{:>10} {:>7} {:>6} {:>10} {:>7} {:>7} {:>12} {:>9} {:>9} {:>8}",
+        "{:>10} {:>7} {:>6} {:>10} {:>7} {:>7} {:>12} {:>9} {:>9} {:>8} {:>12}",
         "posts/lang",
         "files",
         "MB",
@@ -72,7 +79,8 @@ fn main() {
         "median cpu ms",
         "(user ms",
         "sys ms)",
-        "peak MB"
+        "peak MB",
+        "writeback ms"
     );
     for posts in sizes {
         let content = corpus::corpus_for(&root, posts);
@@ -81,10 +89,12 @@ fn main() {
         let mut cpus: Vec<Usage> = Vec::new();
         let mut peak_kb = 0;
         let mut outs = Vec::new();
+        let mut writebacks = Vec::new();
         for run in 0..RUNS {
             warm(&content);
             let out = out_root.join(format!("out-{posts}-{run}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&out);
+            write_back(&out_root);
             let started = Instant::now();
             #[allow(clippy::zombie_processes)] // reaped by wait_with_rusage
             let child = Command::new(&binary)
@@ -102,6 +112,7 @@ fn main() {
             let usage = wait_with_rusage(child.id());
             std::mem::forget(child);
             walls.push(started.elapsed());
+            writebacks.push(write_back(&out_root));
             cpus.push(usage);
             assert!(usage.code == 0, "build failed for {posts} posts");
             peak_kb = peak_kb.max(usage.max_rss_kb);
@@ -113,12 +124,13 @@ fn main() {
             let _ = std::fs::remove_dir_all(out);
         }
         walls.sort();
+        writebacks.sort();
         // The run of median CPU time, with its split between the program and the kernel.
         cpus.sort_by_key(Usage::cpu);
         let cpu = cpus[cpus.len() / 2];
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         println!(
-            "{:>10} {:>7} {:>6.1} {:>10.0} {:>7.0} {:>7.0} {:>12.0} {:>9.0} {:>9.0} {:>8.0}",
+            "{:>10} {:>7} {:>6.1} {:>10.0} {:>7.0} {:>7.0} {:>12.0} {:>9.0} {:>9.0} {:>8.0} {:>12.0}",
             posts,
             files,
             bytes as f64 / 1e6,
@@ -128,7 +140,8 @@ fn main() {
             ms(cpu.cpu()),
             ms(cpu.user),
             ms(cpu.sys),
-            peak_kb as f64 / 1024.0
+            peak_kb as f64 / 1024.0,
+            ms(writebacks[writebacks.len() / 2])
         );
     }
 }

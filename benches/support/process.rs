@@ -1,5 +1,5 @@
-//! What the build benchmarks share about running a build: warming the page cache, and reaping a
-//! child with its exit status, peak memory and CPU time.
+//! What the build benchmarks share about running a build: warming the page cache, waiting out
+//! the disk's writeback, and reaping a child with its exit status, peak memory and CPU time.
 
 // Each bench uses what it needs of this module.
 #![allow(dead_code)]
@@ -14,6 +14,19 @@ pub fn warm(dir: &Path) {
             let _ = std::fs::read(entry.path());
         }
     }
+}
+
+/// Writes back every dirty page of the file system that holds `dir` and returns how long that
+/// took: before a timed run, so that it does not pay for the previous run's writeback; after
+/// it, to see what the bytes it wrote cost the disk.
+pub fn write_back(dir: &Path) -> Duration {
+    let started = std::time::Instant::now();
+    if let Ok(folder) = std::fs::File::open(dir) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: syncfs on a descriptor this function owns.
+        unsafe { libc::syncfs(folder.as_raw_fd()) };
+    }
+    started.elapsed()
 }
 
 /// How a reaped child ran.

@@ -72,12 +72,6 @@ impl Cli {
     pub fn log_filter(&self) -> &'static str {
         self.log.filter()
     }
-
-    /// Whether the command builds once and exits (`build`, `check`): no long-lived process
-    /// whose resident size matters after the build.
-    pub fn is_one_shot(&self) -> bool {
-        matches!(self.command, Some(Command::Build | Command::Check))
-    }
 }
 
 /// The commands. One variant per command, each with its own flags struct where it has flags.
@@ -313,22 +307,6 @@ fn warn_placeholders(args: &BuildArgs) {
 mod tests {
     use super::*;
     use clap::CommandFactory;
-
-    #[test]
-    fn only_the_commands_that_exit_after_one_build_are_one_shot() {
-        let one_shot = |args: &[&str]| {
-            let mut argv = vec!["content-api"];
-            argv.extend_from_slice(args);
-            Cli::try_parse_from(argv).unwrap().is_one_shot()
-        };
-        assert!(one_shot(&["--once"]));
-        assert!(one_shot(&["build"]));
-        assert!(one_shot(&["check"]));
-        // Long-lived: their resident size matters after the first build.
-        assert!(!one_shot(&[]));
-        assert!(!one_shot(&["watch"]));
-        assert!(!one_shot(&["serve"]));
-    }
 
     #[test]
     fn the_command_line_definition_is_consistent() {

@@ -168,8 +168,8 @@ impl Output {
 }
 
 thread_local! {
-    /// Each writing thread's block, allocated once: a block allocated and freed per file made
-    /// glibc raise its mmap threshold and keep about 5 MB more of a watch session's heap.
+    /// Each writing thread's block, allocated once rather than per file (a megabyte per file
+    /// once made glibc keep about 5 MB more of a watch session's heap).
     static BLOCK: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(WRITE_BLOCK));
 }
 

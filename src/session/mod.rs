@@ -428,12 +428,13 @@ impl Session {
 }
 
 /// Hands the memory a full build freed (read buffers, per-worker database clones, transient
-/// vectors) back to the operating system. glibc keeps freed heap for reuse, so without this a
-/// daemon stays at its first build's peak resident size for its whole life.
+/// vectors) back to the operating system now. The allocator returns freed pages on its own, but
+/// only as later allocations and frees pass by: an idle daemon would otherwise keep its first
+/// build's peak resident size until the next edit.
 fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free pages of the allocator's own heap to the OS.
-    unsafe {
-        libc::malloc_trim(0);
-    }
+    // Each thread allocates from a heap of its own, and a collect frees the caller's: ask the
+    // build's worker threads too.
+    // SAFETY: mi_collect only frees pages that hold no live allocation.
+    rayon::broadcast(|_| unsafe { libmimalloc_sys::mi_collect(true) });
+    unsafe { libmimalloc_sys::mi_collect(true) }
 }
