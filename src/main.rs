@@ -1,5 +1,5 @@
-//! The `content-api` binary: logging to stderr (`RUST_LOG` filters
-//! it), the command line, and the exit code. Everything else is in the library
+//! The `content-api` binary: logging to stderr (`RUST_LOG` filters it), the command line, and
+//! the exit code. Everything else, the allocator included, is in the library
 //! ([`content_api::cli::run`]).
 
 use clap::Parser;
