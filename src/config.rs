@@ -45,6 +45,23 @@ pub struct SiteConfig {
     pub api_version: String,
     /// Watch-mode tuning.
     pub watch: WatchSettings,
+    /// How the output meets the host and the site's own files.
+    pub hosting: Hosting,
+}
+
+/// How the output meets the host and the site's own build output (`[hosting]`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Hosting {
+    /// The site's Cloudflare Pages Functions folder, when it has one (`pages_functions`,
+    /// default `functions/` beside the config file). Pages ignores `functions/` when the output
+    /// holds a `_worker.js`, so with Functions the edge layer is a module the site's Functions
+    /// import through one generated route file instead.
+    pub pages_functions: Option<Utf8PathBuf>,
+    /// Write Netlify's `_redirects` rules (410 and 404 statuses, which Cloudflare Pages rejects).
+    pub netlify: bool,
+    /// Output paths, or folders ending in `/`, the build may replace although the site wrote
+    /// them (`take_over`, or `--take-over`): a migration from the site's own API, on purpose.
+    pub take_over: Vec<String>,
 }
 
 /// Who to contact about the API.
@@ -137,6 +154,23 @@ impl SiteConfig {
             watch: WatchSettings {
                 debounce_ms: file.watch.debounce_ms.unwrap_or(30),
             },
+            hosting: Hosting {
+                pages_functions: Some(root.join(
+                    file.hosting
+                        .pages_functions
+                        .as_deref()
+                        .unwrap_or(DEFAULT_PAGES_FUNCTIONS),
+                ))
+                .filter(|dir| dir.is_dir()),
+                netlify: file.hosting.netlify.unwrap_or(false),
+                take_over: file
+                    .hosting
+                    .take_over
+                    .into_iter()
+                    .map(|claim| check_take_over(&claim).map(|()| claim))
+                    .collect::<Result<_, _>>()
+                    .map_err(|why| ("take_over".to_string(), why))?,
+            },
         })
     }
 }
@@ -157,6 +191,38 @@ struct FileConfig {
     api: ApiSection,
     #[serde(default)]
     watch: WatchSection,
+    #[serde(default)]
+    hosting: HostingSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HostingSection {
+    pages_functions: Option<String>,
+    netlify: Option<bool>,
+    #[serde(default)]
+    take_over: Vec<String>,
+}
+
+/// Where a site's Cloudflare Pages Functions are, relative to the config file's folder (the
+/// folder `wrangler` runs in).
+pub const DEFAULT_PAGES_FUNCTIONS: &str = "functions";
+
+/// A `take_over` entry is an output path or folder (`api/`), relative, without `..`.
+pub fn check_take_over(claim: &str) -> Result<(), String> {
+    let ok = !claim.is_empty()
+        && !claim.starts_with('/')
+        && claim
+            .trim_end_matches('/')
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..");
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{claim}` is not a path in the output folder: write it relative to the folder, like \"api/\" (a folder) or \"openapi.json\" (a file)"
+        ))
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -18,22 +18,21 @@ mod checks;
 #[path = "conformance/client.rs"]
 mod client;
 mod common;
+#[path = "conformance/hosts.rs"]
+mod hosts;
 
 use checks::Target;
 use common::{SAMPLE_TODAY, copy_sample_content, repo};
+use hosts::{Host, find_program, free_port};
 use std::io::{BufRead, BufReader};
-use std::net::{SocketAddr, TcpListener};
+use std::net::SocketAddr;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 /// The base URL of the sample site (`watch.toml`).
 const BASE_URL: &str = "https://lucia-montoya.example";
-
-/// The compatibility date given to wrangler: its bundled runtime accepts dates up to early
-/// May 2026.
-const COMPATIBILITY_DATE: &str = "2026-05-01";
 
 /// The `content-api` binary under test.
 fn binary() -> PathBuf {
@@ -78,7 +77,7 @@ impl Fixture {
         copy_sample_content(&content);
         let out = dir.path().join("out");
         build(&content, &out);
-        let (tag, slug) = single_post_tag(&out);
+        let (tag, slug) = checks::single_post_tag(&out);
         let post_file = std::fs::read_dir(content.join("blog/en"))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -132,111 +131,6 @@ impl Fixture {
             tag: self.tag.clone(),
         }
     }
-}
-
-/// An English tag with exactly one post, and that post's slug.
-fn single_post_tag(out: &Path) -> (String, String) {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(out.join("api/timeline/en"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    names.sort();
-    for path in names {
-        let timeline: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        if timeline["total"] == 1 {
-            let tag = path.file_stem().unwrap().to_string_lossy().into_owned();
-            let slug = timeline["posts"][0]["slug"].as_str().unwrap().to_string();
-            return (tag, slug);
-        }
-    }
-    panic!("the sample has no English tag with a single post");
-}
-
-/// A host process, stopped (by its own id) when dropped. Each runs in a process group of its
-/// own, led by it, so the runtimes wrangler starts stop with it.
-struct Host {
-    child: Child,
-    name: &'static str,
-    log: PathBuf,
-}
-
-impl Drop for Host {
-    fn drop(&mut self) {
-        let group = -(self.child.id() as i32);
-        // SAFETY: kill(2) with the negated id of the group this test created.
-        unsafe {
-            libc::kill(group, libc::SIGTERM);
-        }
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        // SAFETY: as above; the group may already be gone.
-        unsafe {
-            libc::kill(group, libc::SIGKILL);
-        }
-        let _ = self.child.wait();
-    }
-}
-
-impl Host {
-    /// Waits until `addr` answers `GET /api/index.json` with 200, at most `patience`.
-    fn wait_ready(&mut self, addr: SocketAddr, patience: Duration) {
-        let start = Instant::now();
-        while start.elapsed() < patience {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                panic!(
-                    "{} exited ({status}) before answering:\n{}",
-                    self.name,
-                    std::fs::read_to_string(&self.log).unwrap_or_default()
-                );
-            }
-            if client::request(addr, "GET", "/api/index.json", &[])
-                .is_ok_and(|reply| reply.status == 200)
-            {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        panic!(
-            "{} did not answer on {addr} within {patience:?}:\n{}",
-            self.name,
-            std::fs::read_to_string(&self.log).unwrap_or_default()
-        );
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A program from `variable`, else from `PATH`. `None` when absent, unless the run requires
-/// every host, in which case its absence fails the test.
-fn find_program(variable: &str, name: &str) -> Option<PathBuf> {
-    let found = std::env::var_os(variable).map(PathBuf::from).or_else(|| {
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths)
-                .chain([PathBuf::from("/usr/sbin")])
-                .map(|dir| dir.join(name))
-                .find(|p| p.is_file())
-        })
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CONTENT_API_REQUIRE_HOSTS").is_none(),
-            "{name} is required (CONTENT_API_REQUIRE_HOSTS is set) but was not found: set {variable} or put it on PATH"
-        );
-        eprintln!("skipped: {name} not found (set {variable} or put it on PATH)");
-    }
-    found
 }
 
 /// Runs every check against `addr` and fails with the list of those that do not hold.
@@ -354,35 +248,13 @@ fn cloudflare_pages_holds_the_contract() {
         return;
     };
     let fixture = Fixture::new();
-    let port = free_port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    // wrangler writes its config and logs under HOME; keep them in the test's folder, and
-    // keep it offline: no metrics, no prompts.
-    let home = fixture.dir.path().join("wrangler-home");
-    std::fs::create_dir_all(&home).unwrap();
-    let log = fixture.dir.path().join("wrangler.log");
-    let child = Command::new(wrangler)
-        .args(["pages", "dev"])
-        .arg(fixture.out())
-        .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
-        .args(["--compatibility-date", COMPATIBILITY_DATE])
-        .env("HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("WRANGLER_SEND_METRICS", "false")
-        .env("CI", "true")
-        .current_dir(fixture.dir.path())
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&log).unwrap())
-        .stderr(std::fs::File::create(fixture.dir.path().join("wrangler.err")).unwrap())
-        .process_group(0)
-        .spawn()
-        .unwrap();
-    let mut host = Host {
-        child,
-        name: "wrangler pages dev",
-        log,
-    };
-    host.wait_ready(addr, Duration::from_secs(120));
+    let (_host, addr) = hosts::wrangler(
+        &wrangler,
+        &fixture.out(),
+        fixture.dir.path(),
+        fixture.dir.path(),
+        "/api/index.json",
+    );
     assert_conformance(
         "Cloudflare Pages (wrangler pages dev)",
         &fixture,

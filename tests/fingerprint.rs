@@ -210,8 +210,11 @@ fn a_history_change_is_rebuilt() {
     text.push_str("api/tags/retired.json\n");
     std::fs::write(&history, text).unwrap();
     assert_rebuilt(&site, &[], "a path added to the history");
-    let redirects = std::fs::read_to_string(site.out().join("_redirects")).unwrap();
-    assert!(redirects.contains("/api/tags/retired.json"), "{redirects}");
+    let gone = std::fs::read_to_string(site.out().join("_nginx_gone.conf")).unwrap();
+    assert!(
+        gone.contains("location = /api/tags/retired.json {"),
+        "{gone}"
+    );
 }
 
 #[test]

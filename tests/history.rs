@@ -1,13 +1,14 @@
-//! The history of published API paths: an input of the build that decides `_redirects`.
+//! The history of published API paths: an input of the build that decides the host files'
+//! 410s (`_nginx_gone.conf` here; `_worker.js` and Netlify's `_redirects` take the same list).
 //!
 //! - `--once` remembers what it published; removing a tag's last post lists its timelines in
-//!   `_redirects` as 410, and bringing it back removes the rule.
-//! - In a long-lived workspace (watch mode), `_redirects` re-renders only when the set of gone
+//!   `_nginx_gone.conf` as 410, and bringing it back removes the rule.
+//! - In a long-lived workspace (watch mode), `_nginx_gone.conf` re-renders only when the set of gone
 //!   paths changes, and setting an equal history is not a change.
 //! - The history lives beside `watch.toml`: a fresh clone without the output folder answers
-//!   410 through `_redirects` and through `serve`; a `--drafts` preview and a watch session
+//!   410 through the host files and through `serve`; a `--drafts` preview and a watch session
 //!   never record; a legacy `out/.content-api/published.json` is validated and migrated once;
-//!   bad lines are reported with file and line and never reach `_redirects`.
+//!   bad lines are reported with file and line and never reach the host files.
 
 mod common;
 
@@ -29,14 +30,8 @@ fn once_remembers_what_it_published_and_lists_removed_paths_as_gone() {
     let content = tempfile::tempdir().unwrap();
     golden_copy(&repo().join("content"), content.path());
     build(content.path(), out.path(), &[]);
-    let redirects = || std::fs::read_to_string(out.path().join("_redirects")).unwrap();
-    let gone_rules = || -> Vec<String> {
-        redirects()
-            .lines()
-            .filter(|l| !l.starts_with('#') && l.ends_with(" 410"))
-            .map(str::to_string)
-            .collect()
-    };
+    let redirects = || std::fs::read_to_string(out.path().join("_nginx_gone.conf")).unwrap();
+    let gone_rules = || gone_locations(&redirects());
     assert!(gone_rules().is_empty(), "{}", redirects());
     let history = std::fs::read_to_string(out.path().join(".content-api/test.history")).unwrap();
     assert!(history.contains("\napi/timeline/en/half-marathon.json\n"));
@@ -55,11 +50,10 @@ fn once_remembers_what_it_published_and_lists_removed_paths_as_gone() {
     assert_eq!(
         gone_rules(),
         [
-            "/api/timeline/en/half-marathon.json /api/410.json 410",
-            "/api/timeline/es/half-marathon.json /api/410.json 410",
+            "/api/timeline/en/half-marathon.json",
+            "/api/timeline/es/half-marathon.json",
         ]
     );
-    assert!(redirects().ends_with("/api/* /api/404.json 404\n# END content-api\n"));
     // A third build with the same content rewrites nothing: the gone set is stable.
     let second = build(content.path(), out.path(), &[]);
     assert!(String::from_utf8_lossy(&second.stderr).contains(" 0 written"));
@@ -83,7 +77,7 @@ fn redirects_of(workspace: &Workspace) -> String {
     let outputs = build::outputs(workspace.db());
     let (_, output) = outputs
         .iter()
-        .find(|(path, _)| &**path == "_redirects")
+        .find(|(path, _)| &**path == "_nginx_gone.conf")
         .unwrap();
     String::from_utf8(output.to_vec().unwrap()).unwrap()
 }
@@ -92,7 +86,7 @@ fn redirects_of(workspace: &Workspace) -> String {
 fn redirects_re_render_only_when_the_gone_set_changes() {
     let history: Vec<Arc<str>> = vec!["api/series/en/retired.json".into()];
     let mut workspace = recording_sample_workspace(history.clone().into());
-    assert!(redirects_of(&workspace).contains("/api/series/en/retired.json /api/410.json 410\n"));
+    assert!(redirects_of(&workspace).contains("location = /api/series/en/retired.json {"));
     // The first edit of a file lowers its durability (HIGH as loaded, LOW once edited), and
     // salsa cannot backdate across that drop: its dependents re-run once. Edit once first.
     let post = ContentPath::new(HALF_MARATHON[0]).unwrap();
@@ -107,7 +101,7 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     // An equal history is not a change.
     assert!(!workspace.set_published(history.clone().into()));
 
-    // A title edit changes posts, not the set of paths: `_redirects` is not rendered again.
+    // A title edit changes posts, not the set of paths: the gone list is not rendered again.
     let post = ContentPath::new(HALF_MARATHON[0]).unwrap();
     let text = std::fs::read_to_string(repo().join("content").join(HALF_MARATHON[0])).unwrap();
     let edited = text.replace("Training for My First", "Training for a First");
@@ -116,7 +110,7 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     redirects_of(&workspace);
     let executed = query_names(&workspace.db().take_executions());
     assert!(runs_of(&executed, "post_entry_json") > 0, "{executed:?}");
-    assert!(runs_of(&executed, "redirects_file") == 0, "{executed:?}");
+    assert!(runs_of(&executed, "gone_file") == 0, "{executed:?}");
 
     // Publishing the current paths grows the history without changing the gone set.
     let mut grown: Vec<Arc<str>> = build::outputs(workspace.db())
@@ -129,7 +123,7 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     assert!(workspace.set_published(grown.clone().into()));
     redirects_of(&workspace);
     let executed = query_names(&workspace.db().take_executions());
-    assert!(runs_of(&executed, "redirects_file") == 0, "{executed:?}");
+    assert!(runs_of(&executed, "gone_file") == 0, "{executed:?}");
 
     // A new gone path re-renders it.
     let mut more = grown;
@@ -138,8 +132,8 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     assert!(workspace.set_published(more.into()));
     let text = redirects_of(&workspace);
     let executed = query_names(&workspace.db().take_executions());
-    assert!(runs_of(&executed, "redirects_file") > 0, "{executed:?}");
-    assert!(text.contains("/api/timeline/es/retired.json /api/410.json 410\n"));
+    assert!(runs_of(&executed, "gone_file") > 0, "{executed:?}");
+    assert!(text.contains("location = /api/timeline/es/retired.json {"));
 }
 
 // ---- The history file beside watch.toml. ----
@@ -209,9 +203,13 @@ fn history_lines(site: &Site) -> Vec<String> {
 }
 
 fn gone_rules(site: &Site) -> Vec<String> {
-    site.read("out/_redirects")
-        .lines()
-        .filter(|l| l.ends_with(" 410"))
+    gone_locations(&site.read("out/_nginx_gone.conf"))
+}
+
+/// The removed paths `_nginx_gone.conf` answers 410 for.
+fn gone_locations(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("location = ")?.strip_suffix(" {"))
         .map(str::to_string)
         .collect()
 }
@@ -237,10 +235,7 @@ fn a_fresh_clone_without_out_answers_410_for_what_an_earlier_build_published() {
     let clone = site.clone_without_out();
     assert!(!clone.out().exists());
     clone.once(&[]).assert_success();
-    assert_eq!(
-        gone_rules(&clone),
-        ["/api/timeline/en/rust.json /api/410.json 410"]
-    );
+    assert_eq!(gone_rules(&clone), ["/api/timeline/en/rust.json"]);
 
     // And `serve` in a fresh clone answers 410 too (it builds before it listens).
     let clone = site.clone_without_out();
@@ -352,11 +347,8 @@ fn a_legacy_history_is_validated_and_migrated_once() {
     let lines = history_lines(&site);
     assert!(lines.contains(&"api/series/en/retired.json".to_string()));
     assert!(!site.read(HISTORY).contains("evil") && !site.read(HISTORY).contains(".."));
-    assert_eq!(
-        gone_rules(&site),
-        ["/api/series/en/retired.json /api/410.json 410"]
-    );
-    assert!(!site.read("out/_redirects").contains("evil"));
+    assert_eq!(gone_rules(&site), ["/api/series/en/retired.json"]);
+    assert!(!site.read("out/_nginx_gone.conf").contains("evil"));
     // A second build has nothing to migrate and nothing to say.
     let again = site.once(&[]);
     again.assert_success();
@@ -381,10 +373,7 @@ fn bad_history_lines_are_reported_by_line_and_never_reach_the_host_files() {
     }
     assert_eq!(
         gone_rules(&site),
-        [
-            "/api/timeline/en/old.json /api/410.json 410",
-            "/api/timeline/es/old.json /api/410.json 410",
-        ]
+        ["/api/timeline/en/old.json", "/api/timeline/es/old.json",]
     );
     let history = site.read(HISTORY);
     assert!(!history.contains("evil") && !history.contains("<<<") && !history.contains(".."));

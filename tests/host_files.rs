@@ -1,11 +1,14 @@
 //! Sharing the output folder with the site's generator (Astro's `dist/`, Hugo's `public/`):
 //! files this tool did not write are never silently replaced.
 //!
-//! - the site's `_headers` and `_redirects` survive: the tool's rules go in a marked block at
-//!   the top, the site's lines are kept byte for byte after it, through rebuilds and through the
-//!   site generator writing its own version again;
-//! - the site's own `404.html` wins, and is not claimed in the manifest;
-//! - any other file of the site in the way stops the build, names the files, writes nothing.
+//! - the site's `_headers` and `_redirects` survive: the tool's rules go in a marked block (last
+//!   in `_headers`, first in Netlify's `_redirects`), the site's lines are kept byte for byte,
+//!   through rebuilds and through the site generator writing its own version again;
+//! - the site's own `404.html` wins, and is not claimed in the manifest; so do its `llms.txt`,
+//!   `auth.md` and Markdown twins;
+//! - a path `--take-over` names is replaced on purpose;
+//! - any other file of the site in the way stops the build, names the files grouped by folder,
+//!   writes nothing.
 
 mod common;
 
@@ -17,9 +20,15 @@ const SITE_HEADERS: &str = "/assets/*\n  Cache-Control: public, max-age=31536000
 // No final newline, CRLF on one line: kept exactly as they are.
 const SITE_REDIRECTS: &str = "/blog/old /blog/new 301\r\n/*  /index.html  200";
 
-/// A site whose generator already built into `out/`.
+/// A site whose generator already built into `out/`, deployed on Netlify too (so the tool
+/// writes `_redirects`).
 fn site_with_its_own_files() -> Site {
     let site = Site::new();
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "[hosting]\nnetlify = true\n",
+    )
+    .unwrap();
     std::fs::create_dir_all(site.out()).unwrap();
     for (name, text) in [
         ("404.html", SITE_404),
@@ -34,6 +43,31 @@ fn site_with_its_own_files() -> Site {
 
 fn read(site: &Site, name: &str) -> String {
     std::fs::read_to_string(site.out().join(name)).unwrap()
+}
+
+/// The file is exactly `site_bytes`, then the tool's block; returns the block's rules.
+fn assert_merged_last(text: &str, site_bytes: &str) -> Vec<String> {
+    let (site, block) = text
+        .split_once(&format!("{OWNED_BLOCK_BEGIN}\n"))
+        .expect("the block");
+    let separator = if site_bytes.is_empty() || site_bytes.ends_with('\n') {
+        ""
+    } else {
+        "\n"
+    };
+    assert_eq!(
+        site,
+        format!("{site_bytes}{separator}"),
+        "the site's lines, byte for byte"
+    );
+    let block = block
+        .strip_suffix(&format!("{OWNED_BLOCK_END}\n"))
+        .expect("the block ends the file");
+    block
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The file is the tool's block, then exactly `site_bytes`; returns the block's rules.
@@ -75,8 +109,12 @@ fn the_sites_host_files_survive_and_the_merged_files_keep_its_lines() {
     );
     assert!(manifest.contains("\"_redirects\""), "{manifest}");
 
-    let headers = assert_merged(&read(&site, "_headers"), SITE_HEADERS);
+    let headers = assert_merged_last(&read(&site, "_headers"), SITE_HEADERS);
     assert!(headers.contains(&"  Access-Control-Allow-Origin: *".to_string()));
+    assert!(
+        !headers.contains(&"/*".to_string()),
+        "no rule for the site's pages: {headers:?}"
+    );
     let rules = assert_merged(&read(&site, "_redirects"), SITE_REDIRECTS);
     // First match wins: the API's fallback comes before the site's catch-all.
     assert_eq!(rules, ["/api/* /api/404.json 404"]);
@@ -101,7 +139,7 @@ fn the_sites_host_files_survive_and_the_merged_files_keep_its_lines() {
     site.build().assert_success();
     let rules = assert_merged(&read(&site, "_redirects"), new_site_redirects);
     assert_eq!(rules.len(), 2, "{rules:?}");
-    assert_merged(&read(&site, "_headers"), SITE_HEADERS);
+    assert_merged_last(&read(&site, "_headers"), SITE_HEADERS);
     assert_eq!(read(&site, "404.html"), SITE_404);
 
     // An unchanged rebuild writes nothing at all (but the tool's fingerprint of the build,
@@ -120,20 +158,24 @@ fn without_a_site_404_the_tool_writes_its_own() {
     let site = Site::new();
     site.build().assert_success();
     assert!(read(&site, "404.html").contains("Not Found"));
-    assert_merged(&read(&site, "_redirects"), "");
+    assert_merged_last(&read(&site, "_headers"), "");
+    assert!(
+        !site.out().join("_redirects").exists(),
+        "Netlify's rules only when asked for: Cloudflare Pages rejects them"
+    );
 }
 
 #[test]
 fn any_other_file_of_the_site_in_the_way_stops_the_build_before_it_writes() {
     let site = site_with_its_own_files();
-    std::fs::write(site.out().join("llms.txt"), "the site's own llms.txt\n").unwrap();
+    std::fs::write(site.out().join("openapi.json"), "{}").unwrap();
     std::fs::create_dir_all(site.out().join("api")).unwrap();
     std::fs::write(site.out().join("api/posts.json"), "[]").unwrap();
     let before = site.out_snapshot();
     let run = site.build();
     assert_ne!(run.code(), 0, "{}", run.stderr);
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    for named in ["llms.txt", "api/posts.json", "--out"] {
+    for named in ["openapi.json", "api/ (1 file)", "--take-over api/", "--out"] {
         assert!(
             run.stderr.contains(named),
             "{named} not named:\n{}",
@@ -146,10 +188,11 @@ fn any_other_file_of_the_site_in_the_way_stops_the_build_before_it_writes() {
         "nothing recorded either"
     );
 
-    // Moving the file away is enough.
-    std::fs::remove_file(site.out().join("llms.txt")).unwrap();
-    std::fs::remove_file(site.out().join("api/posts.json")).unwrap();
-    site.build().assert_success();
+    // Taking them over on purpose replaces them.
+    let run = site.build_with(&["--take-over", "api/", "--take-over", "openapi.json"]);
+    run.assert_success();
+    assert_ne!(read(&site, "api/posts.json"), "[]");
+    assert_ne!(read(&site, "openapi.json"), "{}");
     // A file that already holds exactly the bytes the tool writes is not a collision.
     let fresh = Site::new();
     fresh.build().assert_success();
@@ -167,6 +210,7 @@ fn watch_rebuilds_keep_the_sites_files_too() {
     );
     config.content_dir = camino::Utf8PathBuf::from_path_buf(site.content()).unwrap();
     config.out_dir = camino::Utf8PathBuf::from_path_buf(site.out()).unwrap();
+    config.hosting.netlify = true;
     let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
     let (mut session, outcome) = Session::start(Arc::new(config), today, false).unwrap();
     let first = outcome.report.expect("published");
@@ -212,4 +256,77 @@ fn watch_rebuilds_keep_the_sites_files_too() {
     let after = site.out_snapshot();
     assert_eq!(before.len(), after.len());
     assert_eq!(read(&site, "404.html"), SITE_404);
+}
+
+#[test]
+fn documents_a_site_writes_itself_are_its_own() {
+    let site = Site::new();
+    std::fs::create_dir_all(site.out().join("blog")).unwrap();
+    for (name, text) in [
+        ("llms.txt", "# The site's own llms.txt\n"),
+        ("auth.md", "# The site's own access policy\n"),
+        ("blog/hello.md", "# The site's own twin\n"),
+        (
+            "_headers",
+            "/llms.txt\n  Cache-Control: public, max-age=60\n",
+        ),
+    ] {
+        std::fs::write(site.out().join(name), text).unwrap();
+    }
+    let run = site.build();
+    run.assert_success();
+    assert_eq!(read(&site, "llms.txt"), "# The site's own llms.txt\n");
+    assert_eq!(read(&site, "auth.md"), "# The site's own access policy\n");
+    assert_eq!(read(&site, "blog/hello.md"), "# The site's own twin\n");
+    assert!(
+        site.out().join("es/blog/hello.md").is_file(),
+        "the tool's twins elsewhere"
+    );
+    // No rule of the tool's touches the documents it left to the site.
+    let rules = assert_merged_last(
+        &read(&site, "_headers"),
+        "/llms.txt\n  Cache-Control: public, max-age=60\n",
+    );
+    assert!(
+        !rules
+            .iter()
+            .any(|r| r.starts_with("/llms.txt") || r.starts_with("/auth.md")),
+        "{rules:?}"
+    );
+    let manifest = read(&site, MANIFEST_PATH);
+    assert!(!manifest.contains("\"llms.txt\""), "{manifest}");
+}
+
+#[test]
+fn the_sites_header_rules_on_the_tools_paths_are_reported_and_the_tools_values_win() {
+    let site = Site::new();
+    std::fs::create_dir_all(site.out()).unwrap();
+    let site_headers = "/*\n  Cache-Control: public, max-age=0, must-revalidate\n\n/.well-known/api-catalog\n  Cache-Control: public, max-age=300\n  X-Robots-Tag: noindex\n";
+    std::fs::write(site.out().join("_headers"), site_headers).unwrap();
+    let run = site.build();
+    run.assert_success();
+    assert!(
+        run.stderr
+            .contains("_headers:1: the site's rule `/*` sets cache-control"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("_headers:4: the site's rule `/.well-known/api-catalog`"),
+        "{}",
+        run.stderr
+    );
+    let rules = assert_merged_last(&read(&site, "_headers"), site_headers);
+    let at = |pattern: &str| {
+        rules
+            .iter()
+            .position(|r| r == pattern)
+            .unwrap_or_else(|| panic!("{pattern} in {rules:?}"))
+    };
+    // The same pattern twice would replace the site's block: the tool's is widened instead.
+    let catalog = at("/.well-known/api-catalog*");
+    assert_eq!(rules[catalog + 1], "  ! Cache-Control");
+    let api = at("/api/*");
+    assert_eq!(rules[api + 1], "  ! Cache-Control");
 }

@@ -704,7 +704,7 @@ async fn an_internal_failure_is_a_500_and_the_server_keeps_serving() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_removed_tag_answers_410_even_after_a_restart_and_redirects_say_so() {
+async fn a_removed_tag_answers_410_even_after_a_restart_and_the_host_files_say_so() {
     let mut server = Server::start().await;
     let path = "/api/timeline/en/half-marathon.json";
     assert_eq!(server.get(path).await.status, StatusCode::OK);
@@ -735,18 +735,19 @@ async fn a_removed_tag_answers_410_even_after_a_restart_and_redirects_say_so() {
         .get("/api/timeline/en/never-was.json")
         .await
         .assert_problem(404, "resource_not_found", "/api/timeline/en/never-was.json");
-    let redirects = std::fs::read_to_string(server.out().join("_redirects")).unwrap();
+    let gone = std::fs::read_to_string(server.out().join("_nginx_gone.conf")).unwrap();
+    for lang in ["en", "es"] {
+        assert!(
+            gone.contains(&format!(
+                "location = /api/timeline/{lang}/half-marathon.json {{"
+            )),
+            "{gone}"
+        );
+    }
+    let worker = std::fs::read_to_string(server.out().join("_worker.js")).unwrap();
     assert!(
-        redirects.contains("/api/timeline/en/half-marathon.json /api/410.json 410\n"),
-        "{redirects}"
-    );
-    assert!(
-        redirects.contains("/api/timeline/es/half-marathon.json /api/410.json 410\n"),
-        "{redirects}"
-    );
-    assert!(
-        redirects.ends_with("/api/* /api/404.json 404\n# END content-api\n"),
-        "{redirects}"
+        worker.contains("\"api/timeline/en/half-marathon.json\""),
+        "the edge layer's 410s"
     );
 
     // The history is on disk: a new server on the same folder still answers 410.
@@ -755,14 +756,14 @@ async fn a_removed_tag_answers_410_even_after_a_restart_and_redirects_say_so() {
     server.listen().await;
     server.get(path).await.assert_problem(410, "gone", path);
 
-    // The tag comes back: 200 again, and the rule leaves _redirects.
+    // The tag comes back: 200 again, and the rule leaves the host files.
     copy_tree(&repo().join("content/blog"), &server.content().join("blog"));
     let mut events = server.events().await;
     server.rebuild().await;
     events.next_rebuild().await;
     assert_eq!(server.get(path).await.status, StatusCode::OK);
-    let redirects = std::fs::read_to_string(server.out().join("_redirects")).unwrap();
-    assert!(!redirects.contains("half-marathon"), "{redirects}");
+    let gone = std::fs::read_to_string(server.out().join("_nginx_gone.conf")).unwrap();
+    assert!(!gone.contains("half-marathon"), "{gone}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -952,7 +953,7 @@ async fn the_command_builds_then_serves_and_prints_its_address() {
         String::from_utf8(body.to_vec()).unwrap(),
         on_disk.replace("http://localhost:4321", &server.url)
     );
-    assert!(site.out().join("_redirects").is_file());
+    assert!(site.out().join("_worker.js").is_file());
     assert!(site.out().join("_headers").is_file());
     assert!(site.out().join("404.html").is_file());
 }

@@ -216,6 +216,12 @@ struct BuildArgs {
     /// (one a line, empty when nothing changed), for a CDN purge by URL.
     #[arg(long, global = true, value_name = "FILE")]
     pub purge_list: Option<Utf8PathBuf>,
+
+    /// Replace the site's own file at this output path, or every file under a folder given with
+    /// a trailing `/` (`--take-over api/`), instead of refusing to build (adds to `take_over`).
+    /// For a site moving its own hand-written API to this tool. Repeat it for several paths.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub take_over: Vec<String>,
 }
 
 /// Exit code: the content has errors (or produces a path no file system can hold).

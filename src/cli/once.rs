@@ -11,7 +11,7 @@ use crate::diag::Diagnostic;
 use crate::render::Files;
 use crate::source::StampedFile;
 use crate::workspace::{Lifetime, Workspace, scan_for_build, scan_listed_for_build};
-use crate::write::{HistoryFile, Probe, Publisher, purge_urls, write_purge_list};
+use crate::write::{HistoryFile, Probe, Publisher, pages_functions, purge_urls, write_purge_list};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -21,7 +21,7 @@ pub fn run(settings: &Settings) -> ExitCode {
     let progress = Progress::on_stderr();
     // Take the output folder first: another writer there is reported before any work.
     let mut publisher = match Publisher::open(&config.out_dir) {
-        Ok(publisher) => publisher.one_shot(),
+        Ok(publisher) => publisher.one_shot().taking_over(&config.hosting.take_over),
         Err(err) => return write_error_exit(&err),
     };
     // Stamps taken before the content is read: nothing changed since the last build → done.
@@ -38,7 +38,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         .as_ref()
         .and_then(|probe| unchanged::reuse(probe, settings, started))
     {
-        return exit;
+        return install_pages_route(config).err().unwrap_or(exit);
     }
     let walked = probe.as_ref().map(Probe::content_files);
     let checked = match load_and_check(settings, &progress, walked) {
@@ -95,6 +95,9 @@ pub fn run(settings: &Settings) -> ExitCode {
                 }
             }
             tracing::debug!("published at {:?}", started.elapsed());
+            if let Err(exit) = install_pages_route(config) {
+                return exit;
+            }
             unchanged::save(
                 probe,
                 &publisher,
@@ -117,6 +120,25 @@ pub fn run(settings: &Settings) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => write_error_exit(&err),
+    }
+}
+
+/// Writes the route file that joins the edge layer to the site's Pages Functions, when the site
+/// has them (`write::pages_functions`); the exit code of a failure, printed.
+pub fn install_pages_route(config: &crate::config::SiteConfig) -> Result<(), ExitCode> {
+    match pages_functions::install(config) {
+        Ok(Some(path)) => {
+            tracing::info!(
+                "wrote {path}: the site's Pages Functions import the API's edge layer from {}",
+                config.out_dir
+            );
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(err) => {
+            eprintln!("error: {err}");
+            Err(ExitCode::from(EXIT_OUTPUT))
+        }
     }
 }
 
@@ -170,6 +192,16 @@ pub fn load_and_check(
     for warning in &history.warnings {
         eprintln!("warning: {warning}");
     }
+    let hosting_warnings = match pages_functions::check(config) {
+        Ok(warnings) => warnings,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return Err(Failure::Usage);
+        }
+    };
+    for warning in &hosting_warnings {
+        eprintln!("warning: {warning}");
+    }
     progress.phase("reading the content");
     let scan = match walked {
         Some(files) => scan_listed_for_build(files, BODY_BUDGET),
@@ -194,7 +226,8 @@ pub fn load_and_check(
     if errors > 0 {
         return Err(Failure::ContentErrors(errors));
     }
-    let clean = diagnostics.is_empty() && history.warnings.is_empty();
+    let clean =
+        diagnostics.is_empty() && history.warnings.is_empty() && hosting_warnings.is_empty();
     Ok(Checked {
         workspace,
         file_count,

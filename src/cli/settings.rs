@@ -64,6 +64,14 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
                 )
             })?;
     }
+    for claim in &args.take_over {
+        config::check_take_over(claim).map_err(|why| {
+            format!("error: invalid --take-over: {why}\n  = help: name a path in the output folder, for example --take-over api/")
+        })?;
+        if !config.hosting.take_over.contains(claim) {
+            config.hosting.take_over.push(claim.clone());
+        }
+    }
     Ok(Settings {
         config: Arc::new(config),
         config_path,

@@ -18,6 +18,7 @@ use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::render::Lane;
 use crate::session::{Batch, RebuildError, Session};
 use crate::watch::{Changes, Mode, Watcher};
+use crate::write::pages_functions;
 use clap::Args;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -173,6 +174,14 @@ impl<'a> Daemon<'a> {
         status.clear();
         let (mut session, outcome) = started.map_err(|err| write_error_exit(&err))?;
         session.use_lanes();
+        match pages_functions::check(&config) {
+            Ok(warnings) => warnings.iter().for_each(|w| tracing::warn!("{w}")),
+            Err(err) => {
+                eprintln!("error: {err}");
+                return Err(ExitCode::from(EXIT_USAGE));
+            }
+        }
+        super::once::install_pages_route(&config)?;
         let mut reporter = Reporter {
             color: settings.color,
             purge_list: settings.purge_list.clone(),

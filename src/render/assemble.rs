@@ -140,6 +140,7 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
         OutputKind::Redirects => redirects_file(db).clone(),
         OutputKind::NginxGone => super::nginx::gone_file(db).clone(),
         OutputKind::Worker => super::cloudflare::worker_file(db).clone(),
+        OutputKind::Headers => super::hosting::headers_output(db).clone(),
         OutputKind::Static => static_documents(db)
             .get(&file.path)
             .cloned()

@@ -8,6 +8,7 @@ pub const AUTH_MD: &str = "auth.md";
 pub const API_CATALOG: &str = ".well-known/api-catalog";
 pub const AI_CATALOG: &str = ".well-known/ai-catalog.json";
 pub const MCP_SERVER_CARD: &str = ".well-known/mcp/server-card.json";
+/// The agent skills discovery index.
 pub const AGENT_SKILLS_INDEX: &str = ".well-known/agent-skills/index.json";
 pub const DEVELOPERS_HTML: &str = "developers/index.html";
 pub const DEVELOPERS_MD: &str = "developers.md";

@@ -6,7 +6,6 @@
 use super::docs;
 use super::docs::text::html;
 use super::http::{API_PREFIX, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES};
-use super::media::{DOCUMENT_TYPES, EXTENSION_TYPES};
 use super::problem::static_problem;
 use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
@@ -14,39 +13,72 @@ use crate::model::Lang;
 use serde_json::json;
 use std::fmt::Write as _;
 
-/// `_headers`: one block per path pattern; a host applies every block that matches. Generated
-/// from `render::http` and `render::media`. No two blocks that can match the same existing file
-/// set the same header (hosts would join the values with a comma): an extension that one of
-/// the documents with a type of their own shares (`.json`) gets no block, since every host
-/// types it by its extension already, and `/api/*` says it once more for the API.
-pub fn headers_file() -> String {
+/// `_headers`: the contract's headers on the API and on each document this tool writes, one
+/// block per path, and no rule for any other path: a site sharing the folder keeps its own
+/// headers on its own pages. Every header a block sets is one the host would otherwise set by
+/// default or leave out, so in a folder of the tool's own no two blocks set the same header on
+/// a path (hosts join such values with a comma). Where the site's own rules set one of them on a
+/// path of the tool's, the merge puts the tool's block last with a `! Name` line first (Cloudflare
+/// Pages' "detach"), so the tool's value is the only one (`write::headers`).
+///
+/// `skills`: the published agent skills' output files (the index, then each `SKILL.md`), which
+/// have rules only when there are skills (an empty index gives way to a site's own).
+pub fn headers_file(skills: &[String]) -> String {
     let mut out = String::from(
-        "# Response headers for Netlify and Cloudflare Pages, written by content-api.\n\
-         # Every block whose path matches a request applies.\n/*\n",
+        "# Response headers for Cloudflare Pages and Netlify, written by content-api: the API's\n\
+         # and its documents' own, one block per path.\n",
     );
-    for (name, value) in CONTRACT_HEADERS {
-        let _ = writeln!(out, "  {name}: {value}");
-    }
-    let _ = writeln!(
-        out,
-        "/api/*\n  Content-Type: {}",
-        super::media_type("api/x.json")
-    );
-    for (path, media) in DOCUMENT_TYPES {
-        let _ = writeln!(out, "/{path}\n  Content-Type: {media}");
+    let mut block = |pattern: &str, content_type: Option<&str>, path: &str| {
+        let _ = writeln!(out, "{pattern}");
+        for (name, value) in CONTRACT_HEADERS {
+            let _ = writeln!(out, "  {name}: {value}");
+        }
+        if let Some(media) = content_type {
+            let _ = writeln!(out, "  Content-Type: {media}");
+        }
         for (_, name, value) in DOCUMENT_HEADERS.iter().filter(|(p, _, _)| *p == path) {
             let _ = writeln!(out, "  {name}: {value}");
         }
-    }
-    for (extension, media) in EXTENSION_TYPES {
-        let shared = DOCUMENT_TYPES
-            .iter()
-            .any(|(path, _)| path.ends_with(&format!(".{extension}")));
-        if !shared {
-            let _ = writeln!(out, "/*.{extension}\n  Content-Type: {media}");
+    };
+    block(
+        &format!("/{API_PREFIX}*"),
+        Some(super::media_type("api/x.json")),
+        "",
+    );
+    for path in header_paths(skills) {
+        if path == docs::DEVELOPERS_HTML {
+            // Its URL is the folder's (`/developers/`): the rule names the folder.
+            let folder = path.trim_end_matches("index.html");
+            block(&format!("/{folder}*"), None, path);
+        } else {
+            block(&format!("/{path}"), Some(super::media_type(path)), path);
         }
     }
     out
+}
+
+/// `_headers` of this build: re-runs when a skill appears or disappears.
+#[salsa::tracked(returns(ref))]
+pub fn headers_output(db: &dyn salsa::Database) -> super::Output {
+    let skills = docs::published_skills(db);
+    let mut files = Vec::new();
+    if !skills.is_empty() {
+        files.push(docs::AGENT_SKILLS_INDEX.to_string());
+        files.extend(skills.iter().map(|(name, _)| docs::skill_output_file(name)));
+    }
+    super::Output::new(headers_file(&files))
+}
+
+/// The output files, outside the API, that `_headers` has a block for: every discovery document
+/// (the agent skills only when there are some).
+fn header_paths(skills: &[String]) -> Vec<&str> {
+    let mut paths: Vec<&str> = super::DOCUMENTS
+        .iter()
+        .map(|document| document.file)
+        .filter(|file| *file != docs::AGENT_SKILLS_INDEX)
+        .collect();
+    paths.extend(skills.iter().map(String::as_str));
+    paths
 }
 
 /// The root `404.html`: what a host serves for an unknown path outside `/api/`. Without it,
@@ -72,26 +104,45 @@ pub fn api_not_found_page(config: &SiteConfig) -> String {
     to_json(&static_problem(config, ErrorCode::ResourceNotFound))
 }
 
-/// `_routes.json`: the requests the worker runs for. Every API path (a static host cannot
-/// answer another method with 405, nor name the path in a 404, nor answer 410); the pages that
-/// have a Markdown twin (negotiation); hidden folders (never served). Everything else, the
-/// discovery documents included, is a static asset.
-pub fn routes_file() -> String {
-    let mut include = vec![format!("/{API_PREFIX}*")];
-    let page = |twin: &str| twin.strip_suffix(".md").map(str::to_string);
+/// The pages whose Markdown twin this tool may write, as the edge layer matches them: a path
+/// ending in `/` covers every page under that folder (`blog/`), any other names one page and the
+/// pages under it (`developers`).
+pub fn twin_pages() -> Vec<String> {
+    let mut pages = Vec::new();
     for twin in [docs::DEVELOPERS_MD, docs::AUTH_MD] {
-        if let Some(page) = page(twin) {
-            include.push(format!("/{page}"));
-            include.push(format!("/{page}/*"));
+        if let Some(page) = twin.strip_suffix(".md") {
+            pages.push(page.to_string());
         }
     }
     for lang in Lang::ALL {
         let twin = docs::post_markdown_file(lang, "x");
         if let Some((folder, _)) = twin.rsplit_once('/') {
-            include.push(format!("/{folder}/*"));
+            pages.push(format!("{folder}/"));
         }
     }
-    include.push("/.content-api/*".into());
+    pages
+}
+
+/// The tool's files that no host serves: the state folder (`STATE_FOLDER`) and the host files.
+pub const STATE_FOLDER: &str = ".content-api";
+
+/// `_routes.json`: the requests `_worker.js` runs for (when the site has no Pages Functions).
+/// Every API path (a static host cannot answer another method with 405, nor name the path in a
+/// 404, nor answer 410); the pages that may have a Markdown twin (negotiation); the tool's state
+/// folder and host files (never served). Everything else, the site's pages and the discovery
+/// documents, is a static asset that runs no code.
+pub fn routes_file() -> String {
+    let mut include = vec![format!("/{API_PREFIX}*")];
+    for page in twin_pages() {
+        match page.strip_suffix('/') {
+            Some(folder) => include.push(format!("/{folder}/*")),
+            None => {
+                include.push(format!("/{page}"));
+                include.push(format!("/{page}/*"));
+            }
+        }
+    }
+    include.push(format!("/{STATE_FOLDER}/*"));
     // Host files: Pages never serves them, but `wrangler pages dev` answers them with a 502.
     include.extend(HOST_FILES.iter().map(|file| format!("/{file}")));
     let routes = json!({
@@ -107,37 +158,68 @@ pub fn routes_file() -> String {
 mod tests {
     use super::*;
 
+    fn blocks(text: &str) -> Vec<(&str, Vec<&str>)> {
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .fold(Vec::new(), |mut blocks, line| {
+                if let Some(header) = line.strip_prefix("  ") {
+                    blocks.last_mut().unwrap().1.push(header);
+                } else {
+                    blocks.push((line, Vec::new()));
+                }
+                blocks
+            })
+    }
+
     #[test]
-    fn headers_give_the_contract_headers_everywhere_and_each_content_type_once() {
-        let text = headers_file();
-        let blocks: Vec<(&str, Vec<&str>)> =
-            text.lines()
-                .filter(|l| !l.starts_with('#'))
-                .fold(Vec::new(), |mut blocks, line| {
-                    if let Some(header) = line.strip_prefix("  ") {
-                        blocks.last_mut().unwrap().1.push(header);
-                    } else {
-                        blocks.push((line, Vec::new()));
-                    }
-                    blocks
-                });
+    fn headers_name_only_the_tools_paths_each_once() {
+        let text = headers_file(&[]);
+        let blocks = blocks(&text);
         let block = |path: &str| &blocks.iter().find(|(p, _)| *p == path).unwrap().1;
-        assert!(block("/*").contains(&"Cache-Control: public, max-age=3600"));
-        assert!(block("/*").contains(&"Access-Control-Allow-Origin: *"));
-        assert_eq!(block("/api/*"), &["Content-Type: application/json"]);
-        assert!(block("/*").contains(&"Vary: Accept"));
+        assert!(
+            !blocks.iter().any(|(p, _)| *p == "/*"),
+            "no rule for the site's pages"
+        );
+        assert!(
+            !blocks.iter().any(|(p, _)| p.starts_with("/*.")),
+            "no rule by extension"
+        );
+        assert!(block("/api/*").contains(&"Cache-Control: public, max-age=3600"));
+        assert!(block("/api/*").contains(&"Access-Control-Allow-Origin: *"));
+        assert!(block("/api/*").contains(&"Content-Type: application/json"));
         let catalog = block("/.well-known/api-catalog");
         assert!(catalog.contains(
             &"Content-Type: application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\""
         ));
         assert!(catalog.contains(&"Link: </.well-known/api-catalog>; rel=\"api-catalog\""));
+        assert!(block("/llms.txt").contains(&"Content-Type: text/plain; charset=utf-8"));
+        assert!(block("/auth.md").contains(&"Content-Type: text/markdown; charset=utf-8"));
+        assert!(block("/developers/*").contains(&"Vary: Accept"));
         assert!(
-            block("/.well-known/ai-catalog.json")
-                .contains(&"Content-Type: application/ai-catalog+json")
+            !blocks.iter().any(|(p, _)| p.contains("agent-skills")),
+            "an empty skills index has no rule: {text}"
         );
-        assert!(!blocks.iter().any(|(p, _)| *p == "/*.json"));
-        assert!(block("/*.md").contains(&"Content-Type: text/markdown; charset=utf-8"));
-        assert!(block("/*.txt").contains(&"Content-Type: text/plain; charset=utf-8"));
+        let mut patterns: Vec<&str> = blocks.iter().map(|(p, _)| *p).collect();
+        let all = patterns.len();
+        patterns.sort();
+        patterns.dedup();
+        assert_eq!(patterns.len(), all, "one block per path");
+        for (pattern, headers) in &blocks {
+            let mut names: Vec<&str> = headers
+                .iter()
+                .map(|h| h.split(':').next().unwrap())
+                .collect();
+            let count = names.len();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), count, "{pattern}: one line per header");
+        }
+        let with_skills = headers_file(&[
+            ".well-known/agent-skills/index.json".into(),
+            ".well-known/agent-skills/x/SKILL.md".into(),
+        ]);
+        assert!(with_skills.contains("\n/.well-known/agent-skills/index.json\n"));
+        assert!(with_skills.contains("\n/.well-known/agent-skills/x/SKILL.md\n"));
     }
 
     #[test]
@@ -169,6 +251,7 @@ mod tests {
             assert!(include.contains(&path), "{path} in {include:?}");
         }
         assert!(include.contains(&"/_headers"));
+        assert!(include.contains(&"/.content-api/*"));
         assert!(!include.contains(&"/*"));
         assert!(include.len() <= 100, "Cloudflare allows 100 rules");
     }

@@ -45,13 +45,28 @@ pub const DOCUMENT_HEADERS: [(&str, &str, &str); 1] = [(
 pub const API_PREFIX: &str = "api/";
 
 /// Files of the output folder that configure a host and are never served.
-pub const HOST_FILES: [&str; 5] = [
+pub const HOST_FILES: [&str; 6] = [
     "_headers",
     "_redirects",
     "_routes.json",
     "_worker.js",
+    EDGE_MODULE,
     NGINX_GONE_FILE,
 ];
+
+/// The Cloudflare edge layer's module when the site has Pages Functions, which import it (a
+/// `_worker.js` would disable them; see `render::cloudflare`).
+pub const EDGE_MODULE: &str = "_content-api.js";
+
+/// The edge module's path in the output folder: `_worker.js`, or [`EDGE_MODULE`] when the site's
+/// Pages Functions import it.
+pub fn edge_module_path(config: &crate::config::SiteConfig) -> &'static str {
+    if config.hosting.pages_functions.is_some() {
+        EDGE_MODULE
+    } else {
+        "_worker.js"
+    }
+}
 
 /// The per-build part of the nginx configuration (the removed API paths), included by the
 /// server block `content-api hosting nginx` prints.
@@ -92,6 +107,76 @@ pub fn markdown_twin(path: &str) -> Option<String> {
     })
 }
 
+/// Whether an `Accept` header asks for a page's Markdown twin rather than its HTML (section 4.3).
+/// Each type gets the quality of the most specific range that matches it (RFC 9110, 12.5.1:
+/// `text/markdown`, then `text/*`, then `*/*`); Markdown wins only with a higher quality than
+/// HTML, so a tie (`*/*` alone, or no header) stays HTML. `serve`, the Cloudflare edge layer and
+/// the nginx block all decide by this rule ([`NEGOTIATION_CASES`] holds them to it).
+pub fn prefers_markdown(accept: &str) -> bool {
+    let ranges: Vec<(String, f32)> = accept
+        .split(',')
+        .filter_map(|range| {
+            let mut params = range.split(';');
+            let media = params.next()?.trim().to_ascii_lowercase();
+            let quality = params
+                .filter_map(|p| {
+                    let (name, value) = p.split_once('=')?;
+                    name.trim()
+                        .eq_ignore_ascii_case("q")
+                        .then(|| value.trim().parse::<f32>().unwrap_or(0.0).clamp(0.0, 1.0))
+                })
+                .next()
+                .unwrap_or(1.0);
+            (!media.is_empty()).then_some((media, quality))
+        })
+        .collect();
+    let quality_of = |media_type: &str| {
+        let family = media_type.split('/').next().unwrap_or("");
+        let rank = |range: &str| match range {
+            r if r == media_type => 3,
+            r if r.strip_suffix("/*") == Some(family) => 2,
+            "*/*" => 1,
+            _ => 0,
+        };
+        let best = ranges.iter().map(|(r, _)| rank(r)).max().unwrap_or(0);
+        if best == 0 {
+            return 0.0;
+        }
+        ranges
+            .iter()
+            .filter(|(r, _)| rank(r) == best)
+            .map(|(_, q)| *q)
+            .fold(0.0_f32, f32::max)
+    };
+    let markdown = quality_of("text/markdown");
+    markdown > 0.0 && markdown > quality_of("text/html")
+}
+
+/// `Accept` headers and whether each asks for Markdown: the one table every host's negotiation
+/// is tested against (unit tests here and in the edge layer's, the hosts in
+/// `tests/conformance.rs`).
+pub const NEGOTIATION_CASES: [(&str, bool); 16] = [
+    ("text/markdown", true),
+    ("text/markdown, */*;q=0.8", true),
+    ("text/html;q=0.5, text/markdown", true),
+    ("TEXT/MARKDOWN; charset=utf-8", true),
+    ("text/markdown;q=0.9, text/html;q=0.8", true),
+    ("text/html, text/markdown;q=0.9", false),
+    ("text/html, text/markdown", false),
+    ("text/markdown;q=0", false),
+    ("*/*", false),
+    ("text/*", false),
+    ("text/markdown;q=0.5, */*", false),
+    ("application/json", false),
+    ("", false),
+    (
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        false,
+    ),
+    ("text/markdown, text/html;q=0", true),
+    ("text/markdown;q=0.3, text/*;q=0.2", true),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +197,13 @@ mod tests {
         assert_eq!(markdown_twin("x/about.html").as_deref(), Some("x/about.md"));
         assert_eq!(markdown_twin("auth.md"), None);
         assert_eq!(markdown_twin("llms.txt"), None);
+    }
+
+    #[test]
+    fn negotiation_follows_the_quality_values() {
+        for (accept, markdown) in NEGOTIATION_CASES {
+            assert_eq!(prefers_markdown(accept), markdown, "{accept:?}");
+        }
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod static_docs;
 mod timelines;
 pub(crate) mod wire;
 
+pub use document_files::AGENT_SKILLS_INDEX;
 pub use http::HOST_FILES;
 pub use index::{DOCUMENTS, Document};
 pub use media::media_type;
@@ -36,10 +37,23 @@ pub use plan::{Files, LAGGING_DOCUMENTS, Lane};
 
 pub(crate) use assemble::{group_files, render_output};
 pub(crate) use http::is_api_path;
+pub use http::{NEGOTIATION_CASES, prefers_markdown};
 pub(crate) use output::Chunk;
 pub(crate) use plan::{OutputGroup, output_groups, site_documents};
 
 use crate::db::SourceFile;
+use crate::model::Lang;
+
+/// Whether an output path is a post's Markdown twin (`blog/{slug}.md`, `es/blog/{slug}.md`).
+pub fn is_post_twin(path: &str) -> bool {
+    Lang::ALL.into_iter().any(|lang| {
+        let pattern = docs::post_markdown_file(lang, "x");
+        let folder = &pattern[..pattern.len() - "x.md".len()];
+        path.strip_prefix(folder)
+            .and_then(|name| name.strip_suffix(".md"))
+            .is_some_and(|slug| !slug.is_empty() && !slug.contains('/'))
+    })
+}
 
 /// Renders the per-post fragments of one post (its index entry, its timeline entry, its
 /// Markdown variant and its `llms-full.txt` section) ahead of the files that join them, so a

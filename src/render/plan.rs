@@ -54,8 +54,11 @@ pub enum OutputKind {
     Redirects,
     /// `_nginx_gone.conf`: the removed paths, for the nginx server block.
     NginxGone,
-    /// `_worker.js`: the Cloudflare Pages edge layer, with the removed paths.
+    /// The Cloudflare Pages edge layer, with the removed paths: `_worker.js`, or
+    /// `_content-api.js` when the site's Pages Functions import it.
     Worker,
+    /// `_headers`: the API's and the documents' headers (the skills' among them).
+    Headers,
     /// A document that depends on the configuration only (OpenAPI, error bodies...).
     Static,
 }
@@ -122,7 +125,8 @@ impl OutputKind {
             OutputKind::DevelopersMarkdown => docs::DEVELOPERS_MD.into(),
             OutputKind::Redirects => "_redirects".into(),
             OutputKind::NginxGone => http::NGINX_GONE_FILE.into(),
-            OutputKind::Worker => "_worker.js".into(),
+            OutputKind::Worker => unreachable!("the edge module's path depends on the site"),
+            OutputKind::Headers => "_headers".into(),
             OutputKind::Static => unreachable!("static documents carry their own paths"),
         }
     }
@@ -143,6 +147,7 @@ impl OutputKind {
 /// configuration changes); backdates otherwise.
 #[salsa::tracked(returns(ref))]
 pub fn site_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
+    let config = Site::get(db).config(db);
     let mut kinds = vec![
         OutputKind::ApiIndex,
         OutputKind::AllPosts,
@@ -152,10 +157,12 @@ pub fn site_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
         OutputKind::AiCatalog,
         OutputKind::Developers,
         OutputKind::DevelopersMarkdown,
-        OutputKind::Redirects,
         OutputKind::NginxGone,
-        OutputKind::Worker,
+        OutputKind::Headers,
     ];
+    if config.hosting.netlify {
+        kinds.push(OutputKind::Redirects);
+    }
     kinds.extend(
         docs::published_skills(db)
             .iter()
@@ -176,6 +183,10 @@ pub fn site_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
             kind,
         })
         .collect();
+    files.push(OutputFile {
+        path: http::edge_module_path(config).into(),
+        kind: OutputKind::Worker,
+    });
     files.extend(static_documents(db).keys().map(|path| OutputFile {
         path: path.clone(),
         kind: OutputKind::Static,

@@ -1,9 +1,9 @@
 //! Documents that depend on the configuration only: `openapi.json`, the error bodies, the
 //! access policy, the API catalog, the MCP server card, and the host files that do not depend
-//! on the content (`_headers`, `_routes.json`, `404.html`, `api/404.html`).
+//! on the content (`_routes.json`, `404.html`, `api/404.html`).
 
 use super::docs;
-use super::hosting::{api_not_found_page, headers_file, not_found_page, routes_file};
+use super::hosting::{api_not_found_page, not_found_page, routes_file};
 use super::output::Output;
 use super::problem::{STATIC_PROBLEMS, static_problem};
 use super::wire::to_json;
@@ -33,8 +33,9 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
             Output::new(to_json(&static_problem(config, code))),
         );
     }
-    files.insert("_headers".into(), Output::new(headers_file()));
-    files.insert("_routes.json".into(), Output::new(routes_file()));
+    if config.hosting.pages_functions.is_none() {
+        files.insert("_routes.json".into(), Output::new(routes_file()));
+    }
     files.insert("404.html".into(), Output::new(not_found_page(config)));
     files.insert(
         "api/404.html".into(),

@@ -97,30 +97,7 @@ fn has_extension(path: &str) -> bool {
     name.contains('.')
 }
 
-/// Whether an `Accept` header prefers Markdown: `text/markdown` is listed with a nonzero
-/// quality that no other explicitly named type beats. Wildcards (`*/*`, `text/*`) do not
-/// compete: they accept Markdown too.
-pub fn prefers_markdown(accept: &str) -> bool {
-    let mut markdown = 0.0_f32;
-    let mut other = 0.0_f32;
-    for range in accept.split(',') {
-        let mut params = range.split(';');
-        let media = params.next().unwrap_or("").trim().to_ascii_lowercase();
-        let quality = params
-            .filter_map(|p| {
-                let (name, value) = p.split_once('=')?;
-                (name.trim().eq_ignore_ascii_case("q")).then(|| value.trim().parse::<f32>().ok())?
-            })
-            .next()
-            .unwrap_or(1.0);
-        if media == "text/markdown" {
-            markdown = markdown.max(quality);
-        } else if !media.ends_with("/*") && !media.is_empty() {
-            other = other.max(quality);
-        }
-    }
-    markdown > 0.0 && markdown >= other
-}
+pub use crate::render::http::prefers_markdown;
 
 #[cfg(test)]
 mod tests {
@@ -252,18 +229,5 @@ mod tests {
                 .candidates(true)
                 .is_empty()
         );
-    }
-
-    #[test]
-    fn accept_negotiation() {
-        assert!(prefers_markdown("text/markdown"));
-        assert!(prefers_markdown("text/markdown, */*;q=0.8"));
-        assert!(prefers_markdown("text/html;q=0.5, text/markdown"));
-        assert!(prefers_markdown("TEXT/MARKDOWN; charset=utf-8"));
-        assert!(!prefers_markdown("text/html, text/markdown;q=0.9"));
-        assert!(!prefers_markdown("text/markdown;q=0"));
-        assert!(!prefers_markdown("*/*"));
-        assert!(!prefers_markdown("application/json"));
-        assert!(!prefers_markdown(""));
     }
 }

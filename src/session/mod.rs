@@ -160,7 +160,7 @@ impl Session {
     ) -> Result<(Session, Outcome), WriteError> {
         let started = Instant::now();
         let content_dir = config.content_dir.as_std_path().to_owned();
-        let publisher = Publisher::open(&config.out_dir)?;
+        let publisher = Publisher::open(&config.out_dir)?.taking_over(&config.hosting.take_over);
         // A watch session reads the publishing history and never records into it: what it
         // publishes is a preview, and nothing that was never deployed may answer 410.
         let history = HistoryFile::load(&config.history_file, &config.out_dir)?;

@@ -20,7 +20,7 @@ impl Publisher {
         stop: &Stop<'_>,
     ) -> Result<Report, WriteError> {
         let dir = self.dir();
-        let (out_dir, manifest) = (&self.out_dir, &self.manifest);
+        let (out_dir, manifest, yielded) = (&self.out_dir, &self.manifest, &self.yielded);
         let folders = open_folders(dir, plan)?;
         // Largest first, and one file per task when there are few: an edit's two post indexes
         // (8.5 and 4 MB at 10k posts per language) are then written by both cores at once.
@@ -36,7 +36,13 @@ impl Publisher {
                 }
                 if ownership::is_merged(path) {
                     // Shared with the site: its lines are kept around the tool's block.
-                    return ownership::write_merged(out_dir, path, output, manifest.contains(path));
+                    return ownership::write_merged(
+                        out_dir,
+                        path,
+                        output,
+                        manifest.contains(path),
+                        yielded,
+                    );
                 }
                 let folder = &folders[parent_of(path)];
                 let name = file_name(path);

@@ -24,11 +24,13 @@
 mod dir;
 mod files;
 mod fingerprint;
+mod headers;
 mod history;
 mod intact;
 mod lock;
 mod manifest;
 mod ownership;
+pub mod pages_functions;
 mod plan;
 mod purge;
 mod report;
@@ -164,8 +166,10 @@ pub struct Publisher {
     manifest: Manifest,
     /// An intent record is on disk: the next publish must commit a manifest and remove it.
     intent_on_disk: bool,
-    /// Outputs left to the site's own file (`ownership::YIELDS_TO_SITE`): never written.
+    /// Outputs left to the site's own file (`ownership::yields_to_site`): never written.
     yielded: HashSet<Arc<str>>,
+    /// Paths (or folders ending in `/`) whose site files this publisher may replace.
+    take_over: Vec<String>,
     /// The groups of the last successful publish. Holding them keeps their allocations alive,
     /// so an address seen again is the same list, not a new one at a reused address.
     last_groups: Vec<Files>,
@@ -207,6 +211,7 @@ impl Publisher {
             manifest,
             intent_on_disk: !intent.is_empty(),
             yielded: HashSet::new(),
+            take_over: Vec::new(),
             last_groups: Vec::new(),
             failed: false,
             folders: BTreeMap::new(),
@@ -228,6 +233,13 @@ impl Publisher {
     /// and the rename.
     pub fn one_shot(mut self) -> Publisher {
         self.one_shot = true;
+        self
+    }
+
+    /// Lets the publisher replace the site's files at these paths (folders end in `/`): the
+    /// `take_over` setting.
+    pub fn taking_over(mut self, take_over: &[String]) -> Publisher {
+        self.take_over = take_over.to_vec();
         self
     }
 

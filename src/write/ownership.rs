@@ -5,15 +5,21 @@
 //! just before. A file this tool did not write is never silently replaced:
 //!
 //! - `_headers` and `_redirects` are **merged**: the tool's rules go in a marked block it owns
-//!   (from [`BEGIN`] to [`END`]) at the top, and every other byte of the file is the site's,
-//!   kept as it is, after the block. First is the right place on every host: `_redirects` is
-//!   first-match, and the block's rules only name paths under `/api/` (the API's own, where the
-//!   410s for removed paths must win over a site catch-all such as `/* /index.html 200`);
-//!   `_headers` applies every matching block whatever the order.
-//! - `404.html` **yields**: the site's own not-found page wins. The API's error bodies have
-//!   their own documents under `/api/` (`api/404.json`, `api/404.html`).
+//!   (from [`BEGIN`] to [`END`]), and every other byte of the file is the site's, kept as it is.
+//!   `_redirects` (Netlify's rules, only when asked for) is first-match, so its block comes
+//!   first: its rules only name paths under `/api/`, where the 410s for removed paths must win
+//!   over a site catch-all such as `/* /index.html 200`. `_headers`' block comes last, fitted
+//!   to the site's rules so that each of the tool's paths carries the tool's value once
+//!   (`write::headers`); the site's rules it overrides are reported with their lines.
+//! - documents a site may write itself **yield**: its own file wins, the tool's is not written
+//!   ([`yields_to_site`]): `404.html` (the API's error bodies have their own documents under
+//!   `/api/`), `llms.txt`, `llms-full.txt`, `auth.md`, a post's Markdown twin (a site that
+//!   writes its own makes them from the same content), and the agent skills index when the
+//!   tool has no skill to list.
+//! - a path the configuration takes over (`take_over`, `--take-over`) is written whatever is
+//!   there: a migration from the site's own API, on purpose.
 //! - any other path where a file of another owner is in the way is a **collision**: the build
-//!   stops before writing anything and names the files.
+//!   stops before writing anything and names the files, grouped by folder.
 //!
 //! "Another owner's" means: not listed in the manifest (this tool did not write it) and not
 //! already holding the bytes this tool would write (a file identical to ours is adopted).
@@ -22,6 +28,7 @@ use super::safe_path::check_relative;
 use super::write_atomically;
 use crate::render::Output;
 use camino::{Utf8Path, Utf8PathBuf};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The first line of the tool's block in a merged host file.
@@ -32,9 +39,25 @@ pub const END: &str = "# END content-api";
 /// Host files merged with the site's own rules.
 pub const MERGED: [&str; 2] = ["_headers", "_redirects"];
 
-/// Outputs that give way to the site's own file. Each is an output of every build (the
-/// publisher counts on it when it compares the number of outputs with the files it owns).
-pub const YIELDS_TO_SITE: [&str; 1] = ["404.html"];
+/// Documents that give way to the site's own file of the same path.
+pub const YIELDS_TO_SITE: [&str; 4] = ["404.html", "llms.txt", "llms-full.txt", "auth.md"];
+
+/// Whether the output at `path` gives way to a file of the site's at the same path: a
+/// document of [`YIELDS_TO_SITE`], a post's Markdown twin, or an agent skills index that lists
+/// no skill.
+pub fn yields_to_site(path: &str, output: &Output) -> bool {
+    if YIELDS_TO_SITE.contains(&path) {
+        return true;
+    }
+    if path.ends_with(".md") && crate::render::is_post_twin(path) {
+        return true;
+    }
+    path == crate::render::AGENT_SKILLS_INDEX
+        && output.to_vec().is_ok_and(|bytes| {
+            serde_json::from_slice::<serde_json::Value>(&bytes)
+                .is_ok_and(|index| index["skills"].as_array().is_some_and(Vec::is_empty))
+        })
+}
 
 pub fn is_merged(path: &str) -> bool {
     MERGED.contains(&path)
@@ -45,13 +68,10 @@ pub fn is_merged(path: &str) -> bool {
 pub enum OwnershipError {
     /// Files of another owner at output paths new to the folder: nothing was written.
     #[error(
-        "refusing to write to {out_dir}: {} not written by content-api {} in the way: {}\n  = help: content-api never replaces files it did not write. Move or rename {}, or write the API to another folder (--out DIR). If {} left over from an older build of this tool whose state was lost, delete {} and build again.",
+        "refusing to write to {out_dir}: {} not written by content-api {} in the way:\n{}\n  = help: content-api never replaces files it did not write. If the site made them (its own API or documents), delete them from the site's source and build the site again, or let content-api replace them on purpose: `--take-over PATH` (a folder ends in `/`, as in `--take-over api/`) or `take_over = [...]` under [hosting] in watch.toml. Or write the API to another folder (--out DIR). If they are left over from an older build of this tool whose state was lost, delete them and build again.",
         plural(paths.len(), "file", "files"),
         if paths.len() == 1 { "is" } else { "are" },
-        paths.join(", "),
-        if paths.len() == 1 { "it" } else { "them" },
-        if paths.len() == 1 { "it is" } else { "they are" },
-        if paths.len() == 1 { "it" } else { "them" },
+        grouped(paths),
     )]
     Collision {
         /// The output folder.
@@ -81,6 +101,62 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// The colliding paths by top-level folder, one line each: how many, the first few, and where
+/// such files usually come from.
+fn grouped(paths: &[String]) -> String {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for path in paths {
+        let folder = match path.split_once('/') {
+            Some((top, _)) => &path[..top.len() + 1],
+            None => "",
+        };
+        match groups.iter_mut().find(|(f, _)| *f == folder) {
+            Some((_, members)) => members.push(path),
+            None => groups.push((folder, vec![path])),
+        }
+    }
+    groups
+        .iter()
+        .map(|(folder, members)| {
+            const SHOWN: usize = 3;
+            let mut names = members
+                .iter()
+                .take(SHOWN)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            if members.len() > SHOWN {
+                names.push_str(&format!(" and {} more", members.len() - SHOWN));
+            }
+            let label = if folder.is_empty() {
+                "top level"
+            } else {
+                folder
+            };
+            let source = likely_source(folder);
+            format!(
+                "  {label} ({}): {names}{source}",
+                plural(members.len(), "file", "files")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Where files in the way under a top-level folder usually come from, as a hint.
+fn likely_source(folder: &str) -> &'static str {
+    match folder {
+        "api/" => {
+            " (the site's own API: routes such as Astro's src/pages/api/; to replace them, --take-over api/)"
+        }
+        ".well-known/" => {
+            " (discovery documents the site publishes itself, often from public/.well-known/)"
+        }
+        "" => " (files the site generator copies from its public/ folder, or pages it renders)",
+        _ => "",
+    }
+}
+
 /// What to do with the outputs new to this folder (paths not in the manifest).
 #[derive(Debug, Default)]
 pub struct Claims {
@@ -89,38 +165,51 @@ pub struct Claims {
 }
 
 /// Looks at what is on disk at each new output path, before anything is written. Merged host
-/// files are always claimable; a yielding path with another owner's file is yielded; any other
-/// path holding something else than our bytes is a collision (all of them are reported).
+/// files are always claimable, and so is a path `take_over` names; an output that yields to the
+/// site ([`yields_to_site`]) is yielded where the site has its own file; any other path holding
+/// something else than our bytes is a collision (all of them are reported).
 pub fn claim<'a>(
     out_dir: &Utf8Path,
+    take_over: &[String],
     new_outputs: impl IntoIterator<Item = &'a (Arc<str>, Output)>,
 ) -> Result<Claims, OwnershipError> {
     let mut claims = Claims::default();
     let mut collisions = Vec::new();
+    let mut yielded_twins = 0;
     for (path, output) in new_outputs {
-        if is_merged(path) {
+        if is_merged(path) || takes_over(take_over, path) {
             continue;
         }
         let target = out_dir.join(&**path);
-        let foreign = match std::fs::symlink_metadata(&target) {
-            Err(_) => false,
-            Ok(meta) if meta.is_file() => {
-                !std::fs::read(&target).is_ok_and(|bytes| output.eq_bytes(&bytes))
-            }
-            // A folder, a symbolic link, a socket: never ours.
-            Ok(_) => true,
+        // (someone else's, a regular file)
+        let (foreign, file) = match std::fs::symlink_metadata(&target) {
+            Err(_) => (false, false),
+            Ok(meta) if meta.is_file() => (
+                !std::fs::read(&target).is_ok_and(|bytes| output.eq_bytes(&bytes)),
+                true,
+            ),
+            // A folder, a symbolic link, a socket: never ours, and never a page to keep.
+            Ok(_) => (true, false),
         };
         if !foreign {
             continue;
         }
-        if YIELDS_TO_SITE.contains(&&**path) {
-            tracing::info!(
-                "{target} is the site's own page: keeping it (the API's errors are under /api/)"
-            );
+        if file && yields_to_site(path, output) {
+            if crate::render::is_post_twin(path) {
+                yielded_twins += 1;
+            } else {
+                tracing::info!("{target} is the site's own: keeping it");
+            }
             claims.yielded.push(path.clone());
         } else {
             collisions.push(path.to_string());
         }
+    }
+    if yielded_twins > 0 {
+        tracing::info!(
+            "{} in {out_dir} are the site's own: keeping them",
+            plural(yielded_twins, "post Markdown twin", "post Markdown twins")
+        );
     }
     if collisions.is_empty() {
         Ok(claims)
@@ -131,6 +220,13 @@ pub fn claim<'a>(
             paths: collisions,
         })
     }
+}
+
+/// Whether `take_over` names `path`: the path itself, or a folder (ending in `/`) above it.
+pub fn takes_over(take_over: &[String], path: &str) -> bool {
+    take_over
+        .iter()
+        .any(|claim| claim == path || (claim.ends_with('/') && path.starts_with(claim.as_str())))
 }
 
 /// The site's part of a merged host file: every byte outside the tool's block. A file with no
@@ -169,28 +265,52 @@ pub fn site_part(path: &Utf8Path, text: &str, in_manifest: bool) -> Result<Strin
     Ok(site)
 }
 
-/// The merged file: the tool's block first, then the site's bytes as they were.
-pub fn merge(ours: &[u8], site: &str) -> Vec<u8> {
-    let mut merged = Vec::with_capacity(ours.len() + site.len() + BEGIN.len() + END.len() + 2);
-    merged.extend_from_slice(BEGIN.as_bytes());
-    merged.push(b'\n');
-    merged.extend_from_slice(ours);
-    if !ours.is_empty() && !ours.ends_with(b"\n") {
+/// The merged file: the tool's block first, then the site's bytes as they were (`_redirects`),
+/// or the site's bytes, then the tool's block fitted to them (`_headers`), leaving out the
+/// rules of the outputs the site keeps (`yielded`).
+pub fn merge(
+    path: &str,
+    ours: &[u8],
+    site: &str,
+    yielded: &HashSet<Arc<str>>,
+) -> (Vec<u8>, Vec<super::headers::Overlap>) {
+    let mut merged = Vec::with_capacity(ours.len() + site.len() + BEGIN.len() + END.len() + 3);
+    let block = |merged: &mut Vec<u8>, ours: &[u8]| {
+        merged.extend_from_slice(BEGIN.as_bytes());
+        merged.push(b'\n');
+        merged.extend_from_slice(ours);
+        if !ours.is_empty() && !ours.ends_with(b"\n") {
+            merged.push(b'\n');
+        }
+        merged.extend_from_slice(END.as_bytes());
+        merged.push(b'\n');
+    };
+    if path != HEADERS {
+        block(&mut merged, ours);
+        merged.extend_from_slice(site.as_bytes());
+        return (merged, Vec::new());
+    }
+    let (fitted, overlaps) =
+        super::headers::fit_block(&String::from_utf8_lossy(ours), site, yielded);
+    merged.extend_from_slice(site.as_bytes());
+    if !site.is_empty() && !site.ends_with('\n') {
         merged.push(b'\n');
     }
-    merged.extend_from_slice(END.as_bytes());
-    merged.push(b'\n');
-    merged.extend_from_slice(site.as_bytes());
-    merged
+    block(&mut merged, fitted.as_bytes());
+    (merged, overlaps)
 }
 
-/// Writes the merged host file at `relative` when its bytes differ from the disk's. Returns
-/// whether it wrote.
+/// The headers file, whose block goes last.
+const HEADERS: &str = "_headers";
+
+/// Writes the merged host file at `relative` when its bytes differ from the disk's, warning
+/// about each site rule the tool's block overrides. Returns whether it wrote.
 pub fn write_merged(
     out_dir: &Utf8Path,
     relative: &str,
     output: &Output,
     in_manifest: bool,
+    yielded: &HashSet<Arc<str>>,
 ) -> Result<bool, super::WriteError> {
     let target = out_dir.join(relative);
     let existing = read_text(&target)?;
@@ -199,7 +319,10 @@ pub fn write_merged(
         path: target.clone(),
         source,
     })?;
-    let merged = merge(&ours, &site);
+    let (merged, overlaps) = merge(relative, &ours, &site, yielded);
+    for overlap in &overlaps {
+        tracing::warn!("{}", super::headers::describe(overlap, target.as_str()));
+    }
     if existing.as_deref().map(str::as_bytes) == Some(&merged[..]) {
         return Ok(false);
     }
@@ -246,7 +369,7 @@ fn read_text(target: &Utf8Path) -> Result<Option<String>, OwnershipError> {
 /// file (`_headers`, `_redirects`) is wrapped in the tool's marked block; others are as they are.
 pub fn as_written(path: &str, bytes: Vec<u8>) -> Vec<u8> {
     if is_merged(path) {
-        merge(&bytes, "")
+        merge(path, &bytes, "", &HashSet::new()).0
     } else {
         bytes
     }
@@ -261,7 +384,7 @@ mod tests {
     #[test]
     fn the_site_lines_are_kept_byte_for_byte_after_the_block() {
         let site = "/blog/old  /blog/new  301\r\n# a comment\n/*    /index.html   200";
-        let merged = merge(OURS.as_bytes(), site);
+        let merged = merge("_redirects", OURS.as_bytes(), site, &HashSet::new()).0;
         let text = String::from_utf8(merged.clone()).unwrap();
         assert!(
             text.starts_with(&format!("{BEGIN}\n{OURS}{END}\n")),
@@ -270,13 +393,22 @@ mod tests {
         assert!(text.ends_with(site));
         // Merging again (a rebuild) gives the same bytes: the block is replaced, not added.
         let path = Utf8Path::new("out/_redirects");
-        let again = merge(OURS.as_bytes(), &site_part(path, &text, true).unwrap());
+        let again = merge(
+            "_redirects",
+            OURS.as_bytes(),
+            &site_part(path, &text, true).unwrap(),
+            &HashSet::new(),
+        )
+        .0;
         assert_eq!(again, merged);
         // Rules that change replace the block only.
         let fewer = merge(
+            "_redirects",
             b"/api/* /api/404.json 404\n",
             &site_part(path, &text, true).unwrap(),
-        );
+            &HashSet::new(),
+        )
+        .0;
         let fewer = String::from_utf8(fewer).unwrap();
         assert!(
             !fewer.contains("/api/x.json") && fewer.ends_with(site),

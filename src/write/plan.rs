@@ -78,7 +78,7 @@ impl Publisher {
             .zip(&missing)
             .filter(|(_, missing)| !**missing)
             .map(|(entry, _)| *entry);
-        let claims = ownership::claim(&self.out_dir, present)?;
+        let claims = ownership::claim(&self.out_dir, &self.take_over, present)?;
         self.yielded.extend(claims.yielded);
         for (entry, missing) in new_outputs.into_iter().zip(missing) {
             if !self.yielded.contains(&entry.0) {

@@ -49,7 +49,13 @@ pub fn request(
         .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
     stream.set_read_timeout(Some(PATIENCE)).ok();
     stream.set_write_timeout(Some(PATIENCE)).ok();
-    let mut head = format!("{method} {raw_path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    let mut head = format!("{method} {raw_path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        head.push_str(&format!("Host: {addr}\r\n"));
+    }
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }

@@ -1,0 +1,173 @@
+//! Starting and stopping the hosts the conformance suites run against (nginx, `wrangler pages
+//! dev`), shared by `tests/conformance.rs` and `tests/drop_in.rs`.
+
+#![allow(dead_code)]
+
+use super::client;
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+/// A host process, stopped (by its own id) when dropped. Each runs in a process group of its
+/// own, led by it, so the runtimes wrangler starts stop with it.
+pub struct Host {
+    pub child: Child,
+    pub name: &'static str,
+    pub log: PathBuf,
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let group = -(self.child.id() as i32);
+        // SAFETY: kill(2) with the negated id of the group this test created.
+        unsafe {
+            libc::kill(group, libc::SIGTERM);
+        }
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // SAFETY: as above; the group may already be gone.
+        unsafe {
+            libc::kill(group, libc::SIGKILL);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+impl Host {
+    /// Waits until `addr` answers `GET /api/index.json` with 200, at most `patience`.
+    pub fn wait_ready(&mut self, addr: SocketAddr, patience: Duration) {
+        self.wait_for(addr, "/api/index.json", Some(200), patience);
+    }
+
+    /// Waits until `addr` answers `GET path` (with `status`, if given), at most `patience`.
+    pub fn wait_for(
+        &mut self,
+        addr: SocketAddr,
+        path: &str,
+        status: Option<u16>,
+        patience: Duration,
+    ) {
+        let start = Instant::now();
+        while start.elapsed() < patience {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "{} exited ({status}) before answering:\n{}{}",
+                    self.name,
+                    std::fs::read_to_string(&self.log).unwrap_or_default(),
+                    wrangler_logs(&self.log)
+                );
+            }
+            if client::request(addr, "GET", path, &[]).is_ok_and(|reply| {
+                status.is_none_or(|want| reply.status == want) && reply.status < 500
+            }) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!(
+            "{} did not answer on {addr} within {patience:?}:\n{}",
+            self.name,
+            std::fs::read_to_string(&self.log).unwrap_or_default()
+        );
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A program from `variable`, else from `PATH`. `None` when absent, unless the run requires
+/// every host, in which case its absence fails the test.
+pub fn find_program(variable: &str, name: &str) -> Option<PathBuf> {
+    let found = std::env::var_os(variable).map(PathBuf::from).or_else(|| {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .chain([PathBuf::from("/usr/sbin")])
+                .map(|dir| dir.join(name))
+                .find(|p| p.is_file())
+        })
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CONTENT_API_REQUIRE_HOSTS").is_none(),
+            "{name} is required (CONTENT_API_REQUIRE_HOSTS is set) but was not found: set {variable} or put it on PATH"
+        );
+        eprintln!("skipped: {name} not found (set {variable} or put it on PATH)");
+    }
+    found
+}
+
+/// The compatibility date given to wrangler: its bundled runtime accepts dates up to early
+/// May 2026.
+pub const COMPATIBILITY_DATE: &str = "2026-05-01";
+
+/// `wrangler pages dev DIR` run from `root` (as Pages does: a `functions/` folder there is the
+/// site's Functions), on a free loopback port, offline, with its home and logs in `scratch`.
+/// Returns once `ready_path` answers.
+pub fn wrangler(
+    wrangler: &std::path::Path,
+    dir: &std::path::Path,
+    root: &std::path::Path,
+    scratch: &std::path::Path,
+    ready_path: &str,
+) -> (Host, SocketAddr) {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let port = free_port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    // wrangler writes its config and logs under HOME; keep them in the test's folder, and
+    // keep it offline: no metrics, no prompts.
+    let home = scratch.join("wrangler-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let log = scratch.join(format!("wrangler-{port}.log"));
+    let stdout = std::fs::File::create(&log).unwrap();
+    let stderr = stdout.try_clone().unwrap();
+    let child = Command::new(wrangler)
+        .args(["pages", "dev"])
+        .arg(dir)
+        .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
+        // Its debugger port too: two wranglers at once would both take 9229.
+        .args(["--inspector-port", &free_port().to_string()])
+        .args(["--compatibility-date", COMPATIBILITY_DATE])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("WRANGLER_SEND_METRICS", "false")
+        .env("CI", "true")
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let mut host = Host {
+        child,
+        name: "wrangler pages dev",
+        log,
+    };
+    host.wait_for(addr, ready_path, None, Duration::from_secs(120));
+    (host, addr)
+}
+
+/// wrangler's own log files (it writes the details of a failed Functions build there).
+fn wrangler_logs(log: &std::path::Path) -> String {
+    let folder = log.with_file_name("wrangler-home/.config/.wrangler/logs");
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return String::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|entry| std::fs::read_to_string(entry.path()).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}

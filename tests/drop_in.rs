@@ -1,0 +1,332 @@
+//! A drop-in for a real site: content-api's output added to a site's own build output (a site
+//! shaped like the seed's: `tests/fixtures/pages-site`), served by the real hosts.
+//!
+//! On Cloudflare Pages (`wrangler pages dev`, run from the site's root as Pages runs it), with
+//! the site's own Pages Functions and without them: every request of the site's own (its pages,
+//! its redirects, trailing-slash canonicalization, its 404 page, its header rules, its
+//! middleware and routes) is answered exactly as the site alone answers it (status, `Location`,
+//! body, `Content-Type`, `Cache-Control`, and the header its middleware adds), and the
+//! conformance suite's checks hold on the combined site.
+//!
+//! wrangler is found as in `tests/conformance.rs` (`CONTENT_API_WRANGLER`, `PATH`); absent, the
+//! tests say so and pass unless `CONTENT_API_REQUIRE_HOSTS=1` (set by `.ci/run`).
+
+#[path = "conformance/checks.rs"]
+mod checks;
+#[path = "conformance/client.rs"]
+mod client;
+mod common;
+#[path = "conformance/hosts.rs"]
+mod hosts;
+
+use checks::Target;
+use client::{Reply, request};
+use common::{SAMPLE_TODAY, copy_sample_content, repo};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The sample site's base URL (the fixture's `watch.toml` keeps it).
+const BASE_URL: &str = "https://lucia-montoya.example";
+
+/// Requests of the site's own: none is an API path, a document of content-api's, or a Markdown
+/// negotiation for a page content-api made a twin for. (method, path, request headers,
+/// whether it needs the site's Functions).
+const SITE_REQUESTS: &[SiteRequest] = &[
+    ("GET", "/", &[], false),
+    ("GET", "/es/", &[], false),
+    ("GET", "/about/", &[], false),
+    ("GET", "/about", &[], false),
+    ("GET", "/about/index.html", &[], false),
+    ("HEAD", "/about/", &[], false),
+    ("POST", "/about/", &[], false),
+    ("GET", "/blog/", &[], false),
+    ("GET", "/blog/hello-from-medellin/", &[], false),
+    ("GET", "/blog/hello-from-medellin", &[], false),
+    ("GET", "/es/blog/hello-from-medellin/", &[], false),
+    ("GET", "/blog/designing-a-static-json-api/", &[], false),
+    ("GET", "/blog/designing-a-static-json-api.md", &[], false),
+    ("GET", "/blog/old-hello", &[], false),
+    ("GET", "/blog/old-hello/", &[], false),
+    ("GET", "/blog/old-hello.md", &[], false),
+    ("GET", "/es/blog/viejo-hola", &[], false),
+    ("GET", "/es/blog/viejo-hola/", &[], false),
+    ("GET", "/feed", &[], false),
+    ("GET", "/blog/no-such-post/", &[], false),
+    ("GET", "/blog/no-such-post", &[], false),
+    ("GET", "/no-such-page", &[], false),
+    ("GET", "/es/no-such-page/", &[], false),
+    ("GET", "/_astro/app.js", &[], false),
+    ("GET", "/images/pixel.gif", &[], false),
+    ("GET", "/robots.txt", &[], false),
+    (
+        "GET",
+        "/robots.txt",
+        &[("User-Agent", "Mozilla/5.0 (Chrome-Lighthouse)")],
+        true,
+    ),
+    ("GET", "/", &[("Accept", "text/markdown")], true),
+    ("GET", "/about/", &[("Accept", "text/markdown")], true),
+    (
+        "GET",
+        "/blog/designing-a-static-json-api/",
+        &[("Accept", "text/markdown")],
+        true,
+    ),
+    ("GET", "/hello", &[], true),
+];
+
+/// (method, path, request headers, whether it needs the site's Functions).
+type SiteRequest = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    bool,
+);
+
+/// What is compared, per answer.
+const COMPARED: [&str; 4] = [
+    "location",
+    "content-type",
+    "cache-control",
+    "x-site-middleware",
+];
+
+/// A copy of the fixture site, alone and with content-api's output.
+struct Sites {
+    dir: tempfile::TempDir,
+}
+
+impl Sites {
+    /// `alone/` is the site as its own build leaves it; `combined/` is the same site after
+    /// `content-api build --out dist`, twice: the second build after deleting the only English
+    /// post of one tag, so that tag's timeline is a removed path. Returns the sites and that path.
+    fn new(functions: bool) -> (Sites, Target) {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = repo().join("tests/fixtures/pages-site");
+        for name in ["alone", "combined"] {
+            let site = dir.path().join(name);
+            copy_tree(&fixture.join("dist"), &site.join("dist"));
+            if functions {
+                copy_tree(&fixture.join("functions"), &site.join("functions"));
+            }
+        }
+        let combined = dir.path().join("combined");
+        let content = combined.join("content");
+        copy_sample_content(&content);
+        std::fs::write(
+            combined.join("watch.toml"),
+            format!("base_url = \"{BASE_URL}\"\ncontent_dir = \"content\"\nout_dir = \"dist\"\n"),
+        )
+        .unwrap();
+        build(&combined);
+        let out = combined.join("dist");
+        let (tag, slug) = checks::single_post_tag(&out);
+        let post_file = std::fs::read_dir(content.join("blog/en"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+                name.split_once('_').is_some_and(|(_, s)| s == slug)
+            })
+            .expect("the post's file");
+        std::fs::remove_file(post_file).unwrap();
+        build(&combined);
+        let read = |path: &str| -> serde_json::Value {
+            serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()
+        };
+        let first = |path: &str, field: &str| read(path)[field][0].clone();
+        let target = Target {
+            addr: "127.0.0.1:9".parse().unwrap(),
+            base_url: BASE_URL.into(),
+            gone: format!("/api/timeline/en/{tag}.json"),
+            post: read("api/posts-en.json")[0]["slug"]
+                .as_str()
+                .unwrap()
+                .into(),
+            series: first("api/series/en/index.json", "series")["slug"]
+                .as_str()
+                .unwrap()
+                .into(),
+            tag: read("api/posts-en.json")[0]["tags"][0]
+                .as_str()
+                .unwrap()
+                .into(),
+        };
+        (Sites { dir }, target)
+    }
+
+    fn root(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+}
+
+fn build(site: &Path) {
+    let output = Command::new(env!("CARGO_BIN_EXE_content-api"))
+        .args(["build", "--today", SAMPLE_TODAY])
+        .current_dir(site)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "build failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// One answer, reduced to what the comparison looks at.
+fn summary(reply: &Reply) -> String {
+    let mut out = format!("{}", reply.status);
+    for name in COMPARED {
+        if let Some(value) = reply.header(name) {
+            out.push_str(&format!(" {name}={value:?}"));
+        }
+    }
+    let body = reply.text();
+    let first_line = body.lines().next().unwrap_or("");
+    out.push_str(&format!(
+        " body={}B {:?}",
+        reply.body.len(),
+        &first_line[..first_line.len().min(40)]
+    ));
+    out
+}
+
+/// Asks both hosts every request of the site's own; prints the table and fails on any
+/// difference.
+fn compare(alone: SocketAddr, combined: SocketAddr, functions: bool) {
+    let mut table = String::from("| request | site alone | with content-api |\n|---|---|---|\n");
+    let mut differences = Vec::new();
+    for (method, path, headers, needs_functions) in SITE_REQUESTS {
+        if *needs_functions && !functions {
+            continue;
+        }
+        let before = request(alone, method, path, headers).unwrap();
+        let after = request(combined, method, path, headers).unwrap();
+        let label = format!(
+            "{method} {path}{}",
+            headers
+                .iter()
+                .map(|(n, v)| format!(" ({n}: {v})"))
+                .collect::<String>()
+        );
+        let (a, b) = (summary(&before), summary(&after));
+        let same = before.status == after.status
+            && before.body == after.body
+            && COMPARED.iter().all(|h| before.header(h) == after.header(h));
+        table.push_str(&format!(
+            "| {label} | {a} | {} |\n",
+            if same { "same" } else { b.as_str() }
+        ));
+        if !same {
+            differences.push(format!("{label}:\n  alone:    {a}\n  combined: {b}"));
+        }
+    }
+    eprintln!("{table}");
+    assert!(
+        differences.is_empty(),
+        "the site's own answers changed:\n{}",
+        differences.join("\n")
+    );
+}
+
+fn conformance(target: &Target, addr: SocketAddr, host: &str) {
+    let target = Target {
+        addr,
+        base_url: target.base_url.clone(),
+        gone: target.gone.clone(),
+        post: target.post.clone(),
+        series: target.series.clone(),
+        tag: target.tag.clone(),
+    };
+    let failures = checks::run(&target);
+    eprintln!(
+        "{host}: {} of {} checks hold",
+        checks::CHECKS.len() - failures.len(),
+        checks::CHECKS.len()
+    );
+    let report: Vec<String> = failures
+        .iter()
+        .map(|(name, why)| format!("- {name}: {why}"))
+        .collect();
+    assert!(failures.is_empty(), "{host}:\n{}", report.join("\n"));
+}
+
+fn drop_in_on_pages(functions: bool) {
+    let Some(wrangler) = hosts::find_program("CONTENT_API_WRANGLER", "wrangler") else {
+        return;
+    };
+    let (sites, target) = Sites::new(functions);
+    let scratch = sites.dir.path();
+    let combined = sites.root("combined");
+    let edge = if functions {
+        "_content-api.js"
+    } else {
+        "_worker.js"
+    };
+    assert!(combined.join("dist").join(edge).is_file(), "{edge}");
+    assert_eq!(
+        combined.join("dist/_worker.js").exists(),
+        !functions,
+        "a _worker.js would switch the site's Functions off"
+    );
+    if functions {
+        let route = std::fs::read_to_string(combined.join("functions/[[content_api]].js")).unwrap();
+        assert!(route.contains("../dist/_content-api.js"), "{route}");
+    }
+    let (_alone_host, alone) = hosts::wrangler(
+        &wrangler,
+        Path::new("dist"),
+        &sites.root("alone"),
+        scratch,
+        "/",
+    );
+    let (_combined_host, with_api) = hosts::wrangler(
+        &wrangler,
+        Path::new("dist"),
+        &combined,
+        scratch,
+        "/api/index.json",
+    );
+    compare(alone, with_api, functions);
+    conformance(
+        &target,
+        with_api,
+        if functions {
+            "the site with its Functions and content-api"
+        } else {
+            "the site with content-api"
+        },
+    );
+    if functions {
+        // The site's middleware runs on the API's paths too, before the edge layer.
+        let reply = request(with_api, "GET", "/api/index.json", &[]).unwrap();
+        assert_eq!(reply.header("x-site-middleware"), Some("1"));
+        let reply = request(with_api, "POST", "/api/posts.json", &[]).unwrap();
+        assert_eq!(reply.status, 405);
+        assert_eq!(reply.header("x-site-middleware"), Some("1"));
+    }
+}
+
+#[test]
+fn a_site_with_its_own_pages_functions_keeps_every_behaviour() {
+    drop_in_on_pages(true);
+}
+
+#[test]
+fn a_site_without_functions_keeps_every_behaviour() {
+    drop_in_on_pages(false);
+}
