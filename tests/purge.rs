@@ -5,7 +5,10 @@
 //! - a tag removal lists the timeline and every document that mentions the tag, exactly the
 //!   files whose bytes differ (checked against snapshots of the folder before and after);
 //! - an unchanged rebuild lists nothing;
-//! - watch mode rewrites the list after every rebuild.
+//! - watch mode rewrites the list after every rebuild;
+//! - where the site's own build empties the output folder before each run, the list is measured
+//!   against what the last recorded build published (kept beside the history), not against the
+//!   empty folder, and the 410 memory holds.
 
 mod common;
 
@@ -174,4 +177,64 @@ fn watch_mode_rewrites_the_list_after_every_rebuild() {
     wait_for(&|list| list == expected);
     let _ = child.kill();
     let _ = child.wait();
+}
+
+#[test]
+fn an_output_folder_emptied_before_each_build_still_gets_an_exact_list() {
+    let site = site();
+    // The site's generator empties the folder and writes its own files, then the API is built.
+    let site_build = |site: &Site| {
+        let _ = std::fs::remove_dir_all(site.out());
+        std::fs::create_dir_all(site.out()).unwrap();
+        std::fs::write(site.out().join("index.html"), "<p>home</p>\n").unwrap();
+    };
+    site_build(&site);
+    let first = build_listing(&site);
+    assert!(
+        first.contains(&format!("{BASE}/api/posts.json")),
+        "{first:?}"
+    );
+    let state = site.root().join(".content-api/outputs.json");
+    assert!(
+        state.is_file(),
+        "kept beside the history, outside the folder"
+    );
+    let before = served(&site);
+
+    site_build(&site);
+    assert_eq!(
+        build_listing(&site),
+        Vec::<String>::new(),
+        "nothing changed since the last deploy"
+    );
+
+    site.write(EN_POST, EN_POST_TEXT.replace("Body.", "A new body."));
+    site_build(&site);
+    let listed = build_listing(&site);
+    let mut changed = differences(&before, &served(&site));
+    changed.retain(|url| !url.ends_with("/index.html") && url != &format!("{BASE}/index.html"));
+    assert_eq!(listed, changed, "exactly the URLs whose bytes changed");
+    assert!(
+        listed.contains(&format!("{BASE}/blog/hello.md")),
+        "{listed:?}"
+    );
+    assert!(
+        !listed.contains(&format!("{BASE}/api/index.json")),
+        "{listed:?}"
+    );
+
+    // A removed tag: its timeline is listed as removed, and still answers 410 from a folder
+    // that was emptied (the history is beside watch.toml too).
+    site.write(EN_POST, EN_POST_TEXT.replace("tags: [\"rust\"]\n", ""));
+    site_build(&site);
+    let listed = build_listing(&site);
+    assert!(
+        listed.contains(&format!("{BASE}/api/timeline/en/rust.json")),
+        "{listed:?}"
+    );
+    let gone = std::fs::read_to_string(site.out().join("_nginx_gone.conf")).unwrap();
+    assert!(
+        gone.contains("location = /api/timeline/en/rust.json {"),
+        "{gone}"
+    );
 }

@@ -11,7 +11,11 @@ use crate::diag::Diagnostic;
 use crate::render::Files;
 use crate::source::StampedFile;
 use crate::workspace::{Lifetime, Workspace, scan_for_build, scan_listed_for_build};
-use crate::write::{HistoryFile, Probe, Publisher, pages_functions, purge_urls, write_purge_list};
+use crate::write::{
+    HistoryFile, LastBuild, Probe, Publisher, Report, pages_functions, purge_urls, state_dir,
+    write_purge_list,
+};
+use std::collections::HashSet;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -87,12 +91,39 @@ pub fn run(settings: &Settings) -> ExitCode {
                     }
                 }
             }
+            // What the last recorded build published: the purge list's baseline when the
+            // site's own build emptied the folder, and this build's record for the next one.
+            let state = state_dir(&config.history_file);
+            let owned: HashSet<&str> = publisher.owned_paths().collect();
+            let now = LastBuild::of(outputs.iter().filter(|(path, _)| owned.contains(&**path)));
+            let baseline = (!settings.drafts)
+                .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
+                .flatten();
             if let Some(file) = &settings.purge_list {
-                let urls = purge_urls(&report, &config.base_url, publisher.owned_paths());
+                let measured = baseline.as_ref().map(|baseline| {
+                    let (written, removed) = baseline.changes(&now);
+                    Report {
+                        written,
+                        removed,
+                        unchanged: 0,
+                    }
+                });
+                let urls = purge_urls(
+                    measured.as_ref().unwrap_or(&report),
+                    &config.base_url,
+                    publisher.owned_paths(),
+                );
                 if let Err(err) = write_purge_list(file, &urls) {
                     eprintln!("error: cannot write the purge list {file}: {err}");
                     return ExitCode::from(EXIT_OUTPUT);
                 }
+            }
+            if !settings.drafts
+                && let Err(err) = now.save(&state, &config.out_dir, &config.base_url)
+            {
+                tracing::warn!(
+                    "cannot save what this build published in {state}: {err}; the next purge list is measured against the output folder"
+                );
             }
             tracing::debug!("published at {:?}", started.elapsed());
             if let Err(exit) = install_pages_route(config) {

@@ -27,6 +27,7 @@ mod fingerprint;
 mod headers;
 mod history;
 mod intact;
+mod last_build;
 mod lock;
 mod manifest;
 mod ownership;
@@ -40,6 +41,7 @@ mod tests;
 
 pub(crate) use fingerprint::{BuildSettings, Probe};
 pub use history::{HistoryError, HistoryFile};
+pub use last_build::{LAST_BUILD_FILE, LastBuild, state_dir};
 pub use manifest::MANIFEST_PATH;
 pub use ownership::{
     BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError, as_written,
