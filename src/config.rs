@@ -62,6 +62,12 @@ pub struct Hosting {
     /// Output paths, or folders ending in `/`, the build may replace although the site wrote
     /// them (`take_over`, or `--take-over`): a migration from the site's own API, on purpose.
     pub take_over: Vec<String>,
+    /// The most bytes of posts one `llms-full.txt` file holds before the corpus is split into
+    /// parts (20 MiB: under Cloudflare Pages' 25 MiB per file). Not a `watch.toml` key.
+    pub llms_full_part_bytes: usize,
+    /// How many files the site's Cloudflare Pages plan deploys (`cloudflare_max_files`; 20,000
+    /// on the Free plan; 0: do not check).
+    pub cloudflare_max_files: u64,
 }
 
 /// Who to contact about the API.
@@ -163,6 +169,8 @@ impl SiteConfig {
                 ))
                 .filter(|dir| dir.is_dir()),
                 netlify: file.hosting.netlify.unwrap_or(false),
+                cloudflare_max_files: file.hosting.cloudflare_max_files.unwrap_or(20_000),
+                llms_full_part_bytes: 20 << 20,
                 take_over: file
                     .hosting
                     .take_over
@@ -200,6 +208,7 @@ struct FileConfig {
 struct HostingSection {
     pages_functions: Option<String>,
     netlify: Option<bool>,
+    cloudflare_max_files: Option<u64>,
     #[serde(default)]
     take_over: Vec<String>,
 }

@@ -871,3 +871,70 @@ fn every_document_is_a_planned_output_even_without_content() {
         );
     }
 }
+
+// ---- A corpus too large for one llms-full.txt. ----
+
+#[test]
+fn a_large_corpus_splits_llms_full_into_parts_that_together_hold_every_post_once() {
+    use content_api::session::Session;
+    let site = Site::new();
+    for day in 1..=200 {
+        let date = format!("2024-{:02}-{:02}", 1 + (day - 1) / 28, 1 + (day - 1) % 28);
+        let text = format!(
+            "---\ntitle: \"Post {day}\"\ndescription: \"Post number {day}\"\npubDate: {date}\ntags: [\"rust\"]\n---\n\n{}\n",
+            "A paragraph of the body. ".repeat(20)
+        );
+        site.write(format!("blog/en/{date}_post-{day}.md"), text);
+    }
+    let mut config = content_api::config::SiteConfig::defaults(
+        camino::Utf8Path::from_path(site.root()).unwrap(),
+    );
+    config.content_dir = camino::Utf8PathBuf::from_path_buf(site.content()).unwrap();
+    config.out_dir = camino::Utf8PathBuf::from_path_buf(site.out()).unwrap();
+    config.hosting.llms_full_part_bytes = 16 << 10;
+    let today = chrono::NaiveDate::from_ymd_opt(2025, 1, 1).unwrap();
+    let (_session, outcome) = Session::start(std::sync::Arc::new(config), today, false).unwrap();
+    outcome.report.expect("published");
+
+    let read = |name: &str| std::fs::read_to_string(site.out().join(name)).unwrap();
+    let first = read("llms-full.txt");
+    let mut parts = vec![first.clone()];
+    for index in 2.. {
+        let Ok(part) = std::fs::read_to_string(site.out().join(format!("llms-full-{index}.txt")))
+        else {
+            break;
+        };
+        assert!(
+            first.contains(&format!("/llms-full-{index}.txt")),
+            "the first part lists it"
+        );
+        assert!(
+            read("llms.txt").contains(&format!("/llms-full-{index}.txt)")),
+            "llms.txt too"
+        );
+        parts.push(part);
+    }
+    assert!(parts.len() >= 3, "{} parts", parts.len());
+    let ids: Vec<String> = parts.iter().flat_map(|part| llms_full_ids(part)).collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "each post once");
+    assert_eq!(
+        ids.len(),
+        202,
+        "every published post (the site's two and the 200)"
+    );
+    let mut newest_first = ids.clone();
+    newest_first.sort_by(|a, b| b.split('/').nth(1).cmp(&a.split('/').nth(1)));
+    let dates = |ids: &[String]| {
+        ids.iter()
+            .map(|id| id.split(['/', '_']).nth(1).unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        dates(&ids),
+        dates(&newest_first),
+        "newest first across the parts"
+    );
+}

@@ -330,3 +330,26 @@ fn the_sites_header_rules_on_the_tools_paths_are_reported_and_the_tools_values_w
     let api = at("/api/*");
     assert_eq!(rules[api + 1], "  ! Cache-Control");
 }
+
+#[test]
+fn check_and_build_report_what_cloudflare_pages_would_refuse() {
+    let site = Site::new();
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "[hosting]\ncloudflare_max_files = 10\n",
+    )
+    .unwrap();
+    for run in [site.run(&["check", "--today", TODAY]), site.build()] {
+        run.assert_success();
+        assert!(
+            run.stderr.contains("Cloudflare Pages deploys at most 10"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("cloudflare_max_files"),
+            "{}",
+            run.stderr
+        );
+    }
+}

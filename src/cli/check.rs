@@ -9,6 +9,13 @@ pub fn run(settings: &Settings) -> ExitCode {
     let progress = Progress::on_stderr();
     match load_and_check(settings, &progress, None) {
         Ok(checked) => {
+            // What the host would refuse: the outputs rendered, nothing written.
+            progress.phase("rendering");
+            let outputs = crate::build::outputs(checked.workspace.db());
+            progress.clear();
+            for warning in super::limits::pages_warnings(&settings.config, &outputs) {
+                eprintln!("warning: {warning}");
+            }
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(checked.workspace);
             tracing::info!(

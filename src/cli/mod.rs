@@ -7,6 +7,7 @@ mod check;
 mod completions;
 mod hosting;
 mod init;
+mod limits;
 mod new;
 mod once;
 mod placeholders;

@@ -72,6 +72,11 @@ pub fn run(settings: &Settings) -> ExitCode {
         outputs.len(),
         started.elapsed()
     );
+    let limits = super::limits::pages_warnings(config, &outputs);
+    for warning in &limits {
+        eprintln!("warning: {warning}");
+    }
+    let clean = clean && limits.is_empty();
     progress.phase(&format!("writing {} files", outputs.len()));
     let published = publisher.publish_groups(std::slice::from_ref(&outputs));
     progress.clear();

@@ -35,9 +35,22 @@ fn site_files(db: &dyn salsa::Database) -> Files {
 
 /// The site-wide documents of the documents lane: a query of its own, so that the API lane
 /// neither renders nor re-validates them.
+/// A corpus too large for one `llms-full.txt` adds its other parts here.
 #[salsa::tracked(returns(ref))]
 fn aggregate_files(db: &dyn salsa::Database) -> Files {
-    site_files_of(db, Lane::Documents)
+    let parts = docs::llms_full_parts(db).len();
+    if parts == 1 {
+        return site_files_of(db, Lane::Documents);
+    }
+    let mut files: Vec<(Arc<str>, Output)> = site_files_of(db, Lane::Documents).to_vec();
+    files.extend((1..parts).map(|index| {
+        (
+            Arc::from(docs::llms_full_part_file(index)),
+            docs::llms_full_part(db, index),
+        )
+    }));
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files.into()
 }
 
 fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {

@@ -270,6 +270,11 @@ impl Part {
         self.items
     }
 
+    /// The length in bytes, separators included.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
     pub fn is_empty(&self) -> bool {
         self.items == 0
     }

@@ -1,11 +1,12 @@
 //! `llms-full.txt`: every published post with its metadata and Markdown body, for retrieval and
 //! grounding. Each post's section is cached per source file; the file only joins them.
 
-use super::LLMS_TXT;
 use super::post_md::{metadata_line, post_markdown};
 use super::text::{markdown, site_summary};
+use super::{LLMS_FULL_TXT, LLMS_TXT};
 use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
+use std::sync::Arc;
 // The lines that open a post's section (with its id and language as attributes) and close it.
 use crate::parse::body::{SECTION_CLOSE as CLOSE, SECTION_OPEN as OPEN, has_section_line};
 use crate::parse::post_meta;
@@ -73,11 +74,45 @@ fn guard_separators(body: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// The runs of posts each `llms-full` file holds, as ranges of the list's runs: one range (the
+/// whole list) unless the posts pass the budget (`hosting.llms_full_part_bytes`, 20 MiB: under
+/// Cloudflare Pages' 25 MiB per file). A larger corpus is split into parts (`llms-full-2.txt`...)
+/// of whole runs of posts, newest first, each listed by `llms.txt` and by the first part. A run
+/// larger than the budget is a part of its own.
+#[salsa::tracked(returns(ref))]
+pub fn llms_full_parts(db: &dyn salsa::Database) -> Arc<[std::ops::Range<usize>]> {
+    let budget = Site::get(db).config(db).hosting.llms_full_part_bytes;
+    let runs = PostList::All(Index::get(db)).runs(db);
+    let mut parts = Vec::new();
+    let (mut start, mut size) = (0, 0);
+    for (i, &run) in runs.iter().enumerate() {
+        let len = llms_full_run(db, run).len();
+        if size + len > budget && i > start {
+            parts.push(start..i);
+            (start, size) = (i, 0);
+        }
+        size += len;
+    }
+    parts.push(start..runs.len());
+    parts.into()
+}
+
+/// The file of part `index` (0-based): `llms-full.txt`, then `llms-full-2.txt`...
+pub fn llms_full_part_file(index: usize) -> String {
+    if index == 0 {
+        LLMS_FULL_TXT.to_string()
+    } else {
+        format!("llms-full-{}.txt", index + 1)
+    }
+}
+
 /// `llms-full.txt`: licence and attribution, then every published post newest first (on the
-/// same date, English before Spanish: ties are broken by id).
+/// same date, English before Spanish: ties are broken by id); the newest ones only when the
+/// corpus is split, with the list of its other parts.
 #[salsa::tracked(returns(ref))]
 pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
     let config = Site::get(db).config(db);
+    let parts = llms_full_parts(db);
     let mut prelude = format!(
         "# {}: full content\n\n> {}\n\n",
         markdown(&config.name),
@@ -96,9 +131,47 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
         markdown(&config.name),
         config.url(&format!("/{LLMS_TXT}")),
     ));
+    if parts.len() > 1 {
+        prelude.push_str(&format!(
+            "\nThe posts are split into {} files, newest first, so that each stays small enough for every host; this one holds the newest. The others:\n\n",
+            parts.len(),
+        ));
+        for index in 1..parts.len() {
+            prelude.push_str(&format!(
+                "- {}\n",
+                config.url(&format!("/{}", llms_full_part_file(index)))
+            ));
+        }
+    }
+    assemble_runs(db, prelude, parts[0].clone())
+}
+
+/// Part `index` (0-based: `llms-full-2.txt` is 1) of a split `llms-full.txt`. Not a query of
+/// its own: the group that lists the parts is, and joining a part's runs only clones handles.
+pub fn llms_full_part(db: &dyn salsa::Database, index: usize) -> Output {
+    let config = Site::get(db).config(db);
+    let parts = llms_full_parts(db);
+    let Some(range) = parts.get(index) else {
+        return Output::new(String::new());
+    };
+    let prelude = format!(
+        "# {}: full content, part {} of {}\n\nPosts continue from {}, newest first; licence, attribution and the section format are there.\n",
+        markdown(&config.name),
+        index + 1,
+        parts.len(),
+        config.url(&format!("/{}", llms_full_part_file(index - 1))),
+    );
+    assemble_runs(db, prelude, range.clone())
+}
+
+fn assemble_runs(
+    db: &dyn salsa::Database,
+    prelude: String,
+    runs: std::ops::Range<usize>,
+) -> Output {
     let mut out = Assembly::default();
     out.push(Chunk::from(prelude));
-    for &run in PostList::All(Index::get(db)).runs(db) {
+    for &run in &PostList::All(Index::get(db)).runs(db)[runs] {
         out.push_part(llms_full_run(db, run));
     }
     out.finish()

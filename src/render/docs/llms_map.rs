@@ -194,6 +194,14 @@ fn optional_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
             full.purpose
         ),
     ));
+    let parts = super::llms_full_parts(db).len();
+    for index in 1..parts {
+        out.push_str(&item(
+            &format!("{} (part {} of {parts})", full.title, index + 1),
+            &config.url(&format!("/{}", super::llms_full_part_file(index))),
+            "The next older posts, in the same format.",
+        ));
+    }
     for lang in Lang::ALL {
         out.push_str(&item(
             &format!("Posts in {}", language_name(lang)),

@@ -36,7 +36,9 @@ pub mod text;
 pub use auth::auth_md;
 pub use catalogs::{ai_catalog_json, api_catalog};
 pub use developers::developer_docs;
-pub use llms_full::{llms_full_section, llms_full_txt};
+pub use llms_full::{
+    llms_full_part, llms_full_part_file, llms_full_parts, llms_full_section, llms_full_txt,
+};
 pub use llms_map::llms_txt;
 pub use mcp::server_card;
 pub use post_md::post_markdown;
