@@ -152,6 +152,7 @@ impl Sites {
                 .as_str()
                 .unwrap()
                 .into(),
+            host: None,
         };
         (Sites { dir }, target)
     }
@@ -251,6 +252,7 @@ fn conformance(target: &Target, addr: SocketAddr, host: &str) {
         post: target.post.clone(),
         series: target.series.clone(),
         tag: target.tag.clone(),
+        host: None,
     };
     let failures = checks::run(&target);
     eprintln!(

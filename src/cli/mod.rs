@@ -160,6 +160,11 @@ struct NginxArgs {
     /// What nginx listens on (its `listen` directive), e.g. `80` or `127.0.0.1:8080`.
     #[arg(long, value_name = "ADDR")]
     pub listen: String,
+
+    /// The host names the block answers for (its `server_name`, space-separated). Default: the
+    /// host of `base_url`, so the block sits beside Debian's default site on the same port.
+    #[arg(long, value_name = "NAMES")]
+    pub server_name: Option<String>,
 }
 
 /// Flags of `serve`.

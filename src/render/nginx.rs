@@ -31,13 +31,28 @@ impl std::fmt::Display for NginxError {
 /// A UTF-8 text type with its charset stated: nginx's `charset` module adds the parameter.
 const CHARSET: &str = "; charset=utf-8";
 
-/// The `server` block for an output folder (an absolute path), listening on `listen`.
+/// The host names the block answers for when none is given: the base URL's host.
+pub fn default_server_name(config: &SiteConfig) -> String {
+    url::Url::parse(&config.base_url)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_string))
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
+/// The `server` block for an output folder (an absolute path), listening on `listen` for the
+/// host names `server_name` (space-separated), after the `map`s it reads (which nginx takes in
+/// the `http` context only, where the block goes too).
 pub fn server_block(
     config: &SiteConfig,
     out_dir: &str,
     listen: &str,
+    server_name: &str,
 ) -> Result<String, NginxError> {
-    for (what, value) in [("output folder", out_dir), ("listen address", listen)] {
+    for (what, value) in [
+        ("output folder", out_dir),
+        ("listen address", listen),
+        ("server name", server_name),
+    ] {
         if value.contains(|c: char| {
             c.is_whitespace() || matches!(c, ';' | '{' | '}' | '\'' | '"' | '$' | '#')
         }) {
@@ -52,9 +67,12 @@ pub fn server_block(
         "# The content API on nginx, written by `content-api hosting nginx`. The paths removed\n\
          # by later builds are in {out_dir}/{NGINX_GONE_FILE}, which every build rewrites: run\n\
          # `nginx -s reload` after a build that removes or restores an API path (other builds\n\
-         # need nothing). Put this block in the `http` context.\n\
-         server {{\n    listen {listen};\n    root {out_dir};\n    server_tokens off;\n    \
-         etag on;\n    absolute_redirect off;\n    autoindex off;\n    index index.html;"
+         # need nothing). Put this file in the `http` context (Debian: /etc/nginx/sites-available/,\n\
+         # linked from sites-enabled/): it answers for {server_name}, and the default site keeps\n\
+         # every other host name.\n{}\
+         server {{\n    listen {listen};\n    server_name {server_name};\n    root {out_dir};\n    server_tokens off;\n    \
+         etag on;\n    absolute_redirect off;\n    autoindex off;\n    index index.html;",
+        negotiation_maps()
     );
     let (types, charset_types) = type_tables();
     let _ = writeln!(
@@ -69,14 +87,13 @@ pub fn server_block(
          set $path_json $request_path;\n    if ($request_path ~ \"[\\\"\\\\\\\\]\") {\n        \
          set $path_json \"(the requested path)\";\n    }\n",
     );
-    let markdown = "(^|,)\\s*text/markdown\\s*(,|$|;(?!\\s*q\\s*=\\s*0(\\.0*)?\\s*(,|$)))";
     let _ = writeln!(
         out,
         "    # The Markdown twin of the page (`x.md` for `x`, `x/`, `x/index.html`, `x.html`), tried\n    \
-         # first when Accept names text/markdown with a nonzero quality.\n    \
+         # first when Accept prefers text/markdown to text/html (the maps above).\n    \
          set $twin \"\";\n    if ($uri ~ \"^(.*?)(/index\\.html|\\.html|/)?$\") {{\n        set $twin $1.md;\n    }}\n    \
          if ($uri = /) {{\n        set $twin /index.md;\n    }}\n    \
-         set $markdown_first \"\";\n    if ($http_accept ~* \"{markdown}\") {{\n        set $markdown_first $twin;\n    }}\n    \
+         set $markdown_first \"\";\n    if ($content_api_prefers_markdown) {{\n        set $markdown_first $twin;\n    }}\n    \
          # {ALLOW} only (contract 4.1 rule 1); OPTIONS included.\n    \
          if ($request_method !~ \"^({})$\") {{\n        return 405;\n    }}\n    \
          error_page 403 404 = @not_found;\n    error_page 405 = @method_not_allowed;",
@@ -175,6 +192,45 @@ pub fn gone_file(db: &dyn salsa::Database) -> Output {
     Output::new(out)
 }
 
+/// The `map`s that decide Markdown negotiation by the `Accept` header's quality values, as
+/// `render::http::prefers_markdown` does: each of text/markdown and text/html gets the quality of
+/// the most specific range naming it (`text/markdown`, `text/*`, `*/*`; none: 0), as four digits
+/// (`0.9` is `0900`), and Markdown is preferred when its digits are greater: a common prefix,
+/// then a greater digit, which one regular expression with a back-reference decides.
+fn negotiation_maps() -> String {
+    let quality = |name: &str, media: &str| {
+        let range = |pattern: &str| {
+            format!(
+                "    \"~*(?:^|,)\\s*{pattern}\\s*;[^,]*?\\bq\\s*=\\s*([0-9.]+)\" $1;\n    \
+                 \"~*(?:^|,)\\s*{pattern}\\s*(?:;[^,]*)?(?:,|$)\" 1;\n"
+            )
+        };
+        let family = media.split('/').next().unwrap_or("");
+        format!(
+            "map $http_accept $content_api_{name}_raw {{\n    default 0;\n{}{}{}}}\n\
+             map $content_api_{name}_raw $content_api_{name}_q {{\n    default 0000;\n    \
+             \"~^1(\\.0{{0,3}})?$\" 1000;\n    \
+             \"~^0\\.(?<content_api_{name}_d>[0-9])$\" 0${{content_api_{name}_d}}00;\n    \
+             \"~^0\\.(?<content_api_{name}_dd>[0-9][0-9])$\" 0${{content_api_{name}_dd}}0;\n    \
+             \"~^0\\.([0-9][0-9][0-9])$\" 0$1;\n}}\n",
+            range(&media.replace('/', "/")),
+            range(&format!("{family}/\\*")),
+            range("\\*/\\*"),
+        )
+    };
+    let greater: Vec<String> = (1..=9)
+        .map(|digit| format!("{digit}[0-9]*:\\1[0-{}]", digit - 1))
+        .collect();
+    format!(
+        "# Markdown negotiation by quality values (content-api).\n{}{}\
+         map \"$content_api_markdown_q:$content_api_html_q\" $content_api_prefers_markdown {{\n    \
+         default \"\";\n    \"~^([0-9]*)(?:{})\" 1;\n}}\n",
+        quality("markdown", "text/markdown"),
+        quality("html", "text/html"),
+        greater.join("|")
+    )
+}
+
 /// The `types` lines and the `charset_types` list, from `render::media`'s extension table.
 fn type_tables() -> (String, String) {
     let mut types = String::new();
@@ -232,7 +288,8 @@ mod tests {
 
     #[test]
     fn the_block_states_every_contract_header_and_type() {
-        let block = server_block(&config(), "/srv/out", "127.0.0.1:8080").unwrap();
+        let block = server_block(&config(), "/srv/out", "127.0.0.1:8080", "example.com").unwrap();
+        assert!(block.contains("server_name example.com;"));
         for (name, value) in CONTRACT_HEADERS {
             assert!(block.contains(&format!("add_header {name} '{value}' always;")));
         }
@@ -251,11 +308,12 @@ mod tests {
 
     #[test]
     fn syntax_in_a_path_or_a_dollar_in_a_body_is_refused() {
-        assert!(server_block(&config(), "/srv/my out", "127.0.0.1:80").is_err());
+        assert!(server_block(&config(), "/srv/my out", "127.0.0.1:80", "x").is_err());
+        assert!(server_block(&config(), "/srv/out", "127.0.0.1:80", "a;b").is_err());
         let mut config = config();
         config.name = "$HOME".into();
         config.base_url = "https://x.example/$x".into();
-        assert!(server_block(&config, "/srv/out", "127.0.0.1:80").is_err());
+        assert!(server_block(&config, "/srv/out", "127.0.0.1:80", "x").is_err());
     }
 
     #[test]

@@ -18,6 +18,61 @@ pub struct Target {
     pub series: String,
     /// An English tag with a timeline.
     pub tag: String,
+    /// The `Host` header to send (a host that serves several sites on one port picks by it);
+    /// `None`: the address.
+    pub host: Option<String>,
+}
+
+impl Target {
+    /// `method path` with `headers`, and this target's `Host`.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<Reply, String> {
+        let mut all: Vec<(&str, &str)> = headers.to_vec();
+        if let Some(host) = &self.host {
+            all.push(("Host", host));
+        }
+        request(self.addr, method, path, &all)
+    }
+}
+
+/// The negotiation table (`render::http::NEGOTIATION_CASES`) on the portal's page: Markdown
+/// exactly where the rule says so, HTML everywhere else. Returns the cases that disagree.
+pub fn negotiation(t: &Target) -> Vec<String> {
+    let twin = match get(t, "/developers.md") {
+        Ok(reply) if reply.status == 200 => reply.body,
+        other => return vec![format!("/developers.md: {other:?}")],
+    };
+    let mut failures = Vec::new();
+    for (accept, markdown) in content_api::render::NEGOTIATION_CASES {
+        let headers: &[(&str, &str)] = if accept.is_empty() {
+            &[]
+        } else {
+            &[("Accept", accept)]
+        };
+        match t.request("GET", "/developers/", headers) {
+            Ok(reply) => {
+                let got_markdown = reply.status == 200 && reply.body == twin;
+                let got_html = reply.status == 200
+                    && reply
+                        .header("content-type")
+                        .is_some_and(|c| c.starts_with("text/html"));
+                if (markdown && !got_markdown) || (!markdown && !got_html) {
+                    failures.push(format!(
+                        "Accept {accept:?}: want {}, got {} {:?}",
+                        if markdown { "Markdown" } else { "HTML" },
+                        reply.status,
+                        reply.header("content-type")
+                    ));
+                }
+            }
+            Err(err) => failures.push(format!("Accept {accept:?}: {err}")),
+        }
+    }
+    failures
 }
 
 type Check = fn(&Target) -> Result<(), String>;
@@ -116,7 +171,7 @@ pub const CHECKS: &[(&str, Check)] = &[
 ];
 
 fn get(t: &Target, path: &str) -> Result<Reply, String> {
-    request(t.addr, "GET", path, &[])
+    t.request("GET", path, &[])
 }
 
 fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
@@ -193,7 +248,7 @@ fn get_every_operation(t: &Target) -> Result<(), String> {
 fn head_matches_get(t: &Target) -> Result<(), String> {
     let path = "/api/posts-en.json";
     let got = get(t, path)?;
-    let head = request(t.addr, "HEAD", path, &[])?;
+    let head = t.request("HEAD", path, &[])?;
     status(&head, 200, path)?;
     expect(head.body.is_empty(), || "HEAD has a body".into())?;
     header_is(
@@ -207,19 +262,14 @@ fn head_matches_get(t: &Target) -> Result<(), String> {
 
 fn method_405(t: &Target, method: &str) -> Result<(), String> {
     let path = "/api/posts.json";
-    let reply = request(
-        t.addr,
-        method,
-        path,
-        &[("Origin", "https://elsewhere.example")],
-    )?;
+    let reply = t.request(method, path, &[("Origin", "https://elsewhere.example")])?;
     problem(&reply, 405, "method_not_allowed", path)?;
     header_is(&reply, "allow", "GET, HEAD", path)
 }
 
 fn method_405_missing_path(t: &Target) -> Result<(), String> {
     let path = "/api/timeline/en/no-such-tag.json";
-    let reply = request(t.addr, "DELETE", path, &[])?;
+    let reply = t.request("DELETE", path, &[])?;
     problem(&reply, 405, "method_not_allowed", path)?;
     header_is(&reply, "allow", "GET, HEAD", path)
 }
@@ -261,7 +311,7 @@ fn unsupported_language(t: &Target) -> Result<(), String> {
 
 fn head_of_missing(t: &Target) -> Result<(), String> {
     let path = "/api/nothing-here.json";
-    let reply = request(t.addr, "HEAD", path, &[])?;
+    let reply = t.request("HEAD", path, &[])?;
     status(&reply, 404, path)?;
     contract_headers(&reply, path)?;
     expect(reply.body.is_empty(), || "HEAD 404 has a body".into())
@@ -271,13 +321,13 @@ fn headers_everywhere(t: &Target) -> Result<(), String> {
     let ok = get(t, "/api/index.json")?;
     contract_headers(&ok, "/api/index.json (200)")?;
     if let Some(etag) = ok.header("etag") {
-        let not_modified = request(t.addr, "GET", "/api/index.json", &[("If-None-Match", etag)])?;
+        let not_modified = t.request("GET", "/api/index.json", &[("If-None-Match", etag)])?;
         status(&not_modified, 304, "/api/index.json (If-None-Match)")?;
         contract_headers(&not_modified, "/api/index.json (304)")?;
     }
     contract_headers(&get(t, "/api/x.json")?, "/api/x.json (404)")?;
     contract_headers(
-        &request(t.addr, "POST", "/api/index.json", &[])?,
+        &t.request("POST", "/api/index.json", &[])?,
         "/api/index.json (405)",
     )?;
     contract_headers(&get(t, &t.gone)?, &format!("{} (410)", t.gone))?;
@@ -287,8 +337,7 @@ fn headers_everywhere(t: &Target) -> Result<(), String> {
 fn credentials_ignored(t: &Target) -> Result<(), String> {
     let path = "/api/posts-en.json";
     let plain = get(t, path)?;
-    let with = request(
-        t.addr,
+    let with = t.request(
         "GET",
         path,
         &[
@@ -318,7 +367,7 @@ fn removed_path_is_gone(t: &Target) -> Result<(), String> {
 fn error_body_fields(t: &Target) -> Result<(), String> {
     let replies = [
         get(t, "/api/x.json")?,
-        request(t.addr, "PUT", "/api/x.json", &[])?,
+        t.request("PUT", "/api/x.json", &[])?,
         get(t, &t.gone)?,
     ];
     for reply in replies {
@@ -359,7 +408,7 @@ fn not_found_hint(t: &Target) -> Result<(), String> {
 
 fn api_never_html(t: &Target) -> Result<(), String> {
     for path in ["/api/missing.json", "/api/", "/api/index.html"] {
-        let reply = request(t.addr, "GET", path, &[("Accept", "text/html")])?;
+        let reply = t.request("GET", path, &[("Accept", "text/html")])?;
         problem(&reply, 404, "resource_not_found", path)?;
     }
     Ok(())
@@ -416,7 +465,7 @@ fn catalog_media_types(t: &Target) -> Result<(), String> {
 fn api_catalog_link(t: &Target) -> Result<(), String> {
     let path = "/.well-known/api-catalog";
     for method in ["GET", "HEAD"] {
-        let reply = request(t.addr, method, path, &[])?;
+        let reply = t.request(method, path, &[])?;
         status(&reply, 200, path)?;
         let link = reply.header("link").unwrap_or("");
         expect(
@@ -430,7 +479,7 @@ fn api_catalog_link(t: &Target) -> Result<(), String> {
 fn markdown(t: &Target, path: &str, twin: &str) -> Result<(), String> {
     let want = get(t, twin)?;
     status(&want, 200, twin)?;
-    let reply = request(t.addr, "GET", path, &[("Accept", "text/markdown")])?;
+    let reply = t.request("GET", path, &[("Accept", "text/markdown")])?;
     status(&reply, 200, path)?;
     header_is(&reply, "content-type", "text/markdown; charset=utf-8", path)?;
     expect(reply.body == want.body, || {
@@ -459,7 +508,7 @@ fn markdown_on_post(t: &Target) -> Result<(), String> {
 fn html_without_markdown(t: &Target) -> Result<(), String> {
     let browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
     for path in ["/developers", "/developers/", "/developers/index.html"] {
-        let reply = request(t.addr, "GET", path, &[("Accept", browser)])?;
+        let reply = t.request("GET", path, &[("Accept", browser)])?;
         status(&reply, 200, path)?;
         header_is(&reply, "content-type", "text/html; charset=utf-8", path)?;
     }
@@ -468,7 +517,7 @@ fn html_without_markdown(t: &Target) -> Result<(), String> {
 
 fn api_ignores_markdown(t: &Target) -> Result<(), String> {
     let path = "/api/posts-en.json";
-    let reply = request(t.addr, "GET", path, &[("Accept", "text/markdown")])?;
+    let reply = t.request("GET", path, &[("Accept", "text/markdown")])?;
     status(&reply, 200, path)?;
     header_is(&reply, "content-type", "application/json", path)
 }
@@ -476,7 +525,7 @@ fn api_ignores_markdown(t: &Target) -> Result<(), String> {
 fn vary_on_negotiable(t: &Target) -> Result<(), String> {
     for path in ["/developers", "/developers/", &format!("/blog/{}", t.post)] {
         for accept in ["text/markdown", "text/html"] {
-            let reply = request(t.addr, "GET", path, &[("Accept", accept)])?;
+            let reply = t.request("GET", path, &[("Accept", accept)])?;
             let vary = reply.header("vary").unwrap_or("");
             expect(
                 vary.split(',')
@@ -533,7 +582,7 @@ fn etag_revalidation(t: &Target) -> Result<(), String> {
     let path = "/api/posts-en.json";
     let reply = get(t, path)?;
     let etag = reply.header("etag").ok_or("no ETag")?.to_string();
-    let again = request(t.addr, "GET", path, &[("If-None-Match", &etag)])?;
+    let again = t.request("GET", path, &[("If-None-Match", &etag)])?;
     status(&again, 304, path)?;
     expect(again.body.is_empty(), || "304 with a body".into())
 }
