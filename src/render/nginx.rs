@@ -213,7 +213,7 @@ fn negotiation_maps() -> String {
              \"~^0\\.(?<content_api_{name}_d>[0-9])$\" 0${{content_api_{name}_d}}00;\n    \
              \"~^0\\.(?<content_api_{name}_dd>[0-9][0-9])$\" 0${{content_api_{name}_dd}}0;\n    \
              \"~^0\\.([0-9][0-9][0-9])$\" 0$1;\n}}\n",
-            range(&media.replace('/', "/")),
+            range(media),
             range(&format!("{family}/\\*")),
             range("\\*/\\*"),
         )
