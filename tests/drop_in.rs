@@ -313,6 +313,16 @@ fn drop_in_on_pages(functions: bool) {
             "the site with content-api"
         },
     );
+    if !functions {
+        // Without Functions of the site's, the edge layer negotiates the tool's pages by the
+        // table (with them, the site's middleware answers first, by its own rule).
+        let mismatches = checks::negotiation(&Target {
+            addr: with_api,
+            host: None,
+            ..target
+        });
+        assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    }
     if functions {
         // The site's middleware runs on the API's paths too, before the edge layer.
         let reply = request(with_api, "GET", "/api/index.json", &[]).unwrap();
