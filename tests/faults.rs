@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Site, TODAY};
+use common::{EN_POST, EN_POST_TEXT, Site, TODAY};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -94,17 +94,34 @@ fn a_build_that_fails_on_a_name_too_long_leaves_the_output_folder_exactly_as_it_
 }
 
 #[test]
-fn leftover_temporary_files_are_removed_and_look_alikes_are_kept() {
+fn leftover_temporary_files_are_removed_and_files_of_the_site_never_are() {
     let site = Site::new();
     site.build().assert_success();
     let out = site.out();
-    std::fs::write(out.join("api/.posts.json.4242-17.tmp"), "half a file").unwrap();
-    std::fs::write(out.join(".llms.txt.4242-18.tmp"), "half a file").unwrap();
-    std::fs::write(out.join("api/notes.tmp"), "mine").unwrap();
+    // What an interrupted writer leaves: files in the tool's own folder for them.
+    std::fs::create_dir_all(out.join(".content-api/tmp")).unwrap();
+    std::fs::write(out.join(".content-api/tmp/.posts.json.4242-17.tmp"), "half").unwrap();
+    // Files of the site's that look like temporary files of older versions.
+    let look_alikes = [
+        "api/.posts.json.4242-17.tmp",
+        ".llms.txt.4242-18.tmp",
+        ".backup.2024-01.tmp",
+        "api/.notes.1-1.tmp",
+        "api/notes.tmp",
+    ];
+    for name in look_alikes {
+        std::fs::write(out.join(name), "mine").unwrap();
+    }
+    // A change, so the build replaces files (a daemon's publisher runs the same steps).
+    site.write(EN_POST, EN_POST_TEXT.replace("Body.", "Another body."));
     site.build().assert_success();
-    assert!(!out.join("api/.posts.json.4242-17.tmp").exists());
-    assert!(!out.join(".llms.txt.4242-18.tmp").exists());
-    assert_eq!(std::fs::read(out.join("api/notes.tmp")).unwrap(), b"mine");
+    assert!(
+        !out.join(".content-api/tmp/.posts.json.4242-17.tmp")
+            .exists()
+    );
+    for name in look_alikes {
+        assert_eq!(std::fs::read(out.join(name)).unwrap(), b"mine", "{name}");
+    }
 }
 
 /// Starts `--once` on the site and kills it (`kill -9`) after a pseudo-random share of `full`,

@@ -101,8 +101,20 @@ fn files_the_tool_did_not_write_are_left_alone_and_stale_outputs_are_removed() {
 
 #[test]
 fn no_temporary_files_are_left_behind() {
+    // The second build replaces files (through temporary files: the first, into an empty
+    // folder, creates them in place).
     let out = tempfile::tempdir().unwrap();
-    build(&repo().join("content"), out.path(), &[]);
+    let content = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("content"), content.path());
+    build(content.path(), out.path(), &[]);
+    let post = content
+        .path()
+        .join("blog/en/2023-04-09_hello-from-medellin.md");
+    let text = std::fs::read_to_string(&post).unwrap();
+    std::fs::write(&post, text.replace("Medellín", "Medellin")).unwrap();
+    let second = build(content.path(), out.path(), &[]);
+    let log = String::from_utf8_lossy(&second.stderr);
+    assert!(!log.contains(" 0 written"), "{log}");
     let leftovers: Vec<_> = read_tree(out.path())
         .into_keys()
         .filter(|p| p.ends_with(".tmp"))

@@ -16,6 +16,9 @@ pub fn run(settings: &Settings) -> ExitCode {
             for warning in super::limits::pages_warnings(&settings.config, &outputs) {
                 eprintln!("warning: {warning}");
             }
+            for warning in super::site_files::warnings(&settings.config) {
+                eprintln!("warning: {warning}");
+            }
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(checked.workspace);
             tracing::info!(

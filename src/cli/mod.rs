@@ -15,6 +15,7 @@ mod progress;
 mod report;
 mod serve;
 mod settings;
+mod site_files;
 mod unchanged;
 mod watch;
 

@@ -42,6 +42,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         .as_ref()
         .and_then(|probe| unchanged::reuse(probe, settings, started))
     {
+        publisher.remove_temp_files();
         return install_pages_route(config).err().unwrap_or(exit);
     }
     let walked = probe.as_ref().map(Probe::content_files);
@@ -133,6 +134,9 @@ pub fn run(settings: &Settings) -> ExitCode {
             tracing::debug!("published at {:?}", started.elapsed());
             if let Err(exit) = install_pages_route(config) {
                 return exit;
+            }
+            for warning in super::site_files::warnings(config) {
+                tracing::warn!("{warning}");
             }
             unchanged::save(
                 probe,

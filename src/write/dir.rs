@@ -30,12 +30,19 @@ pub const PATH_MAX: usize = 4095;
 /// `NAME_MAX` whatever the target's length).
 const TEMP_NAME_KEEP: usize = 100;
 
+/// Where the writer's temporary files are made, then renamed into place: a folder of the
+/// tool's state, so that no folder of the site's ever holds one, and removing what an
+/// interrupted writer left never touches a file of the site's, whatever its name.
+pub const TEMP_FOLDER: &str = ".content-api/tmp";
+
 /// The output folder, open.
 pub struct OutDir {
     path: Utf8PathBuf,
     fd: OwnedFd,
     /// The file system exchanges two names in one step (`RENAME_EXCHANGE`), until it says not.
     exchange: AtomicBool,
+    /// [`TEMP_FOLDER`], opened (and created) at the first write that needs it.
+    temp: OnceLock<OwnedFd>,
 }
 
 /// What is at a path below the folder, without following a link.
@@ -67,11 +74,23 @@ impl OutDir {
             path: path.to_owned(),
             fd,
             exchange: AtomicBool::new(true),
+            temp: OnceLock::new(),
         })
     }
 
     pub fn path(&self) -> &Utf8Path {
         &self.path
+    }
+
+    /// The folder of temporary files, created when missing.
+    fn temp_folder(&self) -> Result<&OwnedFd, WriteError> {
+        if let Some(fd) = self.temp.get() {
+            return Ok(fd);
+        }
+        let fd = self
+            .folder(TEMP_FOLDER, true)?
+            .expect("folders are created on the way");
+        Ok(self.temp.get_or_init(|| fd))
     }
 
     /// A new handle (a new open file description) of the folder.
@@ -168,9 +187,10 @@ impl OutDir {
         fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
     ) -> Result<(), WriteError> {
         let temp = temp_name(name);
+        let temp_dir = self.temp_folder()?;
         let flags =
             OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let fd = rustix::fs::openat(dir, &temp, flags, Mode::from_raw_mode(0o644))
+        let fd = rustix::fs::openat(temp_dir, &temp, flags, Mode::from_raw_mode(0o644))
             .map_err(|errno| self.io(relative, errno))?;
         let mut file = std::fs::File::from(fd);
         let fail = |source| WriteError::Io {
@@ -180,7 +200,7 @@ impl OutDir {
         if let Err(source) = fill(&mut file).and_then(|()| file.flush()) {
             // The name goes now; a large file's pages are freed off this thread (a write
             // stopped for an edit must not make the edit wait for that).
-            let _ = rustix::fs::unlinkat(dir, &temp, AtFlags::empty());
+            let _ = rustix::fs::unlinkat(temp_dir, &temp, AtFlags::empty());
             if len >= FREE_LATER_FROM {
                 close_later(file.into());
             }
@@ -188,12 +208,12 @@ impl OutDir {
         }
         drop(file);
         let placed = if len >= FREE_LATER_FROM {
-            self.swap_in_large(dir, &temp, name)
+            self.swap_in_large(temp_dir, dir, &temp, name)
         } else {
-            rustix::fs::renameat(dir, &temp, dir, name).map_err(Into::into)
+            rustix::fs::renameat(temp_dir, &temp, dir, name).map_err(Into::into)
         };
         placed.map_err(|source| {
-            let _ = rustix::fs::unlinkat(dir, &temp, AtFlags::empty());
+            let _ = rustix::fs::unlinkat(temp_dir, &temp, AtFlags::empty());
             fail(source)
         })
     }
@@ -210,17 +230,23 @@ impl OutDir {
     /// 0.8 ms without; a loop of the same writes). Exchanging the two names
     /// (`RENAME_EXCHANGE`) and removing the temporary name is no such rename; where the file
     /// system cannot exchange names, a plain rename does the job.
-    fn swap_in_large(&self, dir: &OwnedFd, temp: &str, name: &str) -> std::io::Result<()> {
+    fn swap_in_large(
+        &self,
+        temp_dir: &OwnedFd,
+        dir: &OwnedFd,
+        temp: &str,
+        name: &str,
+    ) -> std::io::Result<()> {
         let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let Ok(old) = rustix::fs::openat(dir, name, flags, Mode::empty()) else {
-            return rustix::fs::renameat(dir, temp, dir, name).map_err(Into::into);
+            return rustix::fs::renameat(temp_dir, temp, dir, name).map_err(Into::into);
         };
         let is_file = rustix::fs::fstat(&old)
             .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile);
         if is_file && self.exchange.load(Ordering::Relaxed) {
-            match rustix::fs::renameat_with(dir, temp, dir, name, RenameFlags::EXCHANGE) {
+            match rustix::fs::renameat_with(temp_dir, temp, dir, name, RenameFlags::EXCHANGE) {
                 // The old file now has the temporary name; the held descriptor keeps it alive.
-                Ok(()) => match rustix::fs::unlinkat(dir, temp, AtFlags::empty()) {
+                Ok(()) => match rustix::fs::unlinkat(temp_dir, temp, AtFlags::empty()) {
                     Ok(()) => {
                         close_later(old);
                         return Ok(());
@@ -228,7 +254,13 @@ impl OutDir {
                     // Something else than the file looked at was swapped out (a folder put
                     // there meanwhile): put it back and let the plain rename refuse.
                     Err(_) => {
-                        rustix::fs::renameat_with(dir, temp, dir, name, RenameFlags::EXCHANGE)?;
+                        rustix::fs::renameat_with(
+                            temp_dir,
+                            temp,
+                            dir,
+                            name,
+                            RenameFlags::EXCHANGE,
+                        )?;
                     }
                 },
                 Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {
@@ -237,7 +269,7 @@ impl OutDir {
                 Err(_) => {}
             }
         }
-        rustix::fs::renameat(dir, temp, dir, name)?;
+        rustix::fs::renameat(temp_dir, temp, dir, name)?;
         close_later(old);
         Ok(())
     }
@@ -312,10 +344,10 @@ impl OutDir {
         }
     }
 
-    /// Removes the temporary files an interrupted writer left in `folder` (relative; "" for
-    /// the output folder itself). Returns how many.
-    pub fn remove_temp_files(&self, folder: &str) -> usize {
-        let Ok(Some(dir)) = self.folder(folder, false) else {
+    /// Removes the temporary files an interrupted writer left ([`TEMP_FOLDER`]: every regular
+    /// file there is one; nothing outside it is looked at). Returns how many.
+    pub fn remove_temp_files(&self) -> usize {
+        let Ok(Some(dir)) = self.folder(TEMP_FOLDER, false) else {
             return 0;
         };
         let Ok(entries) = rustix::fs::Dir::read_from(&dir) else {
@@ -327,7 +359,6 @@ impl OutDir {
                 continue;
             };
             if entry.file_type() == FileType::RegularFile
-                && is_temp_name(name)
                 && rustix::fs::unlinkat(&dir, name, AtFlags::empty()).is_ok()
             {
                 removed += 1;
@@ -426,24 +457,6 @@ fn close_later(old: OwnedFd) {
         // A send that fails hands `old` back inside the error, which closes it here.
         let _ = closer.send(old);
     }
-}
-
-/// Whether `name` is one of the writer's temporary files: `.{name}.{digits}-{digits}.tmp`.
-pub fn is_temp_name(name: &str) -> bool {
-    let Some(rest) = name
-        .strip_prefix('.')
-        .and_then(|rest| rest.strip_suffix(".tmp"))
-    else {
-        return false;
-    };
-    let Some((stem, numbers)) = rest.rsplit_once('.') else {
-        return false;
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    !stem.is_empty()
-        && numbers
-            .split_once('-')
-            .is_some_and(|(pid, n)| digits(pid) && digits(n))
 }
 
 pub(super) fn write_to(dir: &OutDir, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {

@@ -458,17 +458,14 @@ impl Publisher {
         &self.opened.as_ref().expect("the folder is open").0
     }
 
-    /// Removes the temporary files interrupted writers left in the folders this tool writes.
-    fn remove_temp_files(&mut self) {
+    /// Removes the temporary files interrupted writers left (in the tool's own folder for them).
+    /// A publish does it first; a build that finds nothing changed, which never publishes,
+    /// calls it itself.
+    pub fn remove_temp_files(&mut self) {
         if self.opened.is_none() {
             return;
         }
-        let mut folders: BTreeSet<&str> = self.files.keys().map(|path| parent_of(path)).collect();
-        folders.extend(["", ".content-api"]);
-        let removed: usize = folders
-            .into_iter()
-            .map(|folder| self.dir().remove_temp_files(folder))
-            .sum();
+        let removed = self.dir().remove_temp_files();
         if removed > 0 {
             tracing::info!(
                 "removed {removed} temporary file{} left by an interrupted build in {}",

@@ -105,21 +105,35 @@ fn creating_in_place_never_touches_what_is_there() {
 }
 
 #[test]
-fn temporary_names_fit_and_are_recognised() {
+fn temporary_names_fit() {
     let long = "x".repeat(250);
     let temp = temp_name(&long);
     assert!(temp.len() <= NAME_MAX, "{}", temp.len());
-    assert!(is_temp_name(&temp));
-    assert!(is_temp_name(&temp_name("posts.json")));
-    assert!(is_temp_name(".posts.json.1234-0.tmp"));
-    for name in [
-        "posts.json",
-        ".tmp",
-        "..1-2.tmp",
-        ".a.1-.tmp",
-        ".a.x-1.tmp",
-        "a.1-2.tmp",
-    ] {
-        assert!(!is_temp_name(name), "{name}");
-    }
+    assert_ne!(temp_name("posts.json"), temp_name("posts.json"), "unique");
+}
+
+#[test]
+fn temporary_files_are_made_in_the_tools_folder_only() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(temp.path().to_owned()).unwrap();
+    let out = OutDir::open(&root).unwrap();
+    std::fs::create_dir_all(root.join("api")).unwrap();
+    // A file of the site's named like a temporary file of older versions.
+    std::fs::write(root.join("api/.notes.1-1.tmp"), "the site's").unwrap();
+    std::fs::write(root.join("api/x.json"), "old").unwrap();
+    out.replace("api/x.json", 3, |file| file.write_all(b"new"))
+        .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(root.join("api/x.json")).unwrap(),
+        "new"
+    );
+    let left = std::fs::read_dir(root.join(TEMP_FOLDER)).unwrap().count();
+    assert_eq!(left, 0, "the temporary file was renamed into place");
+    std::fs::write(root.join(TEMP_FOLDER).join(".x.json.1-2.tmp"), "half").unwrap();
+    assert_eq!(out.remove_temp_files(), 1);
+    assert_eq!(
+        std::fs::read_to_string(root.join("api/.notes.1-1.tmp")).unwrap(),
+        "the site's",
+        "a file of the site's is never removed, whatever its name"
+    );
 }
