@@ -116,7 +116,7 @@ enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff): `content-api man > content-api.1; man ./content-api.1`.
     Man,
-    /// Print a host's configuration for the output folder (see the README, "Production").
+    /// Print a host's configuration for the output folder (see the README, "Deploying: each host").
     #[command(subcommand)]
     Hosting(HostingCommand),
 }
