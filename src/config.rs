@@ -262,7 +262,7 @@ struct WatchSection {
 /// Loads the config file at `path`. `Ok(None)` when the file does not exist and `required` is
 /// false (the default `watch.toml` is optional; one named with `--config` is not).
 pub fn load(path: &Utf8Path, required: bool) -> Result<Option<SiteConfig>, Diagnostic> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_config(path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound && !required => return Ok(None),
         Err(err) => {
@@ -280,6 +280,23 @@ pub fn load(path: &Utf8Path, required: bool) -> Result<Option<SiteConfig>, Diagn
         root
     };
     parse(path.as_str(), &text, root).map(Some)
+}
+
+/// The config file's text: opened without blocking (a FIFO is an error, not a hang), a regular
+/// file of at most 1 MiB.
+fn read_config(path: &Utf8Path) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let mut text = String::new();
+    file.take(1 << 20).read_to_string(&mut text)?;
+    Ok(text)
 }
 
 /// Parses config text; `root` is the folder relative paths are resolved against.

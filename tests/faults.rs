@@ -609,3 +609,52 @@ fn requests_hyper_cannot_read_get_the_contracts_json_errors() {
         server.raw(b"GET /api/nope.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     assert_eq!(status, 404);
 }
+
+#[test]
+fn a_fifo_or_a_device_in_place_of_a_state_file_is_reported_never_a_hang() {
+    for state in [".content-api/manifest.json", ".content-api/intent.json"] {
+        let site = Site::new();
+        site.build().assert_success();
+        let path = site.out().join(state);
+        let _ = std::fs::remove_file(&path);
+        mkfifo(&path);
+        // Within the run's time limit (a hang fails the test).
+        let run = site.build();
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        assert!(run.stderr.contains("FIFO"), "{state}: {}", run.stderr);
+        assert!(path.exists(), "{state}: kept where it is");
+    }
+    let site = Site::new();
+    site.build().assert_success();
+    let manifest = site.out().join(".content-api/manifest.json");
+    std::fs::remove_file(&manifest).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &manifest).unwrap();
+    let run = site.build();
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    // A history given as a FIFO: an error naming it, at once.
+    let fifo = site.root().join("history.fifo");
+    mkfifo(&fifo);
+    let run = site.build_with(&["--history", "history.fifo"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("history.fifo") && run.stderr.contains("FIFO"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_unreadable_legacy_history_is_kept_where_it_is_and_the_message_says_so() {
+    let site = Site::new();
+    site.build().assert_success();
+    let legacy = site.out().join(".content-api/published.json");
+    std::fs::write(&legacy, "{ not json").unwrap();
+    let run = site.build();
+    run.assert_success();
+    assert!(run.stderr.contains("stays where it is"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&legacy).unwrap(),
+        "{ not json",
+        "never deleted"
+    );
+}

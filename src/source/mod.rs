@@ -20,6 +20,6 @@ pub(crate) use walk::{scan_keeping, scan_listed};
 
 pub(crate) use listing::list_folder;
 pub(crate) use path::{FileRole, classify};
-pub(crate) use read::{read_content, read_file};
+pub(crate) use read::{kind_of, read_content, read_file};
 pub(crate) use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree};
 pub(crate) use walk::{ScanProblem, in_content_folder, scan_under};

@@ -30,6 +30,7 @@
 use super::dir::OutDir;
 use super::history::LEGACY_HISTORY_PATH;
 use super::intact::now_ns;
+use super::state_file::{Links, read_state};
 use super::{MANIFEST_PATH, Publisher, WriteError, check_output_path};
 use crate::config::SiteConfig;
 use crate::render::Output;
@@ -356,7 +357,7 @@ fn settings_digest(build: &BuildSettings<'_>) -> Option<String> {
     match build.config_file {
         Some(path) => {
             hasher.update(b"config\0");
-            hasher.update(&std::fs::read(path).ok()?);
+            hasher.update(&read_state(path, 1 << 20, Links::Follow).ok()??);
         }
         None => hasher.update(b"no config\0"),
     }
@@ -375,12 +376,12 @@ fn history_files(config: &SiteConfig) -> [Utf8PathBuf; 2] {
 fn history_digest(files: &[Utf8PathBuf; 2]) -> Option<String> {
     let mut hasher = Xxh3::new();
     for path in files {
-        match std::fs::read(path) {
-            Ok(bytes) => {
+        match read_state(path, 64 << 20, Links::Follow) {
+            Ok(Some(bytes)) => {
                 hasher.update(format!("{}\0", bytes.len()).as_bytes());
                 hasher.update(&bytes);
             }
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => hasher.update(b"absent\0"),
+            Ok(None) => hasher.update(b"absent\0"),
             Err(_) => return None,
         }
     }

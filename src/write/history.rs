@@ -17,6 +17,7 @@
 //! Older versions kept the history in the output folder (`.content-api/published.json`). It is
 //! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
+use super::state_file::{Links, read_state};
 use crate::db::Published;
 use crate::model::is_valid_slug;
 use camino::{Utf8Path, Utf8PathBuf};
@@ -95,6 +96,8 @@ pub enum HistoryError {
     },
 }
 
+/// The largest history read (a path a line: about a million paths).
+const MAX_HISTORY_BYTES: u64 = 64 << 20;
 /// The history as loaded: the file's entries plus a legacy history's, and what was wrong.
 #[derive(Debug)]
 pub struct HistoryFile {
@@ -113,16 +116,12 @@ impl HistoryFile {
     pub fn load(path: &Utf8Path, out_dir: &Utf8Path) -> Result<HistoryFile, HistoryError> {
         let mut warnings = Vec::new();
         let mut paths = BTreeSet::new();
-        let on_disk = match std::fs::read(path) {
-            Ok(bytes) => Some(bytes),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-            Err(source) => {
-                return Err(HistoryError::Read {
-                    path: path.to_owned(),
-                    source,
-                });
+        let on_disk = read_state(path, MAX_HISTORY_BYTES, Links::Follow).map_err(|err| {
+            HistoryError::Read {
+                path: path.to_owned(),
+                source: std::io::Error::other(err.to_string()),
             }
-        };
+        })?;
         if let Some(bytes) = &on_disk {
             let text = std::str::from_utf8(bytes).map_err(|_| HistoryError::NotText {
                 path: path.to_owned(),
@@ -130,12 +129,19 @@ impl HistoryFile {
             parse_lines(path, text, &mut paths, &mut warnings);
         }
         let legacy_path = out_dir.join(LEGACY_HISTORY_PATH);
-        let legacy = match std::fs::read(&legacy_path) {
-            Ok(bytes) => {
-                parse_legacy(&legacy_path, &bytes, &mut paths, &mut warnings);
-                Some(legacy_path)
+        // Migrated (then removed) only once read whole: a legacy history that cannot be read
+        // stays where it is, and the warning says so.
+        let legacy = match read_state(&legacy_path, MAX_HISTORY_BYTES, Links::Refuse) {
+            Ok(Some(bytes)) => {
+                parse_legacy(&legacy_path, &bytes, &mut paths, &mut warnings).then_some(legacy_path)
             }
-            Err(_) => None,
+            Ok(None) => None,
+            Err(err) => {
+                warnings.push(format!(
+                    "ignoring the legacy history: {err}; removed paths it listed answer 404, not 410\n  = help: it stays at {legacy_path}: make it a readable file (or copy its paths into {path}), then delete it"
+                ));
+                None
+            }
         };
         Ok(HistoryFile {
             path: path.to_owned(),
@@ -224,12 +230,14 @@ fn parse_lines(
 }
 
 /// The JSON history of older versions: `{"generator": ..., "published": [paths]}`.
+/// Adds a legacy history's entries to `paths`; false when it could not be parsed (it is then
+/// kept where it is).
 fn parse_legacy(
     file: &Utf8Path,
     bytes: &[u8],
     paths: &mut BTreeSet<Arc<str>>,
     warnings: &mut Vec<String>,
-) {
+) -> bool {
     #[derive(serde::Deserialize)]
     struct OnDisk {
         published: Vec<String>,
@@ -250,11 +258,15 @@ fn parse_legacy(
                 }
             }
         }
-        Err(err) => warnings.push(format!(
-            "{file}:{}: ignoring the unreadable legacy history ({err}); removed paths it listed answer 404, not 410\n  = help: delete it, or list its paths in the history file",
-            err.line()
-        )),
+        Err(err) => {
+            warnings.push(format!(
+                "{file}:{}: ignoring the unreadable legacy history ({err}); removed paths it listed answer 404, not 410\n  = help: it stays where it is: fix it (it is JSON: {{\"published\": [paths]}}) or copy its paths into the history file, then delete it",
+                err.line()
+            ));
+            return false;
+        }
     }
+    true
 }
 
 fn bad_entry(file: &Utf8Path, line: usize, text: &str) -> String {

@@ -1,11 +1,14 @@
 //! The manifest: which files of the output folder this tool wrote.
 
 use super::safe_path::check_output_path;
+use super::state_file::{Links, read_state};
 use camino::Utf8Path;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+/// The largest manifest or intent record read: 64 bytes per path at a million paths.
+pub const MAX_STATE_BYTES: u64 = 64 << 20;
 /// Where the manifest lives, relative to the output folder.
 pub const MANIFEST_PATH: &str = ".content-api/manifest.json";
 
@@ -50,8 +53,15 @@ impl Manifest {
     /// long, inside `.content-api/`) is dropped with a warning, so no entry can make the tool
     /// touch anything outside the output folder or its own state.
     pub fn load_from(out_dir: &Utf8Path, relative: &str) -> Manifest {
-        let Ok(bytes) = std::fs::read(out_dir.join(relative)) else {
-            return Manifest::default();
+        let bytes = match read_state(&out_dir.join(relative), MAX_STATE_BYTES, Links::Refuse) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Manifest::default(),
+            Err(err) => {
+                tracing::warn!(
+                    "ignoring {err}: this build treats every file of the folder as not its own (the file stays where it is; delete it once you have looked at it)"
+                );
+                return Manifest::default();
+            }
         };
         match serde_json::from_slice::<OnDisk>(&bytes) {
             Ok(on_disk) => {
