@@ -51,6 +51,8 @@ fn build(content: &Path, out: &Path) {
         .arg(content)
         .arg("--out")
         .arg(out)
+        .arg("--history")
+        .arg(history_of(out))
         .current_dir(repo())
         .output()
         .unwrap();
@@ -59,6 +61,12 @@ fn build(content: &Path, out: &Path) {
         "build failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// The fixture's own publishing history, beside its output folder (the repository's is the
+/// sample site's, built into `out/`).
+fn history_of(out: &Path) -> PathBuf {
+    out.with_file_name("content-api.history")
 }
 
 /// A built output folder with a removed path, and what the checks need to know about it.
@@ -170,6 +178,8 @@ fn serve_holds_the_contract() {
         .arg(fixture.content())
         .arg("--out")
         .arg(fixture.out())
+        .arg("--history")
+        .arg(history_of(&fixture.out()))
         .current_dir(repo())
         .process_group(0)
         .stdout(Stdio::piped())

@@ -415,3 +415,76 @@ impl ServeCommand {
         (status, body)
     }
 }
+
+// ---- The history belongs to one site. ----
+
+#[test]
+fn a_build_of_another_site_never_writes_this_sites_history() {
+    let site = site();
+    site.once(&[]).assert_success();
+    let before = site.read(HISTORY);
+    assert!(
+        before.contains("# site: {"),
+        "the history names its site:\n{before}"
+    );
+    // Another site's content, built from this folder (its watch.toml applies).
+    let other = Site::new();
+    other.write(
+        TAG,
+        TAG_TEXT
+            .replace("name: rust", "name: go")
+            .replace("Rust", "Go"),
+    );
+    std::fs::remove_file(other.content().join(TAG)).unwrap();
+    other.write("tags/go.md", TAG_TEXT.replace("name: rust", "name: go"));
+    other.write(EN_POST, EN_POST_TEXT.replace("\"rust\"", "\"go\""));
+    other.write(ES_POST, ES_POST_TEXT.replace("\"rust\"", "\"go\""));
+    let run = site.once(&[
+        "--content",
+        other.content().to_str().unwrap(),
+        "--out",
+        other.out().to_str().unwrap(),
+    ]);
+    run.assert_success();
+    assert!(
+        run.stderr.contains("neither read nor recorded"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        site.read(HISTORY),
+        before,
+        "not one line of the other site's"
+    );
+    assert!(
+        !other.out().join("api/timeline/en/rust.json").exists()
+            && !std::fs::read_to_string(other.out().join("_nginx_gone.conf"))
+                .unwrap()
+                .contains("rust"),
+        "this site's paths are not the other site's 410s"
+    );
+    // This site's next build answers 410 for nothing it never had.
+    site.once(&[]).assert_success();
+    assert!(gone_rules(&site).is_empty(), "{:?}", gone_rules(&site));
+}
+
+#[test]
+fn a_build_outside_any_site_creates_no_history_in_the_current_folder() {
+    let site = Site::new();
+    let run = site.build();
+    run.assert_success();
+    assert!(!site.root().join(HISTORY).exists(), "{}", run.stderr);
+    assert!(
+        !site.root().join(".content-api").exists(),
+        "no state either"
+    );
+    assert!(
+        run.stderr.contains("records no publishing history"),
+        "{}",
+        run.stderr
+    );
+    // Naming the file is a decision: it is recorded.
+    site.build_with(&["--history", "mine.history"])
+        .assert_success();
+    assert!(site.root().join("mine.history").is_file());
+}

@@ -86,6 +86,16 @@ const SERIALIZE_HOME: &str = "src/render/";
 /// ...and for these types: (file or folder, type, why).
 const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
     (
+        "src/write/history.rs",
+        "SiteIdentity",
+        "state: the site a publishing history belongs to, one JSON line in the history's header",
+    ),
+    (
+        "src/write/last_build.rs",
+        "Record",
+        "state file `.content-api/outputs.json` beside the history: what the last recorded build published",
+    ),
+    (
         "src/write/manifest.rs",
         "OnDisk",
         "state file `.content-api/manifest.json`: the files this tool wrote, read back next build",

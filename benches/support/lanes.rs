@@ -1,5 +1,5 @@
 //! What benches and tests see of the daemon's documents lane from outside: its temporary file
-//! for `llms-full.txt` in the output folder while it writes.
+//! for `llms-full.txt` (in the output folder's `.content-api/tmp`) while it writes.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 pub fn documents_writing(out: &Path, patience: Duration) -> bool {
     let started = Instant::now();
     while started.elapsed() < patience {
-        let writing = std::fs::read_dir(out).is_ok_and(|entries| {
+        // The writer's temporary files are in the output folder's `.content-api/tmp`.
+        let writing = std::fs::read_dir(out.join(".content-api/tmp")).is_ok_and(|entries| {
             entries.flatten().any(|entry| {
                 let name = entry.file_name();
                 let name = name.to_string_lossy();

@@ -83,7 +83,12 @@ pub fn run(settings: &Settings) -> ExitCode {
     progress.clear();
     match published {
         Ok(report) => {
-            if !settings.drafts {
+            if !settings.drafts && !settings.records_history {
+                tracing::info!(
+                    "no watch.toml here and no --history: this build records no publishing history (removed API paths will answer 404, not 410); `content-api init` makes a site, --history FILE names one"
+                );
+            }
+            if !settings.drafts && settings.records_history {
                 match history.record(outputs.iter().map(|(path, _)| &**path)) {
                     Ok(0) => {}
                     Ok(added) => tracing::info!(
@@ -125,6 +130,8 @@ pub fn run(settings: &Settings) -> ExitCode {
                 }
             }
             if !settings.drafts
+                && settings.records_history
+                && history.records()
                 && let Err(err) = now.save(&state, &config.out_dir, &config.base_url)
             {
                 tracing::warn!(
@@ -222,7 +229,7 @@ pub fn load_and_check(
         eprintln!("{}", problem.render(None, settings.color));
         return Err(Failure::Usage);
     }
-    let history = match HistoryFile::load(&config.history_file, &config.out_dir) {
+    let history = match HistoryFile::load(config) {
         Ok(history) => history,
         Err(err) => {
             eprintln!("error: {err}");

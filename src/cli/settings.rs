@@ -19,6 +19,10 @@ pub struct Settings {
     pub drafts: bool,
     /// `--purge-list`: where to write the URLs each publish changed or removed.
     pub purge_list: Option<Utf8PathBuf>,
+    /// Whether a `build` may record into the publishing history (and keep its state beside
+    /// it): there is a `watch.toml`, `--history` names the file, or the file exists. Nothing
+    /// is created in a folder that is not a site's.
+    pub records_history: bool,
     /// Whether diagnostics on stderr may use colour.
     pub color: bool,
 }
@@ -72,7 +76,10 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
             config.hosting.take_over.push(claim.clone());
         }
     }
+    let records_history =
+        config_path.is_some() || args.history.is_some() || config.history_file.exists();
     Ok(Settings {
+        records_history,
         config: Arc::new(config),
         config_path,
         fixed_today: args.today,

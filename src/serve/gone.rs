@@ -5,6 +5,7 @@
 //! from. Loaded at start and again after every rebuild. An unreadable history is reported by
 //! the build; here it means no 410s.
 
+use crate::config::SiteConfig;
 use crate::write::{HistoryFile, Manifest};
 use camino::Utf8PathBuf;
 use std::collections::HashSet;
@@ -12,23 +13,24 @@ use std::sync::{Arc, RwLock};
 
 pub struct Gone {
     out_dir: Utf8PathBuf,
-    history_file: Utf8PathBuf,
+    /// The site as configured: whose publishing history is read.
+    site: Arc<SiteConfig>,
     paths: RwLock<Arc<HashSet<String>>>,
 }
 
 impl Gone {
-    pub fn load(out_dir: Utf8PathBuf, history_file: Utf8PathBuf) -> Gone {
-        let paths = RwLock::new(Arc::new(read(&out_dir, &history_file)));
+    pub fn load(out_dir: Utf8PathBuf, site: Arc<SiteConfig>) -> Gone {
+        let paths = RwLock::new(Arc::new(read(&out_dir, &site)));
         Gone {
             out_dir,
-            history_file,
+            site,
             paths,
         }
     }
 
     /// Reads the output folder's state again.
     pub fn refresh(&self) {
-        let fresh = Arc::new(read(&self.out_dir, &self.history_file));
+        let fresh = Arc::new(read(&self.out_dir, &self.site));
         *self.paths.write().unwrap_or_else(|p| p.into_inner()) = fresh;
     }
 
@@ -41,9 +43,13 @@ impl Gone {
     }
 }
 
-fn read(out_dir: &camino::Utf8Path, history_file: &camino::Utf8Path) -> HashSet<String> {
+fn read(out_dir: &camino::Utf8Path, site: &SiteConfig) -> HashSet<String> {
     let current = Manifest::load(out_dir);
-    let Ok(history) = HistoryFile::load(history_file, out_dir) else {
+    let site = SiteConfig {
+        out_dir: out_dir.to_owned(),
+        ..site.clone()
+    };
+    let Ok(history) = HistoryFile::load(&site) else {
         return HashSet::new();
     };
     history

@@ -164,7 +164,15 @@ pub fn serve_on(
     feed: Feed,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
-    serve_with(listener, out_dir, config, feed, None, shutdown)
+    serve_with(
+        listener,
+        out_dir,
+        config.clone(),
+        config,
+        feed,
+        None,
+        shutdown,
+    )
 }
 
 /// [`serve_on`] for the author (`content-api serve`): adds the landing page at `/`, the
@@ -181,29 +189,41 @@ pub(crate) fn preview_on(
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
     let preview = preview::Preview::new(&config.base_url, origin.clone(), out_dir.clone());
     // Error bodies name the local address too (their `documentation_url`).
-    let config = Arc::new(SiteConfig {
+    let local = Arc::new(SiteConfig {
         base_url: origin,
         ..(*config).clone()
     });
-    serve_with(listener, out_dir, config, feed, Some(preview), shutdown)
+    serve_with(
+        listener,
+        out_dir,
+        local,
+        config,
+        feed,
+        Some(preview),
+        shutdown,
+    )
 }
 
+/// `config` is what answers name; `site` is the site as configured (its publishing history
+/// is read as the site's).
 fn serve_with(
     listener: TcpListener,
     out_dir: Utf8PathBuf,
     config: Arc<SiteConfig>,
+    site: Arc<SiteConfig>,
     feed: Feed,
     preview: Option<preview::Preview>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
     let updates = feed.subscribe();
-    async move { run(listener, out_dir, config, updates, preview, shutdown).await }
+    async move { run(listener, out_dir, config, site, updates, preview, shutdown).await }
 }
 
 async fn run(
     listener: TcpListener,
     out_dir: Utf8PathBuf,
     config: Arc<SiteConfig>,
+    site: Arc<SiteConfig>,
     updates: broadcast::Receiver<Update>,
     preview: Option<preview::Preview>,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -211,7 +231,7 @@ async fn run(
     let files = files::Files::new(out_dir.as_std_path())?;
     let (stop_tx, stop) = watch::channel(false);
     let state = Arc::new(State {
-        gone: gone::Gone::load(out_dir, config.history_file.clone()),
+        gone: gone::Gone::load(out_dir, site),
         config,
         files,
         frames: broadcast::channel(64).0,

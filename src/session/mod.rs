@@ -163,7 +163,7 @@ impl Session {
         let publisher = Publisher::open(&config.out_dir)?.taking_over(&config.hosting.take_over);
         // A watch session reads the publishing history and never records into it: what it
         // publishes is a preview, and nothing that was never deployed may answer 410.
-        let history = HistoryFile::load(&config.history_file, &config.out_dir)?;
+        let history = HistoryFile::load(&config)?;
         for warning in &history.warnings {
             tracing::warn!("{warning}");
         }

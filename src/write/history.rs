@@ -17,7 +17,9 @@
 //! Older versions kept the history in the output folder (`.content-api/published.json`). It is
 //! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
+use super::site_paths::relative;
 use super::state_file::{Links, read_state};
+use crate::config::SiteConfig;
 use crate::db::Published;
 use crate::model::is_valid_slug;
 use camino::{Utf8Path, Utf8PathBuf};
@@ -33,6 +35,65 @@ const HEADER: &str = "\
 # Paths listed here that the content no longer has answer 410 Gone. Commit this file;
 # builds keep it sorted, one path a line (see README, \"Deploying from CI\").
 ";
+
+/// The comment that names the site a history belongs to.
+const SITE_LINE: &str = "# site: ";
+
+/// What identifies a site to its history: its base URL, and its content and output folders
+/// relative to the history file's folder (so a clone elsewhere is the same site).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SiteIdentity {
+    pub base_url: String,
+    pub content: String,
+    pub out: String,
+}
+
+impl SiteIdentity {
+    /// The site `config` builds, as its history file sees it.
+    pub fn of(config: &SiteConfig) -> SiteIdentity {
+        let folder = match config.history_file.parent() {
+            Some(folder) if !folder.as_str().is_empty() => folder,
+            _ => Utf8Path::new("."),
+        };
+        SiteIdentity {
+            base_url: config.base_url.clone(),
+            content: relative(folder, &config.content_dir),
+            out: relative(folder, &config.out_dir),
+        }
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "{SITE_LINE}{}\n",
+            serde_json::to_string(self).expect("an identity serializes")
+        )
+    }
+
+    fn parse(text: &str) -> Option<SiteIdentity> {
+        text.lines()
+            .take_while(|line| line.starts_with('#'))
+            .find_map(|line| serde_json::from_str(line.strip_prefix(SITE_LINE)?).ok())
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "the site at {} built from {} into {}",
+            self.base_url, self.content, self.out
+        )
+    }
+}
+
+/// Whose history a file is, for the build reading it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Belongs {
+    /// This site's (or a file no build has claimed yet: the next recording build claims it).
+    ThisSite,
+    /// This site's, built into another output folder: read (its 410s hold there too), never
+    /// recorded into (that build is not the deploy).
+    ThisSiteElsewhere,
+    /// Another site's: neither read nor recorded into.
+    AnotherSite,
+}
 
 /// The API paths (relative to the output folder, e.g. `api/posts.json`) published so far.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -107,13 +168,20 @@ pub struct HistoryFile {
     /// The legacy history found in the output folder, if any (migrated by `record`).
     legacy: Option<Utf8PathBuf>,
     history: History,
+    /// The site this build is, and whose history the file is.
+    identity: SiteIdentity,
+    belongs: Belongs,
     /// One message per ignored line, naming the file and the line.
     pub warnings: Vec<String>,
 }
 
 impl HistoryFile {
-    /// Reads `path` (absent: empty) and a legacy `.content-api/published.json` in `out_dir`.
-    pub fn load(path: &Utf8Path, out_dir: &Utf8Path) -> Result<HistoryFile, HistoryError> {
+    /// Reads the site's history file (absent: empty) and a legacy
+    /// `.content-api/published.json` in its output folder. A history another site's builds
+    /// recorded is not read (with a warning): its 410s are that site's.
+    pub fn load(config: &SiteConfig) -> Result<HistoryFile, HistoryError> {
+        let (path, out_dir) = (&config.history_file, &config.out_dir);
+        let identity = SiteIdentity::of(config);
         let mut warnings = Vec::new();
         let mut paths = BTreeSet::new();
         let on_disk = read_state(path, MAX_HISTORY_BYTES, Links::Follow).map_err(|err| {
@@ -122,11 +190,38 @@ impl HistoryFile {
                 source: std::io::Error::other(err.to_string()),
             }
         })?;
+        let mut belongs = Belongs::ThisSite;
         if let Some(bytes) = &on_disk {
             let text = std::str::from_utf8(bytes).map_err(|_| HistoryError::NotText {
                 path: path.to_owned(),
             })?;
-            parse_lines(path, text, &mut paths, &mut warnings);
+            belongs = match SiteIdentity::parse(text) {
+                None => Belongs::ThisSite,
+                Some(theirs) if theirs == identity => Belongs::ThisSite,
+                Some(theirs)
+                    if theirs.base_url == identity.base_url
+                        && theirs.content == identity.content =>
+                {
+                    warnings.push(format!(
+                        "{path} is the history of {}: this build, into {}, reads it and records nothing (only a build into {} records)\n  = help: to record this one, give it its own history with --history FILE",
+                        theirs.describe(),
+                        identity.out,
+                        theirs.out
+                    ));
+                    Belongs::ThisSiteElsewhere
+                }
+                Some(theirs) => {
+                    warnings.push(format!(
+                        "{path} is the history of {}, not of this build ({}): it is neither read nor recorded into\n  = help: give this site its own history with --history FILE (or a watch.toml of its own)",
+                        theirs.describe(),
+                        identity.describe()
+                    ));
+                    Belongs::AnotherSite
+                }
+            };
+            if belongs != Belongs::AnotherSite {
+                parse_lines(path, text, &mut paths, &mut warnings);
+            }
         }
         let legacy_path = out_dir.join(LEGACY_HISTORY_PATH);
         // Migrated (then removed) only once read whole: a legacy history that cannot be read
@@ -148,6 +243,8 @@ impl HistoryFile {
             on_disk,
             legacy,
             history: History { paths },
+            identity,
+            belongs,
             warnings,
         })
     }
@@ -155,6 +252,11 @@ impl HistoryFile {
     /// The history file, as given to [`HistoryFile::load`].
     pub(crate) fn path(&self) -> &Utf8Path {
         &self.path
+    }
+
+    /// Whether this build may record into the file (it is this site's, for this output folder).
+    pub fn records(&self) -> bool {
+        self.belongs == Belongs::ThisSite
     }
 
     /// The paths read (the file's and a legacy history's).
@@ -180,9 +282,12 @@ impl HistoryFile {
         &mut self,
         outputs: impl IntoIterator<Item = &'a str>,
     ) -> Result<usize, HistoryError> {
+        if self.belongs != Belongs::ThisSite {
+            return Ok(0);
+        }
         let before = self.history.paths.len();
         self.history = self.history.with_outputs(outputs);
-        let bytes = self.history.to_bytes();
+        let bytes = self.history.to_bytes(&self.identity);
         if self.on_disk.as_deref() != Some(&bytes[..]) {
             write_beside(&self.path, &bytes).map_err(|source| HistoryError::Write {
                 path: self.path.clone(),
@@ -298,8 +403,9 @@ impl History {
     }
 
     /// Deterministic bytes: the header, then the sorted paths, one a line.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    pub fn to_bytes(&self, site: &SiteIdentity) -> Vec<u8> {
         let mut text = String::from(HEADER);
+        text.push_str(&site.line());
         for path in &self.paths {
             text.push_str(path);
             text.push('\n');
@@ -331,129 +437,4 @@ fn write_beside(path: &Utf8Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn dir() -> (tempfile::TempDir, Utf8PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = Utf8Path::from_path(dir.path()).unwrap().to_owned();
-        (dir, path)
-    }
-
-    #[test]
-    fn entries_follow_the_output_grammar_and_nothing_a_host_file_could_read() {
-        for good in [
-            "api/posts.json",
-            "api/timeline/en/half-marathon.json",
-            "api/series/es/index.json",
-            "api/404.html",
-        ] {
-            assert!(is_history_entry(good), "{good}");
-        }
-        for bad in [
-            "",
-            "api/",
-            "api/posts",
-            "api/../etc/passwd.json",
-            "api/a/../b.json",
-            "api/x.json 301",
-            "api/x.json\n/ /evil 200",
-            "api/*.json",
-            "api/Posts.json",
-            "api//x.json",
-            "/api/x.json",
-            "llms.txt",
-            "api/x.json!",
-            "api/a:b.json",
-            "api/x.txt",
-            "<<<<<<< HEAD",
-        ] {
-            assert!(!is_history_entry(bad), "{bad:?} should be refused");
-        }
-    }
-
-    #[test]
-    fn only_api_paths_are_recorded_sorted_one_a_line_and_written_only_when_they_change() {
-        let (_keep, root) = dir();
-        let file = root.join("site/content-api.history");
-        let out = root.join("out");
-        let mut history = HistoryFile::load(&file, &out).unwrap();
-        assert_eq!(history.history(), &History::default());
-        let added = history
-            .record(["api/b.json", "openapi.json", "_headers", "api/a.json"])
-            .unwrap();
-        assert_eq!(added, 2);
-        let text = std::fs::read_to_string(&file).unwrap();
-        assert!(text.starts_with("# content-api publishing history"));
-        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-        assert_eq!(lines, ["api/a.json", "api/b.json"]);
-        let mtime = std::fs::metadata(&file).unwrap().modified().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        let mut again = HistoryFile::load(&file, &out).unwrap();
-        assert_eq!(again.record(["api/a.json"]).unwrap(), 0);
-        assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), mtime);
-    }
-
-    #[test]
-    fn bad_lines_are_reported_with_file_and_line_and_never_kept() {
-        let (_keep, root) = dir();
-        let file = root.join("content-api.history");
-        std::fs::write(
-            &file,
-            "# comment\napi/ok.json\r\n<<<<<<< HEAD\napi/../../etc/passwd\n\napi/x.json 200\n",
-        )
-        .unwrap();
-        let mut history = HistoryFile::load(&file, &root.join("out")).unwrap();
-        assert_eq!(
-            history.history().paths().collect::<Vec<_>>(),
-            ["api/ok.json"]
-        );
-        assert_eq!(history.warnings.len(), 3, "{:?}", history.warnings);
-        assert!(history.warnings[0].contains(&format!("{file}:3:")));
-        assert!(history.warnings[1].contains(&format!("{file}:4:")));
-        assert!(history.warnings[2].contains(&format!("{file}:6:")));
-        history.record([]).unwrap();
-        let text = std::fs::read_to_string(&file).unwrap();
-        assert!(!text.contains("passwd") && !text.contains("HEAD"), "{text}");
-    }
-
-    #[test]
-    fn a_legacy_history_is_validated_merged_and_moved_once() {
-        let (_keep, root) = dir();
-        let out = root.join("out");
-        std::fs::create_dir_all(out.join(".content-api")).unwrap();
-        std::fs::write(
-            out.join(LEGACY_HISTORY_PATH),
-            "{\n  \"generator\": \"content-api\",\n  \"published\": [\n    \"api/old.json\",\n    \"api/../../x.json\"\n  ]\n}\n",
-        )
-        .unwrap();
-        let file = root.join("content-api.history");
-        std::fs::write(&file, "api/new.json\n").unwrap();
-        let mut history = HistoryFile::load(&file, &out).unwrap();
-        assert!(history.has_legacy());
-        assert_eq!(
-            history.history().paths().collect::<Vec<_>>(),
-            ["api/new.json", "api/old.json"]
-        );
-        assert_eq!(history.warnings.len(), 1);
-        assert!(
-            history.warnings[0].contains(&format!("{}:5:", out.join(LEGACY_HISTORY_PATH))),
-            "{:?}",
-            history.warnings
-        );
-        history.record([]).unwrap();
-        assert!(!out.join(LEGACY_HISTORY_PATH).exists());
-        let again = HistoryFile::load(&file, &out).unwrap();
-        assert!(!again.has_legacy());
-        assert_eq!(again.history(), history.history());
-    }
-
-    #[test]
-    fn an_unreadable_history_stops_the_build_rather_than_forgetting() {
-        let (_keep, root) = dir();
-        let file = root.join("content-api.history");
-        std::fs::write(&file, [0xff, 0xfe, b'\n']).unwrap();
-        let err = HistoryFile::load(&file, &root.join("out")).unwrap_err();
-        assert!(err.to_string().contains(file.as_str()), "{err}");
-    }
-}
+mod tests;

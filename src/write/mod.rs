@@ -36,6 +36,7 @@ mod plan;
 mod purge;
 mod report;
 mod safe_path;
+mod site_paths;
 pub mod state_file;
 #[cfg(test)]
 mod tests;

@@ -8,10 +8,11 @@
 //! The file is the tool's only when it opens with [`FUNCTIONS_ROUTE_MARK`]; any other file at
 //! its path, or a catch-all route of the site's own beside it, stops the build with what to do.
 
+use super::site_paths::relative;
 use crate::config::SiteConfig;
 use crate::render::cloudflare::{FUNCTIONS_ROUTE, FUNCTIONS_ROUTE_MARK, functions_route};
 use crate::render::http::EDGE_MODULE;
-use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
+use camino::{Utf8Path, Utf8PathBuf};
 use std::io::Read;
 
 /// Why the edge layer cannot join the site's Functions.
@@ -176,46 +177,12 @@ fn routes_under(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
 /// The edge module as the route file imports it: the output folder's [`EDGE_MODULE`], relative
 /// to the Functions folder, with `/` and a leading `./` or `../`.
 pub fn import_path(functions: &Utf8Path, out_dir: &Utf8Path) -> String {
-    let from = absolute(functions);
-    let to = absolute(out_dir).join(EDGE_MODULE);
-    let from_parts: Vec<&str> = from.components().map(|c| c.as_str()).collect();
-    let to_parts: Vec<&str> = to.components().map(|c| c.as_str()).collect();
-    let common = from_parts
-        .iter()
-        .zip(&to_parts)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let mut parts: Vec<&str> = vec![".."; from_parts.len() - common];
-    parts.extend(&to_parts[common..]);
-    let joined = parts.join("/");
+    let joined = relative(functions, &out_dir.join(EDGE_MODULE));
     if joined.starts_with("..") {
         joined
     } else {
         format!("./{joined}")
     }
-}
-
-/// `path` made absolute against the current folder, with `.` and `..` resolved by name.
-fn absolute(path: &Utf8Path) -> Utf8PathBuf {
-    let base = if path.is_absolute() {
-        Utf8PathBuf::new()
-    } else {
-        std::env::current_dir()
-            .ok()
-            .and_then(|dir| Utf8PathBuf::from_path_buf(dir).ok())
-            .unwrap_or_default()
-    };
-    let mut out = Utf8PathBuf::new();
-    for component in base.join(path).components() {
-        match component {
-            Utf8Component::ParentDir => {
-                out.pop();
-            }
-            Utf8Component::CurDir => {}
-            other => out.push(other.as_str()),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -20,10 +20,12 @@ pub fn fresh_build(
     today: chrono::NaiveDate,
     out: &Path,
 ) -> BTreeMap<String, Vec<u8>> {
-    let history = write::HistoryFile::load(
-        &config.history_file,
-        camino::Utf8Path::from_path(out).expect("a UTF-8 path"),
-    )
+    let history = write::HistoryFile::load(&SiteConfig {
+        out_dir: camino::Utf8Path::from_path(out)
+            .expect("a UTF-8 path")
+            .to_owned(),
+        ..(*config).clone()
+    })
     .expect("the publishing history loads");
     let scan = workspace::scan_for_build(config.content_dir.as_std_path(), 0);
     let workspace = Workspace::new(
