@@ -39,8 +39,10 @@ const HEADER: &str = "\
 /// The comment that names the site a history belongs to.
 const SITE_LINE: &str = "# site: ";
 
-/// What identifies a site to its history: its base URL, and its content and output folders
-/// relative to the history file's folder (so a clone elsewhere is the same site).
+/// What identifies a site to its history: its content folder (another content folder is another
+/// site), the output folder it deploys from (a build elsewhere is a preview), and its base URL
+/// (recorded; a new one is the same site moved). Folders are relative to the history file's
+/// folder, so a clone elsewhere is the same site.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SiteIdentity {
     pub base_url: String,
@@ -195,13 +197,15 @@ impl HistoryFile {
             let text = std::str::from_utf8(bytes).map_err(|_| HistoryError::NotText {
                 path: path.to_owned(),
             })?;
+            // The content folder is the site; a new base URL is the same site moved.
             belongs = match SiteIdentity::parse(text) {
                 None => Belongs::ThisSite,
-                Some(theirs) if theirs == identity => Belongs::ThisSite,
                 Some(theirs)
-                    if theirs.base_url == identity.base_url
-                        && theirs.content == identity.content =>
+                    if theirs.content == identity.content && theirs.out == identity.out =>
                 {
+                    Belongs::ThisSite
+                }
+                Some(theirs) if theirs.content == identity.content => {
                     warnings.push(format!(
                         "{path} is the history of {}: this build, into {}, reads it and records nothing (only a build into {} records)\n  = help: to record this one, give it its own history with --history FILE",
                         theirs.describe(),

@@ -36,8 +36,16 @@ fn a_history_belongs_to_one_site_and_only_that_site_records_into_it() {
         theirs.warnings
     );
     assert_eq!(theirs.record(["api/b.json"]).unwrap(), 0);
+    // A new base URL is the same site, moved: it records (and the header follows).
+    let mut moved = ours.clone();
+    moved.base_url = "https://moved.example".into();
+    let mut history = HistoryFile::load(&moved).unwrap();
+    assert!(history.records());
+    history.record(["api/a.json"]).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("https://moved.example"), "{text}");
     // The same site built into another folder reads it and records nothing.
-    let mut elsewhere = ours.clone();
+    let mut elsewhere = moved.clone();
     elsewhere.out_dir = root.join("preview");
     let mut preview = HistoryFile::load(&elsewhere).unwrap();
     assert_eq!(
