@@ -209,6 +209,14 @@ pub fn assert_results(client: &str, cases: &[Case], results: &[Value]) {
             case.tool,
             case.arguments
         );
+        eprintln!(
+            "{client}: {} {} -> {}{} bytes: {}",
+            case.tool,
+            case.arguments,
+            if case.is_error { "error result, " } else { "" },
+            text.len(),
+            text.chars().take(90).collect::<String>()
+        );
         assert!(
             text == case.text,
             "{client} {} {}: got {} bytes, expected {} bytes\n got: {}\nwant: {}",
