@@ -39,6 +39,7 @@ const TABLES = {
   },
   "extensionTypes": {
     "json": "application/json",
+    "js": "text/javascript; charset=utf-8",
     "md": "text/markdown; charset=utf-8",
     "txt": "text/plain; charset=utf-8",
     "html": "text/html; charset=utf-8"

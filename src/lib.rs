@@ -9,7 +9,8 @@
 //! Data flows one way: [`source`] (files on disk) → [`db`] (salsa inputs, written only by
 //! [`workspace`]) → `parse` → `derive` → [`render`] (bytes) → [`write`](mod@write) (the output folder);
 //! [`session`] turns a batch of changed files into a rebuild, and [`serve`] reads the folder back
-//! over HTTP. [`cli`] wires them together for the binary.
+//! over HTTP; [`mcp`] serves the site's tools to MCP clients over stdio. [`cli`] wires them
+//! together for the binary.
 //!
 //! The public modules are the ones the binary, the integration tests and the benchmarks drive;
 //! `model`, `diag`, `parse`, `derive` and `watch` are internal. See ARCHITECTURE.md for what
@@ -31,6 +32,7 @@ pub mod config;
 pub mod db;
 mod derive;
 mod diag;
+pub mod mcp;
 mod model;
 mod parse;
 pub mod render;

@@ -534,7 +534,7 @@ fn check_documents(out: &Path) {
     }
     assert!(media_type(".well-known/api-catalog").starts_with("application/linkset+json"));
 
-    // The AI catalog: every document but itself, and every skill.
+    // The AI catalog: the API index, every document but itself, and every skill.
     let ai: AiCatalog = serde_json::from_slice(&files[".well-known/ai-catalog.json"]).unwrap();
     assert_eq!(ai.spec_version, "1.0");
     assert!(!ai.host.display_name.is_empty() && !ai.host.identifier.is_empty());
@@ -557,6 +557,12 @@ fn check_documents(out: &Path) {
         assert_eq!(entry.kind, entry.media_type);
         assert!(!entry.display_name.is_empty() && !entry.description.is_empty());
     }
+    assert!(
+        ai.entries
+            .iter()
+            .any(|e| e.url == format!("{base}/api/index.json")),
+        "the API index"
+    );
     for doc in DOCUMENTS.iter().filter(|d| d.name != "ai_catalog") {
         assert!(
             ai.entries
@@ -596,9 +602,30 @@ fn check_documents(out: &Path) {
         "get_series",
         "get_tag_timeline",
         "list_talks",
+        "get_api_index",
     ] {
         assert!(tool_names.contains(&wanted), "{wanted}");
     }
+    // How the tools are reached: the browser module (a file of this build) and the stdio
+    // command, reading this site.
+    let browser = &card.meta[&format!("{namespace}/browser")];
+    let module = browser["module"].as_str().unwrap();
+    let module_file = resolve(&files, local(base, module)).expect("the module is an output");
+    assert_eq!(media_type(module_file), "text/javascript; charset=utf-8");
+    assert_eq!(
+        browser["include"],
+        format!("<script type=\"module\" src=\"{module}\"></script>")
+    );
+    let module_text = text(&files, module_file);
+    for name in &tool_names {
+        assert!(
+            module_text.contains(&format!("\"name\": \"{name}\"")),
+            "{name}"
+        );
+    }
+    let stdio = &card.meta[&format!("{namespace}/stdio")];
+    assert_eq!(stdio["command"], "content-api");
+    assert_eq!(stdio["args"], serde_json::json!(["mcp", "--site", base]));
     for tool in &tools {
         assert!(!tool.description.is_empty());
         assert_eq!(tool.input_schema["type"], "object");
@@ -645,7 +672,19 @@ fn check_documents(out: &Path) {
     // The developer portal: plain HTML with the anchors the API points at.
     let html = text(&files, "developers/index.html");
     assert!(html.starts_with("<!doctype html>"));
-    assert!(!html.contains("<script"), "no JavaScript needed");
+    // No JavaScript needed to read it; the one script is the site's browser tools (WebMCP).
+    let scripts: Vec<&str> = html
+        .match_indices("<script")
+        .map(|(at, _)| &html[at..])
+        .collect();
+    assert_eq!(scripts.len(), 1, "one script");
+    assert!(
+        scripts[0].starts_with(&format!(
+            "<script type=\"module\" src=\"{base}/.well-known/mcp/tools.js\"></script>"
+        )),
+        "{}",
+        &scripts[0][..80]
+    );
     let ids = html_ids(&html);
     for id in [
         "quickstart",

@@ -358,6 +358,8 @@ fn expected_type(path: &str) -> &'static str {
         "text/markdown; charset=utf-8"
     } else if path.ends_with(".txt") {
         "text/plain; charset=utf-8"
+    } else if path.ends_with(".js") {
+        "text/javascript; charset=utf-8"
     } else if path == ".well-known/api-catalog" {
         "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\""
     } else {

@@ -8,6 +8,7 @@ mod completions;
 mod hosting;
 mod init;
 mod limits;
+mod mcp;
 mod new;
 mod once;
 mod placeholders;
@@ -119,6 +120,16 @@ enum Command {
     /// Print a host's configuration for the output folder (see the README, "Deploying: each host").
     #[command(subcommand)]
     Hosting(HostingCommand),
+    /// Serve the site's read-only tools (the ones its MCP server card lists) to an MCP client
+    /// over stdio: `search_posts`, `list_series`, `get_series`, `get_tag_timeline`,
+    /// `list_talks`, `get_api_index`.
+    ///
+    /// Reads the built output folder (--out, default from watch.toml), or a live site with
+    /// --site https://example.com (through its /api/index.json). Each result is the API's JSON,
+    /// as the browser tools (/.well-known/mcp/tools.js) answer; a bad input is an error result
+    /// naming it. Logs go to stderr; stdout is the protocol. Exit status 2 when the folder holds
+    /// no build or the site does not answer as a content-api API.
+    Mcp(McpArgs),
 }
 
 /// How much to print. Errors and warnings are always printed.
@@ -135,13 +146,14 @@ struct LogArgs {
 
 impl LogArgs {
     /// The log filter these flags ask for (RUST_LOG, when set, wins). notify logs every watch
-    /// it cannot remove (a deleted folder) at info level: only its warnings are shown.
+    /// it cannot remove (a deleted folder) at info level, rmcp every message of a session: only
+    /// their warnings are shown.
     fn filter(&self) -> &'static str {
         match (self.quiet, self.verbose) {
-            (true, _) => "warn,salsa=warn,notify=warn",
-            (false, 0) => "info,salsa=warn,notify=warn",
-            (false, 1) => "debug,salsa=warn,notify=warn",
-            (false, _) => "trace,salsa=warn,notify=warn",
+            (true, _) => "warn,salsa=warn,notify=warn,rmcp=warn",
+            (false, 0) => "info,salsa=warn,notify=warn,rmcp=warn",
+            (false, 1) => "debug,salsa=warn,notify=warn,rmcp=warn",
+            (false, _) => "trace,salsa=warn,notify=warn,rmcp=warn",
         }
     }
 }
@@ -166,6 +178,15 @@ struct NginxArgs {
     /// host of `base_url`, so the block sits beside Debian's default site on the same port.
     #[arg(long, value_name = "NAMES")]
     pub server_name: Option<String>,
+}
+
+/// Flags of `mcp`.
+#[derive(Debug, Clone, Args)]
+struct McpArgs {
+    /// Read this live site's API (its root URL, e.g. https://example.com) instead of the output
+    /// folder.
+    #[arg(long, value_name = "URL", conflicts_with = "out")]
+    pub site: Option<String>,
 }
 
 /// Flags of `serve`.
@@ -286,6 +307,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Completions(args) => completions::print_completions(&args),
         Command::Man => completions::print_man_page(),
         Command::Hosting(HostingCommand::Nginx(args)) => hosting::nginx(&cli.build, &args),
+        Command::Mcp(args) => mcp::mcp(&cli.build, &args),
     }
 }
 
@@ -367,6 +389,24 @@ mod tests {
             Some(Command::Hosting(HostingCommand::Nginx(ref args))) if args.listen == "127.0.0.1:8080"
         ));
         assert!(Cli::try_parse_from(["content-api", "hosting", "nginx"]).is_err());
+        let cli =
+            Cli::try_parse_from(["content-api", "mcp", "--site", "https://x.example"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Mcp(ref args)) if args.site.as_deref() == Some("https://x.example")
+        ));
+        assert!(Cli::try_parse_from(["content-api", "mcp", "--out", "o"]).is_ok());
+        assert!(
+            Cli::try_parse_from([
+                "content-api",
+                "mcp",
+                "--site",
+                "https://x.example",
+                "--out",
+                "o"
+            ])
+            .is_err()
+        );
     }
 
     #[test]
@@ -381,11 +421,11 @@ mod tests {
     #[test]
     fn quiet_and_verbose_are_global_and_exclusive() {
         let cli = Cli::try_parse_from(["content-api", "check", "-q"]).unwrap();
-        assert_eq!(cli.log.filter(), "warn,salsa=warn,notify=warn");
+        assert_eq!(cli.log.filter(), "warn,salsa=warn,notify=warn,rmcp=warn");
         let cli = Cli::try_parse_from(["content-api", "-vv", "build"]).unwrap();
-        assert_eq!(cli.log.filter(), "trace,salsa=warn,notify=warn");
+        assert_eq!(cli.log.filter(), "trace,salsa=warn,notify=warn,rmcp=warn");
         let cli = Cli::try_parse_from(["content-api", "build", "--verbose"]).unwrap();
-        assert_eq!(cli.log.filter(), "debug,salsa=warn,notify=warn");
+        assert_eq!(cli.log.filter(), "debug,salsa=warn,notify=warn,rmcp=warn");
         assert!(Cli::try_parse_from(["content-api", "-q", "-v", "build"]).is_err());
     }
 }

@@ -6,6 +6,7 @@
 
 use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
 use crate::diag::Diagnostic;
+pub use crate::model::slugify;
 use crate::model::{Lang, is_valid_slug};
 use crate::parse::{dated_stem, parse_deck_text, parse_post_text, parse_series_text};
 use camino::{Utf8Path, Utf8PathBuf};
@@ -308,73 +309,9 @@ fn yaml_string(value: &str) -> String {
     out
 }
 
-/// The slug of a title: lowercase ASCII letters and digits, accents dropped (`é` → `e`,
-/// `ñ` → `n`, `ß` → `ss`), every other run of characters one hyphen. `None` when nothing is
-/// left.
-pub fn slugify(title: &str) -> Option<String> {
-    let mut slug = String::new();
-    for c in title.chars().flat_map(char::to_lowercase) {
-        let ascii = fold_accent(c);
-        if !ascii.is_empty() {
-            slug.push_str(ascii);
-        } else if c.is_ascii_alphanumeric() {
-            slug.push(c);
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-').to_string();
-    (!slug.is_empty()).then_some(slug)
-}
-
-/// The ASCII letters of a lowercase accented Latin letter (the Latin-1 and Latin Extended-A
-/// letters Spanish, French, German and Portuguese titles use); empty for anything else.
-fn fold_accent(c: char) -> &'static str {
-    match c {
-        'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' | 'ā' => "a",
-        'é' | 'è' | 'ê' | 'ë' | 'ē' | 'ę' | 'ě' => "e",
-        'í' | 'ì' | 'î' | 'ï' | 'ī' => "i",
-        'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'ø' | 'ō' => "o",
-        'ú' | 'ù' | 'û' | 'ü' | 'ū' | 'ů' => "u",
-        'ý' | 'ÿ' => "y",
-        'ñ' | 'ń' | 'ň' => "n",
-        'ç' | 'ć' | 'č' => "c",
-        'š' | 'ś' => "s",
-        'ž' | 'ź' | 'ż' => "z",
-        'ł' => "l",
-        'ř' => "r",
-        'ď' => "d",
-        'ť' => "t",
-        'ß' => "ss",
-        'æ' => "ae",
-        'œ' => "oe",
-        _ => "",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn slugs_are_lowercase_ascii_words_joined_by_hyphens() {
-        assert_eq!(slugify("Hello, World!").as_deref(), Some("hello-world"));
-        assert_eq!(
-            slugify("  Café con Leche en Medellín  ").as_deref(),
-            Some("cafe-con-leche-en-medellin")
-        );
-        assert_eq!(
-            slugify("Año 2024: ¿qué sigue?").as_deref(),
-            Some("ano-2024-que-sigue")
-        );
-        assert_eq!(slugify("Straße").as_deref(), Some("strasse"));
-        assert_eq!(slugify("C++ & Rust").as_deref(), Some("c-rust"));
-        assert_eq!(slugify("!!!"), None);
-        assert_eq!(slugify("日本語"), None);
-        for title in ["Hello, World!", "Café", "Año 2024: ¿qué sigue?"] {
-            assert!(is_valid_slug(&slugify(title).unwrap()));
-        }
-    }
 
     #[test]
     fn yaml_strings_escape_quotes_and_backslashes() {

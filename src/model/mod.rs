@@ -8,7 +8,7 @@ mod slug;
 mod time;
 
 pub use lang::Lang;
-pub use slug::{SLUG_PATTERN, is_valid_slug};
+pub use slug::{SLUG_PATTERN, ascii_name, is_valid_slug, slugify};
 pub use time::Timestamp;
 
 use std::sync::Arc;

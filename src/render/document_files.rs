@@ -12,3 +12,5 @@ pub const MCP_SERVER_CARD: &str = ".well-known/mcp/server-card.json";
 pub const AGENT_SKILLS_INDEX: &str = ".well-known/agent-skills/index.json";
 pub const DEVELOPERS_HTML: &str = "developers/index.html";
 pub const DEVELOPERS_MD: &str = "developers.md";
+/// The browser module that registers the MCP server card's tools with WebMCP.
+pub const MCP_TOOLS_MODULE: &str = ".well-known/mcp/tools.js";

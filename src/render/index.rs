@@ -27,7 +27,7 @@ pub struct Document {
 /// Every discovery document, in the order the index and the catalogs list them. This is the
 /// single list: `links` of `api/index.json`, the AI catalog and the developer portal read it,
 /// and a test checks that each `file` is a planned output that `path` resolves to.
-pub const DOCUMENTS: [Document; 10] = [
+pub const DOCUMENTS: [Document; 11] = [
     Document {
         name: "openapi",
         path: "/openapi.json",
@@ -89,7 +89,14 @@ pub const DOCUMENTS: [Document; 10] = [
         path: "/.well-known/mcp/server-card.json",
         file: docs::MCP_SERVER_CARD,
         title: "MCP server card",
-        purpose: "Server card for the read-only site tools, each mapped onto API operations.",
+        purpose: "Server card for the read-only site tools, each mapped onto API operations, and how to reach them: in the browser and over stdio.",
+    },
+    Document {
+        name: "mcp_tools_module",
+        path: "/.well-known/mcp/tools.js",
+        file: docs::MCP_TOOLS_MODULE,
+        title: "Browser tools (WebMCP)",
+        purpose: "ES module that registers the server card's tools with the browser's WebMCP API; a page adds it with one script tag.",
     },
     Document {
         name: "agent_skills",

@@ -23,8 +23,9 @@ pub const DOCUMENT_TYPES: [(&str, &str); 3] = [
 ];
 
 /// Every other file is typed by its extension; text types say UTF-8.
-pub const EXTENSION_TYPES: [(&str, &str); 4] = [
+pub const EXTENSION_TYPES: [(&str, &str); 5] = [
     ("json", "application/json"),
+    ("js", "text/javascript; charset=utf-8"),
     ("md", "text/markdown; charset=utf-8"),
     ("txt", "text/plain; charset=utf-8"),
     ("html", "text/html; charset=utf-8"),
@@ -77,6 +78,10 @@ mod tests {
         assert_eq!(
             media_type(".well-known/agent-skills/index.json"),
             "application/json"
+        );
+        assert_eq!(
+            media_type(".well-known/mcp/tools.js"),
+            "text/javascript; charset=utf-8"
         );
         assert_eq!(media_type("a/b"), "application/octet-stream");
         assert_eq!(media_type("a.dir/README"), "application/octet-stream");

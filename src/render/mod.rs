@@ -25,6 +25,7 @@ mod runs;
 mod slides;
 mod static_docs;
 mod timelines;
+pub mod tools;
 pub(crate) mod wire;
 
 pub use document_files::AGENT_SKILLS_INDEX;

@@ -294,7 +294,8 @@ mod tests {
             assert!(block.contains(&format!("add_header {name} '{value}' always;")));
         }
         assert!(block.contains("text/markdown md;"));
-        assert!(block.contains("charset_types text/markdown text/plain;"));
+        assert!(block.contains("text/javascript js;"));
+        assert!(block.contains("charset_types text/javascript text/markdown text/plain;"));
         assert!(
             block.contains(
                 "add_header Link '</.well-known/api-catalog>; rel=\"api-catalog\"' always;"

@@ -5,7 +5,7 @@ use super::http::{ALLOW_ORIGIN, CACHE_CONTROL};
 use super::operations::{OPERATION_TAGS, OPERATIONS, PathParam};
 use super::wire;
 use crate::config::SiteConfig;
-use crate::model::SLUG_PATTERN;
+use crate::model::{SLUG_PATTERN, ascii_name};
 use schemars::SchemaGenerator;
 use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value, json};
@@ -163,10 +163,26 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
             "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
         })
     };
-    json!({
+    // Client generators name the package after the title (openapi-python-client: its project
+    // and module names), and a non-ASCII name makes a package that does not install: the title
+    // is ASCII (`ascii_name`, else the host), the name as written is the summary.
+    let title = format!("{} API", config.name);
+    let ascii_title = match ascii_name(&config.name) {
+        Some(name) => format!("{name} API"),
+        None => {
+            let host = url::Url::parse(&config.base_url)
+                .ok()
+                .and_then(|url| url.host_str().map(str::to_string))
+                .unwrap_or_else(|| "localhost".into());
+            format!("{host} API")
+        }
+    };
+    let summary = (ascii_title != title).then_some(title);
+    let mut document = json!({
         "openapi": "3.1.0",
         "info": {
-            "title": format!("{} API", config.name),
+            "title": ascii_title,
+            "summary": summary,
             "version": config.api_version,
             "description": format!("{} Every endpoint is a pre-generated static JSON file: public, anonymous and read-only (GET and HEAD only). Content is licensed {}.", config.description, config.licence.name),
             "contact": contact,
@@ -204,7 +220,13 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
                 "InternalError": error_response("The request could not be completed; retrying is safe (internal_error).")
             }
         }
-    })
+    });
+    if summary.is_none()
+        && let Some(info) = document["info"].as_object_mut()
+    {
+        info.remove("summary");
+    }
+    document
 }
 
 #[cfg(test)]

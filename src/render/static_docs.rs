@@ -1,5 +1,5 @@
 //! Documents that depend on the configuration only: `openapi.json`, the error bodies, the
-//! access policy, the API catalog, the MCP server card, and the host files that do not depend
+//! access policy, the API catalog, the MCP server card and its browser module, and the host files that do not depend
 //! on the content (`_routes.json`, `404.html`, `api/404.html`).
 
 use super::docs;
@@ -26,6 +26,10 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
     files.insert(
         docs::MCP_SERVER_CARD.into(),
         Output::new(docs::server_card(config)),
+    );
+    files.insert(
+        docs::MCP_TOOLS_MODULE.into(),
+        Output::new(docs::webmcp_module()),
     );
     for (code, path) in STATIC_PROBLEMS {
         files.insert(

@@ -55,6 +55,11 @@ pub struct Browser {
 
 impl Browser {
     pub fn launch(binary: &Path) -> Browser {
+        Browser::launch_with(binary, &[])
+    }
+
+    /// [`Browser::launch`] with more command-line switches (`--enable-features=…`).
+    pub fn launch_with(binary: &Path, extra: &[&str]) -> Browser {
         let profile = tempfile::Builder::new()
             .prefix("content-api-chromium")
             .tempdir()
@@ -79,6 +84,7 @@ impl Browser {
                 "--force-device-scale-factor=1",
                 "--remote-debugging-pipe",
             ])
+            .args(extra)
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("about:blank")
             .stdin(Stdio::null())

@@ -2,7 +2,8 @@
 //! the real binary with a time limit, reading its diagnostics, and snapshotting the output folder.
 //! The bundled sample site and the corpora are in `sample.rs`, `serve` and the preview in
 //! `preview.rs`, a daemon's log and output in `daemon_log.rs` and `live_output.rs`, the fresh
-//! in-memory build in `fresh.rs`.
+//! in-memory build in `fresh.rs`, the site's tools' test calls in `tools.rs` and a raw MCP client
+//! in `mcp_client.rs`.
 //!
 //! Each test file includes this with `mod common;` and uses only part of it.
 #![allow(dead_code)]
@@ -429,12 +430,16 @@ mod daemon_log;
 mod fresh;
 #[path = "live_output.rs"]
 mod live_output;
+#[path = "mcp_client.rs"]
+mod mcp_client;
 #[path = "preview.rs"]
 mod preview;
 #[path = "sample.rs"]
 mod sample;
 #[path = "../../benches/support/corpus.rs"]
 pub mod synthetic;
+#[path = "tools.rs"]
+mod tools;
 #[allow(unused_imports)] // Used by the files that start a daemon, not by every test file.
 pub use daemon_log::{DAEMON_READY, spawn_logged};
 #[allow(unused_imports)] // Used by the tests that compare a watch session with `--once`.
@@ -444,3 +449,8 @@ pub use live_output::live_snapshot;
 #[allow(unused_imports)] // Used by the tests that start `serve`.
 pub use preview::{Preview, Served};
 pub use sample::*;
+#[allow(unused_imports)] // Used by the tests of the site's tools (stdio and browser).
+pub use {
+    mcp_client::McpClient,
+    tools::{Case, assert_results, card_tools, cases},
+};

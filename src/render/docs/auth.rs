@@ -55,6 +55,7 @@ pub fn auth_md(config: &SiteConfig) -> String {
         title: format!("Access policy: {}", config.name),
         html_url: config.url(document("developers").path),
         markdown_url: config.url(document("auth").path),
+        modules: Vec::new(),
         blocks,
     }
     .to_markdown()

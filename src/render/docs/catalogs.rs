@@ -9,6 +9,7 @@ use crate::parse::skill_meta;
 use crate::render::Output;
 use crate::render::index::{DOCUMENTS, Document, document};
 use crate::render::media::{API_CATALOG_PROFILE, media_type};
+use crate::render::operations::Operation;
 use crate::render::wire::to_json;
 use serde_json::{Value, json};
 
@@ -82,8 +83,9 @@ fn entry(
     })
 }
 
-/// `.well-known/ai-catalog.json`: every agent-facing artifact of the site (the discovery
-/// documents of `DOCUMENTS` and each published skill), each with its URL, media type and
+/// `.well-known/ai-catalog.json`: every agent-facing artifact of the site (the API index, the
+/// discovery documents of `DOCUMENTS`, the MCP browser module among them, and each published
+/// skill), each with its URL, media type and
 /// purpose, and the content licence. Follows the AI Catalog specification 1.0
 /// (Agent-Card/ai-catalog: `specVersion`, `host`, `entries`, `metadata`), with identifiers in
 /// the domain-anchored `urn:air:{publisher}:{namespace}:{name}` form the MCP discovery
@@ -92,24 +94,35 @@ fn entry(
 pub fn ai_catalog_json(db: &dyn salsa::Database) -> Output {
     let config = Site::get(db).config(db);
     let host = site_host(config);
-    let mut entries: Vec<Value> = DOCUMENTS
-        .iter()
-        .filter(|doc| doc.name != "ai_catalog")
-        .map(|doc| {
-            let namespace = if doc.name == "mcp_server_card" {
-                "mcp"
-            } else {
-                "doc"
-            };
-            entry(
-                format!("urn:air:{host}:{namespace}:{}", doc.name.replace('_', "-")),
-                doc.title,
-                doc.file,
-                config.url(doc.path),
-                doc.purpose,
-            )
-        })
-        .collect();
+    // The API itself first, through its entry point, which lists every endpoint.
+    let index = Operation::by_id("getApiIndex");
+    let index_file = index.file(&[]);
+    let mut entries = vec![entry(
+        format!("urn:air:{host}:api:index"),
+        "API index",
+        &index_file,
+        config.url(index.path_template),
+        index.description,
+    )];
+    entries.extend(
+        DOCUMENTS
+            .iter()
+            .filter(|doc| doc.name != "ai_catalog")
+            .map(|doc| {
+                let namespace = if doc.name.starts_with("mcp_") {
+                    "mcp"
+                } else {
+                    "doc"
+                };
+                entry(
+                    format!("urn:air:{host}:{namespace}:{}", doc.name.replace('_', "-")),
+                    doc.title,
+                    doc.file,
+                    config.url(doc.path),
+                    doc.purpose,
+                )
+            }),
+    );
     for (name, file) in published_skills(db).iter() {
         let Some(meta) = skill_meta(db, *file).as_ref() else {
             continue;

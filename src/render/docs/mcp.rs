@@ -6,149 +6,35 @@
 //! characters), optional `title` and `websiteUrl`, optional `remotes`, and `_meta` for
 //! extension data. Unknown top-level members are rejected by that schema.
 //!
-//! Two consequences for a static, read-only site:
-//! - there is no MCP endpoint to connect to, so the card has no `remotes` (the tools run in the
-//!   browser, or in any client, as plain GETs of the API);
-//! - v1 cards do not enumerate tools (they are listed at run time), so the tools are carried in
-//!   `_meta` under the site's own reverse-DNS key (`{namespace}/tools`), each in the MCP `Tool`
-//!   shape (`name`, `title`, `description`, `inputSchema`, `annotations`) plus the API
-//!   operations it maps onto.
+//! What it says, under the site's own reverse-DNS keys in `_meta` (v1 cards do not enumerate
+//! tools, and `remotes` is for HTTP endpoints, which a static site has none of):
+//! - `{namespace}/tools`: every tool of `render::tools::TOOLS`, in the MCP `Tool` shape
+//!   (`name`, `title`, `description`, `inputSchema`, `annotations`) plus the API operations it
+//!   reads;
+//! - how to reach them: `{namespace}/browser`, the WebMCP module a page includes
+//!   (`docs::webmcp`), and `{namespace}/stdio`, the command that serves the same tools over
+//!   stdio (`content-api mcp --site {base_url}`);
+//! - `{namespace}/api`: the API they read.
 
 use super::catalogs::site_host;
-use super::text::clip;
+use super::text::{clip, module_script_tag};
 use crate::config::SiteConfig;
-use crate::model::{Lang, SLUG_PATTERN};
+use crate::render::document_files::MCP_TOOLS_MODULE;
 use crate::render::index::document;
-use crate::render::operations::{Operation, PathParam};
+use crate::render::tools::TOOLS;
 use crate::render::wire::to_json;
 use serde_json::{Map, Value, json};
 
 pub const SERVER_CARD_SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
-/// An input of a tool: a path parameter of its operations, or the search words.
-#[derive(Clone, Copy, Debug)]
-pub enum Input {
-    Param(PathParam),
-    Query,
-}
-
-/// One tool: what it does and which operations it reads.
-#[derive(Debug)]
-pub struct Tool {
-    pub name: &'static str,
-    pub title: &'static str,
-    pub description: &'static str,
-    /// The operations the tool reads (by `operationId`).
-    pub operations: &'static [&'static str],
-    /// Inputs, each with whether it is required.
-    pub inputs: &'static [(Input, bool)],
-}
-
-pub const TOOLS: [Tool; 6] = [
-    Tool {
-        name: "get_api_index",
-        title: "Get the API index",
-        description: "Every operation of the API with every URL it currently resolves to, the version, the versioning policy and links to every document.",
-        operations: &["getApiIndex"],
-        inputs: &[],
-    },
-    Tool {
-        name: "search_posts",
-        title: "Search posts",
-        description: "Published posts whose title or description contains every word of `query`, optionally in one language and with one tag, newest first. Reads the post list of the language (or of both languages without `lang`) and filters it.",
-        operations: &["listPostsInEnglish", "listPostsInSpanish", "listPosts"],
-        inputs: &[
-            (Input::Query, false),
-            (Input::Param(PathParam::Lang), false),
-            (Input::Param(PathParam::Tag), false),
-        ],
-    },
-    Tool {
-        name: "list_series",
-        title: "List series",
-        description: "Every series with at least one published post in the language, newest activity first, with chapter counts.",
-        operations: &["listSeries"],
-        inputs: &[(Input::Param(PathParam::Lang), true)],
-    },
-    Tool {
-        name: "get_series",
-        title: "Get a series",
-        description: "The published chapters of one series in reading order.",
-        operations: &["getSeries"],
-        inputs: &[
-            (Input::Param(PathParam::Lang), true),
-            (Input::Param(PathParam::Slug), true),
-        ],
-    },
-    Tool {
-        name: "get_tag_timeline",
-        title: "Get a tag timeline",
-        description: "Every published post carrying a tag in the language, newest first.",
-        operations: &["getTimelineByTag"],
-        inputs: &[
-            (Input::Param(PathParam::Lang), true),
-            (Input::Param(PathParam::Tag), true),
-        ],
-    },
-    Tool {
-        name: "list_talks",
-        title: "List talks",
-        description: "Every published slide deck (talk) in the language, newest first, with event names and external links.",
-        operations: &["getSlidesTimeline"],
-        inputs: &[(Input::Param(PathParam::Lang), true)],
-    },
-];
-
-impl Input {
-    pub fn name(self) -> &'static str {
-        match self {
-            Input::Param(param) => param.name(),
-            Input::Query => "query",
-        }
-    }
-
-    fn schema(self) -> Value {
-        match self {
-            Input::Param(PathParam::Lang) => json!({
-                "type": "string",
-                "enum": Lang::ALL.map(Lang::as_str),
-                "description": PathParam::Lang.description()
-            }),
-            Input::Param(param) => json!({
-                "type": "string",
-                "pattern": SLUG_PATTERN,
-                "description": param.description()
-            }),
-            Input::Query => json!({
-                "type": "string",
-                "minLength": 1,
-                "description": "Words to look for in titles and descriptions, case-insensitively."
-            }),
-        }
-    }
-}
-
-/// The tool in the MCP `Tool` shape, plus the operations it maps onto.
-fn tool_json(tool: &Tool) -> Value {
-    let mut properties = Map::new();
-    let mut required = Vec::new();
-    for &(input, is_required) in tool.inputs {
-        properties.insert(input.name().into(), input.schema());
-        if is_required {
-            required.push(input.name());
-        }
-    }
-    let mut input_schema = json!({ "type": "object", "properties": properties });
-    if !required.is_empty() {
-        input_schema["required"] = json!(required);
-    }
-    input_schema["additionalProperties"] = json!(false);
-    let operations: Vec<Value> = tool
-        .operations
+/// The tool as the card lists it: the MCP `Tool` shape plus the operations it reads.
+fn card_tool(tool: &crate::render::tools::Tool) -> Value {
+    let mut json = tool.mcp_json();
+    json["operations"] = tool
+        .operations()
         .iter()
-        .map(|id| {
-            let op = Operation::by_id(id);
+        .map(|op| {
             json!({
                 "operationId": op.id,
                 "method": "GET",
@@ -157,19 +43,7 @@ fn tool_json(tool: &Tool) -> Value {
             })
         })
         .collect();
-    json!({
-        "name": tool.name,
-        "title": tool.title,
-        "description": tool.description,
-        "inputSchema": input_schema,
-        "annotations": {
-            "readOnlyHint": true,
-            "destructiveHint": false,
-            "idempotentHint": true,
-            "openWorldHint": false
-        },
-        "operations": operations
-    })
+    json
 }
 
 /// The reverse-DNS namespace of the site (`example.lucia-montoya` for `lucia-montoya.example`);
@@ -185,7 +59,7 @@ pub fn namespace(config: &SiteConfig) -> String {
 /// The server card (depends on the configuration only).
 pub fn server_card(config: &SiteConfig) -> String {
     let namespace = namespace(config);
-    let tools: Vec<Value> = TOOLS.iter().map(tool_json).collect();
+    let tools: Vec<Value> = TOOLS.iter().map(card_tool).collect();
     let mut meta = Map::new();
     meta.insert(format!("{namespace}/tools"), Value::Array(tools));
     meta.insert(
@@ -195,6 +69,23 @@ pub fn server_card(config: &SiteConfig) -> String {
             "openapi": config.url(document("openapi").path),
             "authentication": "none",
             "access": "public, anonymous, read-only (GET and HEAD)"
+        }),
+    );
+    let module = config.url(&format!("/{MCP_TOOLS_MODULE}"));
+    meta.insert(
+        format!("{namespace}/browser"),
+        json!({
+            "module": module,
+            "api": "WebMCP: registers every tool with document.modelContext (navigator.modelContext in earlier browsers), where the browser has it",
+            "include": module_script_tag(&module)
+        }),
+    );
+    meta.insert(
+        format!("{namespace}/stdio"),
+        json!({
+            "command": "content-api",
+            "args": ["mcp", "--site", config.base_url],
+            "description": "The same tools over stdio, reading this site's API through /api/index.json (content-api mcp)."
         }),
     );
     let card = json!({
@@ -212,27 +103,6 @@ pub fn server_card(config: &SiteConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::OPERATIONS;
-
-    #[test]
-    fn every_tool_maps_onto_operations_and_takes_their_parameters() {
-        for tool in &TOOLS {
-            assert!(!tool.operations.is_empty());
-            for id in tool.operations {
-                assert!(OPERATIONS.iter().any(|op| op.id == *id), "{id}");
-                for param in Operation::by_id(id).params {
-                    assert!(
-                        tool.inputs
-                            .iter()
-                            .any(|(input, _)| input.name() == param.name()),
-                        "{} lacks {}",
-                        tool.name,
-                        param.name()
-                    );
-                }
-            }
-        }
-    }
 
     #[test]
     fn the_card_has_the_v1_shape() {
@@ -261,6 +131,17 @@ mod tests {
             .unwrap();
         assert_eq!(tools.len(), TOOLS.len());
         assert_eq!(tools[3]["inputSchema"]["required"], json!(["lang", "slug"]));
+        assert_eq!(tools[3]["operations"][0]["operationId"], "getSeries");
+        let browser = &card["_meta"]["example.lucia-montoya/browser"];
+        assert_eq!(
+            browser["module"],
+            "https://lucia-montoya.example/.well-known/mcp/tools.js"
+        );
+        let stdio = &card["_meta"]["example.lucia-montoya/stdio"];
+        assert_eq!(
+            stdio["args"],
+            json!(["mcp", "--site", "https://lucia-montoya.example"])
+        );
     }
 
     #[test]

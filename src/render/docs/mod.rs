@@ -10,7 +10,8 @@
 //! - `llms_map`: `llms.txt`, the curated site map;
 //! - `skills`: the agent skills copied from the content, and their discovery index;
 //! - `catalogs`: the RFC 9727 API catalog and the AI catalog;
-//! - `mcp`: the MCP server card;
+//! - `mcp`: the MCP server card, and `webmcp`: the browser module that registers its tools
+//!   (both from `render::tools`);
 //! - `auth`: `auth.md`;
 //! - `developers`: the developer portal, HTML and Markdown from one page model (`page`);
 //! - `text`: escaping and small text helpers shared by all of them.
@@ -32,6 +33,7 @@ mod post_md;
 mod schema_doc;
 mod skills;
 pub mod text;
+mod webmcp;
 
 pub use auth::auth_md;
 pub use catalogs::{ai_catalog_json, api_catalog};
@@ -43,13 +45,14 @@ pub use llms_map::llms_txt;
 pub use mcp::server_card;
 pub use post_md::post_markdown;
 pub use skills::{published_skills, skill_file, skills_index_json};
+pub use webmcp::webmcp_module;
 
 use crate::db::SourceFile;
 use crate::model::Lang;
 
 pub use super::document_files::{
     AGENT_SKILLS_INDEX, AI_CATALOG, API_CATALOG, AUTH_MD, DEVELOPERS_HTML, DEVELOPERS_MD,
-    LLMS_FULL_TXT, LLMS_TXT, MCP_SERVER_CARD,
+    LLMS_FULL_TXT, LLMS_TXT, MCP_SERVER_CARD, MCP_TOOLS_MODULE,
 };
 
 /// The site-absolute path of a post's page: English at the root, Spanish under `/es/`.

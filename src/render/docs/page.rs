@@ -70,6 +70,9 @@ pub struct Page {
     pub title: String,
     pub html_url: String,
     pub markdown_url: String,
+    /// ES modules the HTML page loads (`<script type="module">`, in `<head>`): none but the
+    /// browser tools (`docs::webmcp`), which the page works without.
+    pub modules: Vec<String>,
     pub blocks: Vec<Block>,
 }
 
@@ -90,6 +93,10 @@ impl Page {
             "<link rel=\"alternate\" type=\"text/markdown\" href=\"{}\">\n",
             html(&self.markdown_url)
         ));
+        for module in &self.modules {
+            out.push_str(&super::text::module_script_tag(&html(module)));
+            out.push('\n');
+        }
         out.push_str(&format!(
             "<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
         ));
@@ -268,6 +275,7 @@ mod tests {
             title: "A <b> & \"c\"".into(),
             html_url: "https://x.example/developers".into(),
             markdown_url: "https://x.example/developers.md".into(),
+            modules: Vec::new(),
             blocks: vec![
                 heading(2, Some("errors"), "Errors & <codes>"),
                 Block::Paragraph(vec![

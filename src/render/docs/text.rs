@@ -156,6 +156,12 @@ fn fence_opening(line: &str) -> Option<String> {
     (run >= 3).then(|| marker.to_string().repeat(run))
 }
 
+/// The one line a page adds to load an ES module: how a page registers the browser tools
+/// (`webmcp`). `src` must already be escaped for an HTML attribute.
+pub fn module_script_tag(src: &str) -> String {
+    format!("<script type=\"module\" src=\"{src}\"></script>")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

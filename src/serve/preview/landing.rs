@@ -4,7 +4,8 @@
 //! manifest; the live-reload script swaps in a fresh copy after every event.
 
 use super::{ContentDiagnostic, LoggedRebuild, SCRIPT_TAG};
-use crate::render::docs::text::html;
+use crate::render::docs::MCP_TOOLS_MODULE;
+use crate::render::docs::text::{html, module_script_tag};
 use crate::write::Manifest;
 use camino::Utf8Path;
 use std::collections::BTreeMap;
@@ -60,6 +61,12 @@ impl Landing<'_> {
         out.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
         out.push_str("<title>content-api preview</title>\n<link rel=\"icon\" href=\"data:,\">\n");
+        // The site's browser tools (WebMCP), as a page of the site registers them.
+        let _ = writeln!(
+            out,
+            "{}",
+            module_script_tag(&format!("/{MCP_TOOLS_MODULE}"))
+        );
         let _ = writeln!(out, "<style>{STYLE}</style>\n</head>\n<body>");
         let _ = writeln!(out, "<main id=\"{ROOT_ID}\">");
         self.header(&mut out, &documents);

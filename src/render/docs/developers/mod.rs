@@ -92,6 +92,7 @@ pub fn portal(
         title: format!("{} API: developer documentation", config.name),
         html_url: config.url(document("developers").path),
         markdown_url: config.url(document("developers_markdown").path),
+        modules: vec![config.url(document("mcp_tools_module").path)],
         blocks,
     }
 }
@@ -186,7 +187,10 @@ mod tests {
         }
         assert!(html.contains("R&amp;D &lt;notes&gt;"));
         assert!(!html.contains("<notes>"));
-        assert!(!html.contains("<script"));
+        // One script: the browser tools' module, which the page works without.
+        assert_eq!(html.matches("<script").count(), 1);
+        assert!(html.contains("<script type=\"module\" src=\""));
+        assert!(html.contains("/.well-known/mcp/tools.js\"></script>"));
     }
 
     #[test]

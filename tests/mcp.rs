@@ -1,0 +1,198 @@
+//! `content-api mcp`, the site's tools over stdio, with real clients:
+//!
+//! - a raw JSON-RPC client (`common/mcp_client.rs`, always runs): every tool against a built
+//!   sample site (`--out`) and against a live site (`--site`, `content-api serve` on loopback);
+//!   each result equals the file the API serves (filtered for `search_posts`), each bad input is
+//!   an error result naming the input;
+//! - the official MCP Python SDK (PyPI `mcp`, `tests/mcp/client.py`): the same calls. Skipped
+//!   when no Python with `mcp` is found (`CONTENT_API_PYTHON`, else `python3`), unless
+//!   `CONTENT_API_REQUIRE_MCP` is set (as `.ci/run` does), which turns the skip into a failure.
+
+mod common;
+
+use common::{McpClient, Preview, assert_results, built_sample, card_tools, cases};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn unchanged(text: String) -> String {
+    text
+}
+
+#[test]
+fn every_tool_answers_from_a_built_output_folder() {
+    let out = built_sample();
+    let folder = out.path().to_str().unwrap();
+    let mut client = McpClient::start(&["--out", folder]);
+    assert_eq!(
+        client.tools(),
+        card_tools(out.path()),
+        "the card's tools, in its order"
+    );
+    let cases = cases(out.path(), &unchanged);
+    let results: Vec<Value> = cases
+        .iter()
+        .map(|case| client.call(case.tool, &case.arguments))
+        .collect();
+    assert_results("content-api mcp --out", &cases, &results);
+    // A tool that does not exist is a protocol error, not a result.
+    let mut unknown = McpClient::start(&["--out", folder]);
+    let error = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        unknown.call("delete_everything", &json!({}))
+    }));
+    assert!(error.is_err(), "an unknown tool is refused");
+    assert!(
+        client.close().success(),
+        "the server exits once its client closes stdin"
+    );
+}
+
+#[test]
+fn every_tool_answers_from_a_live_site_through_its_index() {
+    let preview = Preview::start();
+    let origin = preview.origin().to_string();
+    let base = "https://lucia-montoya.example";
+    // The preview serves the production build with its own origin for the base URL.
+    let rebase = |text: String| text.replace(base, &origin);
+    let mut client = McpClient::start(&["--site", &origin]);
+    assert_eq!(client.tools(), card_tools(&preview.out()));
+    let cases = cases(&preview.out(), &rebase);
+    let results: Vec<Value> = cases
+        .iter()
+        .map(|case| client.call(case.tool, &case.arguments))
+        .collect();
+    assert_results("content-api mcp --site", &cases, &results);
+    // The index's own address works too.
+    let mut by_index = McpClient::start(&["--site", &format!("{origin}/api/index.json")]);
+    let result = by_index.call(cases[0].tool, &cases[0].arguments);
+    assert_results("--site …/api/index.json", &cases[..1], &[result]);
+    // A site (here a folder of it) without /api/index.json is refused before serving.
+    let output = Command::new(common::BIN)
+        .args(["mcp", "--site", &format!("{origin}/blog")])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("has no /api/index.json"), "{stderr}");
+    assert!(output.stdout.is_empty(), "nothing on the protocol channel");
+}
+
+#[test]
+fn a_folder_without_a_build_and_a_site_without_an_api_are_refused() {
+    let empty = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(common::BIN)
+            .arg("mcp")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let output = run(&["--out", empty.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("holds no built API"), "{stderr}");
+    assert!(output.stdout.is_empty(), "nothing on the protocol channel");
+    let output = run(&["--site", "ftp://example.com"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+/// A Python with the MCP SDK: `CONTENT_API_PYTHON`, else `python3`. `None` (the test skips)
+/// when there is none, unless `CONTENT_API_REQUIRE_MCP` is set.
+fn python_with_mcp() -> Option<String> {
+    let python = std::env::var("CONTENT_API_PYTHON").unwrap_or_else(|_| "python3".into());
+    let found = Command::new(&python)
+        .args(["-c", "import mcp.client.stdio"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if found {
+        return Some(python);
+    }
+    let why = format!(
+        "no Python with the MCP SDK (`{python} -c 'import mcp'` failed; pip install 'mcp>=2.3,<3', or set CONTENT_API_PYTHON)"
+    );
+    if std::env::var_os("CONTENT_API_REQUIRE_MCP").is_some() {
+        panic!("CONTENT_API_REQUIRE_MCP is set but there is {why}");
+    }
+    eprintln!("skipped: {why} (set CONTENT_API_REQUIRE_MCP=1 to fail instead)");
+    None
+}
+
+#[test]
+fn the_mcp_python_sdk_lists_and_calls_every_tool() {
+    let Some(python) = python_with_mcp() else {
+        return;
+    };
+    let out = built_sample();
+    let cases = cases(out.path(), &unchanged);
+    let spec = json!({
+        "command": common::BIN,
+        "args": ["mcp", "--out", out.path()],
+        "calls": cases.iter().map(|c| json!({ "name": c.tool, "arguments": c.arguments })).collect::<Vec<_>>(),
+    });
+    let script = common::repo().join("tests/mcp/client.py");
+    let mut child = Command::new(&python)
+        .arg(&script)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(spec.to_string().as_bytes())
+        .unwrap();
+    let output = wait_with_timeout(child, Duration::from_secs(120));
+    assert!(
+        output.status.success(),
+        "the Python client failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["server"]["name"], "content-api");
+    assert_eq!(answer["tools"].as_array().unwrap(), &card_tools(out.path()));
+    assert_results(
+        "the MCP Python SDK",
+        &cases,
+        answer["results"].as_array().unwrap(),
+    );
+}
+
+/// The child's output once it exits; killed (and the test failed) after `limit`.
+fn wait_with_timeout(mut child: Child, limit: Duration) -> Output {
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "the Python client did not finish within {limit:?}:\n{}",
+                String::from_utf8_lossy(&stderr.join().unwrap())
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
