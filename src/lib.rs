@@ -21,8 +21,8 @@
 
 /// The allocator of every program built on this crate: the binary, and the tests and benchmarks,
 /// which then measure what ships. mimalloc, for a build's millions of small allocations on every
-/// core (glibc's malloc and free took 9% of a 50,000-post build's CPU); v2 and no transparent
-/// huge pages, for a watch session's resident size. Measured in ARCHITECTURE.md.
+/// core; v2 and no transparent huge pages, for a watch session's resident size (numbers in
+/// docs/performance.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -36,6 +36,11 @@ pub fn post_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<PostM
     parse_post(db, file).parsed.value.clone()
 }
 
+/// The most tags a post may name. Each tag's timeline lists the post with every one of its tags,
+/// so a post's share of the output grows with the square of its tag count: the bound keeps the
+/// output linear in the input (a real site's posts name six at most).
+pub const MAX_TAGS_PER_POST: usize = 64;
+
 /// Parses the text of the post at `path` (pure: tests and the watcher's pre-check call it).
 pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> ParsedPost {
     let split = match frontmatter::split(path, text) {
@@ -53,6 +58,16 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
     let description = front.required_string("description");
     let pub_date = front.timestamp("pubDate", true);
     let tags = front.slug_list("tags");
+    if tags.len() > MAX_TAGS_PER_POST {
+        front.error_at(
+            "tags",
+            format!(
+                "a post names at most {MAX_TAGS_PER_POST} tags; this one names {}",
+                tags.len()
+            ),
+            "keep the tags a reader would look for: each tag's timeline lists the post with all of its tags, so the output grows with the square of a post's tags",
+        );
+    }
     let hero_image = check_image(&mut front, "heroImage");
     let series = front.slug("series");
     let series_order = front.integer("seriesOrder");
@@ -111,6 +126,34 @@ mod tests {
             "2024-05-01_hello",
             text,
         )
+    }
+
+    #[test]
+    fn a_post_with_more_tags_than_the_bound_is_an_error_at_its_tags() {
+        let tags: Vec<String> = (0..=MAX_TAGS_PER_POST).map(|i| format!("t{i}")).collect();
+        let text = format!(
+            "---\ntitle: Hello\ndescription: d\npubDate: 2024-05-01\ntags: [{}]\n---\nBody\n",
+            tags.join(", ")
+        );
+        let parsed = parse_post_text(
+            "blog/en/2024-05-01_hello.md",
+            Lang::En,
+            "2024-05-01_hello",
+            &text,
+        );
+        let error = parsed
+            .parsed
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .expect("an error");
+        assert!(
+            error.message.contains("at most 64 tags; this one names 65"),
+            "{}",
+            error.message
+        );
+        assert_eq!(error.location.as_ref().unwrap().line, 5);
+        assert!(parsed.parsed.value.is_none());
     }
 
     #[test]

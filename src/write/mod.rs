@@ -1,21 +1,26 @@
 //! Publishing: making the output folder equal to a set of (path, bytes).
 //!
 //! The only module that writes to the output folder. Rules:
-//! - one writer per folder: a publisher holds `.content-api/lock` while it is open;
-//! - every file is written to a temporary file in its own folder, then renamed over the target,
-//!   so a reader sees the old or the new bytes, never a mix; the one exception is a path
+//! - one writer per folder: a publisher holds an exclusive `flock` on the folder while it is
+//!   open (`lock`);
+//! - every file is written to a temporary file in the folder's `.content-api/tmp`, then renamed
+//!   over the target, so a reader sees the old or the new bytes, never a mix; the one exception
+//!   is a path
 //!   nothing is at in a build's first publish into a folder holding nothing of this tool (a
 //!   *cold* publish, see [`Publisher::one_shot`]): it is created and written in place;
 //! - a file whose bytes are already right is not touched (its mtime stays);
 //! - a build is all or nothing as far as it can be known: every path of a publish is checked
 //!   (parts, name lengths, the folders on the way) before the first write;
 //! - a crash at any point converges on the next start: the paths a build may write are
-//!   recorded (the intent record) before the first write, and leftover temporary files are
-//!   removed when a publisher opens;
+//!   recorded (the intent record) before the first write, and leftover temporary files (only
+//!   ever in `.content-api/tmp`) are removed by the first publish, or by a build that finds
+//!   nothing changed;
 //! - files this tool wrote earlier (listed in its manifest) that are no longer outputs are
 //!   removed; nothing else in the folder is touched;
 //! - a file of another owner is never replaced: `_headers` and `_redirects` are merged, the
-//!   site's `404.html` wins, any other collision stops the build before it writes (`ownership`);
+//!   site's own documents win (`404.html`, `llms.txt`, post twins...), a path `take_over`
+//!   names is replaced on purpose, any other collision stops the build before it writes
+//!   (`ownership`);
 //! - the manifest is written last: it is the commit point of a build;
 //! - no path can leave the output folder: state files are validated as untrusted input, every
 //!   path is checked part by part, and every operation goes through the open folder without

@@ -23,6 +23,12 @@ impl FrontMatter<'_> {
         self.push(Diagnostic::warning(self.path, message).at(at).help(help));
     }
 
+    /// An error at `key`'s line.
+    pub fn error_at(&mut self, key: &str, message: String, help: &str) {
+        let at = self.location(key);
+        self.push(Diagnostic::error(self.path, message).at(at).help(help));
+    }
+
     pub fn missing(&mut self, key: &str, example: &str) {
         let at = self.opening_line();
         self.push(
