@@ -39,6 +39,7 @@ pub mod render;
 pub mod serve;
 pub mod session;
 pub mod source;
+pub mod verify;
 mod watch;
 pub mod workspace;
 pub mod write;

@@ -1,4 +1,5 @@
-//! The HTTP contract on every host: one set of checks (`conformance/checks.rs`) run against
+//! The HTTP contract on every host: one set of checks (`content_api::verify::checks`, the
+//! table `content-api verify` runs against a deployed site) run against
 //! `content-api serve`, against nginx with the server block `content-api hosting nginx`
 //! prints, and against Cloudflare's local runtime (`wrangler pages dev`) over the output
 //! folder as it is.
@@ -13,16 +14,12 @@
 //! Absent, their test says so and passes, unless `CONTENT_API_REQUIRE_HOSTS=1` (set by
 //! `.ci/run`), which makes a missing host a failure.
 
-#[path = "conformance/checks.rs"]
-mod checks;
-#[path = "conformance/client.rs"]
-mod client;
 mod common;
 #[path = "conformance/hosts.rs"]
 mod hosts;
 
-use checks::Target;
 use common::{SAMPLE_TODAY, copy_sample_content, repo};
+use content_api::verify::{Http, Target, checks, client};
 use hosts::{Host, find_program, free_port};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -85,7 +82,7 @@ impl Fixture {
         copy_sample_content(&content);
         let out = dir.path().join("out");
         build(&content, &out);
-        let (tag, slug) = checks::single_post_tag(&out);
+        let (tag, slug) = common::single_post_tag(&out);
         let post_file = std::fs::read_dir(content.join("blog/en"))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -128,16 +125,30 @@ impl Fixture {
         self.dir.path().join("out")
     }
 
+    /// `content-api verify URL` with this fixture's settings.
+    fn verify(&self, url: &str) -> std::process::Output {
+        Command::new(binary())
+            .args(["verify", url])
+            .arg("--content")
+            .arg(self.content())
+            .arg("--out")
+            .arg(self.out())
+            .arg("--history")
+            .arg(history_of(&self.out()))
+            .current_dir(repo())
+            .output()
+            .unwrap()
+    }
+
     /// The checks' view of a host at `addr` whose documents name `base_url`.
     fn target(&self, addr: SocketAddr, base_url: &str) -> Target {
         Target {
-            addr,
+            http: Http::plain(addr, None),
             base_url: base_url.into(),
-            gone: self.gone.clone(),
+            gone: Some(self.gone.clone()),
             post: self.post.clone(),
             series: self.series.clone(),
             tag: self.tag.clone(),
-            host: None,
         }
     }
 }
@@ -205,6 +216,68 @@ fn serve_holds_the_contract() {
         &fixture,
         addr,
         &format!("http://{addr}"),
+    );
+    // `content-api verify` runs the same checks against a site by its URL, from the site's
+    // settings (its history names the removed path).
+    let verified = fixture.verify(&format!("http://{addr}"));
+    let stdout = String::from_utf8_lossy(&verified.stdout);
+    assert!(
+        verified.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
+    let total = checks::CHECKS.len() + 1;
+    assert!(
+        stdout.contains(&format!("{total} of {total} checks hold on http://{addr}")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("skip"), "every check ran: {stdout}");
+}
+
+#[test]
+fn verify_names_each_failed_check_of_a_host_without_the_contract() {
+    // A plain static file server over the same build: no 405 bodies, no JSON 404s, no 410s,
+    // no contract headers.
+    let fixture = Fixture::new();
+    let port = free_port();
+    let mut server = Host {
+        child: Command::new("python3")
+            .args([
+                "-m",
+                "http.server",
+                "--bind",
+                "127.0.0.1",
+                &port.to_string(),
+            ])
+            .arg("--directory")
+            .arg(fixture.out())
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3"),
+        name: "python3 -m http.server",
+        log: fixture.dir.path().join("none.log"),
+    };
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    server.wait_ready(addr, Duration::from_secs(30));
+    let verified = fixture.verify(&format!("http://{addr}"));
+    let stdout = String::from_utf8_lossy(&verified.stdout);
+    assert_eq!(verified.status.code(), Some(1), "{stdout}");
+    for failed in [
+        "FAIL 4.1.1/7.2.2 POST is 405",
+        "FAIL 7 removed API path: 410",
+        "FAIL 4.1.5/7.2.1 unknown API path",
+    ] {
+        assert!(stdout.contains(failed), "{failed}:\n{stdout}");
+    }
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap_or("")
+            .contains("checks hold on"),
+        "{stdout}"
     );
 }
 
@@ -345,7 +418,7 @@ fn nginx_holds_the_contract() {
         "the default site answers as before"
     );
     let mut target = fixture.target(addr, BASE_URL);
-    target.host = Some("lucia-montoya.example".into());
+    target.http = Http::plain(addr, Some("lucia-montoya.example".into()));
     assert_target_conforms(
         "nginx (Debian's configuration, beside the default site)",
         &target,

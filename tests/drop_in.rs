@@ -11,17 +11,13 @@
 //! wrangler is found as in `tests/conformance.rs` (`CONTENT_API_WRANGLER`, `PATH`); absent, the
 //! tests say so and pass unless `CONTENT_API_REQUIRE_HOSTS=1` (set by `.ci/run`).
 
-#[path = "conformance/checks.rs"]
-mod checks;
-#[path = "conformance/client.rs"]
-mod client;
 mod common;
 #[path = "conformance/hosts.rs"]
 mod hosts;
 
-use checks::Target;
-use client::{Reply, request};
 use common::{SAMPLE_TODAY, copy_sample_content, repo};
+use content_api::verify::client::{Reply, request};
+use content_api::verify::{Http, Target, checks};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -121,7 +117,7 @@ impl Sites {
         .unwrap();
         build(&combined);
         let out = combined.join("dist");
-        let (tag, slug) = checks::single_post_tag(&out);
+        let (tag, slug) = common::single_post_tag(&out);
         let post_file = std::fs::read_dir(content.join("blog/en"))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -137,9 +133,9 @@ impl Sites {
         };
         let first = |path: &str, field: &str| read(path)[field][0].clone();
         let target = Target {
-            addr: "127.0.0.1:9".parse().unwrap(),
+            http: Http::plain("127.0.0.1:9".parse().unwrap(), None),
             base_url: BASE_URL.into(),
-            gone: format!("/api/timeline/en/{tag}.json"),
+            gone: Some(format!("/api/timeline/en/{tag}.json")),
             post: read("api/posts-en.json")[0]["slug"]
                 .as_str()
                 .unwrap()
@@ -152,7 +148,6 @@ impl Sites {
                 .as_str()
                 .unwrap()
                 .into(),
-            host: None,
         };
         (Sites { dir }, target)
     }
@@ -246,13 +241,12 @@ fn compare(alone: SocketAddr, combined: SocketAddr, functions: bool) {
 
 fn conformance(target: &Target, addr: SocketAddr, host: &str) {
     let target = Target {
-        addr,
+        http: Http::plain(addr, None),
         base_url: target.base_url.clone(),
         gone: target.gone.clone(),
         post: target.post.clone(),
         series: target.series.clone(),
         tag: target.tag.clone(),
-        host: None,
     };
     let failures = checks::run(&target);
     eprintln!(
@@ -317,8 +311,7 @@ fn drop_in_on_pages(functions: bool) {
         // Without Functions of the site's, the edge layer negotiates the tool's pages by the
         // table (with them, the site's middleware answers first, by its own rule).
         let mismatches = checks::negotiation(&Target {
-            addr: with_api,
-            host: None,
+            http: Http::plain(with_api, None),
             ..target
         });
         assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));

@@ -18,6 +18,7 @@ mod serve;
 mod settings;
 mod site_files;
 mod unchanged;
+mod verify;
 mod watch;
 
 /// Whether diagnostics and logs on stderr may use colour (a terminal, and `NO_COLOR` unset).
@@ -130,6 +131,20 @@ enum Command {
     /// naming it. Logs go to stderr; stdout is the protocol. Exit status 2 when the folder holds
     /// no build or the site does not answer as a content-api API.
     Mcp(McpArgs),
+    /// Check a deployed site against the API contract: every operation and document (GET and
+    /// HEAD), a missing path, the other methods, the removed paths the publishing history
+    /// names, the headers, media types and Markdown negotiation. One line per failed check and
+    /// a summary; exit status 1 on any failure. Read-only, but for one request per method the
+    /// 405 check sends to /api/posts.json.
+    Verify(VerifyArgs),
+}
+
+/// Flags of `verify`.
+#[derive(Debug, Clone, Args)]
+struct VerifyArgs {
+    /// The site's address, as deployed (a preview deployment's works too). Default: `base_url`.
+    #[arg(value_name = "URL")]
+    pub url: Option<String>,
 }
 
 /// How much to print. Errors and warnings are always printed.
@@ -308,6 +323,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Man => completions::print_man_page(),
         Command::Hosting(HostingCommand::Nginx(args)) => hosting::nginx(&cli.build, &args),
         Command::Mcp(args) => mcp::mcp(&cli.build, &args),
+        Command::Verify(args) => verify::run(&cli.build, &args),
     }
 }
 

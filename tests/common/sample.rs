@@ -256,3 +256,22 @@ pub fn runs_of(executed: &[String], query: &str) -> usize {
     );
     executed.iter().filter(|q| *q == query).count()
 }
+
+/// An English tag with exactly one post, and that post's slug.
+pub fn single_post_tag(out: &std::path::Path) -> (String, String) {
+    let mut names: Vec<std::path::PathBuf> = std::fs::read_dir(out.join("api/timeline/en"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    for path in names {
+        let timeline: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        if timeline["total"] == 1 {
+            let tag = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let slug = timeline["posts"][0]["slug"].as_str().unwrap().to_string();
+            return (tag, slug);
+        }
+    }
+    panic!("the sample has no English tag with a single post");
+}

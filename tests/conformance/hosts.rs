@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use super::client;
+use content_api::verify::client;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::Child;

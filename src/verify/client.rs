@@ -1,6 +1,8 @@
-//! A minimal HTTP/1.1 client on a raw TCP socket: the request line goes on the wire exactly as
-//! written (traversal checks need `..` and odd encodings that URL libraries normalise away),
-//! one request per connection, bounded in time.
+//! The checks' HTTP client. Plain HTTP is a minimal HTTP/1.1 client on a raw TCP socket: the
+//! request line goes on the wire exactly as written (traversal checks need `..` and odd
+//! encodings that URL libraries normalise away), one request per connection, bounded in time.
+//! HTTPS goes through reqwest (rustls), which normalises `.` and `..` in a path; an encoded one
+//! (`%2e%2e`) is sent as written.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -13,23 +15,28 @@ const PATIENCE: Duration = Duration::from_secs(20);
 /// A response, read whole.
 #[derive(Debug)]
 pub struct Reply {
+    /// The status code.
     pub status: u16,
     /// Header names lower-cased; repeated headers joined with ", ".
     pub headers: BTreeMap<String, String>,
+    /// The body, de-chunked (empty for `HEAD` and `304`).
     pub body: Vec<u8>,
 }
 
 impl Reply {
+    /// A header's value (repeated headers joined with ", ").
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .get(&name.to_ascii_lowercase())
             .map(String::as_str)
     }
 
+    /// The body as text (lossy).
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
+    /// The body as JSON, or why it is not.
     pub fn json(&self) -> Result<serde_json::Value, String> {
         serde_json::from_slice(&self.body).map_err(|e| {
             let text = self.text();
@@ -38,7 +45,143 @@ impl Reply {
     }
 }
 
-/// Sends `method raw_path` with `headers` and reads the whole response.
+/// How requests reach a host.
+pub enum Http {
+    /// Plain HTTP to `addr`, with `Host: host` (the address when `None`): a host serving several
+    /// sites on one port picks by it.
+    Plain {
+        /// Where to connect.
+        addr: SocketAddr,
+        /// The `Host` header.
+        host: Option<String>,
+    },
+    /// HTTPS to `origin` (`https://example.com`).
+    Tls {
+        /// `https://host[:port]`.
+        origin: String,
+        /// The client.
+        client: reqwest::Client,
+        /// Where its requests run (the checks are synchronous).
+        runtime: tokio::runtime::Runtime,
+    },
+}
+
+impl Http {
+    /// Plain HTTP to `addr`.
+    pub fn plain(addr: SocketAddr, host: Option<String>) -> Http {
+        Http::Plain { addr, host }
+    }
+
+    /// A client for `url`'s origin: plain HTTP for `http://`, reqwest for `https://`.
+    pub fn for_url(url: &url::Url) -> Result<Http, String> {
+        let host = url
+            .host_str()
+            .ok_or_else(|| format!("{url} names no host"))?;
+        match url.scheme() {
+            "http" => {
+                let port = url.port_or_known_default().unwrap_or(80);
+                let addr = std::net::ToSocketAddrs::to_socket_addrs(&(host, port))
+                    .map_err(|err| format!("cannot resolve {host}: {err}"))?
+                    .next()
+                    .ok_or_else(|| format!("{host} has no address"))?;
+                let host = match url.port() {
+                    Some(port) => format!("{host}:{port}"),
+                    None => host.to_string(),
+                };
+                Ok(Http::plain(addr, Some(host)))
+            }
+            "https" => {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|err| format!("cannot start an HTTP client: {err}"))?;
+                let client = reqwest::Client::builder()
+                    .timeout(PATIENCE)
+                    .redirect(reqwest::redirect::Policy::none())
+                    .user_agent(concat!(
+                        "content-api/",
+                        env!("CARGO_PKG_VERSION"),
+                        " (verify)"
+                    ))
+                    .build()
+                    .map_err(|err| format!("cannot start an HTTP client: {err}"))?;
+                let origin = url.origin().ascii_serialization();
+                Ok(Http::Tls {
+                    origin,
+                    client,
+                    runtime,
+                })
+            }
+            scheme => Err(format!("{url}: `{scheme}` is not http or https")),
+        }
+    }
+
+    /// `method raw_path` with `headers`, read whole.
+    pub fn send(
+        &self,
+        method: &str,
+        raw_path: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<Reply, String> {
+        match self {
+            Http::Plain { addr, host } => {
+                let mut all: Vec<(&str, &str)> = headers.to_vec();
+                if let Some(host) = host {
+                    all.push(("Host", host));
+                }
+                request(*addr, method, raw_path, &all)
+            }
+            Http::Tls {
+                origin,
+                client,
+                runtime,
+            } => runtime.block_on(tls_request(client, origin, method, raw_path, headers)),
+        }
+    }
+}
+
+async fn tls_request(
+    client: &reqwest::Client,
+    origin: &str,
+    method: &str,
+    raw_path: &str,
+    headers: &[(&str, &str)],
+) -> Result<Reply, String> {
+    let method_value = reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
+    let mut request = client.request(method_value, format!("{origin}{raw_path}"));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request
+        .send()
+        .await
+        .map_err(|e| format!("{method} {raw_path}: {e}"))?;
+    let status = response.status().as_u16();
+    let mut collected: BTreeMap<String, String> = BTreeMap::new();
+    for (name, value) in response.headers() {
+        let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+        collected
+            .entry(name.as_str().to_string())
+            .and_modify(|v| {
+                v.push_str(", ");
+                v.push_str(&value);
+            })
+            .or_insert(value);
+    }
+    let body = response
+        .bytes()
+        .await
+        .map_err(|e| format!("{method} {raw_path}: {e}"))?
+        .to_vec();
+    Ok(Reply {
+        status,
+        headers: collected,
+        body,
+    })
+}
+
+/// Sends `method raw_path` with `headers` to `addr` over plain HTTP and reads the whole
+/// response.
 pub fn request(
     addr: SocketAddr,
     method: &str,

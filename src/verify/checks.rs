@@ -1,41 +1,43 @@
-//! The HTTP conformance checks: one definition, run against every host. Each check names the
-//! contract rule it holds the host to (`../shared/seed/000_7ee3cddcb8e75030.txt`).
+//! The HTTP conformance checks: one definition, run against every host by the tests and
+//! against a deployed site by `content-api verify`. Each check names the contract rule it holds
+//! the host to (section numbers of the API contract).
 
-use super::client::{Reply, request};
+mod documents;
+
+use super::client::{Http, Reply};
+use documents::{
+    api_catalog_link, api_ignores_markdown, catalog_media_types, discovery_documents,
+    etag_revalidation, hidden_files, html_without_markdown, markdown_on_portal, markdown_on_post,
+    traversal, unknown_page, vary_on_negotiable,
+};
 use serde_json::Value;
-use std::net::SocketAddr;
 
 /// What the checks know about the build being served.
 pub struct Target {
-    pub addr: SocketAddr,
+    /// How requests reach the host.
+    pub http: Http,
     /// The site's base URL, as the documents write it.
     pub base_url: String,
-    /// An API path an earlier build published and the current one removed (`/api/...`).
-    pub gone: String,
+    /// An API path an earlier build published and the current one removed (`/api/...`), when
+    /// there is one: the checks of `410` need it.
+    pub gone: Option<String>,
     /// A published English post's slug.
     pub post: String,
     /// A published English series' slug.
     pub series: String,
     /// An English tag with a timeline.
     pub tag: String,
-    /// The `Host` header to send (a host that serves several sites on one port picks by it);
-    /// `None`: the address.
-    pub host: Option<String>,
 }
 
 impl Target {
-    /// `method path` with `headers`, and this target's `Host`.
+    /// `method path` with `headers`.
     pub fn request(
         &self,
         method: &str,
         path: &str,
         headers: &[(&str, &str)],
     ) -> Result<Reply, String> {
-        let mut all: Vec<(&str, &str)> = headers.to_vec();
-        if let Some(host) = &self.host {
-            all.push(("Host", host));
-        }
-        request(self.addr, method, path, &all)
+        self.http.send(method, path, headers)
     }
 }
 
@@ -47,7 +49,7 @@ pub fn negotiation(t: &Target) -> Vec<String> {
         other => return vec![format!("/developers.md: {other:?}")],
     };
     let mut failures = Vec::new();
-    for (accept, markdown) in content_api::render::NEGOTIATION_CASES {
+    for (accept, markdown) in crate::render::NEGOTIATION_CASES {
         let headers: &[(&str, &str)] = if accept.is_empty() {
             &[]
         } else {
@@ -330,7 +332,9 @@ fn headers_everywhere(t: &Target) -> Result<(), String> {
         &t.request("POST", "/api/index.json", &[])?,
         "/api/index.json (405)",
     )?;
-    contract_headers(&get(t, &t.gone)?, &format!("{} (410)", t.gone))?;
+    if let Some(gone) = &t.gone {
+        contract_headers(&get(t, gone)?, &format!("{gone} (410)"))?;
+    }
     contract_headers(&get(t, "/llms.txt")?, "/llms.txt (200)")
 }
 
@@ -361,15 +365,18 @@ fn index_reports_no_auth(t: &Target) -> Result<(), String> {
 }
 
 fn removed_path_is_gone(t: &Target) -> Result<(), String> {
-    problem(&get(t, &t.gone)?, 410, "gone", &t.gone).map(drop)
+    let gone = t.gone.as_ref().ok_or(NOT_CHECKED)?;
+    problem(&get(t, gone)?, 410, "gone", gone).map(drop)
 }
 
 fn error_body_fields(t: &Target) -> Result<(), String> {
-    let replies = [
+    let mut replies = vec![
         get(t, "/api/x.json")?,
         t.request("PUT", "/api/x.json", &[])?,
-        get(t, &t.gone)?,
     ];
+    if let Some(gone) = &t.gone {
+        replies.push(get(t, gone)?);
+    }
     for reply in replies {
         let body = reply.json()?;
         for field in ["type", "title", "status", "detail", "instance", "error"] {
@@ -414,204 +421,8 @@ fn api_never_html(t: &Target) -> Result<(), String> {
     Ok(())
 }
 
-const DISCOVERY: [(&str, &str); 9] = [
-    ("/openapi.json", "application/json"),
-    (
-        "/.well-known/ai-catalog.json",
-        "application/ai-catalog+json",
-    ),
-    (
-        "/.well-known/mcp/server-card.json",
-        "application/mcp-server-card+json",
-    ),
-    ("/.well-known/agent-skills/index.json", "application/json"),
-    (
-        "/.well-known/api-catalog",
-        "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
-    ),
-    ("/llms.txt", "text/plain; charset=utf-8"),
-    ("/llms-full.txt", "text/plain; charset=utf-8"),
-    ("/auth.md", "text/markdown; charset=utf-8"),
-    ("/developers.md", "text/markdown; charset=utf-8"),
-];
-
-fn discovery_documents(t: &Target) -> Result<(), String> {
-    for (path, media) in DISCOVERY {
-        let reply = get(t, path)?;
-        status(&reply, 200, path)?;
-        header_is(&reply, "content-type", media, path)?;
-        contract_headers(&reply, path)?;
-    }
-    Ok(())
-}
-
-fn catalog_media_types(t: &Target) -> Result<(), String> {
-    let catalog = get(t, "/.well-known/ai-catalog.json")?.json()?;
-    let entries = catalog["entries"].as_array().ok_or("no entries")?;
-    for entry in entries {
-        let (Some(url), Some(media)) = (entry["url"].as_str(), entry["mediaType"].as_str()) else {
-            continue;
-        };
-        let Some(path) = url.strip_prefix(&t.base_url) else {
-            continue;
-        };
-        let reply = get(t, path)?;
-        status(&reply, 200, path)?;
-        header_is(&reply, "content-type", media, path)?;
-    }
-    Ok(())
-}
-
-fn api_catalog_link(t: &Target) -> Result<(), String> {
-    let path = "/.well-known/api-catalog";
-    for method in ["GET", "HEAD"] {
-        let reply = t.request(method, path, &[])?;
-        status(&reply, 200, path)?;
-        let link = reply.header("link").unwrap_or("");
-        expect(
-            link.contains("rel=\"api-catalog\"") && link.contains(path),
-            || format!("{method} {path}: Link is {link:?}"),
-        )?;
-    }
-    Ok(())
-}
-
-fn markdown(t: &Target, path: &str, twin: &str) -> Result<(), String> {
-    let want = get(t, twin)?;
-    status(&want, 200, twin)?;
-    let reply = t.request("GET", path, &[("Accept", "text/markdown")])?;
-    status(&reply, 200, path)?;
-    header_is(&reply, "content-type", "text/markdown; charset=utf-8", path)?;
-    expect(reply.body == want.body, || {
-        format!("{path}: not the body of {twin}")
-    })
-}
-
-fn markdown_on_portal(t: &Target) -> Result<(), String> {
-    for path in ["/developers", "/developers/", "/developers/index.html"] {
-        markdown(t, path, "/developers.md")?;
-    }
-    Ok(())
-}
-
-fn markdown_on_post(t: &Target) -> Result<(), String> {
-    let twin = format!("/blog/{}.md", t.post);
-    header_is(
-        &get(t, &twin)?,
-        "content-type",
-        "text/markdown; charset=utf-8",
-        &twin,
-    )?;
-    markdown(t, &format!("/blog/{}", t.post), &twin)
-}
-
-fn html_without_markdown(t: &Target) -> Result<(), String> {
-    let browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
-    for path in ["/developers", "/developers/", "/developers/index.html"] {
-        let reply = t.request("GET", path, &[("Accept", browser)])?;
-        status(&reply, 200, path)?;
-        header_is(&reply, "content-type", "text/html; charset=utf-8", path)?;
-    }
-    Ok(())
-}
-
-fn api_ignores_markdown(t: &Target) -> Result<(), String> {
-    let path = "/api/posts-en.json";
-    let reply = t.request("GET", path, &[("Accept", "text/markdown")])?;
-    status(&reply, 200, path)?;
-    header_is(&reply, "content-type", "application/json", path)
-}
-
-fn vary_on_negotiable(t: &Target) -> Result<(), String> {
-    for path in ["/developers", "/developers/", &format!("/blog/{}", t.post)] {
-        for accept in ["text/markdown", "text/html"] {
-            let reply = t.request("GET", path, &[("Accept", accept)])?;
-            let vary = reply.header("vary").unwrap_or("");
-            expect(
-                vary.split(',')
-                    .any(|v| v.trim().eq_ignore_ascii_case("accept")),
-                || format!("{path} ({accept}): Vary is {vary:?}"),
-            )?;
-        }
-    }
-    Ok(())
-}
-
-fn traversal(t: &Target) -> Result<(), String> {
-    let attempts = [
-        "/../../../../etc/passwd",
-        "/api/../../../../etc/passwd",
-        "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
-        "/api/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd",
-        "/..%2f..%2f..%2fetc%2fpasswd",
-        "/%252e%252e/%252e%252e/etc/passwd",
-        "/api/..%5c..%5c..%5cetc%5cpasswd",
-        "//etc/passwd",
-    ];
-    for path in attempts {
-        let reply = get(t, path)?;
-        expect(matches!(reply.status, 400 | 404), || {
-            format!("{path}: status {}", reply.status)
-        })?;
-        expect(!reply.text().contains("root:"), || {
-            format!("{path}: served /etc/passwd")
-        })?;
-    }
-    Ok(())
-}
-
-fn hidden_files(t: &Target) -> Result<(), String> {
-    for path in [
-        "/.content-api/manifest.json",
-        "/.content-api/published.json",
-        "/_headers",
-        "/_redirects",
-        "/_routes.json",
-        "/_worker.js",
-        "/_nginx_gone.conf",
-    ] {
-        let reply = get(t, path)?;
-        expect(reply.status == 404, || {
-            format!("{path}: status {} ({})", reply.status, short(&reply.text()))
-        })?;
-    }
-    Ok(())
-}
-
-fn etag_revalidation(t: &Target) -> Result<(), String> {
-    let path = "/api/posts-en.json";
-    let reply = get(t, path)?;
-    let etag = reply.header("etag").ok_or("no ETag")?.to_string();
-    let again = t.request("GET", path, &[("If-None-Match", &etag)])?;
-    status(&again, 304, path)?;
-    expect(again.body.is_empty(), || "304 with a body".into())
-}
-
-fn unknown_page(t: &Target) -> Result<(), String> {
-    let path = "/no-such-page";
-    let reply = get(t, path)?;
-    status(&reply, 404, path)?;
-    header_is(&reply, "access-control-allow-origin", "*", path)
-}
-
-/// An English tag with exactly one post, and that post's slug.
-pub fn single_post_tag(out: &std::path::Path) -> (String, String) {
-    let mut names: Vec<std::path::PathBuf> = std::fs::read_dir(out.join("api/timeline/en"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    names.sort();
-    for path in names {
-        let timeline: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        if timeline["total"] == 1 {
-            let tag = path.file_stem().unwrap().to_string_lossy().into_owned();
-            let slug = timeline["posts"][0]["slug"].as_str().unwrap().to_string();
-            return (tag, slug);
-        }
-    }
-    panic!("the sample has no English tag with a single post");
-}
+/// Why a check did not run: what it needs is missing (no removed path in the history).
+pub const NOT_CHECKED: &str = "not checked: the publishing history names no removed API path";
 
 /// Runs every check; returns the failures (name and why).
 pub fn run(t: &Target) -> Vec<(&'static str, String)> {
