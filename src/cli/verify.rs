@@ -41,9 +41,10 @@ pub fn run(build: &BuildArgs, args: &VerifyArgs) -> ExitCode {
         println!("FAIL {name}: {why}");
     }
     for mismatch in &mismatches {
-        failed += 1;
         println!("FAIL 4.3 negotiation by quality values: {mismatch}");
     }
+    // One check, however many of its cases disagree.
+    failed += usize::from(!mismatches.is_empty());
     for name in &not_checked {
         println!("skip {name}: {NOT_CHECKED}");
     }
