@@ -69,13 +69,9 @@ fn bodies_left_on_disk_publish_the_same_bytes_as_bodies_held() {
 }
 
 #[test]
+#[ignore = "needs the real corpus beside the checkout (../shared/corpus/xergioalex); .ci/run runs it with --ignored when it is there"]
 fn bodies_left_on_disk_publish_the_same_bytes_on_the_real_corpus() {
-    let corpus = repo().join("../shared/corpus/xergioalex");
-    if !corpus.is_dir() {
-        eprintln!("skipped: ../shared/corpus/xergioalex is not here");
-        return;
-    }
-    same_bytes_either_way(&corpus);
+    same_bytes_either_way(&repo().join("../shared/corpus/xergioalex"));
 }
 
 #[test]

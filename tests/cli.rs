@@ -259,7 +259,7 @@ fn quiet_hides_information_and_verbose_shows_the_phases() {
 /// Runs `args` under a pseudo-terminal (util-linux `script`), so stderr is a terminal.
 fn run_on_terminal(dir: &Path, args: &str, env: &[(&str, &str)]) -> Option<String> {
     if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux `script` is not installed");
+        common::skip_unless_required("util-linux `script` is not installed");
         return None;
     }
     let line = format!("{} {args}", common::BIN);

@@ -482,7 +482,7 @@ impl Drop for Tmpfs {
 fn a_write_that_fails_for_lack_of_space_is_retried_until_it_succeeds() {
     let site = Site::new();
     let Some(disk) = Tmpfs::mount(site.root().join("disk"), "4m") else {
-        eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        common::skip_unless_required("cannot mount a tmpfs here (needs root)");
         return;
     };
     let daemon = Daemon::start(&site, "disk/out");

@@ -319,7 +319,18 @@ fn split_position(location: &str) -> (String, Option<(usize, usize)>) {
 
 /// Runs the binary in `dir` with `args`; kills it and fails the test after `timeout`.
 pub fn run_binary<S: AsRef<OsStr>>(dir: &Path, args: &[S], timeout: Duration) -> Run {
-    let mut child = Command::new(BIN)
+    run_binary_cmd(dir, BIN, args, timeout)
+}
+
+/// [`run_binary`] of `program` (the binary under test, or a wrapper such as `setpriv` that
+/// runs it).
+pub fn run_binary_cmd<S: AsRef<OsStr>>(
+    dir: &Path,
+    program: &str,
+    args: &[S],
+    timeout: Duration,
+) -> Run {
+    let mut child = Command::new(program)
         .args(args)
         .current_dir(dir)
         .env_remove("RUST_LOG")
@@ -454,3 +465,13 @@ pub use {
     mcp_client::McpClient,
     tools::{Case, assert_results, card_tools, cases},
 };
+
+/// A test that needs a program this machine lacks: skipped with the reason in a plain
+/// `cargo test`, a failure where `.ci/run` sets `CONTENT_API_REQUIRE_TOOLS` (CI has them all).
+pub fn skip_unless_required(why: &str) {
+    assert!(
+        std::env::var_os("CONTENT_API_REQUIRE_TOOLS").is_none(),
+        "required (CONTENT_API_REQUIRE_TOOLS is set): {why}"
+    );
+    eprintln!("skipped: {why} (CONTENT_API_REQUIRE_TOOLS=1 makes this a failure)");
+}
