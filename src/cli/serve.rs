@@ -34,6 +34,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
     let config = settings.config.clone();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .on_thread_park(crate::serve::release_idle_memory)
         .build()
     {
         Ok(runtime) => runtime,

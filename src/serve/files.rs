@@ -15,6 +15,7 @@
 //!   edit in place changes the times. The cache is also emptied after every rebuild.
 
 use super::problem::{Body, full};
+use super::rebase::Rewriter;
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;
@@ -49,6 +50,15 @@ enum Content {
     Bytes(Bytes),
     /// A large file's open handle and its length: the body reads it as the client takes it.
     File(std::fs::File, u64),
+    /// A large file sent with its production base URL rewritten (the preview), chunk by chunk
+    /// as the client takes it: its handle, its length, and the length sent.
+    Rewritten {
+        file: std::fs::File,
+        len: u64,
+        sent: u64,
+        from: String,
+        to: String,
+    },
 }
 
 impl Served {
@@ -57,6 +67,7 @@ impl Served {
         match &self.content {
             Content::Bytes(bytes) => bytes.len() as u64,
             Content::File(_, len) => *len,
+            Content::Rewritten { sent, .. } => *sent,
         }
     }
 
@@ -65,6 +76,13 @@ impl Served {
         match self.content {
             Content::Bytes(bytes) => full(bytes),
             Content::File(file, len) => stream(file, len),
+            Content::Rewritten {
+                file,
+                len,
+                from,
+                to,
+                ..
+            } => stream_rewritten(file, len, Rewriter::new(&from, &to)),
         }
     }
 
@@ -77,17 +95,54 @@ impl Served {
         }
     }
 
-    /// The whole content, read from the one handle this version was opened as (the preview
-    /// rewrites whole files; the production server streams large ones instead).
-    pub fn bytes(&self) -> io::Result<Bytes> {
+    /// The whole content of a small file (`None` for a large one, which is never read whole).
+    pub fn small_bytes(&self) -> Option<Bytes> {
         match &self.content {
-            Content::Bytes(bytes) => Ok(bytes.clone()),
-            Content::File(file, len) => {
-                let mut buffer = vec![0; *len as usize];
-                file.read_exact_at(&mut buffer, 0)?;
-                Ok(Bytes::from(buffer))
-            }
+            Content::Bytes(bytes) => Some(bytes.clone()),
+            Content::File(..) | Content::Rewritten { .. } => None,
         }
+    }
+
+    /// This version of a large file with `from` rewritten to `to`, sent chunk by chunk (one
+    /// pass over the file first, for its length); `etag` names the result. A small file, or a
+    /// file that cannot be read, comes back as it is (`Err`).
+    pub fn rewritten(self, from: &str, to: &str, etag: String) -> Result<Served, Served> {
+        let Content::File(file, len) = self.content else {
+            return Err(self);
+        };
+        let mut rewriter = Rewriter::new(from, to);
+        let mut sent = 0u64;
+        let mut buffer = vec![0; CHUNK];
+        let mut out = Vec::with_capacity(CHUNK + to.len());
+        let mut offset = 0u64;
+        while offset < len {
+            let want = CHUNK.min((len - offset) as usize);
+            if file.read_exact_at(&mut buffer[..want], offset).is_err() {
+                return Err(Served {
+                    path: self.path,
+                    content: Content::File(file, len),
+                    etag: self.etag,
+                });
+            }
+            out.clear();
+            rewriter.feed(&buffer[..want], &mut out);
+            sent += out.len() as u64;
+            offset += want as u64;
+        }
+        out.clear();
+        rewriter.finish(&mut out);
+        sent += out.len() as u64;
+        Ok(Served {
+            path: self.path,
+            content: Content::Rewritten {
+                file,
+                len,
+                sent,
+                from: from.to_string(),
+                to: to.to_string(),
+            },
+            etag,
+        })
     }
 }
 
@@ -116,6 +171,45 @@ fn stream(file: std::fs::File, len: u64) -> Body {
             }
         }
     });
+    StreamBody::new(chunks).boxed_unsync()
+}
+
+/// [`stream`] through a [`Rewriter`]: each chunk read is rewritten before it is sent, so the
+/// body holds a chunk at a time, as the plain stream does.
+fn stream_rewritten(file: std::fs::File, len: u64, rewriter: Rewriter) -> Body {
+    let state = (file, 0u64, rewriter, false);
+    let chunks = futures_util::stream::unfold(
+        state,
+        move |(file, offset, mut rewriter, done)| async move {
+            if done {
+                return None;
+            }
+            let mut out = Vec::with_capacity(CHUNK);
+            if offset >= len {
+                rewriter.finish(&mut out);
+                return Some((
+                    Ok::<_, Infallible>(Frame::data(Bytes::from(out))),
+                    (file, offset, rewriter, true),
+                ));
+            }
+            let mut buffer = vec![0; CHUNK.min((len - offset) as usize)];
+            match file.read_at(&mut buffer, offset) {
+                Ok(0) => None,
+                Ok(read) => {
+                    rewriter.feed(&buffer[..read], &mut out);
+                    let next = offset + read as u64;
+                    Some((
+                        Ok(Frame::data(Bytes::from(out))),
+                        (file, next, rewriter, false),
+                    ))
+                }
+                Err(err) => {
+                    tracing::error!("a read failed while sending a file: {err}");
+                    None
+                }
+            }
+        },
+    );
     StreamBody::new(chunks).boxed_unsync()
 }
 
@@ -217,12 +311,12 @@ impl Files {
         };
         let complete = match &content {
             Content::Bytes(bytes) => bytes.len() as u64 == identity.size,
-            Content::File(..) => true,
+            Content::File(..) | Content::Rewritten { .. } => true,
         };
         if complete {
             let bytes = match &content {
                 Content::Bytes(bytes) => Some(bytes.clone()),
-                Content::File(..) => None,
+                Content::File(..) | Content::Rewritten { .. } => None,
             };
             let size = bytes.as_ref().map_or(0, |b| b.len() as u64);
             let mut cache = self.lock();
@@ -294,6 +388,33 @@ fn is_absent(err: &io::Error) -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_large_file_is_rewritten_as_it_is_sent_with_the_length_announced() {
+        let (dir, files) = folder();
+        // Over the cache limit, with base URLs across chunk boundaries.
+        let unit = "{\"url\":\"https://a.example/api/x.json\"},";
+        let text = unit.repeat((3 << 20) / unit.len());
+        std::fs::write(dir.path().join("out/api/big.json"), &text).unwrap();
+        let served = files.read("api/big.json").unwrap().unwrap();
+        assert!(served.small_bytes().is_none(), "a large file is not read whole");
+        let rewritten = served
+            .rewritten("https://a.example", "http://127.0.0.1:4321", "\"e\"".into())
+            .unwrap();
+        let want = crate::serve::rebase::rewrite(
+            text.as_bytes(),
+            "https://a.example",
+            "http://127.0.0.1:4321",
+        )
+        .unwrap();
+        assert_eq!(rewritten.content_length(), want.len() as u64);
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let body = runtime
+            .block_on(http_body_util::BodyExt::collect(rewritten.into_body()))
+            .unwrap()
+            .to_bytes();
+        assert!(body[..] == want[..], "the bytes of the whole file rewritten");
+    }
+
     fn folder() -> (tempfile::TempDir, Files) {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("out/api")).unwrap();
@@ -307,7 +428,7 @@ mod tests {
     fn a_file_is_read_with_its_etag_and_a_missing_one_is_none() {
         let (_dir, files) = folder();
         let served = files.read("api/a.json").unwrap().unwrap();
-        assert_eq!(&served.bytes().unwrap()[..], b"[1]");
+        assert_eq!(&served.small_bytes().unwrap()[..], b"[1]");
         assert_eq!(served.etag, etag_of(b"[1]"));
         assert_eq!(served.etag.len(), 34);
         assert!(files.read("api/b.json").unwrap().is_none());
@@ -322,14 +443,14 @@ mod tests {
     fn a_replaced_file_is_read_again_not_taken_from_the_cache() {
         let (dir, files) = folder();
         assert_eq!(
-            &files.read("api/a.json").unwrap().unwrap().bytes().unwrap()[..],
+            &files.read("api/a.json").unwrap().unwrap().small_bytes().unwrap()[..],
             b"[1]"
         );
         let temp = dir.path().join("out/api/.a.tmp");
         std::fs::write(&temp, "[2]").unwrap();
         std::fs::rename(&temp, dir.path().join("out/api/a.json")).unwrap();
         let served = files.read("api/a.json").unwrap().unwrap();
-        assert_eq!(&served.bytes().unwrap()[..], b"[2]");
+        assert_eq!(&served.small_bytes().unwrap()[..], b"[2]");
         assert_eq!(served.etag, etag_of(b"[2]"));
     }
 
@@ -344,7 +465,7 @@ mod tests {
         assert!(files.read("api/out.json").unwrap().is_none());
         assert!(files.read("up/secret.json").unwrap().is_none());
         assert_eq!(
-            &files.read("api/in.json").unwrap().unwrap().bytes().unwrap()[..],
+            &files.read("api/in.json").unwrap().unwrap().small_bytes().unwrap()[..],
             b"[1]"
         );
     }

@@ -26,6 +26,7 @@ mod path;
 mod preview;
 mod problem;
 mod raw_errors;
+mod rebase;
 mod router;
 
 pub use events::EVENTS_PATH;
@@ -140,6 +141,29 @@ impl Feed {
     }
 }
 
+/// The most connections served at once (see the accept loop).
+pub const MAX_CONNECTIONS: usize = 512;
+
+/// For a runtime's idle workers (`on_thread_park`): hands the memory this thread freed back to
+/// the OS, at most every 100 ms per thread, so the server's resident size returns to its
+/// baseline after a burst of clients (mimalloc keeps freed pages per thread otherwise).
+pub fn release_idle_memory() {
+    thread_local! {
+        static LAST: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+    }
+    LAST.with(|last| {
+        if last
+            .get()
+            .is_some_and(|at| at.elapsed() < Duration::from_millis(100))
+        {
+            return;
+        }
+        last.set(Some(std::time::Instant::now()));
+        // SAFETY: mi_collect only frees pages that hold no live allocation.
+        unsafe { libmimalloc_sys::mi_collect(true) }
+    });
+}
+
 /// What every request handler shares.
 struct State {
     config: Arc<SiteConfig>,
@@ -247,7 +271,15 @@ async fn run(
     }
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
+    // At most this many connections at once: each costs its buffers and a chunk in flight,
+    // so the server's memory is bounded whatever the clients do; the others wait in the
+    // listen queue.
+    let open = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
+        let permit = tokio::select! {
+            permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+            () = &mut shutdown => break,
+        };
         let (stream, _) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -286,6 +318,7 @@ async fn run(
             if let Err(err) = connection.await {
                 tracing::debug!("connection ended: {err}");
             }
+            drop(permit);
         });
     }
     drop(listener);

@@ -8,12 +8,11 @@
 //! - `GET /__diagnostics`: the content's current diagnostics as JSON (for that script);
 //! - `GET /favicon.ico`: 204 when the output has none (no console error on every page);
 //! - every response body with the production `base_url` rewritten to the local address
-//!   ([`rebase`]), with its own `ETag` and `Content-Length`.
+//!   (`serve::rebase`), with its own `ETag` and `Content-Length`.
 //!
 //! None of this exists in production: the output folder is never changed by it.
 
 mod landing;
-mod rebase;
 
 use super::Rebuild;
 use super::files::{Served, etag_of};
@@ -182,17 +181,6 @@ impl Preview {
     /// file's and from this preview's, so it is strong for exactly these bytes.
     pub fn adapt(&self, served: Served) -> Served {
         let base_url = self.base_url();
-        // A file that cannot be read whole again is sent as stored (the stream reports the error).
-        let Ok(original) = served.bytes() else {
-            return served;
-        };
-        let mut bytes = match rebase::rewrite(&original, &base_url, &self.origin) {
-            Some(rewritten) => rewritten,
-            None => original.to_vec(),
-        };
-        if served.path.ends_with(".html") {
-            add_script(&mut bytes);
-        }
         // The same file served by another preview (another port, another base URL, another
         // script) is another representation.
         let etag = etag_of(
@@ -204,6 +192,19 @@ impl Preview {
             )
             .as_bytes(),
         );
+        // A large file is rewritten as it is sent, a chunk at a time (HTML pages are small).
+        let Some(original) = served.small_bytes() else {
+            return served
+                .rewritten(&base_url, &self.origin, etag)
+                .unwrap_or_else(|served| served);
+        };
+        let mut bytes = match super::rebase::rewrite(&original, &base_url, &self.origin) {
+            Some(rewritten) => rewritten,
+            None => original.to_vec(),
+        };
+        if served.path.ends_with(".html") {
+            add_script(&mut bytes);
+        }
         Served::with_bytes(served.path, etag, Bytes::from(bytes))
     }
 }
@@ -243,11 +244,11 @@ mod tests {
         let etag = file.etag.clone();
         let again = served(
             &file.path,
-            std::str::from_utf8(&file.bytes().unwrap()).unwrap(),
+            std::str::from_utf8(&file.small_bytes().unwrap()).unwrap(),
         );
         let adapted = preview().adapt(file);
         assert_eq!(
-            &adapted.bytes().unwrap()[..],
+            &adapted.small_bytes().unwrap()[..],
             b"<html><body><a href=\"http://127.0.0.1:4321/api/index.json\">i</a><script src=\"/__preview.js\" defer></script>\n</body></html>"
         );
         assert_ne!(adapted.etag, etag);
@@ -259,7 +260,7 @@ mod tests {
         let file = served("api/index.json", "{\"u\":\"https://a.example/api\"}");
         let same = served(
             &file.path,
-            std::str::from_utf8(&file.bytes().unwrap()).unwrap(),
+            std::str::from_utf8(&file.small_bytes().unwrap()).unwrap(),
         );
         let here = preview().adapt(same);
         let there = Preview::new(
@@ -269,7 +270,7 @@ mod tests {
         )
         .adapt(file);
         assert_eq!(
-            &here.bytes().unwrap()[..],
+            &here.small_bytes().unwrap()[..],
             b"{\"u\":\"http://127.0.0.1:4321/api\"}"
         );
         assert_ne!(here.etag, there.etag);

@@ -34,6 +34,68 @@ pub fn rewrite(bytes: &[u8], from: &str, to: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// [`rewrite`] over a file read in chunks, so that a large file costs a chunk, not its size:
+/// each chunk is fed in turn, and the bytes that could still start a match (up to the length
+/// of `from` plus the two bytes that decide it) wait for the next one. The output is the same
+/// bytes `rewrite` gives for the whole file.
+pub struct Rewriter {
+    from: Box<[u8]>,
+    to: Box<[u8]>,
+    pending: Vec<u8>,
+}
+
+impl Rewriter {
+    pub fn new(from: &str, to: &str) -> Rewriter {
+        Rewriter {
+            from: from.as_bytes().into(),
+            to: to.as_bytes().into(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Adds `chunk`; appends to `out` every byte that is decided.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
+        self.pending.extend_from_slice(chunk);
+        self.drain(out, false);
+    }
+
+    /// The end of the file: appends the rest.
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        self.drain(out, true);
+    }
+
+    fn drain(&mut self, out: &mut Vec<u8>, last: bool) {
+        let data = std::mem::take(&mut self.pending);
+        if self.from.is_empty() {
+            out.extend_from_slice(&data);
+            return;
+        }
+        // A match starting at `undecided` or later may run past the data, or need the two
+        // bytes after it: it waits.
+        let undecided = if last {
+            data.len()
+        } else {
+            data.len().saturating_sub(self.from.len() + 1)
+        };
+        let mut copied = 0;
+        for at in memmem::find_iter(&data, &self.from) {
+            if at >= undecided {
+                break;
+            }
+            let end = at + self.from.len();
+            if at < copied || continues_url(&data[end..]) {
+                continue;
+            }
+            out.extend_from_slice(&data[copied..at]);
+            out.extend_from_slice(&self.to);
+            copied = end;
+        }
+        let cut = undecided.max(copied);
+        out.extend_from_slice(&data[copied..cut]);
+        self.pending = data[cut..].to_vec();
+    }
+}
+
 /// Whether `rest` (what follows a match) continues the last host label or path segment.
 fn continues_url(rest: &[u8]) -> bool {
     match rest {
@@ -69,6 +131,21 @@ mod tests {
                 .as_deref(),
             Some("See http://127.0.0.1:4321. Or http://127.0.0.1:4321#x, (http://127.0.0.1:4321)")
         );
+    }
+
+    #[test]
+    fn rewriting_chunk_by_chunk_gives_the_bytes_of_the_whole() {
+        let text = "https://a.example/x https://a.example.org https://a.example, https://a.examples https://a.example";
+        let whole = super::rewrite(text.as_bytes(), "https://a.example", "http://l:1").unwrap();
+        for size in 1..=text.len() {
+            let mut rewriter = super::Rewriter::new("https://a.example", "http://l:1");
+            let mut out = Vec::new();
+            for chunk in text.as_bytes().chunks(size) {
+                rewriter.feed(chunk, &mut out);
+            }
+            rewriter.finish(&mut out);
+            assert_eq!(out, whole, "chunks of {size}");
+        }
     }
 
     #[test]
