@@ -218,11 +218,15 @@ fn placeholder_settings_warn_and_fail_in_ci() {
         "{}",
         stderr(&built)
     );
-    // Watch-mode checks (`check`) warn but never fail on placeholders.
+    // `check` applies the same rules (a pull request's check fails when its deploy would):
+    // a warning outside CI, an error (exit 2) in CI.
     std::fs::remove_file(site.root().join("watch.toml")).unwrap();
-    let checked = run(site.root(), &["check"], &[("CI", "true")]);
+    let checked = run(site.root(), &["check"], &[]);
     assert_eq!(code(&checked), 0, "{}", stderr(&checked));
     assert!(stderr(&checked).contains("warning: this build uses placeholder settings"));
+    let checked = run(site.root(), &["check"], &[("CI", "true")]);
+    assert_eq!(code(&checked), 2, "{}", stderr(&checked));
+    assert!(stderr(&checked).contains("error: this build uses placeholder settings"));
 }
 
 #[test]

@@ -41,6 +41,9 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # contact_name = "Your Name"
 # contact_email = "me@example.com"        # optional
 # contact_url = "https://example.com/about"   # optional
+# The content's licence: an SPDX identifier or its usual name (CC-BY-4.0, "CC BY-SA 4.0", CC0-1.0,
+# MIT, Apache-2.0...) gets its URL and its terms (attribution only where the licence asks for it).
+# licence_url is needed only for a licence content-api does not know.
 # licence = "CC BY 4.0"
 # licence_url = "https://creativecommons.org/licenses/by/4.0/"
 

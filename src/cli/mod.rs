@@ -270,7 +270,10 @@ pub fn run(cli: Cli) -> ExitCode {
             once::run(settings)
         }),
         Command::Check => with_settings(&cli.build, |settings| {
-            let _ = placeholders::check(settings, &cli.build, Strictness::Warn);
+            // The same rules as `build`: a pull request's check fails when its deploy would.
+            if let Err(code) = placeholders::check(settings, &cli.build, Strictness::FailInCi) {
+                return code;
+            }
             check::run(settings)
         }),
         Command::Watch => {

@@ -318,12 +318,23 @@ fn split_position(location: &str) -> (String, Option<(usize, usize)>) {
 
 /// Runs the binary in `dir` with `args`; kills it and fails the test after `timeout`.
 pub fn run_binary<S: AsRef<OsStr>>(dir: &Path, args: &[S], timeout: Duration) -> Run {
+    run_binary_with(dir, args, &[], timeout)
+}
+
+/// [`run_binary`] with `env` set on top of the cleaned environment.
+pub fn run_binary_with<S: AsRef<OsStr>>(
+    dir: &Path,
+    args: &[S],
+    env: &[(&str, &str)],
+    timeout: Duration,
+) -> Run {
     let mut child = Command::new(BIN)
         .args(args)
         .current_dir(dir)
         .env_remove("RUST_LOG")
         // These builds have no watch.toml on purpose; under CI=true that is an error now.
         .env_remove("CI")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

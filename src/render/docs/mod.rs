@@ -13,6 +13,7 @@
 //! - `mcp`: the MCP server card;
 //! - `auth`: `auth.md`;
 //! - `developers`: the developer portal, HTML and Markdown from one page model (`page`);
+//! - `licence`: what every document says about reuse, from the licence's known terms;
 //! - `text`: escaping and small text helpers shared by all of them.
 //!
 //! Invariants: every URL a document names is absolute and is an output of the same build (a
@@ -24,6 +25,7 @@
 mod auth;
 mod catalogs;
 mod developers;
+mod licence;
 mod llms_full;
 mod llms_map;
 mod mcp;
