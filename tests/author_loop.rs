@@ -184,3 +184,373 @@ fn check_and_build_exit_alike_on_placeholder_settings() {
         }
     }
 }
+
+/// A fresh `init` site with its settings filled in (so CI builds it), in `dir`.
+fn init_site(dir: &Path) {
+    run(dir, &["init", ".", "--today", TODAY], &[]).assert_success();
+    std::fs::write(
+        dir.join("watch.toml"),
+        config_with_licence("licence = \"CC-BY-4.0\"\n"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn new_post_creates_the_tags_it_names_and_new_tag_makes_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    init_site(root);
+    // The README's example, on a fresh site: both tags are created, and said so.
+    let made = run(
+        root,
+        &[
+            "new",
+            "post",
+            "Café con Leche",
+            "--tags",
+            "coffee,colombia,welcome",
+            "--today",
+            TODAY,
+        ],
+        &[],
+    );
+    made.assert_success();
+    assert_eq!(
+        made.stdout.trim(),
+        format!("./content/blog/en/{TODAY}_cafe-con-leche.md"),
+        "only the post's path on stdout"
+    );
+    for tag in ["coffee", "colombia"] {
+        assert!(
+            made.stderr.contains(&format!(
+                "created ./content/tags/{tag}.md: the new primary tag `{tag}`"
+            )),
+            "{}",
+            made.stderr
+        );
+        let text = std::fs::read_to_string(root.join(format!("content/tags/{tag}.md"))).unwrap();
+        assert!(text.contains(&format!("name: \"{tag}\"")) && text.contains("tier: primary"));
+    }
+    assert!(
+        !made.stderr.contains("welcome.md"),
+        "an existing tag is left alone"
+    );
+    // `new tag` with a tier, a description and a parent.
+    let made = run(
+        root,
+        &[
+            "new",
+            "tag",
+            "medellin",
+            "--tier",
+            "subtopic",
+            "--description",
+            "The city.",
+            "--parent",
+            "colombia",
+        ],
+        &[],
+    );
+    made.assert_success();
+    assert_eq!(made.stdout.trim(), "./content/tags/medellin.md");
+    let text = std::fs::read_to_string(root.join("content/tags/medellin.md")).unwrap();
+    assert_eq!(
+        text,
+        "---\nname: \"medellin\"\ndescription: \"The city.\"\ntier: subtopic\nparent: \"colombia\"\n---\n"
+    );
+    // Everything builds in CI without an error or a warning: no post names an unknown tag.
+    let built = run(root, &["build", "--today", TODAY], &[("CI", "true")]);
+    built.assert_success();
+    assert!(
+        !built.stderr.contains("warning") && !built.stderr.contains("error"),
+        "{}",
+        built.stderr
+    );
+    let timeline = std::fs::read_to_string(root.join("out/api/timeline/en/coffee.json")).unwrap();
+    assert!(timeline.contains("cafe-con-leche"), "{timeline}");
+    // Refusals: an existing tag, a bad name, an unknown parent; a bad tag in --tags writes
+    // nothing at all.
+    let again = run(root, &["new", "tag", "coffee"], &[]);
+    again.assert_code(2);
+    assert!(again.stderr.contains("already exists"), "{}", again.stderr);
+    let bad = run(root, &["new", "tag", "Coffee Shops"], &[]);
+    bad.assert_code(2);
+    assert!(
+        bad.stderr.contains("content-api new tag coffee-shops"),
+        "{}",
+        bad.stderr
+    );
+    let orphan = run(root, &["new", "tag", "x", "--parent", "nowhere"], &[]);
+    orphan.assert_code(2);
+    assert!(
+        orphan.stderr.contains("content-api new tag nowhere"),
+        "{}",
+        orphan.stderr
+    );
+    let refused = run(
+        root,
+        &["new", "post", "Other", "--tags", "fine,Not Fine"],
+        &[],
+    );
+    refused.assert_code(2);
+    assert!(!root.join("content/tags/fine.md").exists());
+}
+
+/// A post of `site` dated `date`, optionally a draft.
+fn post(site: &Site, slug: &str, date: &str, draft: bool) -> String {
+    let path = format!("blog/en/{date}_{slug}.md");
+    site.write(
+        &path,
+        format!(
+            "---\ntitle: \"{slug}\"\ndescription: \"d\"\npubDate: {date}\n{}---\n\nBody.\n",
+            if draft { "draft: true\n" } else { "" }
+        ),
+    );
+    path
+}
+
+#[test]
+fn list_shows_drafts_scheduled_and_published_posts_with_dates_and_paths() {
+    let site = Site::new();
+    post(&site, "soon", "2024-06-10", false);
+    post(&site, "later", "2024-07-01", false);
+    post(&site, "wip", "2024-05-20", true);
+    post(&site, "wip-later", "2024-08-01", true);
+    site.write(
+        "slides/en/2024-06-15_talk.md",
+        "---\ntype: native\ntitle: \"Talk\"\ndescription: \"d\"\npubDate: 2024-06-15\n---\n\nSlides.\n",
+    );
+    let list = |which: &str| {
+        let listed = run(site.root(), &["list", which, "--today", TODAY], &[]);
+        listed.assert_success();
+        listed
+    };
+    let scheduled = list("scheduled");
+    let lines: Vec<&str> = scheduled.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", scheduled.stdout);
+    // Soonest first, with the date it goes live, its kind and language, its path and title.
+    assert!(
+        lines[0].starts_with("2024-06-10  post en  ./content/blog/en/2024-06-10_soon.md"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].ends_with("  soon"), "{}", lines[0]);
+    assert!(lines[1].starts_with("2024-06-15  deck en  ./content/slides/en/2024-06-15_talk.md"));
+    assert!(lines[2].starts_with("2024-07-01  post en"));
+    assert!(
+        scheduled.stderr.contains("3 scheduled") && scheduled.stderr.contains("midnight in UTC"),
+        "{}",
+        scheduled.stderr
+    );
+    let drafts = list("drafts");
+    let lines: Vec<&str> = drafts.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", drafts.stdout);
+    assert!(lines[0].starts_with("2024-08-01  post en  ./content/blog/en/2024-08-01_wip-later.md"));
+    assert!(lines[1].starts_with("2024-05-20  post en  ./content/blog/en/2024-05-20_wip.md"));
+    let published = list("published");
+    assert_eq!(published.stdout.lines().count(), 2, "{}", published.stdout);
+    assert!(
+        published
+            .stdout
+            .contains("./content/blog/es/2024-05-01_hello.md")
+    );
+    // A broken post is named, not listed.
+    post(&site, "broken", "2024-13-01", false);
+    let listed = list("scheduled");
+    assert!(
+        listed.stderr.contains("2024-13-01_broken.md"),
+        "{}",
+        listed.stderr
+    );
+    assert!(
+        listed.stderr.contains("content-api check"),
+        "{}",
+        listed.stderr
+    );
+    let bad = run(site.root(), &["list", "everything"], &[]);
+    bad.assert_code(2);
+}
+
+#[test]
+fn future_previews_scheduled_posts_and_is_never_recorded() {
+    let site = Site::new();
+    post(&site, "soon", "2024-06-10", false);
+    post(&site, "wip-later", "2024-08-01", true);
+    let history = site.root().join("content-api.history");
+    let built = run(site.root(), &["build", "--today", TODAY, "--future"], &[]);
+    built.assert_success();
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(posts.contains("\"soon\""), "--future publishes it: {posts}");
+    assert!(
+        !posts.contains("wip-later"),
+        "a draft stays out without --drafts"
+    );
+    assert!(!history.exists(), "a preview records nothing");
+    let both = run(
+        site.root(),
+        &["build", "--today", TODAY, "--future", "--drafts"],
+        &[],
+    );
+    both.assert_success();
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(posts.contains("wip-later"), "{posts}");
+    assert!(!history.exists());
+    // The production build after the preview: the scheduled post is gone again, and only
+    // what production publishes is recorded.
+    let built = run(site.root(), &["build", "--today", TODAY], &[]);
+    built.assert_success();
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(!posts.contains("\"soon\""), "{posts}");
+    let recorded = std::fs::read_to_string(&history).unwrap();
+    assert!(recorded.contains("api/posts-en.json"));
+    // A second --future build is not taken for the production one (its fingerprint differs).
+    run(site.root(), &["build", "--today", TODAY, "--future"], &[]).assert_success();
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(posts.contains("\"soon\""), "{posts}");
+}
+
+/// The long flags in the "Options" of `content-api ARGS --help`.
+fn flags_in_help(args: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut with_help = args.to_vec();
+    with_help.push("--help");
+    let help = run(dir.path(), &with_help, &[]);
+    help.assert_success();
+    let mut flags: Vec<String> = help
+        .stdout
+        .split_whitespace()
+        .filter(|word| word.starts_with("--"))
+        .map(|word| {
+            word.trim_end_matches([',', '.', ')', '`'])
+                .split(['=', '['])
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .filter(|flag| {
+            flag.len() > 2
+                && flag
+                    .chars()
+                    .skip(2)
+                    .all(|c| c.is_ascii_lowercase() || c == '-')
+        })
+        .collect();
+    flags.sort();
+    flags.dedup();
+    flags
+}
+
+#[test]
+fn each_commands_help_lists_only_the_flags_it_uses() {
+    let expected: &[(&[&str], &[&str])] = &[
+        (
+            &["build"],
+            &[
+                "--base-url",
+                "--config",
+                "--content",
+                "--drafts",
+                "--future",
+                "--help",
+                "--history",
+                "--out",
+                "--purge-list",
+                "--quiet",
+                "--take-over",
+                "--today",
+                "--verbose",
+            ],
+        ),
+        (
+            &["check"],
+            &[
+                "--base-url",
+                "--config",
+                "--content",
+                "--help",
+                "--history",
+                "--out",
+                "--quiet",
+                "--today",
+                "--verbose",
+            ],
+        ),
+        (&["list"], &["--config", "--content", "--help", "--today"]),
+        (&["init"], &["--help", "--today"]),
+        (
+            &["new", "post"],
+            &[
+                "--config",
+                "--content",
+                "--date",
+                "--description",
+                "--draft",
+                "--help",
+                "--lang",
+                "--series",
+                "--slug",
+                "--tags",
+                "--today",
+            ],
+        ),
+        (
+            &["new", "series"],
+            &["--config", "--content", "--description", "--help", "--slug"],
+        ),
+        (
+            &["new", "tag"],
+            &[
+                "--config",
+                "--content",
+                "--description",
+                "--help",
+                "--parent",
+                "--tier",
+            ],
+        ),
+        (&["completions"], &["--help"]),
+        (
+            &["hosting", "nginx"],
+            &[
+                "--base-url",
+                "--config",
+                "--help",
+                "--listen",
+                "--out",
+                "--server-name",
+            ],
+        ),
+    ];
+    for (command, flags) in expected {
+        let shown = flags_in_help(command);
+        assert_eq!(
+            shown,
+            flags.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
+            "content-api {} --help",
+            command.join(" ")
+        );
+    }
+    // watch and serve take build's flags and their own.
+    let watch = flags_in_help(&["watch"]);
+    assert!(watch.contains(&"--poll".to_string()) && !watch.contains(&"--addr".to_string()));
+    let serve = flags_in_help(&["serve"]);
+    assert!(serve.contains(&"--poll".to_string()) && serve.contains(&"--addr".to_string()));
+    // `new post --help` is the post's help, not the generic `new` one.
+    let dir = tempfile::tempdir().unwrap();
+    let help = run(dir.path(), &["new", "post", "--help"], &[]);
+    assert!(
+        help.stdout.contains("Usage: content-api new post"),
+        "{}",
+        help.stdout
+    );
+    // A flag before a command that does not take it is refused, naming both.
+    let refused = run(dir.path(), &["--drafts", "check"], &[]);
+    refused.assert_code(2);
+    assert!(
+        refused
+            .stderr
+            .contains("`--drafts` does not apply to `content-api check`"),
+        "{}",
+        refused.stderr
+    );
+}

@@ -522,9 +522,6 @@ fn new_files_build_without_any_error_or_warning() {
         stderr(&again)
     );
     assert_eq!(std::fs::read(root.join(&path)).unwrap(), before);
-    let unknown = run(root, &["new", "post", "Other", "--tags", "nope"], &[]);
-    assert_eq!(code(&unknown), 2);
-    assert!(stderr(&unknown).contains("there is no tag `nope`"));
     let unknown = run(root, &["new", "post", "Other", "--series", "nope"], &[]);
     assert!(stderr(&unknown).contains("there is no series `nope`"));
     let nothing = run(root, &["new", "post", "!!!"], &[]);

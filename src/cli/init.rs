@@ -2,6 +2,7 @@
 //! site that builds (one post in English and Spanish, one tag), as `hugo new site` and
 //! `zola init` give.
 
+use super::flags::{Flags, Given};
 use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE};
 use camino::Utf8PathBuf;
 use chrono::NaiveDate;
@@ -15,6 +16,16 @@ pub struct InitArgs {
     /// Folder to create the site in (created if needed). Default: the current folder.
     #[arg(default_value = ".")]
     pub dir: Utf8PathBuf,
+
+    /// The date of the first posts. Default: today in UTC (the time zone is not set yet).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub today: Option<NaiveDate>,
+}
+
+impl Flags for InitArgs {
+    fn give(&self, to: &mut Given) {
+        to.build.today = self.today;
+    }
 }
 
 /// The configuration a new site starts with: every key, commented out, with its default.

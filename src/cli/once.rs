@@ -1,6 +1,6 @@
 //! `content-api build` (or `--once`): set every input, evaluate every output, write, exit.
 //!
-//! The one mode that records into the publishing history (unless `--drafts`): `build` is
+//! The one mode that records into the publishing history (unless `--drafts` or `--future`): `build` is
 //! what CI runs to deploy, so what it published is what production served.
 
 use super::progress::Progress;
@@ -83,7 +83,7 @@ pub fn run(settings: &Settings) -> ExitCode {
     progress.clear();
     match published {
         Ok(report) => {
-            if !settings.drafts {
+            if !settings.preview().any() {
                 match history.record(outputs.iter().map(|(path, _)| &**path)) {
                     Ok(0) => {}
                     Ok(added) => tracing::info!(
@@ -102,7 +102,7 @@ pub fn run(settings: &Settings) -> ExitCode {
             let state = state_dir(&config.history_file);
             let owned: HashSet<&str> = publisher.owned_paths().collect();
             let now = LastBuild::of(outputs.iter().filter(|(path, _)| owned.contains(&**path)));
-            let baseline = (!settings.drafts)
+            let baseline = (!settings.preview().any())
                 .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
                 .flatten();
             if let Some(file) = &settings.purge_list {
@@ -124,7 +124,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                     return ExitCode::from(EXIT_OUTPUT);
                 }
             }
-            if !settings.drafts
+            if !settings.preview().any()
                 && let Err(err) = now.save(&state, &config.out_dir, &config.base_url)
             {
                 tracing::warn!(
@@ -144,7 +144,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                 &outputs,
                 &workspace,
                 clean,
-                !settings.drafts,
+                !settings.preview().any(),
             );
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(workspace);
@@ -253,7 +253,7 @@ pub fn load_and_check(
     let workspace = Workspace::new(
         config.clone(),
         settings.today(),
-        settings.drafts,
+        settings.preview(),
         scan,
         Lifetime::Once,
         history.published(),

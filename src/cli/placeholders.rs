@@ -37,7 +37,7 @@ pub fn find(settings: &Settings, args: &BuildArgs) -> Vec<Placeholder> {
     }
     if !keys.licence {
         found.push(Placeholder {
-            how_to_set: "`licence` and `licence_url` under [site] in watch.toml",
+            how_to_set: "`licence` under [site] in watch.toml (an SPDX identifier such as CC-BY-4.0 gets its URL)",
             used: config.licence.name.clone(),
         });
     }

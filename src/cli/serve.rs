@@ -7,7 +7,7 @@
 //! watch loop, then the server.
 
 use super::watch::{Progress, WatchArgs, run_with};
-use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, ServeArgs, resolve};
+use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, resolve};
 use crate::diag::Severity;
 use crate::serve::{self, ContentDiagnostic, Feed, Rebuild};
 use crate::session::Session;
@@ -23,7 +23,7 @@ const DEFAULT_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::
 /// Ports tried after the default one before giving up.
 const FALLBACK_PORTS: u16 = 20;
 
-pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> ExitCode {
+pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, addr: Option<SocketAddr>) -> ExitCode {
     let settings = match resolve(build_args) {
         Ok(settings) => settings,
         Err(message) => {
@@ -43,7 +43,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         }
     };
     // Bind before building: a port in use is reported at once.
-    let listener = match runtime.block_on(bind(args.addr)) {
+    let listener = match runtime.block_on(bind(addr)) {
         Ok(listener) => listener,
         Err(message) => {
             eprintln!("{message}");
@@ -52,7 +52,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
     };
     let addr = listener
         .local_addr()
-        .unwrap_or(args.addr.unwrap_or(DEFAULT_ADDR));
+        .unwrap_or(addr.unwrap_or(DEFAULT_ADDR));
     if !addr.ip().is_loopback() {
         tracing::warn!(
             "listening on {}, not a loopback address: anyone who can reach it can read {}",

@@ -22,7 +22,7 @@
 
 use crate::build;
 use crate::config::SiteConfig;
-use crate::db::Database;
+use crate::db::{Database, Preview};
 use crate::derive::file_diagnostics;
 use crate::diag::Diagnostic;
 use crate::render::{Files, Lane};
@@ -146,9 +146,9 @@ impl Session {
     pub fn start(
         config: Arc<SiteConfig>,
         today: NaiveDate,
-        drafts: bool,
+        preview: impl Into<Preview>,
     ) -> Result<(Session, Outcome), WriteError> {
-        Session::start_with_database(Database::default(), config, today, drafts)
+        Session::start_with_database(Database::default(), config, today, preview)
     }
 
     /// Like [`Session::start`] on a given database (tests pass a recording one).
@@ -156,7 +156,7 @@ impl Session {
         db: Database,
         config: Arc<SiteConfig>,
         today: NaiveDate,
-        drafts: bool,
+        preview: impl Into<Preview>,
     ) -> Result<(Session, Outcome), WriteError> {
         let started = Instant::now();
         let content_dir = config.content_dir.as_std_path().to_owned();
@@ -170,7 +170,7 @@ impl Session {
         let scan = source::scan(&content_dir);
         let published = history.published();
         let workspace =
-            Workspace::with_database(db, config, today, drafts, scan, Lifetime::Watch, published);
+            Workspace::with_database(db, config, today, preview, scan, Lifetime::Watch, published);
         let mut session = Session {
             workspace,
             publisher,

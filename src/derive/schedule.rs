@@ -1,0 +1,125 @@
+//! What will go live, and when: every post and deck with its state as production sees it
+//! (published, scheduled for a later date, or a draft), whatever the preview flags. What
+//! `content-api list` prints and the preview's landing page shows.
+
+use crate::db::{Site, SourceFile};
+use crate::model::{Lang, Timestamp};
+use crate::parse::{deck_meta, post_meta};
+use chrono::NaiveDate;
+
+/// A post's or deck's state in production.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum State {
+    /// Published: not a draft, dated today or earlier.
+    Published,
+    /// Not a draft, dated after today: it goes live at the start of its date in the site's
+    /// time zone (a watch session at its tick, CI at its daily build).
+    Scheduled,
+    /// `draft: true`: published only by a preview (`--drafts`), whatever its date.
+    Draft,
+}
+
+impl State {
+    /// Production's view: drafts never, anything else from the UTC date of its `pubDate` on
+    /// (the rule of `is_published` without a preview).
+    pub fn of(draft: bool, pub_date: Timestamp, today: NaiveDate) -> State {
+        if draft {
+            State::Draft
+        } else if pub_date.utc_date() > today {
+            State::Scheduled
+        } else {
+            State::Published
+        }
+    }
+
+    /// `published`, `scheduled`, `draft`.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Published => "published",
+            State::Scheduled => "scheduled",
+            State::Draft => "draft",
+        }
+    }
+}
+
+/// One post or deck, as `list` and the landing page show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub state: State,
+    /// `post` or `deck`.
+    pub kind: &'static str,
+    pub lang: Lang,
+    /// Relative to the content folder.
+    pub path: String,
+    /// The date it is (or goes) live on: the UTC date of its `pubDate`.
+    pub date: NaiveDate,
+    pub title: String,
+}
+
+/// Every post and deck, sorted by date, then path; a file with errors is not an entry (`check`
+/// reports it) but is named in `broken`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    pub entries: Vec<Entry>,
+    /// Posts and decks that do not parse, by path.
+    pub broken: Vec<String>,
+}
+
+pub fn schedule(db: &dyn salsa::Database) -> Schedule {
+    let site = Site::get(db);
+    let today = site.today(db);
+    let mut out = Vec::new();
+    let mut broken = Vec::new();
+    for tree in site.trees(db) {
+        let lang = tree.lang(db);
+        let mut push = |file: SourceFile, kind, draft, pub_date: Timestamp, title: &str| {
+            out.push(Entry {
+                state: State::of(draft, pub_date, today),
+                kind,
+                lang,
+                path: file.path(db).as_str().to_string(),
+                date: pub_date.utc_date(),
+                title: title.to_string(),
+            });
+        };
+        for &file in tree.posts(db).iter() {
+            match post_meta(db, file) {
+                Some(meta) => push(file, "post", meta.draft, meta.pub_date, &meta.title),
+                None => broken.push(file.path(db).as_str().to_string()),
+            }
+        }
+        for &file in tree.decks(db).iter() {
+            match deck_meta(db, file) {
+                Some(meta) => push(file, "deck", meta.draft, meta.pub_date, &meta.title),
+                None => broken.push(file.path(db).as_str().to_string()),
+            }
+        }
+    }
+    out.sort_by(|a, b| (a.date, &a.path).cmp(&(b.date, &b.path)));
+    broken.sort();
+    Schedule {
+        entries: out,
+        broken,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_state_is_productions_whatever_the_preview() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+        let date = |text: &str| Timestamp::parse(text).unwrap();
+        assert_eq!(
+            State::of(false, date("2026-11-22"), today),
+            State::Published
+        );
+        assert_eq!(
+            State::of(false, date("2026-11-23"), today),
+            State::Scheduled
+        );
+        assert_eq!(State::of(true, date("2020-01-01"), today), State::Draft);
+        assert_eq!(State::of(true, date("2030-01-01"), today), State::Draft);
+    }
+}
