@@ -554,3 +554,124 @@ fn each_commands_help_lists_only_the_flags_it_uses() {
         refused.stderr
     );
 }
+
+#[test]
+fn serve_in_a_folder_that_is_no_site_fails_first_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let failed = run(dir.path(), &["serve", "--addr", "127.0.0.1:0"], &[]);
+    failed.assert_code(2);
+    assert!(
+        failed
+            .stderr
+            .contains("error: the content folder does not exist")
+            && failed.stderr.contains("content-api init"),
+        "{}",
+        failed.stderr
+    );
+    for said in [&failed.stdout, &failed.stderr] {
+        assert!(
+            !said.contains("serving") && !said.contains("listening"),
+            "{said}"
+        );
+    }
+    assert!(
+        !failed.stderr.contains("placeholder"),
+        "the folder's problem is said alone: {}",
+        failed.stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "serve left {left:?} behind");
+}
+
+#[test]
+fn a_second_writer_is_refused_with_how_to_build_elsewhere() {
+    let site = Site::new();
+    let _serving = common::Served::spawn(
+        std::process::Command::new(common::BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
+            .current_dir(site.root())
+            .env_remove("CI")
+            .stderr(std::process::Stdio::null()),
+    );
+    let refused = run(site.root(), &["build", "--today", TODAY], &[]);
+    refused.assert_code(3);
+    assert!(
+        refused
+            .stderr
+            .contains("is being written by another process")
+            && refused.stderr.contains("content-api serve")
+            && refused
+                .stderr
+                .contains("add --out DIR to this command, for example --out ./out-2"),
+        "{}",
+        refused.stderr
+    );
+    // What it suggests works while the server runs.
+    run(
+        site.root(),
+        &["build", "--today", TODAY, "--out", "./out-2"],
+        &[],
+    )
+    .assert_success();
+    assert!(site.root().join("out-2/api/posts.json").is_file());
+    // A second serve on the same folder fails before it says it serves.
+    let second = run(
+        site.root(),
+        &["serve", "--addr", "127.0.0.1:0", "--today", TODAY],
+        &[],
+    );
+    second.assert_code(3);
+    assert!(!second.stdout.contains("listening"), "{}", second.stdout);
+    assert!(!second.stderr.contains("serving"), "{}", second.stderr);
+}
+
+#[test]
+fn a_sed_in_place_edit_names_the_post_only() {
+    let sed_works = std::process::Command::new("sed")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU sed"));
+    if !sed_works {
+        eprintln!(
+            "skipped: GNU sed is not installed (its `sed -i` writes sedXXXXXX beside the file)"
+        );
+        return;
+    }
+    let site = Site::new();
+    let (mut child, log) = common::spawn_logged(
+        std::process::Command::new(common::BIN)
+            .args(["watch", "--today", TODAY])
+            .current_dir(site.root())
+            .env_remove("CI")
+            .env_remove("RUST_LOG"),
+    );
+    let wait_for = |what: &str| {
+        let deadline = std::time::Instant::now() + TIMEOUT;
+        loop {
+            if let Some(line) = log.lock().unwrap().iter().find(|l| l.contains(what)) {
+                return line.clone();
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no {what:?} in {:#?}",
+                log.lock().unwrap()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    };
+    wait_for(common::DAEMON_READY);
+    let edited = std::process::Command::new("sed")
+        .args(["-i", "s/title: \"Hello\"/title: \"Hello again\"/"])
+        .arg(site.path(common::EN_POST))
+        .status()
+        .unwrap();
+    assert!(edited.success());
+    let line = wait_for(" changed: ");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        line.contains(&format!("{} changed: wrote", common::EN_POST)),
+        "{line}"
+    );
+    assert!(!line.contains("/sed"), "{line}");
+}

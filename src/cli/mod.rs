@@ -123,7 +123,10 @@ fn with_settings(args: &BuildArgs, f: impl FnOnce(&Settings) -> ExitCode) -> Exi
 /// Watch and serve resolve their settings themselves (and again on every reload); the warning
 /// is given once, at start. A config error is left to them to report.
 fn warn_placeholders(args: &BuildArgs) {
-    if let Ok(settings) = resolve(args) {
+    if let Ok(settings) = resolve(args)
+        // A folder that is no site is reported as that, alone.
+        && once::content_folder_problem(&settings.config.content_dir).is_none()
+    {
         let _ = placeholders::check(&settings, args, Strictness::Warn);
     }
 }

@@ -282,8 +282,7 @@ pub fn plural(count: usize) -> &'static str {
 
 /// Why `dir` cannot be used as the content folder, if it cannot.
 pub fn content_folder_problem(dir: &camino::Utf8Path) -> Option<Diagnostic> {
-    let help =
-        "create it, or point to the content with --content DIR or `content_dir` in watch.toml";
+    let help = "create it (`content-api init` makes a new site in the current folder), or point to the content with --content DIR or `content_dir` in watch.toml";
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => None,
         Ok(_) => Some(

@@ -31,15 +31,6 @@ impl State {
             State::Published
         }
     }
-
-    /// `published`, `scheduled`, `draft`.
-    pub fn name(self) -> &'static str {
-        match self {
-            State::Published => "published",
-            State::Scheduled => "scheduled",
-            State::Draft => "draft",
-        }
-    }
 }
 
 /// One post or deck, as `list` and the landing page show it.

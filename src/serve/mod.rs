@@ -30,7 +30,7 @@ mod router;
 
 pub use events::EVENTS_PATH;
 pub use files::etag_of;
-pub(crate) use preview::ContentDiagnostic;
+pub(crate) use preview::{ContentDiagnostic, Pending, Schedule};
 
 use crate::config::SiteConfig;
 use crate::render::Lane;
@@ -101,6 +101,8 @@ pub(crate) enum Update {
     Diagnostics(Arc<[ContentDiagnostic]>),
     /// The production base URL now in force (the preview rewrites it).
     BaseUrl(Arc<str>),
+    /// The drafts and scheduled content (shown by the preview).
+    Schedule(Arc<Schedule>),
 }
 
 /// Handed to the build side: every publish sends one Rebuild (SSE subscribers get it), and
@@ -128,6 +130,11 @@ impl Feed {
     /// Tells the server the content's current diagnostics (all of them, not only new ones).
     pub(crate) fn send_diagnostics(&self, diagnostics: Vec<ContentDiagnostic>) {
         let _ = self.0.send(Update::Diagnostics(diagnostics.into()));
+    }
+
+    /// Tells the server what will go live (the drafts and scheduled content, all of them).
+    pub(crate) fn send_schedule(&self, schedule: Schedule) {
+        let _ = self.0.send(Update::Schedule(Arc::new(schedule)));
     }
 
     /// Tells the server the production base URL now in force (after a `watch.toml` reload).
@@ -307,6 +314,15 @@ async fn relay(
                     continue;
                 }
                 events::diagnostics_frame(&diagnostics)
+            }
+            Ok(Update::Schedule(schedule)) => {
+                let Some(preview) = &state.preview else {
+                    continue;
+                };
+                if !preview.set_schedule(schedule) {
+                    continue;
+                }
+                events::schedule_frame()
             }
             Ok(Update::BaseUrl(base_url)) => {
                 if let Some(preview) = &state.preview {

@@ -128,7 +128,9 @@ pub enum WriteError {
     /// Another process holds the output folder's lock.
     #[error(
         "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
-         (Ctrl-C), or give this one another output folder with --out DIR"
+         (Ctrl-C in its terminal), or write into another folder: add --out DIR to this command, \
+         for example --out {}",
+        beside(out_dir)
     )]
     Locked {
         /// The output folder.
@@ -138,6 +140,11 @@ pub enum WriteError {
         /// The holder's command line, when it can be read.
         command: String,
     },
+}
+
+/// A folder beside `out_dir` for another build to write (`out` → `out-2`).
+fn beside(out_dir: &Utf8Path) -> String {
+    format!("{}-2", out_dir.as_str().trim_end_matches('/'))
 }
 
 impl WriteError {

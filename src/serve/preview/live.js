@@ -98,6 +98,9 @@
     if (landing()) refreshLanding().catch(() => setLive(false));
     else showOverlay(JSON.parse(event.data).diagnostics);
   });
+  events.addEventListener("schedule", () => {
+    if (landing()) refreshLanding().catch(() => setLive(false));
+  });
   events.addEventListener("lagged", () => {
     if (landing()) refreshLanding().catch(() => setLive(false));
     else location.reload();
