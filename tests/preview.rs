@@ -236,12 +236,14 @@ fn the_landing_page_shows_drafts_and_scheduled_posts_with_the_date_each_goes_liv
     assert!(page.contains("midnight in America/Bogota"), "{page}");
     assert!(
         page.contains(
-            "goes live 2031-03-14</time> post en · scheduled: <strong>A Post from the Future</strong> <code>blog/en/2031-03-14_a-post-from-the-future.md</code>"
+            "goes live 2031-03-14</time> · post, en: <strong>A Post from the Future</strong> <code>blog/en/2031-03-14_a-post-from-the-future.md</code>"
         ),
         "{page}"
     );
     assert!(
-        page.contains("draft, dated 2025-03-29</time> post en · draft: <strong>Errors as JSON, Not HTML</strong>"),
+        page.contains(
+            "draft (dated 2025-03-29)</time> · post, en: <strong>Errors as JSON, Not HTML</strong>"
+        ),
         "{page}"
     );
     assert!(page.contains("<code>content-api serve --future</code> shows them"));

@@ -35,7 +35,7 @@ nav a{display:inline-block;padding:.4rem .8rem;border:1px solid #c8d3e6;border-r
 .diagnostic.warning{border-color:#e37400}\
 .diagnostic h3{margin:0;padding:.5rem .9rem;font-size:1rem;background:#fce8e6;overflow-wrap:anywhere}\
 .diagnostic.warning h3{background:#fef7e0}\
-.diagnostic pre{margin:0;padding:.75rem .9rem;overflow-x:auto;background:#1e1e1e;color:#f0f0f0}\
+.diagnostic pre{margin:0;padding:.75rem .9rem;white-space:pre-wrap;overflow-wrap:anywhere;background:#1e1e1e;color:#f0f0f0}\
 ol.rebuilds{padding-left:1.25rem}ol.rebuilds li{margin:.25rem 0}\
 ul.upcoming{padding-left:1.25rem}ul.upcoming li{margin:.25rem 0;overflow-wrap:anywhere}\
 details{margin:.25rem 0}summary{cursor:pointer}\
@@ -119,7 +119,7 @@ impl Landing<'_> {
         );
         if self.diagnostics.is_empty() {
             out.push_str(
-                "<p class=\"ok\">No errors: everything in the content folder is published.</p>\n",
+                "<p class=\"ok\">No errors: every file in the content folder builds.</p>\n",
             );
         } else if errors > 0 {
             out.push_str("<p>Files with errors keep their last good version published until they are fixed. Save a fix: this page updates by itself.</p>\n");
@@ -175,18 +175,17 @@ impl Landing<'_> {
         let draft_entries = schedule.entries.iter().rev().filter(|p| p.draft);
         for pending in scheduled_entries.chain(draft_entries) {
             let (class, when) = if pending.draft {
-                ("draft", format!("draft, dated {}", pending.date))
+                ("draft", format!("draft (dated {})", pending.date))
             } else {
                 ("scheduled", format!("goes live {}", pending.date))
             };
             let _ = writeln!(
                 out,
-                "<li class=\"{class}\"><time datetime=\"{}\">{}</time> {} {} · {}: <strong>{}</strong> <code>{}</code></li>",
+                "<li class=\"{class}\"><time datetime=\"{}\">{}</time> · {}, {}: <strong>{}</strong> <code>{}</code></li>",
                 html(&pending.date),
                 html(&when),
                 pending.kind,
                 pending.lang,
-                class,
                 html(&pending.title),
                 html(&pending.path),
             );
@@ -350,10 +349,10 @@ mod tests {
         assert!(page.contains("Nothing is published yet"));
         assert!(page.contains(SCRIPT_TAG));
         assert!(page.contains("data-scheduled=\"1\" data-drafts=\"1\""));
-        assert!(page.contains(
-            "goes live 2026-12-01</time> post en · scheduled: <strong>Soon &lt;3</strong>"
-        ));
-        assert!(page.contains("draft, dated 2026-11-01</time> deck es"));
+        assert!(
+            page.contains("goes live 2026-12-01</time> · post, en: <strong>Soon &lt;3</strong>")
+        );
+        assert!(page.contains("draft (dated 2026-11-01)</time> · deck, es"));
         assert!(page.contains("midnight in America/Bogota"));
         assert!(page.contains("this preview shows them (<code>--future</code>)"));
         assert!(page.contains("<code>content-api serve --drafts</code> shows them"));
