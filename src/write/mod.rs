@@ -129,8 +129,8 @@ pub enum WriteError {
     #[error(
         "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
          (Ctrl-C in its terminal), or write into another folder: add --out DIR to this command, \
-         for example --out {}",
-        beside(out_dir)
+         for example --out {}-2 (a folder beside it)",
+        out_dir.as_str().trim_end_matches('/')
     )]
     Locked {
         /// The output folder.
@@ -140,11 +140,6 @@ pub enum WriteError {
         /// The holder's command line, when it can be read.
         command: String,
     },
-}
-
-/// A folder beside `out_dir` for another build to write (`out` → `out-2`).
-fn beside(out_dir: &Utf8Path) -> String {
-    format!("{}-2", out_dir.as_str().trim_end_matches('/'))
 }
 
 impl WriteError {
