@@ -625,27 +625,16 @@ fn a_second_writer_is_refused_with_how_to_build_elsewhere() {
     assert!(!second.stderr.contains("serving"), "{}", second.stderr);
 }
 
-#[test]
-fn a_sed_in_place_edit_names_the_post_only() {
-    let sed_works = std::process::Command::new("sed")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU sed"));
-    if !sed_works {
-        eprintln!(
-            "skipped: GNU sed is not installed (its `sed -i` writes sedXXXXXX beside the file)"
-        );
-        return;
-    }
-    let site = Site::new();
-    let (mut child, log) = common::spawn_logged(
+/// `content-api watch` on `site`, with its log; waits until its first build is done.
+fn watching(site: &Site) -> (std::process::Child, impl Fn(&str) -> String) {
+    let (child, log) = common::spawn_logged(
         std::process::Command::new(common::BIN)
             .args(["watch", "--today", TODAY])
             .current_dir(site.root())
             .env_remove("CI")
             .env_remove("RUST_LOG"),
     );
-    let wait_for = |what: &str| {
+    let wait_for = move |what: &str| {
         let deadline = std::time::Instant::now() + TIMEOUT;
         loop {
             if let Some(line) = log.lock().unwrap().iter().find(|l| l.contains(what)) {
@@ -660,6 +649,52 @@ fn a_sed_in_place_edit_names_the_post_only() {
         }
     };
     wait_for(common::DAEMON_READY);
+    (child, wait_for)
+}
+
+#[test]
+fn a_saved_draft_or_scheduled_post_says_what_it_is_instead_of_only_nothing_to_write() {
+    let site = Site::new();
+    let (mut child, wait_for) = watching(&site);
+    let draft = post(&site, "wip", "2024-05-20", true);
+    let line = wait_for(" is a draft");
+    assert_eq!(
+        line.trim_start_matches(" INFO "),
+        format!(
+            "{draft} is a draft (dated 2024-05-20): published once its `draft: true` is removed; `content-api serve --drafts` previews it"
+        )
+    );
+    let scheduled = post(&site, "later", "2024-07-01", false);
+    let line = wait_for(" is scheduled");
+    assert_eq!(
+        line.trim_start_matches(" INFO "),
+        format!(
+            "{scheduled} is scheduled: it goes live on 2024-07-01 at midnight in UTC; `content-api serve --future` previews it"
+        )
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn a_sed_in_place_edit_names_the_post_only() {
+    let sed_works = std::process::Command::new("sed")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU sed"));
+    if !sed_works {
+        // GNU sed is an essential Debian package: CI (CI set) always has it.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set, but GNU sed is not installed"
+        );
+        eprintln!(
+            "skipped: GNU sed is not installed (its `sed -i` writes sedXXXXXX beside the file)"
+        );
+        return;
+    }
+    let site = Site::new();
+    let (mut child, wait_for) = watching(&site);
     let edited = std::process::Command::new("sed")
         .args(["-i", "s/title: \"Hello\"/title: \"Hello again\"/"])
         .arg(site.path(common::EN_POST))

@@ -2,6 +2,7 @@
 //! written, how long it took), every new or re-saved diagnostic in full, a line per fixed file,
 //! the purge list, and [`Progress`] for `serve`.
 
+use crate::derive::ScheduleState;
 use crate::render::Lane;
 use crate::session::{Outcome, Session};
 use crate::source::{ContentPath, FileRole, classify};
@@ -130,6 +131,32 @@ impl Reporter<'_> {
                     },
                 );
                 (self.on_progress)(Progress::Published(report, outcome.lane));
+            }
+        }
+        // A draft or a scheduled post publishes nothing: say what it is, and how to see it.
+        if outcome.report.is_some() {
+            for entry in session.unpublished(&outcome.accepted) {
+                let (state, preview) = match entry.state {
+                    ScheduleState::Draft => (
+                        format!(
+                            "a draft (dated {}): published once its `draft: true` is removed",
+                            entry.date
+                        ),
+                        "--drafts",
+                    ),
+                    _ => (
+                        format!(
+                            "scheduled: it goes live on {} at midnight in {}",
+                            entry.date,
+                            session.config().timezone
+                        ),
+                        "--future",
+                    ),
+                };
+                tracing::info!(
+                    "{} is {state}; `content-api serve {preview}` previews it",
+                    entry.path
+                );
             }
         }
     }

@@ -5,6 +5,7 @@
 use crate::db::{Site, SourceFile};
 use crate::model::{Lang, Timestamp};
 use crate::parse::{deck_meta, post_meta};
+use crate::source::{FileRole, classify};
 use chrono::NaiveDate;
 
 /// A post's or deck's state in production.
@@ -62,26 +63,10 @@ pub fn schedule(db: &dyn salsa::Database) -> Schedule {
     let mut out = Vec::new();
     let mut broken = Vec::new();
     for tree in site.trees(db) {
-        let lang = tree.lang(db);
-        let mut push = |file: SourceFile, kind, draft, pub_date: Timestamp, title: &str| {
-            out.push(Entry {
-                state: State::of(draft, pub_date, today),
-                kind,
-                lang,
-                path: file.path(db).as_str().to_string(),
-                date: pub_date.utc_date(),
-                title: title.to_string(),
-            });
-        };
-        for &file in tree.posts(db).iter() {
-            match post_meta(db, file) {
-                Some(meta) => push(file, "post", meta.draft, meta.pub_date, &meta.title),
-                None => broken.push(file.path(db).as_str().to_string()),
-            }
-        }
-        for &file in tree.decks(db).iter() {
-            match deck_meta(db, file) {
-                Some(meta) => push(file, "deck", meta.draft, meta.pub_date, &meta.title),
+        let files = tree.posts(db).iter().chain(tree.decks(db).iter());
+        for &file in files {
+            match entry_as_of(db, file, today) {
+                Some(entry) => out.push(entry),
                 None => broken.push(file.path(db).as_str().to_string()),
             }
         }
@@ -92,6 +77,33 @@ pub fn schedule(db: &dyn salsa::Database) -> Schedule {
         entries: out,
         broken,
     }
+}
+
+/// One post's or deck's entry (`None`: not a post or deck, or it does not parse).
+pub fn entry(db: &dyn salsa::Database, file: SourceFile) -> Option<Entry> {
+    entry_as_of(db, file, Site::get(db).today(db))
+}
+
+fn entry_as_of(db: &dyn salsa::Database, file: SourceFile, today: NaiveDate) -> Option<Entry> {
+    let (kind, lang, draft, pub_date, title) = match classify(file.path(db)) {
+        FileRole::Post { lang, .. } => {
+            let meta = post_meta(db, file).as_ref()?;
+            ("post", lang, meta.draft, meta.pub_date, meta.title.clone())
+        }
+        FileRole::Deck { lang, .. } => {
+            let meta = deck_meta(db, file).as_ref()?;
+            ("deck", lang, meta.draft, meta.pub_date, meta.title.clone())
+        }
+        _ => return None,
+    };
+    Some(Entry {
+        state: State::of(draft, pub_date, today),
+        kind,
+        lang,
+        path: file.path(db).as_str().to_string(),
+        date: pub_date.utc_date(),
+        title,
+    })
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@
 use crate::build;
 use crate::config::SiteConfig;
 use crate::db::{Database, Preview};
-use crate::derive::file_diagnostics;
+use crate::derive::{ScheduleEntry, ScheduleState, file_diagnostics, preview_of, schedule_entry};
 use crate::diag::Diagnostic;
 use crate::render::{Files, Lane};
 use crate::source::{self, ContentPath, FileContents};
@@ -221,6 +221,24 @@ impl Session {
     /// For tests that record which queries execute.
     pub fn database(&self) -> &Database {
         self.workspace.db()
+    }
+
+    /// The posts and decks among `paths` that this session does not publish: drafts (unless
+    /// `--drafts`) and scheduled ones (unless `--future`). What a rebuild that wrote nothing for
+    /// them says they are.
+    pub fn unpublished(&self, paths: &[ContentPath]) -> Vec<ScheduleEntry> {
+        let db = self.workspace.db();
+        let preview = preview_of(db);
+        paths
+            .iter()
+            .filter_map(|path| self.workspace.file(path))
+            .filter_map(|file| schedule_entry(db, file))
+            .filter(|entry| match entry.state {
+                ScheduleState::Draft => !preview.drafts,
+                ScheduleState::Scheduled => !preview.future,
+                ScheduleState::Published => false,
+            })
+            .collect()
     }
 
     /// The configuration in force (it changes when `watch.toml` is reloaded).
