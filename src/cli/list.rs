@@ -59,14 +59,13 @@ pub fn run(settings: &Settings, args: &ListArgs) -> ExitCode {
         Lifetime::Once,
         Default::default(),
     );
-    let found = schedule(workspace.db());
-    let state = match args.which {
+    let wanted = match args.which {
         Which::Drafts => ScheduleState::Draft,
         Which::Scheduled => ScheduleState::Scheduled,
         Which::Published => ScheduleState::Published,
     };
-    let mut entries: Vec<&ScheduleEntry> =
-        found.entries.iter().filter(|e| e.state == state).collect();
+    let found = schedule(workspace.db(), |state| state == wanted);
+    let mut entries: Vec<&ScheduleEntry> = found.entries.iter().collect();
     if args.which != Which::Scheduled {
         entries.reverse();
     }

@@ -176,12 +176,13 @@ async fn bind_first_free(start: SocketAddr, more: u16) -> Result<TcpListener, St
 
 /// The drafts and scheduled content of the session's content, as the landing page shows them.
 fn schedule_of(session: &Session, preview: Preview) -> Schedule {
-    let found = crate::derive::schedule(session.database());
+    let found = crate::derive::schedule(session.database(), |state| {
+        state != ScheduleState::Published
+    });
     Schedule {
         entries: found
             .entries
             .into_iter()
-            .filter(|entry| entry.state != ScheduleState::Published)
             .map(|entry| Pending {
                 draft: entry.state == ScheduleState::Draft,
                 kind: entry.kind,

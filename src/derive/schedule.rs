@@ -57,18 +57,32 @@ pub struct Schedule {
     pub broken: Vec<String>,
 }
 
-pub fn schedule(db: &dyn salsa::Database) -> Schedule {
+/// The posts and decks whose state `keep` accepts (and every one that does not parse).
+pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(State) -> bool) -> Schedule {
     let site = Site::get(db);
     let today = site.today(db);
     let mut out = Vec::new();
     let mut broken = Vec::new();
     for tree in site.trees(db) {
-        let files = tree.posts(db).iter().chain(tree.decks(db).iter());
-        for &file in files {
-            match entry_as_of(db, file, today) {
-                Some(entry) => out.push(entry),
-                None => broken.push(file.path(db).as_str().to_string()),
+        let lang = tree.lang(db);
+        let mut push = |file: SourceFile, kind, fields: Option<(bool, Timestamp, &String)>| {
+            let Some((draft, pub_date, title)) = fields else {
+                broken.push(file.path(db).as_str().to_string());
+                return;
+            };
+            let state = State::of(draft, pub_date, today);
+            // Most posts are published: their title is not copied unless asked for.
+            if keep(state) {
+                out.push(entry_of(db, file, state, kind, lang, pub_date, title));
             }
+        };
+        for &file in tree.posts(db).iter() {
+            let meta = post_meta(db, file).as_ref();
+            push(file, "post", meta.map(|m| (m.draft, m.pub_date, &m.title)));
+        }
+        for &file in tree.decks(db).iter() {
+            let meta = deck_meta(db, file).as_ref();
+            push(file, "deck", meta.map(|m| (m.draft, m.pub_date, &m.title)));
         }
     }
     out.sort_by(|a, b| (a.date, &a.path).cmp(&(b.date, &b.path)));
@@ -81,29 +95,39 @@ pub fn schedule(db: &dyn salsa::Database) -> Schedule {
 
 /// One post's or deck's entry (`None`: not a post or deck, or it does not parse).
 pub fn entry(db: &dyn salsa::Database, file: SourceFile) -> Option<Entry> {
-    entry_as_of(db, file, Site::get(db).today(db))
-}
-
-fn entry_as_of(db: &dyn salsa::Database, file: SourceFile, today: NaiveDate) -> Option<Entry> {
+    let today = Site::get(db).today(db);
     let (kind, lang, draft, pub_date, title) = match classify(file.path(db)) {
         FileRole::Post { lang, .. } => {
             let meta = post_meta(db, file).as_ref()?;
-            ("post", lang, meta.draft, meta.pub_date, meta.title.clone())
+            ("post", lang, meta.draft, meta.pub_date, &meta.title)
         }
         FileRole::Deck { lang, .. } => {
             let meta = deck_meta(db, file).as_ref()?;
-            ("deck", lang, meta.draft, meta.pub_date, meta.title.clone())
+            ("deck", lang, meta.draft, meta.pub_date, &meta.title)
         }
         _ => return None,
     };
-    Some(Entry {
-        state: State::of(draft, pub_date, today),
+    let state = State::of(draft, pub_date, today);
+    Some(entry_of(db, file, state, kind, lang, pub_date, title))
+}
+
+fn entry_of(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    state: State,
+    kind: &'static str,
+    lang: Lang,
+    pub_date: Timestamp,
+    title: &str,
+) -> Entry {
+    Entry {
+        state,
         kind,
         lang,
         path: file.path(db).as_str().to_string(),
         date: pub_date.utc_date(),
-        title,
-    })
+        title: title.to_string(),
+    }
 }
 
 #[cfg(test)]
