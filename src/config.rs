@@ -4,6 +4,10 @@
 //! so a build behaves the same from any working directory. Command-line flags override it
 //! (see `cli`).
 
+mod licence;
+
+pub use licence::KnownLicence;
+
 use crate::diag::{Diagnostic, Location};
 use camino::{Utf8Path, Utf8PathBuf};
 use serde::Deserialize;
@@ -84,10 +88,36 @@ pub struct Contact {
 /// The licence of the content the API serves.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Licence {
-    /// Its name (`CC BY 4.0` by default).
+    /// Its name, as `licence` spells it (`CC BY 4.0` by default).
     pub name: String,
-    /// Its text.
-    pub url: String,
+    /// Its text: `licence_url`, or the canonical URL of the known licence `licence` names;
+    /// `None` for a licence content-api does not know, given without `licence_url`.
+    pub url: Option<String>,
+    /// The known licence `licence` names (or, for a name it does not know, the one
+    /// `licence_url` is the canonical URL of): what it asks of a reuser. `None`: unknown, and
+    /// the documents claim nothing about its terms.
+    pub known: Option<&'static KnownLicence>,
+    /// `licence` and `licence_url` name two different known licences.
+    pub url_names: Option<&'static KnownLicence>,
+}
+
+impl Licence {
+    /// The licence `name` (with `url`, when `licence_url` is set).
+    pub fn new(name: String, url: Option<String>) -> Licence {
+        let by_name = licence::by_name(&name);
+        let by_url = url.as_deref().and_then(licence::by_url);
+        Licence {
+            url: url.or_else(|| by_name.map(|known| known.url.to_string())),
+            known: by_name.or(by_url),
+            url_names: by_url.filter(|&url_licence| by_name.is_some_and(|n| n != url_licence)),
+            name,
+        }
+    }
+
+    /// Whether reuse must credit the author: only a known licence that asks for it.
+    pub fn requires_attribution(&self) -> bool {
+        self.known.is_some_and(|known| known.attribution)
+    }
 }
 
 /// Watch-mode tuning (used by `watch` and `serve`).
@@ -150,12 +180,10 @@ impl SiteConfig {
                 email: site.contact_email,
                 url: site.contact_url,
             },
-            licence: Licence {
-                name: site.licence.unwrap_or_else(|| "CC BY 4.0".into()),
-                url: site
-                    .licence_url
-                    .unwrap_or_else(|| "https://creativecommons.org/licenses/by/4.0/".into()),
-            },
+            licence: Licence::new(
+                site.licence.unwrap_or_else(|| "CC BY 4.0".into()),
+                site.licence_url,
+            ),
             api_version,
             watch: WatchSettings {
                 debounce_ms: file.watch.debounce_ms.unwrap_or(30),
@@ -397,6 +425,34 @@ mod tests {
         .unwrap_err();
         assert!(err.message.contains("contnt_dir"), "{}", err.message);
         assert_eq!(err.location.unwrap().line, 2);
+    }
+
+    #[test]
+    fn a_known_licence_gets_its_own_url_and_terms() {
+        let licence = |text: &str| parse("w.toml", text, Utf8Path::new(".")).unwrap().licence;
+        let cc0 = licence("[site]\nlicence = \"CC0 1.0\"\n");
+        assert_eq!(
+            cc0.url.as_deref(),
+            Some("https://creativecommons.org/publicdomain/zero/1.0/")
+        );
+        assert!(!cc0.requires_attribution() && cc0.url_names.is_none());
+        let default = licence("");
+        assert_eq!(default.name, "CC BY 4.0");
+        assert!(default.requires_attribution());
+        let unknown = licence("[site]\nlicence = \"All rights reserved\"\n");
+        assert_eq!((unknown.url, unknown.known), (None, None));
+        // An unknown name with a known URL takes that licence's terms; a known name with the
+        // URL of another licence is flagged.
+        let by_url = licence(
+            "[site]\nlicence = \"Creative Commons BY\"\nlicence_url = \"https://creativecommons.org/licenses/by/4.0/\"\n",
+        );
+        assert_eq!(by_url.known.map(|k| k.spdx), Some("CC-BY-4.0"));
+        assert!(by_url.url_names.is_none());
+        let mismatch = licence(
+            "[site]\nlicence = \"CC0 1.0\"\nlicence_url = \"https://creativecommons.org/licenses/by/4.0/\"\n",
+        );
+        assert_eq!(mismatch.known.map(|k| k.spdx), Some("CC0-1.0"));
+        assert_eq!(mismatch.url_names.map(|k| k.spdx), Some("CC-BY-4.0"));
     }
 
     #[test]

@@ -218,11 +218,15 @@ fn placeholder_settings_warn_and_fail_in_ci() {
         "{}",
         stderr(&built)
     );
-    // Watch-mode checks (`check`) warn but never fail on placeholders.
+    // `check` applies the same rules (a pull request's check fails when its deploy would):
+    // a warning outside CI, an error (exit 2) in CI.
     std::fs::remove_file(site.root().join("watch.toml")).unwrap();
-    let checked = run(site.root(), &["check"], &[("CI", "true")]);
+    let checked = run(site.root(), &["check"], &[]);
     assert_eq!(code(&checked), 0, "{}", stderr(&checked));
     assert!(stderr(&checked).contains("warning: this build uses placeholder settings"));
+    let checked = run(site.root(), &["check"], &[("CI", "true")]);
+    assert_eq!(code(&checked), 2, "{}", stderr(&checked));
+    assert!(stderr(&checked).contains("error: this build uses placeholder settings"));
 }
 
 #[test]
@@ -518,9 +522,6 @@ fn new_files_build_without_any_error_or_warning() {
         stderr(&again)
     );
     assert_eq!(std::fs::read(root.join(&path)).unwrap(), before);
-    let unknown = run(root, &["new", "post", "Other", "--tags", "nope"], &[]);
-    assert_eq!(code(&unknown), 2);
-    assert!(stderr(&unknown).contains("there is no tag `nope`"));
     let unknown = run(root, &["new", "post", "Other", "--series", "nope"], &[]);
     assert!(stderr(&unknown).contains("there is no series `nope`"));
     let nothing = run(root, &["new", "post", "!!!"], &[]);

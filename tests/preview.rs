@@ -223,3 +223,39 @@ fn a_new_base_url_in_watch_toml_is_followed_by_the_rewrite() {
     let served = preview.get("/api/index.json", &[]).text();
     assert!(served.contains(&format!("{}/api/posts.json", preview.origin())));
 }
+
+#[test]
+fn the_landing_page_shows_drafts_and_scheduled_posts_with_the_date_each_goes_live() {
+    let preview = Preview::start();
+    let page = preview.get("/", &[]).text();
+    // The sample site (as of 2026-11-22): a post scheduled in both languages, four drafts.
+    assert!(
+        page.contains("data-scheduled=\"2\" data-drafts=\"4\""),
+        "{page}"
+    );
+    assert!(page.contains("midnight in America/Bogota"), "{page}");
+    assert!(
+        page.contains(
+            "goes live 2031-03-14</time> · post, en: <strong>A Post from the Future</strong> <code>blog/en/2031-03-14_a-post-from-the-future.md</code>"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "draft (dated 2025-03-29)</time> · post, en: <strong>Errors as JSON, Not HTML</strong>"
+        ),
+        "{page}"
+    );
+    assert!(page.contains("<code>content-api serve --future</code> shows them"));
+    // A draft made public leaves the list at once (no reload needed: the event says so).
+    let path = preview.content("blog/en/2025-03-29_errors-as-json-not-html.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("draft: true\n"), "{text}");
+    std::fs::write(&path, text.replace("draft: true\n", "")).unwrap();
+    preview.wait_for("the draft to leave the list", || {
+        preview
+            .get("/", &[])
+            .text()
+            .contains("data-scheduled=\"2\" data-drafts=\"3\"")
+    });
+}

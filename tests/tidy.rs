@@ -106,6 +106,11 @@ const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "state file `.content-api/fingerprint.json`: the last build's inputs and output, compared by the next build",
     ),
     (
+        "src/write/last_build.rs",
+        "Record",
+        "state file `.content-api/outputs.json` beside the history: what the last recorded build published, the next purge list's baseline",
+    ),
+    (
         "src/serve/",
         "Rebuild",
         "the change stream: one Server-Sent Event per publish at `/__events`",

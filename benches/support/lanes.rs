@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Waits (up to `patience`) until the daemon's temporary file for `llms-full.txt` is in `out`:
-/// its documents lane is writing it. False if that never happened meanwhile.
+/// Waits (up to `patience`) until the daemon's temporary file for `llms-full.txt` is in `out`'s
+/// `.content-api/tmp`: its documents lane is writing it. False if that never happened meanwhile.
 pub fn documents_writing(out: &Path, patience: Duration) -> bool {
     let started = Instant::now();
     while started.elapsed() < patience {

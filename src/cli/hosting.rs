@@ -1,6 +1,7 @@
 //! `content-api hosting nginx`: prints the nginx server block for the configured output folder.
 
-use super::{BuildArgs, EXIT_USAGE, NginxArgs, resolve};
+use super::args::NginxArgs;
+use super::{BuildArgs, EXIT_USAGE, resolve};
 use crate::render::nginx::{default_server_name, server_block};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;

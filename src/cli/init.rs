@@ -2,6 +2,7 @@
 //! site that builds (one post in English and Spanish, one tag), as `hugo new site` and
 //! `zola init` give.
 
+use super::flags::{Flags, Given};
 use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE};
 use camino::Utf8PathBuf;
 use chrono::NaiveDate;
@@ -15,6 +16,16 @@ pub struct InitArgs {
     /// Folder to create the site in (created if needed). Default: the current folder.
     #[arg(default_value = ".")]
     pub dir: Utf8PathBuf,
+
+    /// The date of the first posts. Default: today in UTC (the time zone is not set yet).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub today: Option<NaiveDate>,
+}
+
+impl Flags for InitArgs {
+    fn give(&self, to: &mut Given) {
+        to.build.today = self.today;
+    }
 }
 
 /// The configuration a new site starts with: every key, commented out, with its default.
@@ -41,6 +52,9 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # contact_name = "Your Name"
 # contact_email = "me@example.com"        # optional
 # contact_url = "https://example.com/about"   # optional
+# The content's licence: an SPDX identifier or its usual name (CC-BY-4.0, "CC BY-SA 4.0", CC0-1.0,
+# MIT, Apache-2.0...) gets its URL and its terms (attribution only where the licence asks for it).
+# licence_url is needed only for a licence content-api does not know.
 # licence = "CC BY 4.0"
 # licence_url = "https://creativecommons.org/licenses/by/4.0/"
 

@@ -1,7 +1,9 @@
 //! `content-api mcp`: the site's tools over stdio (see `crate::mcp`), reading the output folder
 //! the settings name, or a live site (`--site`).
 
-use super::{BuildArgs, EXIT_USAGE, McpArgs, resolve};
+use super::args::McpArgs;
+use super::flags::BuildArgs;
+use super::{EXIT_USAGE, resolve};
 use crate::mcp::{Origin, run};
 use std::process::ExitCode;
 

@@ -1,6 +1,6 @@
 //! `content-api build` (or `--once`): set every input, evaluate every output, write, exit.
 //!
-//! The one mode that records into the publishing history (unless `--drafts`): `build` is
+//! The one mode that records into the publishing history (unless `--drafts` or `--future`): `build` is
 //! what CI runs to deploy, so what it published is what production served.
 
 use super::progress::Progress;
@@ -83,12 +83,12 @@ pub fn run(settings: &Settings) -> ExitCode {
     progress.clear();
     match published {
         Ok(report) => {
-            if !settings.drafts && !settings.records_history {
+            if !settings.preview().any() && !settings.records_history {
                 tracing::info!(
                     "no watch.toml here and no --history: this build records no publishing history (removed API paths will answer 404, not 410); `content-api init` makes a site, --history FILE names one"
                 );
             }
-            if !settings.drafts && settings.records_history {
+            if !settings.preview().any() && settings.records_history {
                 match history.record(outputs.iter().map(|(path, _)| &**path)) {
                     Ok(0) => {}
                     Ok(added) => tracing::info!(
@@ -107,7 +107,7 @@ pub fn run(settings: &Settings) -> ExitCode {
             let state = state_dir(&config.history_file);
             let owned: HashSet<&str> = publisher.owned_paths().collect();
             let now = LastBuild::of(outputs.iter().filter(|(path, _)| owned.contains(&**path)));
-            let baseline = (!settings.drafts)
+            let baseline = (!settings.preview().any())
                 .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
                 .flatten();
             if let Some(file) = &settings.purge_list {
@@ -129,7 +129,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                     return ExitCode::from(EXIT_OUTPUT);
                 }
             }
-            if !settings.drafts
+            if !settings.preview().any()
                 && settings.records_history
                 && history.records()
                 && let Err(err) = now.save(&state, &config.out_dir, &config.base_url)
@@ -151,7 +151,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                 &outputs,
                 &workspace,
                 clean,
-                !settings.drafts,
+                !settings.preview().any(),
             );
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(workspace);
@@ -260,7 +260,7 @@ pub fn load_and_check(
     let workspace = Workspace::new(
         config.clone(),
         settings.today(),
-        settings.drafts,
+        settings.preview(),
         scan,
         Lifetime::Once,
         history.published(),
@@ -289,8 +289,7 @@ pub fn plural(count: usize) -> &'static str {
 
 /// Why `dir` cannot be used as the content folder, if it cannot.
 pub fn content_folder_problem(dir: &camino::Utf8Path) -> Option<Diagnostic> {
-    let help =
-        "create it, or point to the content with --content DIR or `content_dir` in watch.toml";
+    let help = "create it (`content-api init` makes a new site in the current folder), or point to the content with --content DIR or `content_dir` in watch.toml";
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => None,
         Ok(_) => Some(

@@ -2,8 +2,10 @@
 //! written, how long it took), every new or re-saved diagnostic in full, a line per fixed file,
 //! the purge list, and [`Progress`] for `serve`.
 
+use crate::derive::ScheduleState;
 use crate::render::Lane;
 use crate::session::{Outcome, Session};
+use crate::source::{ContentPath, FileRole, classify};
 use crate::watch::Changes;
 use crate::write::{Report, purge_urls, write_purge_list};
 use std::collections::BTreeSet;
@@ -16,8 +18,9 @@ pub enum Progress<'a> {
     /// A publish wrote or removed files, or the documents lane ran (the output then equals a
     /// fresh build, also when it wrote nothing). `None`: both lanes at once.
     Published(&'a Report, Option<Lane>),
-    /// A rebuild ran: the session's current diagnostics may have changed.
-    Checked(&'a Session),
+    /// A rebuild ran: the session's current diagnostics may have changed. With the lane it
+    /// published (`None`: both, or nothing was published).
+    Checked(&'a Session, Option<Lane>),
 }
 
 /// Prints what rebuilds did, and tells `on_progress` about every publish that changed files.
@@ -63,7 +66,7 @@ impl Reporter<'_> {
         for path in &outcome.fixed {
             tracing::info!("{path} is fixed: no more errors");
         }
-        (self.on_progress)(Progress::Checked(session));
+        (self.on_progress)(Progress::Checked(session, outcome.lane));
         for diagnostic in &outcome.new_diagnostics {
             eprintln!("{}", session.render(diagnostic, self.color));
         }
@@ -130,23 +133,60 @@ impl Reporter<'_> {
                 (self.on_progress)(Progress::Published(report, outcome.lane));
             }
         }
+        // A draft or a scheduled post publishes nothing: say what it is, and how to see it.
+        if outcome.report.is_some() {
+            for entry in session.unpublished(&outcome.accepted) {
+                let (state, preview) = match entry.state {
+                    ScheduleState::Draft => (
+                        format!(
+                            "a draft (dated {}): published once its `draft: true` is removed",
+                            entry.date
+                        ),
+                        "--drafts",
+                    ),
+                    _ => (
+                        format!(
+                            "scheduled: it goes live on {} at midnight in {}",
+                            entry.date,
+                            session.config().timezone
+                        ),
+                        "--future",
+                    ),
+                };
+                tracing::info!(
+                    "{} is {state}; `content-api serve {preview}` previews it",
+                    entry.path
+                );
+            }
+        }
     }
 }
 
+/// What a rebuild's line says changed: the content files among the changed paths (a tool's or
+/// an editor's temporary file beside them, such as sed's `sedXXXXXX`, is not content and is
+/// not named), or the folders listed again.
 pub(super) fn describe_changes(changes: &Changes) -> String {
     if changes.rescan {
         return "rescan".into();
     }
-    if changes.content.is_empty() {
+    let content: Vec<&str> = changes
+        .content
+        .iter()
+        .map(String::as_str)
+        .filter(|path| is_content(path))
+        .collect();
+    if content.is_empty() {
         return format!(
             "{} listed again",
             list(changes.folders.iter().map(String::as_str))
         );
     }
-    format!(
-        "{} changed",
-        list(changes.content.iter().map(String::as_str))
-    )
+    format!("{} changed", list(content.into_iter()))
+}
+
+/// Whether `path` (relative to the content folder) can be a content file.
+fn is_content(path: &str) -> bool {
+    ContentPath::new(path).is_some_and(|path| classify(&path) != FileRole::Ignored)
 }
 
 /// "a, b, c and 4 more".
@@ -157,5 +197,36 @@ fn list<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> String {
         0 => "nothing".into(),
         1..=3 => shown.join(", "),
         _ => format!("{} and {} more", shown.join(", "), count - 3),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rebuild_lines_name_content_files_only() {
+        let changes = Changes {
+            content: [
+                "blog/en/2024-01-01_a.md",
+                "blog/en/sedfjQqoK",
+                "blog/en/.2024-01-01_a.md.swp",
+                "tags/rust.md",
+            ]
+            .map(String::from)
+            .into(),
+            folders: ["blog/en".to_string()].into(),
+            ..Changes::default()
+        };
+        assert_eq!(
+            describe_changes(&changes),
+            "blog/en/2024-01-01_a.md, tags/rust.md changed"
+        );
+        let only_scratch = Changes {
+            content: ["blog/en/sedAbC123".to_string()].into(),
+            folders: ["blog/en".to_string()].into(),
+            ..Changes::default()
+        };
+        assert_eq!(describe_changes(&only_scratch), "blog/en listed again");
     }
 }

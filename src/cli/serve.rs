@@ -6,10 +6,14 @@
 //! refreshes its state and tells the `/__events` subscribers. Ctrl-C (or SIGTERM) stops the
 //! watch loop, then the server.
 
+use super::once::content_folder_problem;
 use super::watch::{Progress, WatchArgs, run_with};
-use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, ServeArgs, resolve};
+use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, resolve};
+use crate::db::Preview;
+use crate::derive::ScheduleState;
 use crate::diag::Severity;
-use crate::serve::{self, ContentDiagnostic, Feed, Rebuild};
+use crate::render::Lane;
+use crate::serve::{self, ContentDiagnostic, Feed, Pending, Rebuild, Schedule};
 use crate::session::Session;
 use std::io::Write as _;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -23,7 +27,7 @@ const DEFAULT_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::
 /// Ports tried after the default one before giving up.
 const FALLBACK_PORTS: u16 = 20;
 
-pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> ExitCode {
+pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, addr: Option<SocketAddr>) -> ExitCode {
     let settings = match resolve(build_args) {
         Ok(settings) => settings,
         Err(message) => {
@@ -32,6 +36,13 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         }
     };
     let config = settings.config.clone();
+    let preview = settings.preview();
+    // What would stop the first build is said before anything else (an empty folder is not a
+    // site): no "serving" line, no port taken, no output folder created.
+    if let Some(problem) = content_folder_problem(&config.content_dir) {
+        eprintln!("{}", problem.render(None, settings.color));
+        return ExitCode::from(EXIT_USAGE);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .on_thread_park(crate::serve::release_idle_memory)
@@ -44,7 +55,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
         }
     };
     // Bind before building: a port in use is reported at once.
-    let listener = match runtime.block_on(bind(args.addr)) {
+    let listener = match runtime.block_on(bind(addr)) {
         Ok(listener) => listener,
         Err(message) => {
             eprintln!("{message}");
@@ -53,7 +64,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
     };
     let addr = listener
         .local_addr()
-        .unwrap_or(args.addr.unwrap_or(DEFAULT_ADDR));
+        .unwrap_or(addr.unwrap_or(DEFAULT_ADDR));
     if !addr.ip().is_loopback() {
         tracing::warn!(
             "listening on {}, not a loopback address: anyone who can reach it can read {}",
@@ -61,15 +72,14 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
             config.out_dir
         );
     }
-    // The server resolves the folder once, at start: make sure it exists before the first build.
-    if let Err(err) = std::fs::create_dir_all(&config.out_dir) {
-        eprintln!("error: cannot create {}: {err}", config.out_dir);
-        return ExitCode::from(EXIT_OUTPUT);
-    }
     let origin = format!("http://{addr}");
     let feed = Feed::new();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = runtime.spawn(serve::preview_on(
+    // Subscribed now (the first build's updates wait in the feed), started once the first
+    // build is done: a run that fails before (a content folder that is no site, another writer
+    // in the output folder) never says it serves, and the server resolves the output folder,
+    // which the first build created, once.
+    let mut server = Some(serve::preview_on(
         listener,
         config.out_dir.clone(),
         config.clone(),
@@ -79,24 +89,35 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, args: &ServeArgs) -> 
             let _ = stopped.await;
         },
     ));
-    let mut announced = false;
+    let mut running = None;
     let code = run_with(build_args, watch_args, &mut |progress| match progress {
         // The one line on stdout, once the first build is done: scripts and tests read the
         // address (useful with port 0) and can send requests at once.
-        Progress::Ready if !announced => {
-            announced = true;
+        Progress::Ready if server.is_some() => {
+            if let Err(err) = std::fs::create_dir_all(&config.out_dir) {
+                tracing::error!("cannot create {}: {err}", config.out_dir);
+            }
+            running = server.take().map(|server| runtime.spawn(server));
             println!("listening on {origin}/");
             let _ = std::io::stdout().flush();
         }
         Progress::Ready => {}
         Progress::Published(report, lane) => feed.send(Rebuild::from_report(report).in_lane(lane)),
-        Progress::Checked(session) => {
+        Progress::Checked(session, lane) => {
             feed.send_base_url(&session.config().base_url);
             feed.send_diagnostics(diagnostics_of(session));
+            // Every API-lane publish is followed by a documents lane: what will go live (a walk
+            // over every post's metadata) is listed once per rebuild, with the documents.
+            if lane != Some(Lane::Api) {
+                feed.send_schedule(schedule_of(session, preview));
+            }
         }
     });
     let _ = stop.send(());
-    match runtime.block_on(server) {
+    let Some(running) = running else {
+        return code;
+    };
+    match runtime.block_on(running) {
         Ok(Ok(())) => code,
         Ok(Err(err)) => {
             eprintln!("error: cannot serve {}: {err}", config.out_dir);
@@ -152,6 +173,30 @@ async fn bind_first_free(start: SocketAddr, more: u16) -> Result<TcpListener, St
         start.port().saturating_add(more),
         last_error.map_or_else(|| "no port left".to_string(), |e| e.to_string())
     ))
+}
+
+/// The drafts and scheduled content of the session's content, as the landing page shows them.
+fn schedule_of(session: &Session, preview: Preview) -> Schedule {
+    let found = crate::derive::schedule(session.database(), |state| {
+        state != ScheduleState::Published
+    });
+    Schedule {
+        entries: found
+            .entries
+            .into_iter()
+            .map(|entry| Pending {
+                draft: entry.state == ScheduleState::Draft,
+                kind: entry.kind,
+                lang: entry.lang.as_str(),
+                path: entry.path,
+                date: entry.date.to_string(),
+                title: entry.title,
+            })
+            .collect(),
+        timezone: session.config().timezone.name().to_string(),
+        drafts_shown: preview.drafts,
+        future_shown: preview.future,
+    }
 }
 
 /// The session's current diagnostics, rendered as the terminal shows them (no colour).

@@ -2,6 +2,7 @@
 
 use super::BuildArgs;
 use crate::config::{self, SiteConfig, normalise_base_url};
+use crate::db::Preview;
 use camino::Utf8PathBuf;
 use chrono::NaiveDate;
 use std::sync::Arc;
@@ -17,6 +18,8 @@ pub struct Settings {
     pub fixed_today: Option<NaiveDate>,
     /// `--drafts`: publish drafts too (a preview, never recorded in the publishing history).
     pub drafts: bool,
+    /// `--future`: publish scheduled posts and decks too (a preview, never recorded).
+    pub future: bool,
     /// `--purge-list`: where to write the URLs each publish changed or removed.
     pub purge_list: Option<Utf8PathBuf>,
     /// Whether a `build` may record into the publishing history (and keep its state beside
@@ -28,6 +31,14 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// What this run publishes beyond production (`--drafts`, `--future`).
+    pub fn preview(&self) -> Preview {
+        Preview {
+            drafts: self.drafts,
+            future: self.future,
+        }
+    }
+
     /// Today's date for the build.
     pub fn today(&self) -> NaiveDate {
         self.fixed_today.unwrap_or_else(|| {
@@ -84,6 +95,7 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
         config_path,
         fixed_today: args.today,
         drafts: args.drafts,
+        future: args.future,
         purge_list: args.purge_list.clone(),
         color,
     })

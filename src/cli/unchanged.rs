@@ -19,6 +19,7 @@ pub fn probe(settings: &Settings, publisher: &Publisher) -> Option<Probe> {
         config_file: settings.config_path.as_deref(),
         today: settings.today(),
         drafts: settings.drafts,
+        future: settings.future,
     };
     Probe::take(&build, publisher)
 }

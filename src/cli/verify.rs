@@ -1,7 +1,9 @@
 //! `content-api verify URL`: the conformance checks against a deployed site, one line per
 //! failed check and a summary; exit 1 on any failure.
 
-use super::{BuildArgs, EXIT_USAGE, VerifyArgs, resolve};
+use super::args::VerifyArgs;
+use super::flags::BuildArgs;
+use super::{EXIT_USAGE, resolve};
 use crate::verify::{CHECKS, NOT_CHECKED, checks, target};
 use std::process::ExitCode;
 

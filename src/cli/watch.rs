@@ -10,6 +10,7 @@
 //! portal) follows once edits pause, and at the latest a moment after the first API publish
 //! it has not followed (`documents`).
 
+pub use super::flags::WatchArgs;
 use super::once::content_folder_problem;
 use super::progress::Progress as StatusLine;
 pub use super::report::Progress;
@@ -19,7 +20,6 @@ use crate::render::Lane;
 use crate::session::{Batch, RebuildError, Session};
 use crate::watch::{Changes, Mode, Watcher};
 use crate::write::pages_functions;
-use clap::Args;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,16 +32,6 @@ mod inbox;
 
 use folder::FolderIdentity;
 use inbox::{Inbox, start_watcher};
-
-/// Flags of the watching modes.
-#[derive(Debug, Clone, Args)]
-pub struct WatchArgs {
-    /// Scan for changes every INTERVAL (for example 500ms or 2s) instead of using the OS's file
-    /// notifications: for network, container and WSL file systems, where notifications do not
-    /// arrive. Without a value: every second.
-    #[arg(long, global = true, value_name = "INTERVAL", num_args = 0..=1, default_missing_value = "1s")]
-    pub poll: Option<humantime::Duration>,
-}
 
 /// How often the daemon checks what changes without a file event.
 const TICK: Duration = Duration::from_secs(1);
@@ -170,7 +160,7 @@ impl<'a> Daemon<'a> {
         // seconds, so a terminal shows a status line meanwhile (never CI logs or pipes).
         let status = StatusLine::on_stderr();
         status.phase("first build: reading, checking and writing the content");
-        let started = Session::start(config.clone(), settings.today(), settings.drafts);
+        let started = Session::start(config.clone(), settings.today(), settings.preview());
         status.clear();
         let (mut session, outcome) = started.map_err(|err| write_error_exit(&err))?;
         session.use_lanes();

@@ -42,6 +42,9 @@ pub struct Site {
     /// Preview mode (`--drafts`): drafts are published with `isDraft: true`.
     #[returns(copy)]
     pub drafts: bool,
+    /// Preview mode (`--future`): scheduled posts and decks are published before their date.
+    #[returns(copy)]
+    pub future: bool,
     #[returns(copy)]
     pub en: LangTree,
     #[returns(copy)]
@@ -61,6 +64,33 @@ pub struct Site {
     /// removed paths answer 410.
     #[returns(ref)]
     pub published: Published,
+}
+
+/// What a preview publishes besides what production does (`--drafts`, `--future`). Never
+/// recorded in the publishing history.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Preview {
+    /// Drafts too, marked `isDraft: true`.
+    pub drafts: bool,
+    /// Scheduled posts and decks too, before their date.
+    pub future: bool,
+}
+
+impl Preview {
+    /// Whether anything beyond what production publishes is published.
+    pub fn any(self) -> bool {
+        self.drafts || self.future
+    }
+}
+
+/// `true`: drafts (`--drafts`), the one preview mode most callers name.
+impl From<bool> for Preview {
+    fn from(drafts: bool) -> Preview {
+        Preview {
+            drafts,
+            future: false,
+        }
+    }
 }
 
 /// A sorted, duplicate-free list of output paths.

@@ -86,15 +86,18 @@ pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
     let tiers = tag_tiers(db);
     for tag in &meta.tags {
         if !tiers.contains_key(tag) {
-            out.push(
-                Diagnostic::warning(
-                    path,
-                    format!("tag `{tag}` is not in the taxonomy; it counts as a primary tag"),
-                )
-                .help(format!(
-                    "add tags/{tag}.md with a `tier`, or fix the tag's spelling"
-                )),
-            );
+            let mut diagnostic = Diagnostic::warning(
+                path,
+                format!("tag `{tag}` is not in the taxonomy (no tags/{tag}.md); it counts as a primary tag"),
+            )
+            .label(format!("`{tag}` has no file in tags/"))
+            .help(format!(
+                "create it with `content-api new tag {tag}` (add --tier secondary or subtopic as it fits), or remove `{tag}` from this post's `tags` if it is a typo"
+            ));
+            if let Some(at) = &parsed.tags_location {
+                diagnostic = diagnostic.at(at.clone());
+            }
+            out.push(diagnostic);
         }
     }
     out

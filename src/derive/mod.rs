@@ -9,12 +9,16 @@
 
 mod checks;
 mod posts;
+mod schedule;
 mod series;
 mod slides;
 mod taxonomy;
 
 pub use checks::{TreeCheck, all_diagnostics, file_diagnostics, post_diagnostics, tree_checks};
-pub use posts::{post_links, published_posts, sort_key, tag_members, tag_names};
+pub use posts::{post_links, preview_of, published_posts, sort_key, tag_members, tag_names};
+pub use schedule::{
+    Entry as ScheduleEntry, State as ScheduleState, entry as schedule_entry, schedule,
+};
 pub use series::{
     first_chapter_hero, localized_series, post_series_position, series_chapters, series_members,
     series_names,

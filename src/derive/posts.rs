@@ -1,21 +1,25 @@
 //! Whether a post is published, its sort key and links (per file), and readers of the indexes
 //! the workspace maintains from them (publication order, tag membership).
 
-use crate::db::{Index, LangTree, Site, SourceFile, TagMembers};
+use crate::db::{Index, LangTree, Preview, Site, SourceFile, TagMembers};
 use crate::model::{SortKey, Timestamp};
 use crate::parse::post_meta;
 use chrono::NaiveDate;
 use std::sync::Arc;
 
 /// Published means: not a draft (unless previewing drafts), and not scheduled (the UTC calendar
-/// date of `pubDate` is not after today).
-pub fn is_published(
-    draft: bool,
-    pub_date: Timestamp,
-    today: NaiveDate,
-    preview_drafts: bool,
-) -> bool {
-    (!draft || preview_drafts) && pub_date.utc_date() <= today
+/// date of `pubDate` is not after today), unless previewing scheduled content.
+pub fn is_published(draft: bool, pub_date: Timestamp, today: NaiveDate, preview: Preview) -> bool {
+    (!draft || preview.drafts) && (preview.future || pub_date.utc_date() <= today)
+}
+
+/// The preview mode of the database (`--drafts`, `--future`).
+pub fn preview_of(db: &dyn salsa::Database) -> Preview {
+    let site = Site::get(db);
+    Preview {
+        drafts: site.drafts(db),
+        future: site.future(db),
+    }
 }
 
 /// A published post's sort key; `None` when the post is not published (or broken).
@@ -23,7 +27,7 @@ pub fn is_published(
 pub fn sort_key(db: &dyn salsa::Database, file: SourceFile) -> Option<SortKey> {
     let meta = post_meta(db, file).as_ref()?;
     let site = Site::get(db);
-    is_published(meta.draft, meta.pub_date, site.today(db), site.drafts(db)).then(|| SortKey {
+    is_published(meta.draft, meta.pub_date, site.today(db), preview_of(db)).then(|| SortKey {
         date: meta.pub_date,
         id: meta.id.clone(),
     })
@@ -71,16 +75,30 @@ mod tests {
     #[test]
     fn scheduled_and_draft_posts_are_not_published() {
         let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+        let none = Preview::default();
+        let drafts = Preview::from(true);
+        let future = Preview {
+            drafts: false,
+            future: true,
+        };
+        let both = Preview {
+            drafts: true,
+            future: true,
+        };
         assert!(is_published(
             false,
             date("2026-11-22T23:59:00Z"),
             today,
-            false
+            none
         ));
-        assert!(!is_published(false, date("2026-11-23"), today, false));
-        assert!(!is_published(true, date("2020-01-01"), today, false));
-        assert!(is_published(true, date("2020-01-01"), today, true));
-        assert!(!is_published(true, date("2027-01-01"), today, true));
+        assert!(!is_published(false, date("2026-11-23"), today, none));
+        assert!(!is_published(true, date("2020-01-01"), today, none));
+        assert!(is_published(true, date("2020-01-01"), today, drafts));
+        assert!(!is_published(true, date("2027-01-01"), today, drafts));
+        // --future: scheduled content before its date, and drafts still only with --drafts.
+        assert!(is_published(false, date("2027-01-01"), today, future));
+        assert!(!is_published(true, date("2027-01-01"), today, future));
+        assert!(is_published(true, date("2027-01-01"), today, both));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Published slide decks per language.
 
-use super::posts::is_published;
+use super::posts::{is_published, preview_of};
 use crate::db::{LangTree, Site, SourceFile};
 use crate::model::SortKey;
 use crate::parse::deck_meta;
@@ -10,13 +10,13 @@ use std::sync::Arc;
 #[salsa::tracked(returns(ref))]
 pub fn published_decks(db: &dyn salsa::Database, tree: LangTree) -> Arc<[SourceFile]> {
     let site = Site::get(db);
-    let (today, drafts) = (site.today(db), site.drafts(db));
+    let (today, preview) = (site.today(db), preview_of(db));
     let mut decks: Vec<(SortKey, SourceFile)> = tree
         .decks(db)
         .iter()
         .filter_map(|&file| {
             let meta = deck_meta(db, file).as_ref()?;
-            is_published(meta.draft, meta.pub_date, today, drafts).then(|| {
+            is_published(meta.draft, meta.pub_date, today, preview).then(|| {
                 let key = SortKey {
                     date: meta.pub_date,
                     id: meta.id.clone(),

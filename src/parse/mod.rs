@@ -21,7 +21,7 @@ pub use deck::{deck_meta, parse_deck, parse_deck_text};
 pub use post::{parse_post, parse_post_text, post_meta};
 pub use series::{parse_series, parse_series_text, series_meta};
 pub use skill::{parse_skill, skill_meta};
-pub use tag::{parse_tag, tag_meta};
+pub use tag::{parse_tag, parse_tag_text, tag_meta};
 
 use crate::db::SourceFile;
 use crate::diag::{Diagnostic, Location};

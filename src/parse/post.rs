@@ -14,6 +14,8 @@ pub struct ParsedPost {
     /// Shared with [`post_meta`]'s memo: the two queries hold one copy of every post's fields.
     pub parsed: Parsed<Arc<PostMeta>>,
     pub series_location: Option<Location>,
+    /// Where `tags` is, for the checks that need the taxonomy.
+    pub tags_location: Option<Location>,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -26,6 +28,7 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
         Err(parsed) => ParsedPost {
             parsed,
             series_location: None,
+            tags_location: None,
         },
     }
 }
@@ -49,6 +52,7 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
             return ParsedPost {
                 parsed: Parsed::failed(diagnostic),
                 series_location: None,
+                tags_location: None,
             };
         }
     };
@@ -80,6 +84,7 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
         );
     }
     let series_location = front.has("series").then(|| front.location("series"));
+    let tags_location = front.has("tags").then(|| front.location("tags"));
     let (slug, name_error) = match name {
         Ok((_, slug)) => (Some(slug), None),
         Err(diagnostic) => (None, Some(diagnostic)),
@@ -112,6 +117,7 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
             body_start: split.body_start,
         },
         series_location,
+        tags_location,
     }
 }
 

@@ -186,7 +186,10 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
             "version": config.api_version,
             "description": format!("{} Every endpoint is a pre-generated static JSON file: public, anonymous and read-only (GET and HEAD only). Content is licensed {}.", config.description, config.licence.name),
             "contact": contact,
-            "license": { "name": config.licence.name, "url": config.licence.url }
+            "license": match &config.licence.url {
+                Some(url) => json!({ "name": config.licence.name, "url": url }),
+                None => json!({ "name": config.licence.name }),
+            }
         },
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
         "servers": [{ "url": config.base_url }],

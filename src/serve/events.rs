@@ -13,6 +13,9 @@
 //! With `content-api serve`, a change of the content's diagnostics is `event: diagnostics`
 //! (`{"diagnostics":[...]}`, every current one; an empty list once everything is fixed).
 //!
+//! A change of the drafts and scheduled posts is `event: schedule` (`{}`: the landing page
+//! fetches itself again).
+//!
 //! A subscriber too slow to keep up gets `event: lagged` (reload everything). The stream ends
 //! when the server shuts down. Not part of the API contract: production has no such path.
 
@@ -48,6 +51,11 @@ pub fn frame(rebuild: &Rebuild) -> Bytes {
 pub fn diagnostics_frame(diagnostics: &[ContentDiagnostic]) -> Bytes {
     let data = serde_json::json!({ "diagnostics": diagnostics });
     Bytes::from(format!("event: diagnostics\ndata: {data}\n\n"))
+}
+
+/// The frame that tells a subscriber what will go live changed (the landing page refreshes).
+pub fn schedule_frame() -> Bytes {
+    Bytes::from_static(b"event: schedule\ndata: {}\n\n")
 }
 
 /// The frame that tells a subscriber it missed `missed` rebuilds (reload everything).

@@ -31,7 +31,7 @@ mod router;
 
 pub use events::EVENTS_PATH;
 pub use files::etag_of;
-pub(crate) use preview::ContentDiagnostic;
+pub(crate) use preview::{ContentDiagnostic, Pending, Schedule};
 
 use crate::config::SiteConfig;
 use crate::render::Lane;
@@ -102,6 +102,8 @@ pub(crate) enum Update {
     Diagnostics(Arc<[ContentDiagnostic]>),
     /// The production base URL now in force (the preview rewrites it).
     BaseUrl(Arc<str>),
+    /// The drafts and scheduled content (shown by the preview).
+    Schedule(Arc<Schedule>),
 }
 
 /// Handed to the build side: every publish sends one Rebuild (SSE subscribers get it), and
@@ -129,6 +131,11 @@ impl Feed {
     /// Tells the server the content's current diagnostics (all of them, not only new ones).
     pub(crate) fn send_diagnostics(&self, diagnostics: Vec<ContentDiagnostic>) {
         let _ = self.0.send(Update::Diagnostics(diagnostics.into()));
+    }
+
+    /// Tells the server what will go live (the drafts and scheduled content, all of them).
+    pub(crate) fn send_schedule(&self, schedule: Schedule) {
+        let _ = self.0.send(Update::Schedule(Arc::new(schedule)));
     }
 
     /// Tells the server the production base URL now in force (after a `watch.toml` reload).
@@ -248,7 +255,7 @@ async fn run(
     out_dir: Utf8PathBuf,
     config: Arc<SiteConfig>,
     site: Arc<SiteConfig>,
-    updates: broadcast::Receiver<Update>,
+    mut updates: broadcast::Receiver<Update>,
     preview: Option<preview::Preview>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
@@ -262,6 +269,7 @@ async fn run(
         stop,
         preview,
     });
+    catch_up(&mut updates, &state);
     tokio::spawn(relay(updates, state.clone(), stop_tx.subscribe()));
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(
@@ -344,35 +352,55 @@ async fn relay(
             _ = stop.wait_for(|stopped| *stopped) => return,
         };
         let frame = match received {
-            Ok(Update::Rebuild(rebuild)) => {
-                if let Some(preview) = &state.preview
-                    && !rebuild.is_empty()
-                {
-                    preview.record_rebuild(&rebuild);
-                }
-                events::frame(&rebuild)
-            }
-            Ok(Update::Diagnostics(diagnostics)) => {
-                let Some(preview) = &state.preview else {
-                    continue;
-                };
-                if !preview.set_diagnostics(diagnostics.clone()) {
-                    continue;
-                }
-                events::diagnostics_frame(&diagnostics)
-            }
-            Ok(Update::BaseUrl(base_url)) => {
-                if let Some(preview) = &state.preview {
-                    preview.set_base_url(&base_url);
-                }
-                continue;
-            }
+            Ok(update) => match apply(&state, update) {
+                Some(frame) => frame,
+                None => continue,
+            },
             Err(broadcast::error::RecvError::Lagged(missed)) => events::lagged(missed),
             Err(broadcast::error::RecvError::Closed) => return,
         };
         state.files.clear_cache();
         state.gone.refresh();
         let _ = state.frames.send(frame);
+    }
+}
+
+/// What the build side sent before the server started (the first build's diagnostics and
+/// schedule), applied before the first connection is accepted: the first page already shows
+/// them.
+fn catch_up(updates: &mut broadcast::Receiver<Update>, state: &State) {
+    while let Ok(update) = updates.try_recv() {
+        let _ = apply(state, update);
+    }
+}
+
+/// Applies one update to the server's state; the frame to send, when there is news.
+fn apply(state: &State, update: Update) -> Option<Bytes> {
+    match update {
+        Update::Rebuild(rebuild) => {
+            if let Some(preview) = &state.preview
+                && !rebuild.is_empty()
+            {
+                preview.record_rebuild(&rebuild);
+            }
+            Some(events::frame(&rebuild))
+        }
+        Update::Diagnostics(diagnostics) => {
+            let preview = state.preview.as_ref()?;
+            preview
+                .set_diagnostics(diagnostics.clone())
+                .then(|| events::diagnostics_frame(&diagnostics))
+        }
+        Update::Schedule(schedule) => {
+            let preview = state.preview.as_ref()?;
+            preview.set_schedule(schedule).then(events::schedule_frame)
+        }
+        Update::BaseUrl(base_url) => {
+            if let Some(preview) = &state.preview {
+                preview.set_base_url(&base_url);
+            }
+            None
+        }
     }
 }
 

@@ -22,8 +22,8 @@
 
 use crate::build;
 use crate::config::SiteConfig;
-use crate::db::Database;
-use crate::derive::file_diagnostics;
+use crate::db::{Database, Preview};
+use crate::derive::{ScheduleEntry, ScheduleState, file_diagnostics, preview_of, schedule_entry};
 use crate::diag::Diagnostic;
 use crate::render::{Files, Lane};
 use crate::source::{self, ContentPath, FileContents};
@@ -146,9 +146,9 @@ impl Session {
     pub fn start(
         config: Arc<SiteConfig>,
         today: NaiveDate,
-        drafts: bool,
+        preview: impl Into<Preview>,
     ) -> Result<(Session, Outcome), WriteError> {
-        Session::start_with_database(Database::default(), config, today, drafts)
+        Session::start_with_database(Database::default(), config, today, preview)
     }
 
     /// Like [`Session::start`] on a given database (tests pass a recording one).
@@ -156,7 +156,7 @@ impl Session {
         db: Database,
         config: Arc<SiteConfig>,
         today: NaiveDate,
-        drafts: bool,
+        preview: impl Into<Preview>,
     ) -> Result<(Session, Outcome), WriteError> {
         let started = Instant::now();
         let content_dir = config.content_dir.as_std_path().to_owned();
@@ -170,7 +170,7 @@ impl Session {
         let scan = source::scan(&content_dir);
         let published = history.published();
         let workspace =
-            Workspace::with_database(db, config, today, drafts, scan, Lifetime::Watch, published);
+            Workspace::with_database(db, config, today, preview, scan, Lifetime::Watch, published);
         let mut session = Session {
             workspace,
             publisher,
@@ -221,6 +221,24 @@ impl Session {
     /// For tests that record which queries execute.
     pub fn database(&self) -> &Database {
         self.workspace.db()
+    }
+
+    /// The posts and decks among `paths` that this session does not publish: drafts (unless
+    /// `--drafts`) and scheduled ones (unless `--future`). What a rebuild that wrote nothing for
+    /// them says they are.
+    pub fn unpublished(&self, paths: &[ContentPath]) -> Vec<ScheduleEntry> {
+        let db = self.workspace.db();
+        let preview = preview_of(db);
+        paths
+            .iter()
+            .filter_map(|path| self.workspace.file(path))
+            .filter_map(|file| schedule_entry(db, file))
+            .filter(|entry| match entry.state {
+                ScheduleState::Draft => !preview.drafts,
+                ScheduleState::Scheduled => !preview.future,
+                ScheduleState::Published => false,
+            })
+            .collect()
     }
 
     /// The configuration in force (it changes when `watch.toml` is reloaded).

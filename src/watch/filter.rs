@@ -23,6 +23,15 @@ pub fn is_editor_debris(file_name: &str) -> bool {
         || file_name.starts_with(".~lock.") // LibreOffice
         || SUFFIXES.iter().any(|s| file_name.ends_with(s))
         || INFIXES.iter().any(|s| file_name.contains(s))
+        || is_sed_temporary(file_name)
+}
+
+/// GNU sed's `-i` writes the new text to `sedXXXXXX` (six random letters and digits) beside the
+/// file, then renames it over the file.
+fn is_sed_temporary(file_name: &str) -> bool {
+    file_name.len() == 9
+        && file_name.starts_with("sed")
+        && file_name[3..].bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 #[cfg(test)]
@@ -43,6 +52,8 @@ mod tests {
             "post.md___jb_old___",
             ".DS_Store",
             "post.md.tmp",
+            "sedfjQqoK",
+            "sed0Ab9Zz",
         ] {
             assert!(is_editor_debris(name), "{name}");
         }
@@ -57,6 +68,9 @@ mod tests {
             "rust.md",
             "4913.md",
             "index.md",
+            "sed.md",
+            "sedation.md",
+            "sedimentos",
         ] {
             assert!(!is_editor_debris(name), "{name}");
         }

@@ -143,7 +143,7 @@ mod tests {
             // The temporary file is scratch: only the post's own events count.
             [true, true, true, true, true, true]
         );
-        // A temporary name that is not scratch (`sed -i`'s `sedXXXXXX`) is moved onto the post.
+        // `sed -i`'s `sedXXXXXX` is scratch too: the save is finished once it is on the post.
         let sed = "/c/blog/en/sedAb12Cd";
         assert_eq!(
             finished_after(&[
@@ -153,7 +153,7 @@ mod tests {
                 (rename(RenameMode::To), &[POST]),
                 (rename(RenameMode::Both), &[sed, POST]),
             ]),
-            [false, true, false, false, true]
+            [true, true, true, true, true]
         );
     }
 

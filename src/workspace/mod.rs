@@ -12,7 +12,7 @@ mod lists;
 mod members;
 
 use crate::config::SiteConfig;
-use crate::db::{Database, LangTree, Published, Site, SourceFile};
+use crate::db::{Database, LangTree, Preview, Published, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
 use crate::source::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
@@ -129,7 +129,7 @@ impl Workspace {
     pub fn new(
         config: Arc<SiteConfig>,
         today: NaiveDate,
-        drafts: bool,
+        preview: impl Into<Preview>,
         scan: Scan,
         lifetime: Lifetime,
         published: Published,
@@ -138,7 +138,7 @@ impl Workspace {
             Database::default(),
             config,
             today,
-            drafts,
+            preview,
             scan,
             lifetime,
             published,
@@ -150,7 +150,7 @@ impl Workspace {
         db: Database,
         config: Arc<SiteConfig>,
         today: NaiveDate,
-        drafts: bool,
+        preview: impl Into<Preview>,
         scan: Scan,
         lifetime: Lifetime,
         published: Published,
@@ -177,10 +177,12 @@ impl Workspace {
             .posts_durability(lifetime.post_lists())
             .new(&db);
         let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
+        let preview = preview.into();
         let site = Site::builder(
             config,
             today,
-            drafts,
+            preview.drafts,
+            preview.future,
             en,
             es,
             lists.tags.into(),
@@ -200,6 +202,7 @@ impl Workspace {
         .config_durability(lifetime.settings())
         .today_durability(lifetime.settings())
         .drafts_durability(lifetime.settings())
+        .future_durability(lifetime.settings())
         .new(&db);
         // The indexes are set on an edit's first touch of a file (they hold its input), so they
         // are as durable as the lists (the post lists LOW, the name maps MEDIUM), not as the files.

@@ -6,7 +6,7 @@
 //! - the tool: its version and the executable's identity (device, inode, size, times), so
 //!   another binary never matches;
 //! - the settings: the resolved configuration (every key, flags applied: base URL, folders,
-//!   time zone...), the config file's bytes, today's date and `--drafts`;
+//!   time zone...), the config file's bytes, today's date, `--drafts` and `--future`;
 //! - the publishing history's bytes (and the legacy one's in the output folder);
 //! - the content tree as a scan sees it: every content file's path and stamp (device, inode,
 //!   mode, size, modification and change times in nanoseconds). The walk lists every folder,
@@ -62,6 +62,8 @@ pub struct BuildSettings<'a> {
     pub config_file: Option<&'a Utf8Path>,
     pub today: NaiveDate,
     pub drafts: bool,
+    /// `--future`.
+    pub future: bool,
 }
 
 /// What the last build reported, for a build that reuses it.
@@ -353,7 +355,7 @@ fn settings_digest(build: &BuildSettings<'_>) -> Option<String> {
     let mut hasher = Xxh3::new();
     // Every field of the resolved configuration, by its `Debug` form (no maps: stable order).
     hasher.update(format!("{:?}\0", build.config).as_bytes());
-    hasher.update(format!("{}\0{}\0", build.today, build.drafts).as_bytes());
+    hasher.update(format!("{}\0{}\0{}\0", build.today, build.drafts, build.future).as_bytes());
     match build.config_file {
         Some(path) => {
             hasher.update(b"config\0");

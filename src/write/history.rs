@@ -7,7 +7,7 @@
 //! It lives with the site, not with the output: a sorted, line-based text file beside
 //! `watch.toml` (`content-api.history` unless `history_file` says otherwise), meant to be
 //! committed like a lock file, so a CI build in a fresh clone (no output folder) still knows.
-//! Only recorded builds (`--once` without `--drafts`) add to it; watch sessions and previews
+//! Only recorded builds (`--once` without `--drafts` or `--future`) add to it; watch sessions and previews
 //! read it and never write it, so nothing that was never deployed answers 410.
 //!
 //! The file is untrusted input: every line must be an API path of the output grammar

@@ -17,10 +17,8 @@
 //!   nothing changed;
 //! - files this tool wrote earlier (listed in its manifest) that are no longer outputs are
 //!   removed; nothing else in the folder is touched;
-//! - a file of another owner is never replaced: `_headers` and `_redirects` are merged, the
-//!   site's own documents win (`404.html`, `llms.txt`, post twins...), a path `take_over`
-//!   names is replaced on purpose, any other collision stops the build before it writes
-//!   (`ownership`);
+//! - a file of another owner is never replaced: host files are merged, the site's documents
+//!   win, `take_over` replaces on purpose, any other collision stops the build (`ownership`);
 //! - the manifest is written last: it is the commit point of a build;
 //! - no path can leave the output folder: state files are validated as untrusted input, every
 //!   path is checked part by part, and every operation goes through the open folder without
@@ -134,7 +132,9 @@ pub enum WriteError {
     /// Another process holds the output folder's lock.
     #[error(
         "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
-         (Ctrl-C), or give this one another output folder with --out DIR"
+         (Ctrl-C in its terminal), or write into another folder: add --out DIR to this command, \
+         for example --out {}-2 (a folder beside it)",
+        out_dir.as_str().trim_end_matches('/')
     )]
     Locked {
         /// The output folder.

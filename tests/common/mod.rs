@@ -319,15 +319,26 @@ fn split_position(location: &str) -> (String, Option<(usize, usize)>) {
 
 /// Runs the binary in `dir` with `args`; kills it and fails the test after `timeout`.
 pub fn run_binary<S: AsRef<OsStr>>(dir: &Path, args: &[S], timeout: Duration) -> Run {
-    run_binary_cmd(dir, BIN, args, timeout)
+    run_binary_with(dir, args, &[], timeout)
 }
 
-/// [`run_binary`] of `program` (the binary under test, or a wrapper such as `setpriv` that
-/// runs it).
+/// [`run_binary`] with `env` set on top of the cleaned environment.
+pub fn run_binary_with<S: AsRef<OsStr>>(
+    dir: &Path,
+    args: &[S],
+    env: &[(&str, &str)],
+    timeout: Duration,
+) -> Run {
+    run_binary_cmd(dir, BIN, args, env, timeout)
+}
+
+/// [`run_binary_with`] of `program` (the binary under test, or a wrapper such as `setpriv`
+/// that runs it).
 pub fn run_binary_cmd<S: AsRef<OsStr>>(
     dir: &Path,
     program: &str,
     args: &[S],
+    env: &[(&str, &str)],
     timeout: Duration,
 ) -> Run {
     let mut child = Command::new(program)
@@ -336,6 +347,7 @@ pub fn run_binary_cmd<S: AsRef<OsStr>>(
         .env_remove("RUST_LOG")
         // These builds have no watch.toml on purpose; under CI=true that is an error now.
         .env_remove("CI")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,6 +1,7 @@
 //! `auth.md`: the access policy, from the same constants as the `authentication` object of
 //! `api/index.json`.
 
+use super::licence::{licence_name, reuse_or_see_licence};
 use super::page::{Block, Page, code, link, text};
 use crate::config::SiteConfig;
 use crate::render::http::CACHE_CONTROL;
@@ -35,8 +36,11 @@ pub fn auth_md(config: &SiteConfig) -> String {
             ],
             vec![
                 text(format!("Content by {} is licensed ", config.author)),
-                link(&config.licence.name, &config.licence.url),
-                text("; reuse, including for training and grounding, requires attribution."),
+                licence_name(&config.licence),
+                text(format!(
+                    "; {}.",
+                    reuse_or_see_licence(&config.licence, "with attribution")
+                )),
             ],
         ]),
         Block::Paragraph(vec![

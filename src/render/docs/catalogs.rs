@@ -1,6 +1,7 @@
 //! The two catalogs: `.well-known/api-catalog` (RFC 9727) and `.well-known/ai-catalog.json`
 //! (AI Catalog).
 
+use super::licence::reuse_clause;
 use super::skill_output_file;
 use super::skills::published_skills;
 use crate::config::SiteConfig;
@@ -32,7 +33,7 @@ fn target(config: &SiteConfig, doc: &Document) -> Value {
 pub fn api_catalog(config: &SiteConfig) -> String {
     let index =
         json!({ "href": config.url("/api/index.json"), "type": media_type("api/index.json") });
-    let catalog = json!({
+    let mut catalog = json!({
         "linkset": [
             {
                 "anchor": config.url(document("api_catalog").path),
@@ -47,12 +48,23 @@ pub fn api_catalog(config: &SiteConfig) -> String {
                     target(config, document("developers_markdown")),
                     target(config, document("llms_txt"))
                 ],
-                "service-meta": [index, target(config, document("auth"))],
-                "license": [{ "href": config.licence.url, "title": config.licence.name }]
+                "service-meta": [index, target(config, document("auth"))]
             }
         ]
     });
+    // RFC 8288 links need a target: a licence without a URL is left out.
+    if let Some(url) = &config.licence.url {
+        catalog["linkset"][1]["license"] = json!([{ "href": url, "title": config.licence.name }]);
+    }
     to_json(&catalog)
+}
+
+/// `{ "name", "url" }`, without `url` for a licence that has none.
+fn licence_object(licence: &crate::config::Licence) -> Value {
+    match &licence.url {
+        Some(url) => json!({ "name": licence.name, "url": url }),
+        None => json!({ "name": licence.name }),
+    }
 }
 
 /// The host part of the base URL (`lucia-montoya.example`).
@@ -136,7 +148,7 @@ pub fn ai_catalog_json(db: &dyn salsa::Database) -> Output {
             &meta.description,
         ));
     }
-    let catalog = json!({
+    let mut catalog = json!({
         "specVersion": "1.0",
         "host": {
             "displayName": config.name,
@@ -144,14 +156,17 @@ pub fn ai_catalog_json(db: &dyn salsa::Database) -> Output {
             "documentationUrl": config.url(document("developers").path)
         },
         "entries": entries,
-        "metadata": {
-            "license": { "name": config.licence.name, "url": config.licence.url },
-            "attribution": format!(
-                "Content by {} ({}), licensed {}: reuse is allowed, including for training and grounding, with attribution.",
-                config.author, config.name, config.licence.name
-            )
-        }
+        "metadata": { "license": licence_object(&config.licence) }
     });
+    // Only a licence that requires attribution says how to attribute.
+    if config.licence.requires_attribution()
+        && let Some(clause) = reuse_clause(&config.licence, "with attribution")
+    {
+        catalog["metadata"]["attribution"] = json!(format!(
+            "Content by {} ({}), licensed {}: {clause}.",
+            config.author, config.name, config.licence.name
+        ));
+    }
     Output::new(to_json(&catalog))
 }
 

@@ -1,6 +1,7 @@
 //! `llms-full.txt`: every published post with its metadata and Markdown body, for retrieval and
 //! grounding. Each post's section is cached per source file; the file only joins them.
 
+use super::licence::{capitalized, reuse_or_see_licence};
 use super::post_md::{metadata_line, post_markdown};
 use super::text::{markdown, site_summary};
 use super::{LLMS_FULL_TXT, LLMS_TXT};
@@ -118,13 +119,23 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
         markdown(&config.name),
         markdown(&site_summary(config))
     );
+    let licence = &config.licence;
     prelude.push_str(&format!(
-        "Licence: {} ({}). Author: {}. Reuse is allowed, including for training and grounding, with attribution to {} ({}) and a link to the post's canonical URL.\n\n",
-        markdown(&config.licence.name),
-        config.licence.url,
+        "Licence: {}{}. Author: {}. {}.\n\n",
+        markdown(&licence.name),
+        licence
+            .url
+            .as_ref()
+            .map_or_else(String::new, |url| format!(" ({url})")),
         markdown(&config.author),
-        markdown(&config.author),
-        markdown(&config.name),
+        capitalized(&reuse_or_see_licence(
+            licence,
+            &format!(
+                "with attribution to {} ({}) and a link to the post's canonical URL",
+                markdown(&config.author),
+                markdown(&config.name),
+            )
+        )),
     ));
     prelude.push_str(&format!(
         "Every published post of {}, newest first (on the same date, English before Spanish). Each post is one section that starts with a `{OPEN}id=\"..\" lang=\"..\">` line and ends with a `{CLOSE}` line: its title, description and metadata, then its Markdown body. A post's Markdown alone is at its canonical URL plus `.md`; the curated site map is {}.\n",

@@ -3,6 +3,7 @@
 //! one titled `Optional`. Every link is absolute and is a file of the build (or, for external
 //! slide decks, the deck's own URL).
 
+use super::licence::reuse_or_see_licence;
 use super::skill_output_file;
 use super::skills::published_skills;
 use super::text::{language_name, markdown, one_line, site_summary};
@@ -138,13 +139,18 @@ fn deck_items(db: &dyn salsa::Database, tree: LangTree) -> String {
 }
 
 fn header(config: &SiteConfig) -> String {
+    let licence = &config.licence;
     format!(
-        "# {}\n\n> {}\n\nThe site's posts, series, tag timelines and slide decks, in English and Spanish, as static JSON: public, anonymous and read-only (GET and HEAD, no keys). Start at the API index: it lists every URL that exists right now. Content by {} is licensed {} ({}): reuse is allowed, including for training and grounding, with attribution.\n",
+        "# {}\n\n> {}\n\nThe site's posts, series, tag timelines and slide decks, in English and Spanish, as static JSON: public, anonymous and read-only (GET and HEAD, no keys). Start at the API index: it lists every URL that exists right now. Content by {} is licensed {}{}: {}.\n",
         markdown(&config.name),
         markdown(&site_summary(config)),
         markdown(&config.author),
-        markdown(&config.licence.name),
-        config.licence.url,
+        markdown(&licence.name),
+        licence
+            .url
+            .as_ref()
+            .map_or_else(String::new, |url| format!(" ({url})")),
+        reuse_or_see_licence(licence, "with attribution"),
     )
 }
 

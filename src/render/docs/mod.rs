@@ -14,6 +14,7 @@
 //!   (both from `render::tools`);
 //! - `auth`: `auth.md`;
 //! - `developers`: the developer portal, HTML and Markdown from one page model (`page`);
+//! - `licence`: what every document says about reuse, from the licence's known terms;
 //! - `text`: escaping and small text helpers shared by all of them.
 //!
 //! Invariants: every URL a document names is absolute and is an output of the same build (a
@@ -25,6 +26,7 @@
 mod auth;
 mod catalogs;
 mod developers;
+mod licence;
 mod llms_full;
 mod llms_map;
 mod mcp;

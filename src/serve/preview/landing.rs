@@ -3,7 +3,7 @@
 //! overlays do); the latest rebuilds. Rendered on each request from the server's state and the
 //! manifest; the live-reload script swaps in a fresh copy after every event.
 
-use super::{ContentDiagnostic, LoggedRebuild, SCRIPT_TAG};
+use super::{ContentDiagnostic, LoggedRebuild, SCRIPT_TAG, Schedule};
 use crate::render::docs::MCP_TOOLS_MODULE;
 use crate::render::docs::text::{html, module_script_tag};
 use crate::write::Manifest;
@@ -36,8 +36,9 @@ nav a{display:inline-block;padding:.4rem .8rem;border:1px solid #c8d3e6;border-r
 .diagnostic.warning{border-color:#e37400}\
 .diagnostic h3{margin:0;padding:.5rem .9rem;font-size:1rem;background:#fce8e6;overflow-wrap:anywhere}\
 .diagnostic.warning h3{background:#fef7e0}\
-.diagnostic pre{margin:0;padding:.75rem .9rem;overflow-x:auto;background:#1e1e1e;color:#f0f0f0}\
+.diagnostic pre{margin:0;padding:.75rem .9rem;white-space:pre-wrap;overflow-wrap:anywhere;background:#1e1e1e;color:#f0f0f0}\
 ol.rebuilds{padding-left:1.25rem}ol.rebuilds li{margin:.25rem 0}\
+ul.upcoming{padding-left:1.25rem}ul.upcoming li{margin:.25rem 0;overflow-wrap:anywhere}\
 details{margin:.25rem 0}summary{cursor:pointer}\
 ul.documents{columns:18rem;padding-left:1.25rem}ul.documents li{break-inside:avoid}\
 .muted{color:#5f6368}";
@@ -47,6 +48,7 @@ pub struct Landing<'a> {
     pub origin: &'a str,
     pub out_dir: &'a Utf8Path,
     pub diagnostics: &'a [ContentDiagnostic],
+    pub schedule: &'a Schedule,
     pub rebuilds: &'a [LoggedRebuild],
 }
 
@@ -71,6 +73,7 @@ impl Landing<'_> {
         let _ = writeln!(out, "<main id=\"{ROOT_ID}\">");
         self.header(&mut out, &documents);
         self.diagnostics(&mut out);
+        self.schedule(&mut out);
         self.rebuilds(&mut out);
         documents_section(&mut out, &documents);
         out.push_str("</main>\n");
@@ -123,7 +126,7 @@ impl Landing<'_> {
         );
         if self.diagnostics.is_empty() {
             out.push_str(
-                "<p class=\"ok\">No errors: everything in the content folder is published.</p>\n",
+                "<p class=\"ok\">No errors: every file in the content folder builds.</p>\n",
             );
         } else if errors > 0 {
             out.push_str("<p>Files with errors keep their last good version published until they are fixed. Save a fix: this page updates by itself.</p>\n");
@@ -144,6 +147,57 @@ impl Landing<'_> {
             );
         }
         out.push_str("</section>\n");
+    }
+
+    /// What will go live: scheduled content with the date it does, then drafts.
+    fn schedule(&self, out: &mut String) {
+        let schedule = self.schedule;
+        let drafts = schedule.entries.iter().filter(|p| p.draft).count();
+        let scheduled = schedule.entries.len() - drafts;
+        let _ = writeln!(
+            out,
+            "<section id=\"upcoming\" data-scheduled=\"{scheduled}\" data-drafts=\"{drafts}\">\n<h2>Scheduled ({scheduled}) and drafts ({drafts})</h2>"
+        );
+        if schedule.entries.is_empty() {
+            out.push_str("<p class=\"muted\">Nothing scheduled and no drafts: every post and deck is live.</p>\n</section>\n");
+            return;
+        }
+        let shown = |on: bool, flag: &str| {
+            if on {
+                format!("this preview shows them (<code>{flag}</code>)")
+            } else {
+                format!("not in this preview (<code>content-api serve {flag}</code> shows them)")
+            }
+        };
+        let _ = writeln!(
+            out,
+            "<p class=\"muted\">A scheduled post or deck goes live at midnight in {} on its date (a running <code>serve</code> or <code>watch</code> publishes it then, CI at its next build); {}. A draft goes live once its <code>draft: true</code> is removed; {}.</p>",
+            html(&schedule.timezone),
+            shown(schedule.future_shown, "--future"),
+            shown(schedule.drafts_shown, "--drafts"),
+        );
+        out.push_str("<ul class=\"upcoming\">\n");
+        // Scheduled first (soonest first), then drafts (newest first).
+        let scheduled_entries = schedule.entries.iter().filter(|p| !p.draft);
+        let draft_entries = schedule.entries.iter().rev().filter(|p| p.draft);
+        for pending in scheduled_entries.chain(draft_entries) {
+            let (class, when) = if pending.draft {
+                ("draft", format!("draft (dated {})", pending.date))
+            } else {
+                ("scheduled", format!("goes live {}", pending.date))
+            };
+            let _ = writeln!(
+                out,
+                "<li class=\"{class}\"><time datetime=\"{}\">{}</time> · {}, {}: <strong>{}</strong> <code>{}</code></li>",
+                html(&pending.date),
+                html(&when),
+                pending.kind,
+                pending.lang,
+                html(&pending.title),
+                html(&pending.path),
+            );
+        }
+        out.push_str("</ul>\n</section>\n");
     }
 
     fn rebuilds(&self, out: &mut String) {
@@ -267,6 +321,29 @@ mod tests {
             origin: "http://127.0.0.1:4321",
             out_dir: Utf8Path::new("/nonexistent-out"),
             diagnostics: &diagnostics,
+            schedule: &Schedule {
+                entries: vec![
+                    super::super::Pending {
+                        draft: false,
+                        kind: "post",
+                        lang: "en",
+                        path: "blog/en/2026-12-01_soon.md".into(),
+                        date: "2026-12-01".into(),
+                        title: "Soon <3".into(),
+                    },
+                    super::super::Pending {
+                        draft: true,
+                        kind: "deck",
+                        lang: "es",
+                        path: "slides/es/2026-11-01_wip.md".into(),
+                        date: "2026-11-01".into(),
+                        title: "WIP".into(),
+                    },
+                ],
+                timezone: "America/Bogota".into(),
+                drafts_shown: false,
+                future_shown: true,
+            },
             rebuilds: &rebuilds,
         }
         .render();
@@ -278,5 +355,13 @@ mod tests {
         assert!(page.contains("00:00:00</time> UTC: wrote 1 file: <a href=\"/api/posts.json\">"));
         assert!(page.contains("Nothing is published yet"));
         assert!(page.contains(SCRIPT_TAG));
+        assert!(page.contains("data-scheduled=\"1\" data-drafts=\"1\""));
+        assert!(
+            page.contains("goes live 2026-12-01</time> · post, en: <strong>Soon &lt;3</strong>")
+        );
+        assert!(page.contains("draft (dated 2026-11-01)</time> · deck, es"));
+        assert!(page.contains("midnight in America/Bogota"));
+        assert!(page.contains("this preview shows them (<code>--future</code>)"));
+        assert!(page.contains("<code>content-api serve --drafts</code> shows them"));
     }
 }

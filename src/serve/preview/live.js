@@ -48,20 +48,38 @@
   const escape = (text) =>
     text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
+  // The overlay lives in a shadow root: the page's styles (the portal's `pre` background, a
+  // site's `div` rules) never reach it, so its colours are its own on every page.
+  const OVERLAY_STYLE = `
+    :host { all: initial; }
+    .box { box-sizing: border-box; position: fixed; left: 0; right: 0; bottom: 0; z-index: 2147483647;
+      max-height: 60vh; overflow: auto; margin: 0; padding: .75rem 1rem;
+      background: #1e1e1e; color: #f0f0f0; border-top: 4px solid #d93025; box-shadow: 0 -4px 16px #0006;
+      font: 14px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; text-align: left; }
+    p { margin: 0 0 .5rem; font-family: system-ui, sans-serif; color: #f0f0f0; }
+    a { color: #8ab4f8; }
+    button { font: inherit; color: #1b1b1b; background: #f0f0f0; border: 1px solid #9aa0a6;
+      border-radius: 4px; padding: 0 .5rem; cursor: pointer; }
+    pre { margin: 0 0 .75rem; padding: 0; background: transparent; color: #f0f0f0; font: inherit;
+      white-space: pre-wrap; overflow-wrap: anywhere; }
+  `;
+
   const showOverlay = (diagnostics) => {
     document.getElementById(OVERLAY)?.remove();
     const errors = diagnostics.filter((d) => d.severity === "error");
     if (errors.length === 0) return;
-    const box = document.createElement("div");
-    box.id = OVERLAY;
-    box.setAttribute("role", "alert");
-    box.style.cssText =
-      "position:fixed;inset:auto 0 0 0;max-height:60vh;overflow:auto;z-index:2147483647;background:#1e1e1e;color:#f0f0f0;border-top:4px solid #d93025;padding:.75rem 1rem;font:14px/1.45 ui-monospace,monospace;box-shadow:0 -4px 16px #0006";
-    box.innerHTML =
-      `<p style="margin:0 0 .5rem;font-family:system-ui,sans-serif"><strong>${errors.length} content error${errors.length === 1 ? "" : "s"}</strong>: the last good version stays published. <a href="/" style="color:#8ab4f8">All errors</a> · <button type="button" style="font:inherit">Hide</button></p>` +
-      errors.map((d) => `<pre style="margin:0 0 .75rem;white-space:pre-wrap;overflow-wrap:anywhere">${escape(d.rendered)}</pre>`).join("");
-    box.querySelector("button").addEventListener("click", () => box.remove());
-    document.body.append(box);
+    const host = document.createElement("div");
+    host.id = OVERLAY;
+    host.setAttribute("role", "alert");
+    host.style.cssText = "all:initial";
+    const root = host.attachShadow({ mode: "open" });
+    root.innerHTML =
+      `<style>${OVERLAY_STYLE}</style><div class="box">` +
+      `<p><strong>${errors.length} content error${errors.length === 1 ? "" : "s"}</strong>: the last good version stays published. <a href="/">All errors</a> · <button type="button">Hide</button></p>` +
+      errors.map((d) => `<pre>${escape(d.rendered)}</pre>`).join("") +
+      `</div>`;
+    root.querySelector("button").addEventListener("click", () => host.remove());
+    document.body.append(host);
   };
 
   // Counts the diagnostics events: the server stores its diagnostics before it sends the
@@ -97,6 +115,9 @@
     diagnosticsHeard += 1;
     if (landing()) refreshLanding().catch(() => setLive(false));
     else showOverlay(JSON.parse(event.data).diagnostics);
+  });
+  events.addEventListener("schedule", () => {
+    if (landing()) refreshLanding().catch(() => setLive(false));
   });
   events.addEventListener("lagged", () => {
     if (landing()) refreshLanding().catch(() => setLive(false));

@@ -53,6 +53,36 @@ pub struct ContentDiagnostic {
     pub rendered: String,
 }
 
+/// What will go live: the drafts and scheduled posts and decks, as the landing page shows them
+/// (the build side lists them: the server never parses content).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    /// Soonest first.
+    pub entries: Vec<Pending>,
+    /// The site's time zone (scheduled content goes live at midnight there).
+    pub timezone: String,
+    /// This preview publishes drafts (`--drafts`).
+    pub drafts_shown: bool,
+    /// This preview publishes scheduled content (`--future`).
+    pub future_shown: bool,
+}
+
+/// One draft or scheduled post or deck.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// `true`: a draft; `false`: scheduled.
+    pub draft: bool,
+    /// `post` or `deck`.
+    pub kind: &'static str,
+    /// `en` or `es`.
+    pub lang: &'static str,
+    /// Relative to the content folder.
+    pub path: String,
+    /// `YYYY-MM-DD`: the date it goes live on (a draft: its date, once it is no draft).
+    pub date: String,
+    pub title: String,
+}
+
 /// One publish, as the landing page lists it.
 #[derive(Clone, Debug)]
 struct LoggedRebuild {
@@ -67,6 +97,7 @@ pub struct Preview {
     origin: String,
     out_dir: Utf8PathBuf,
     diagnostics: Mutex<Arc<[ContentDiagnostic]>>,
+    schedule: Mutex<Arc<Schedule>>,
     rebuilds: Mutex<VecDeque<LoggedRebuild>>,
 }
 
@@ -77,6 +108,7 @@ impl Preview {
             origin,
             out_dir,
             diagnostics: Mutex::new(Arc::from([])),
+            schedule: Mutex::default(),
             rebuilds: Mutex::default(),
         }
     }
@@ -116,6 +148,23 @@ impl Preview {
         true
     }
 
+    /// Stores what will go live; false when it is what is already stored.
+    pub fn set_schedule(&self, schedule: Arc<Schedule>) -> bool {
+        let mut current = self.schedule.lock().unwrap_or_else(|p| p.into_inner());
+        if *current == schedule {
+            return false;
+        }
+        *current = schedule;
+        true
+    }
+
+    fn schedule(&self) -> Arc<Schedule> {
+        self.schedule
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
     fn diagnostics(&self) -> Arc<[ContentDiagnostic]> {
         self.diagnostics
             .lock()
@@ -140,6 +189,7 @@ impl Preview {
                     origin: &self.origin,
                     out_dir: &self.out_dir,
                     diagnostics: &self.diagnostics(),
+                    schedule: &self.schedule(),
                     rebuilds: &rebuilds,
                 };
                 ("text/html; charset=utf-8", Bytes::from(page.render()))

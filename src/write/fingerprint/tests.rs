@@ -36,6 +36,7 @@ fn settings(config: &SiteConfig) -> BuildSettings<'_> {
         config_file: None,
         today: NaiveDate::from_ymd_opt(2024, 6, 1).unwrap(),
         drafts: false,
+        future: false,
     }
 }
 

@@ -4,6 +4,7 @@
 use super::endpoints::{rich, schema_section};
 use super::section;
 use crate::config::SiteConfig;
+use crate::render::docs::licence::{licence_name, reuse_or_see_licence};
 use crate::render::docs::page::{Block, code, heading, link, text};
 use crate::render::docs::schema_doc::schema_anchor;
 use crate::render::http::{ALLOW_ORIGIN, CACHE_CONTROL};
@@ -152,10 +153,14 @@ pub(super) fn documents(config: &SiteConfig) -> Vec<Block> {
         section("licence"),
         Block::Paragraph(vec![
             text(format!("Content by {} is licensed ", config.author)),
-            link(&config.licence.name, &config.licence.url),
-            text(
-                ": reuse is allowed, including for training and grounding, with attribution to the author and a link to the source.",
-            ),
+            licence_name(&config.licence),
+            text(format!(
+                ": {}.",
+                reuse_or_see_licence(
+                    &config.licence,
+                    "with attribution to the author and a link to the source"
+                )
+            )),
         ]),
     ]
 }
