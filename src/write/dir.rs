@@ -93,6 +93,12 @@ impl OutDir {
         Ok(self.temp.get_or_init(|| fd))
     }
 
+    /// The folder's own metadata, from the handle this was opened as (no new descriptor: it
+    /// answers when the process has none left to open).
+    pub fn stat(&self) -> Result<rustix::fs::Stat, Errno> {
+        rustix::fs::fstat(&self.fd)
+    }
+
     /// A new handle (a new open file description) of the folder.
     pub fn open_again(&self) -> Result<OwnedFd, Errno> {
         open_dir(&self.fd, ".")

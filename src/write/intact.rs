@@ -90,14 +90,27 @@ impl Publisher {
 
     /// Whether the output folder's path no longer leads to the folder this publisher opened.
     pub(super) fn dir_replaced(&self) -> bool {
-        let at_path = std::fs::metadata(&self.out_dir);
-        let opened = self.dir().folder_stamp("");
-        match (at_path, opened) {
-            (Ok(meta), Some(stamp)) => {
-                use std::os::unix::fs::MetadataExt;
-                meta.dev() != stamp.dev || meta.ino() != stamp.ino
+        use std::os::unix::fs::MetadataExt;
+        // The open handle's own metadata: no new descriptor, so a process out of descriptors
+        // is not taken for a folder that went away.
+        let opened = match self.dir().stat() {
+            Ok(stat) => stat,
+            Err(errno) => {
+                tracing::warn!(
+                    "cannot look at {}: {}",
+                    self.out_dir,
+                    std::io::Error::from(errno)
+                );
+                return false;
             }
-            _ => true,
+        };
+        match std::fs::metadata(&self.out_dir) {
+            Ok(meta) => meta.dev() != opened.st_dev || meta.ino() != opened.st_ino,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => true,
+            Err(err) => {
+                tracing::warn!("cannot look at {}: {err}", self.out_dir);
+                false
+            }
         }
     }
 }
