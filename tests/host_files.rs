@@ -5,7 +5,7 @@
 //!   in `_headers`, first in Netlify's `_redirects`), the site's lines are kept byte for byte,
 //!   through rebuilds and through the site generator writing its own version again;
 //! - the site's own `404.html` wins, and is not claimed in the manifest; so do its `llms.txt`,
-//!   `auth.md` and Markdown twins;
+//!   `auth.md` and Markdown twins, and a document it puts in place of one the tool wrote;
 //! - a path `--take-over` names is replaced on purpose;
 //! - any other file of the site in the way stops the build, names the files grouped by folder,
 //!   writes nothing.
@@ -295,6 +295,40 @@ fn documents_a_site_writes_itself_are_its_own() {
     );
     let manifest = read(&site, MANIFEST_PATH);
     assert!(!manifest.contains("\"llms.txt\""), "{manifest}");
+}
+
+/// A generator that writes into a folder content-api already built into, without emptying it:
+/// its `404.html` and `llms.txt` replace the tool's. Their bytes are not the ones the tool wrote
+/// (it records their hashes), so they are the site's from then on, build after build; a
+/// document the site did not replace is still the tool's, and follows the content.
+#[test]
+fn a_document_the_site_puts_in_place_of_the_tools_is_kept() {
+    let site = Site::new();
+    site.build().assert_success();
+    assert!(read(&site, "404.html").contains("Not Found"));
+    let tools_auth = read(&site, "auth.md");
+    std::fs::write(site.out().join("404.html"), SITE_404).unwrap();
+    std::fs::write(site.out().join("llms.txt"), "# The site's own llms.txt\n").unwrap();
+    site.build().assert_success();
+    assert_eq!(read(&site, "404.html"), SITE_404);
+    assert_eq!(read(&site, "llms.txt"), "# The site's own llms.txt\n");
+    let manifest = read(&site, MANIFEST_PATH);
+    assert!(!manifest.contains("\"404.html\""), "{manifest}");
+    assert!(!manifest.contains("\"llms.txt\""), "{manifest}");
+    assert!(manifest.contains("\"auth.md\""), "{manifest}");
+
+    // A content change: the tool's documents follow it, the site's stay.
+    site.write(EN_POST, EN_POST_TEXT.replace("Hello", "Hello again"));
+    site.build().assert_success();
+    assert_eq!(read(&site, "404.html"), SITE_404);
+    assert_eq!(read(&site, "llms.txt"), "# The site's own llms.txt\n");
+    assert!(read(&site, "llms-full.txt").contains("Hello again"));
+    assert_eq!(read(&site, "auth.md"), tools_auth);
+
+    // The site stops providing its own: the tool's comes back.
+    std::fs::remove_file(site.out().join("404.html")).unwrap();
+    site.build().assert_success();
+    assert!(read(&site, "404.html").contains("Not Found"));
 }
 
 #[test]

@@ -91,9 +91,9 @@ const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "state: the site a publishing history belongs to, one JSON line in the history's header",
     ),
     (
-        "src/write/last_build.rs",
+        "src/write/site_documents.rs",
         "Record",
-        "state file `.content-api/outputs.json` beside the history: what the last recorded build published",
+        "state file `.content-api/documents.json`: the hashes of the documents a site may replace, as this tool wrote them",
     ),
     (
         "src/write/manifest.rs",

@@ -2,11 +2,13 @@
 
 use super::dir::{OutDir, read_in};
 use super::plan::{OnDisk, Plan};
+use super::site_documents::is_recorded;
 use super::{Publisher, Report, Stop, WriteError, file_name, ownership, parent_of};
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::os::fd::OwnedFd;
+use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 impl Publisher {
     /// Step 4. Writes the outputs that differ, in parallel. What was written is remembered even
@@ -27,7 +29,7 @@ impl Publisher {
         let mut stale: Vec<_> = plan.stale.iter().collect();
         stale.sort_by_key(|((_, output), _)| std::cmp::Reverse(output.len()));
         let max_len = if stale.len() <= 64 { 1 } else { 8 };
-        let results: Vec<Result<bool, WriteError>> = stale
+        let results: Vec<Result<Written, WriteError>> = stale
             .par_iter()
             .with_max_len(max_len)
             .map(|((path, output), on_disk)| {
@@ -36,32 +38,46 @@ impl Publisher {
                 }
                 if ownership::is_merged(path) {
                     // Shared with the site: its lines are kept around the tool's block.
-                    return ownership::write_merged(
+                    let written = ownership::write_merged(
                         out_dir,
                         path,
                         output,
                         manifest.contains(path),
                         yielded,
-                    );
+                    )?;
+                    return Ok(Written::without_digest(written));
                 }
                 let folder = &folders[parent_of(path)];
                 let name = file_name(path);
+                let mut hasher = is_recorded(path).then(Xxh3::new);
                 let mut compare = *on_disk == OnDisk::Unknown;
                 if cold && *on_disk == OnDisk::Missing {
-                    if dir.create_in(folder, name, path, |file| output.write_to(file))? {
-                        return Ok(true);
+                    let created = dir.create_in(folder, name, path, |file| {
+                        output.write_to(&mut Hashing::new(file, hasher.as_mut()))
+                    })?;
+                    if created {
+                        return Ok(Written::with(true, hasher));
                     }
                     // Something appeared there since the plan looked: the safe way.
                     compare = true;
+                    hasher = is_recorded(path).then(Xxh3::new);
                 }
-                if compare && read_in(folder, name).is_some_and(|bytes| output.eq_bytes(&bytes)) {
-                    return Ok(false);
+                if compare
+                    && let Some(bytes) = read_in(folder, name)
+                    && output.eq_bytes(&bytes)
+                {
+                    let digest = hasher.map(|_| xxh3_128(&bytes));
+                    return Ok(Written {
+                        written: false,
+                        digest,
+                    });
                 }
                 dir.replace_in(folder, name, path, output.len(), |file| {
-                    output.write_to(&mut UntilStopped { file, stop })
+                    let until_stopped = UntilStopped { file, stop };
+                    output.write_to(&mut Hashing::new(until_stopped, hasher.as_mut()))
                 })
                 .map_err(stopped_or_failed)?;
-                Ok(true)
+                Ok(Written::with(true, hasher))
             })
             .collect();
         let mut report = Report::default();
@@ -69,8 +85,11 @@ impl Publisher {
         let mut stopped = false;
         for (((path, output), _), result) in stale.into_iter().zip(results) {
             match result {
-                Ok(written) => {
+                Ok(Written { written, digest }) => {
                     self.files.insert(path.clone(), Some(output.hash));
+                    if let Some(digest) = digest {
+                        self.digests.insert(path.clone(), digest);
+                    }
                     if written {
                         report.written.push(path.clone());
                     }
@@ -79,6 +98,7 @@ impl Publisher {
                 Err(WriteError::Stopped) => stopped = true,
                 Err(err) => {
                     self.files.insert(path.clone(), None);
+                    self.digests.remove(path);
                     first_error.get_or_insert(err);
                 }
             }
@@ -93,6 +113,56 @@ impl Publisher {
             None if stopped => Err(WriteError::Stopped),
             None => Ok(report),
         }
+    }
+}
+
+/// What became of one output: written or found right on disk, with the xxh3-128 of its bytes
+/// when it is a document the site may replace (`site_documents`).
+struct Written {
+    written: bool,
+    digest: Option<u128>,
+}
+
+impl Written {
+    fn with(written: bool, hasher: Option<Xxh3>) -> Written {
+        Written {
+            written,
+            digest: hasher.map(|hasher| hasher.digest128()),
+        }
+    }
+
+    fn without_digest(written: bool) -> Written {
+        Written {
+            written,
+            digest: None,
+        }
+    }
+}
+
+/// A writer that hashes the bytes it hands on, when given a hasher: the digest of a file
+/// comes from the same pass that writes it.
+struct Hashing<'a, W> {
+    inner: W,
+    hasher: Option<&'a mut Xxh3>,
+}
+
+impl<'a, W: Write> Hashing<'a, W> {
+    fn new(inner: W, hasher: Option<&'a mut Xxh3>) -> Self {
+        Hashing { inner, hasher }
+    }
+}
+
+impl<W: Write> Write for Hashing<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let written = self.inner.write(bytes)?;
+        if let Some(hasher) = self.hasher.as_mut() {
+            hasher.update(&bytes[..written]);
+        }
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -37,8 +37,10 @@ mod ownership;
 pub mod pages_functions;
 mod plan;
 mod purge;
+mod remove;
 mod report;
 mod safe_path;
+mod site_documents;
 mod site_paths;
 pub mod state_file;
 #[cfg(test)]
@@ -68,6 +70,7 @@ use dir::{Entry, OutDir, write_to};
 use intact::FolderStamp;
 use lock::{Lock, open_locked};
 use plan::Plan;
+use site_documents::DocumentHashes;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -177,6 +180,10 @@ pub struct Publisher {
     intent_on_disk: bool,
     /// Outputs left to the site's own file (`ownership::yields_to_site`): never written.
     yielded: HashSet<Arc<str>>,
+    /// The hashes of the documents a site may replace, as the record on disk lists them.
+    documents: DocumentHashes,
+    /// The xxh3-128 of the bytes of each of those documents this publisher wrote or found.
+    digests: HashMap<Arc<str>, u128>,
     /// Paths (or folders ending in `/`) whose site files this publisher may replace.
     take_over: Vec<String>,
     /// The groups of the last successful publish. Holding them keeps their allocations alive,
@@ -220,6 +227,8 @@ impl Publisher {
             manifest,
             intent_on_disk: !intent.is_empty(),
             yielded: HashSet::new(),
+            documents: DocumentHashes::load(out_dir),
+            digests: HashMap::new(),
             take_over: Vec::new(),
             last_groups: Vec::new(),
             failed: false,
@@ -309,6 +318,7 @@ impl Publisher {
         let cold = self.is_cold()?;
         let plan = self.plan(groups)?;
         self.record_intent(&plan)?;
+        self.record_documents_before(&plan.stale)?;
         let mut report = self.write_files(&plan, cold, stop)?;
         report.unchanged = plan.total - report.written.len();
         // A cold publish owned nothing before it, so nothing it owns can be stale.
@@ -316,6 +326,7 @@ impl Publisher {
             self.remove_stale(groups, &mut report)?;
         }
         self.commit(groups, plan.same_paths)?;
+        self.record_documents_after()?;
         self.remember(groups, plan.same_paths);
         let owned = &self.files;
         self.unreported.retain(|path| owned.contains_key(path));
@@ -349,6 +360,8 @@ impl Publisher {
         self.files.values_mut().for_each(|hash| *hash = None);
         self.yielded.clear();
         self.last_groups.clear();
+        self.documents = DocumentHashes::load(&self.out_dir);
+        self.digests.clear();
     }
 
     /// Whether this publish is cold (see [`Publisher::one_shot`]): a one-shot build's first,
@@ -374,40 +387,6 @@ impl Publisher {
         self.files.reserve(plan.new_paths.len());
         for path in &plan.new_paths {
             self.files.insert(path.clone(), None);
-        }
-        Ok(())
-    }
-
-    /// Step 5. Removes the owned files that are no longer outputs, with the folders they leave
-    /// empty. A path that goes through a link or a file is not ours to follow: it is dropped
-    /// with a warning.
-    fn remove_stale(&mut self, groups: &[Files], report: &mut Report) -> Result<(), WriteError> {
-        let current: HashSet<&str> = self.owned_outputs(groups).map(|path| &**path).collect();
-        let mut gone: Vec<Arc<str>> = self
-            .files
-            .keys()
-            .filter(|path| !current.contains(&***path))
-            .cloned()
-            .collect();
-        gone.sort();
-        for path in gone {
-            if ownership::is_merged(&path) {
-                // Shared with the site: only the tool's block goes.
-                if ownership::release_merged(&self.out_dir, &path)? {
-                    report.removed.push(path.to_string());
-                }
-                self.files.remove(&path);
-                continue;
-            }
-            match self.dir().remove(&path) {
-                Ok(true) => report.removed.push(path.to_string()),
-                Ok(false) => {}
-                Err(err @ (WriteError::Symlink { .. } | WriteError::NotADirectory { .. })) => {
-                    tracing::warn!("not removing {path}: {err}");
-                }
-                Err(err) => return Err(err),
-            }
-            self.files.remove(&path);
         }
         Ok(())
     }

@@ -60,6 +60,9 @@ impl Publisher {
                 Some(None) => stale.push((entry, OnDisk::Unknown)),
             }
         }
+        let owned_before = self.files.len();
+        stale.retain(|(entry, on_disk)| self.still_to_write(entry, *on_disk));
+        let released = self.files.len() != owned_before;
         // Paths seen before were checked then; only new ones need the check (all of a cold
         // build's 20,000: on every thread, and the first bad path in order is the one reported).
         if let Some(err) = new_outputs
@@ -113,7 +116,7 @@ impl Publisher {
         // and as many outputs as owned files, the set of files is the same. Yielded paths are
         // outputs, not owned files.
         let total = self.owned_outputs(groups).count();
-        let same_paths = new_paths.is_empty() && total == self.files.len();
+        let same_paths = !released && new_paths.is_empty() && total == self.files.len();
         Ok(Plan {
             stale,
             new_paths,

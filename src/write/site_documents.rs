@@ -1,0 +1,206 @@
+//! Documents a site may replace (`ownership::yields_to_site`): the hashes of the bytes this
+//! tool wrote at their paths (`.content-api/documents.json`), so that a file the site put in
+//! place of one of them, in an output folder that is not emptied between builds, is recognised
+//! and kept rather than overwritten.
+//!
+//! A document holding the bytes this tool wrote (its recorded hash) or would write now is the
+//! tool's; anything else there is the site's. A document's hash leaves the record before the
+//! document is replaced and the new one is recorded once the build is committed: a build
+//! stopped in between leaves a document without a hash, which counts as the tool's (as every
+//! document did before the record existed).
+
+use super::manifest::MAX_STATE_BYTES;
+use super::plan::OnDisk;
+use super::state_file::{Links, read_state};
+use super::{Publisher, WriteError, ownership, write_to};
+use crate::render::{AGENT_SKILLS_INDEX, Output};
+use camino::Utf8Path;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use xxhash_rust::xxh3::xxh3_128;
+
+/// Where the record lives, relative to the output folder.
+pub const DOCUMENTS_PATH: &str = ".content-api/documents.json";
+
+/// The paths whose hashes are recorded: every document that may yield to the site's own
+/// file, but the posts' Markdown twins (thousands of them, which a site writing its own
+/// makes from the same content).
+pub(super) fn is_recorded(path: &str) -> bool {
+    ownership::YIELDS_TO_SITE.contains(&path) || path == AGENT_SKILLS_INDEX
+}
+
+/// Path → the xxh3-128 hash of the bytes this tool wrote there.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct DocumentHashes(BTreeMap<String, u128>);
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Record {
+    generator: String,
+    /// Path → hash, as 32 hexadecimal digits.
+    documents: BTreeMap<String, String>,
+}
+
+impl DocumentHashes {
+    /// The record of `out_dir`, or an empty one (with a warning when it is unreadable: its
+    /// documents are then treated as this tool's, as before the record existed).
+    pub fn load(out_dir: &Utf8Path) -> DocumentHashes {
+        let path = out_dir.join(DOCUMENTS_PATH);
+        let record = match read_state(&path, MAX_STATE_BYTES, Links::Refuse) {
+            Ok(None) => return DocumentHashes::default(),
+            Ok(Some(bytes)) => serde_json::from_slice::<Record>(&bytes).ok(),
+            Err(err) => {
+                tracing::warn!("ignoring {err} (it stays where it is)");
+                return DocumentHashes::default();
+            }
+        };
+        let Some(record) = record else {
+            tracing::warn!("ignoring unreadable {path} (it stays where it is)");
+            return DocumentHashes::default();
+        };
+        let documents = record
+            .documents
+            .into_iter()
+            .filter(|(path, _)| is_recorded(path))
+            .filter_map(|(path, hex)| Some((path, u128::from_str_radix(&hex, 16).ok()?)))
+            .collect();
+        DocumentHashes(documents)
+    }
+
+    /// Deterministic bytes: sorted paths and hashes.
+    fn to_bytes(&self) -> Vec<u8> {
+        let record = Record {
+            generator: "content-api".to_string(),
+            documents: self
+                .0
+                .iter()
+                .map(|(path, hash)| (path.clone(), format!("{hash:032x}")))
+                .collect(),
+        };
+        let mut bytes = serde_json::to_vec_pretty(&record).expect("the record serializes");
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// Whether `bytes` are bytes this tool wrote at `path`; `None` when nothing is recorded
+    /// for it.
+    fn wrote(&self, path: &str, bytes: &[u8]) -> Option<bool> {
+        let hash = self.0.get(path)?;
+        Some(*hash == xxh3_128(bytes))
+    }
+}
+
+impl Publisher {
+    /// Part of step 2: settles an output that is a document the site may replace, whose bytes
+    /// on disk are not known, by reading them: already right (nothing to write), the bytes this
+    /// tool wrote before or no record of them (to write), or a file the site put in place of
+    /// the tool's (the site's from now on: yielded, no longer owned). Whether it is still to be
+    /// written.
+    pub(super) fn still_to_write(
+        &mut self,
+        (path, output): &(Arc<str>, Output),
+        on_disk: OnDisk,
+    ) -> bool {
+        if on_disk != OnDisk::Unknown
+            || !is_recorded(path)
+            || !ownership::yields_to_site(path, output)
+        {
+            return true;
+        }
+        let Some(bytes) = self.dir().read(path) else {
+            return true;
+        };
+        if output.eq_bytes(&bytes) {
+            self.files.insert(path.clone(), Some(output.hash));
+            self.digests.insert(path.clone(), xxh3_128(&bytes));
+            return false;
+        }
+        if self.documents.wrote(path, &bytes) != Some(false) {
+            return true;
+        }
+        tracing::info!(
+            "{}/{path} was replaced by the site's own: keeping it",
+            self.out_dir
+        );
+        self.yielded.insert(path.clone());
+        self.files.remove(path);
+        false
+    }
+
+    /// Part of step 3: the documents this publish may replace leave the record first.
+    pub(super) fn record_documents_before(
+        &mut self,
+        stale: &[(&(Arc<str>, Output), OnDisk)],
+    ) -> Result<(), WriteError> {
+        let mut documents = self.documents.clone();
+        for ((path, _), _) in stale {
+            if is_recorded(path) {
+                documents.0.remove(&**path);
+            }
+        }
+        self.save_documents(documents)
+    }
+
+    /// Part of step 6: once the build is committed, the record lists the hash of each recorded
+    /// document this tool owns now (as this publisher wrote or found it, or as the record
+    /// said), and nothing else.
+    pub(super) fn record_documents_after(&mut self) -> Result<(), WriteError> {
+        let documents = self
+            .files
+            .keys()
+            .filter(|path| is_recorded(path))
+            .filter_map(|path| {
+                let hash = self
+                    .digests
+                    .get(path)
+                    .or_else(|| self.documents.0.get(&**path))?;
+                Some((path.to_string(), *hash))
+            })
+            .collect();
+        self.save_documents(DocumentHashes(documents))
+    }
+
+    fn save_documents(&mut self, documents: DocumentHashes) -> Result<(), WriteError> {
+        if documents == self.documents {
+            return Ok(());
+        }
+        if documents.0.is_empty() {
+            self.dir().remove(DOCUMENTS_PATH)?;
+        } else {
+            write_to(self.dir(), DOCUMENTS_PATH, &documents.to_bytes())?;
+        }
+        self.documents = documents;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_record_round_trips_and_keeps_only_the_documents_a_site_may_replace() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Utf8Path::from_path(dir.path()).unwrap();
+        std::fs::create_dir(out.join(".content-api")).unwrap();
+        let hashes = DocumentHashes(BTreeMap::from([
+            ("404.html".to_string(), 1),
+            ("llms.txt".to_string(), u128::MAX),
+        ]));
+        std::fs::write(out.join(DOCUMENTS_PATH), hashes.to_bytes()).unwrap();
+        assert_eq!(DocumentHashes::load(out), hashes);
+        assert_eq!(hashes.wrote("404.html", b"anything"), Some(false));
+        assert_eq!(hashes.wrote("auth.md", b"anything"), None);
+
+        // Hand-edited: a path outside the recorded documents, a hash that is not hexadecimal.
+        std::fs::write(
+            out.join(DOCUMENTS_PATH),
+            r#"{"generator":"content-api","documents":{"../etc/passwd":"01","api/posts.json":"02","404.html":"zz","auth.md":"0a"}}"#,
+        )
+        .unwrap();
+        let loaded = DocumentHashes::load(out);
+        assert_eq!(loaded.0, BTreeMap::from([("auth.md".to_string(), 10)]));
+
+        std::fs::write(out.join(DOCUMENTS_PATH), "not json").unwrap();
+        assert_eq!(DocumentHashes::load(out), DocumentHashes::default());
+    }
+}
