@@ -1054,3 +1054,38 @@ async fn an_edit_seen_by_the_watcher_reaches_the_event_stream() {
         }
     }
 }
+
+/// SIGTERM stops `serve` within a second even while a client that reads nothing holds
+/// responses half sent: the server lets them go on for half a second, then closes them (it
+/// used to wait 5 s, and the process waited for the server).
+#[test]
+fn sigterm_stops_serve_while_a_client_reads_nothing() {
+    let site = common::Site::new();
+    // A Markdown twin of 5.6 MB: a few of them overflow any socket buffer.
+    let body = "A line of text long enough to fill the socket quickly.\n\n".repeat(100_000);
+    site.write(common::EN_POST, format!("{}{body}", common::EN_POST_TEXT));
+    let mut server = Command::start(&site, &[]).unwrap();
+    let addr = server.url.trim_start_matches("http://").to_string();
+    let mut stalled = std::net::TcpStream::connect(&addr).unwrap();
+    let request = format!("GET /blog/hello.md HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    stalled.write_all(request.repeat(8).as_bytes()).unwrap();
+    // Until the server is stuck writing: the kernel's buffers fill within milliseconds.
+    std::thread::sleep(Duration::from_millis(300));
+
+    let pid = server.child.id() as libc::pid_t;
+    let sent = std::time::Instant::now();
+    // SAFETY: kill(2) on the child this test started and has not reaped.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(sent.elapsed() < PATIENCE, "serve did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = sent.elapsed();
+    assert!(status.success(), "{status:?}");
+    // Generous against a loaded machine; the wait it replaces was 5 s at least.
+    assert!(took < Duration::from_secs(3), "stopped after {took:?}");
+    drop(stalled);
+}

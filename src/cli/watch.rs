@@ -19,7 +19,7 @@ use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::render::Lane;
 use crate::session::{Batch, RebuildError, Session};
 use crate::watch::{Changes, Mode, Watcher};
-use crate::write::pages_functions;
+use crate::write::{pages_functions, shutdown};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +35,11 @@ use inbox::{Inbox, start_watcher};
 
 /// How often the daemon checks what changes without a file event.
 const TICK: Duration = Duration::from_secs(1);
+
+/// After Ctrl-C or SIGTERM: how long the publish under way may go on before it stops between
+/// two files, and when the process ends whatever it is doing.
+const SHUTDOWN_GRACE: Duration = Duration::from_millis(700);
+const SHUTDOWN_LIMIT: Duration = Duration::from_millis(900);
 
 /// Polling sees modification times at one-second resolution: a second save within the same
 /// second would go unnoticed, so the paths of each change are read again this much later.
@@ -89,7 +94,15 @@ pub fn run_with(
         if interrupted.swap(true, std::sync::atomic::Ordering::SeqCst) {
             std::process::exit(130);
         }
+        shutdown::request(SHUTDOWN_GRACE);
         let _ = interrupt.send(Message::Shutdown);
+        // Reading and rendering cannot stop halfway; they write nothing, so the process may
+        // end in the middle of them.
+        std::thread::spawn(|| {
+            std::thread::sleep(SHUTDOWN_LIMIT);
+            tracing::info!("stopped (the next start finishes what was under way)");
+            std::process::exit(0);
+        });
     }) {
         tracing::warn!("cannot handle Ctrl-C: {err}");
     }
@@ -162,6 +175,10 @@ impl<'a> Daemon<'a> {
         status.phase("first build: reading, checking and writing the content");
         let started = Session::start(config.clone(), settings.today(), settings.preview());
         status.clear();
+        if shutdown::is_requested() {
+            tracing::info!("stopped (the next start finishes the first build)");
+            return Err(ExitCode::SUCCESS);
+        }
         let (mut session, outcome) = started.map_err(|err| write_error_exit(&err))?;
         session.use_lanes();
         match pages_functions::check(&config) {

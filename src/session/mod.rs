@@ -189,6 +189,12 @@ impl Session {
             Ok(outcome) => outcome,
             // Another writer owns the folder: nothing to retry, the author must choose.
             Err(err @ WriteError::Locked { .. }) => return Err(err),
+            // A shutdown stopped it: the daemon ends before reporting anything.
+            Err(WriteError::Stopped) => Outcome {
+                write_failed: true,
+                took: started.elapsed(),
+                ..Outcome::default()
+            },
             // A full disk, a permission, a file in the way: the daemon keeps running, and the
             // tick retries (a failed publish leaves the publisher not intact) until it succeeds.
             Err(err) => {

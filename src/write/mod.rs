@@ -40,6 +40,7 @@ mod purge;
 mod remove;
 mod report;
 mod safe_path;
+pub mod shutdown;
 mod site_documents;
 mod site_paths;
 pub mod state_file;
@@ -290,13 +291,15 @@ impl Publisher {
     /// so, asked before each file and before each block of a file: a write of the 60 MB
     /// `llms-full.txt` gives way to an edit within a millisecond. A file being written when it
     /// stops is not put in place (its old bytes stay, and are still known); the files written
-    /// before it are, as after a failed write, and nothing is removed or committed.
+    /// before it are, as after a failed write, and nothing is removed or committed. A shutdown
+    /// stops it the same way once its deadline passes (`shutdown`).
     pub fn publish_groups_until(
         &mut self,
         groups: &[Files],
         stop: &Stop<'_>,
     ) -> Result<Report, WriteError> {
-        let result = self.try_publish(groups, stop);
+        let stop = || stop() || shutdown::is_due();
+        let result = self.try_publish(groups, &stop);
         // A stop leaves every file whole and known: the folder holds no damage to look for.
         self.failed = result
             .as_ref()
