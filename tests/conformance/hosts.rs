@@ -78,12 +78,22 @@ impl Host {
     }
 }
 
+/// A free loopback port below the kernel's ephemeral range (32768 and up on Linux). A port
+/// the kernel hands out for `:0` may be handed to another process (wrangler and workerd open
+/// several on their own) between this check and the host binding it; one below the range is
+/// only ever taken by name.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let seed = std::process::id().wrapping_mul(7919);
+    for _ in 0..12_000 {
+        let step = NEXT.fetch_add(1, Ordering::Relaxed).wrapping_mul(13);
+        let port = (20_000 + seed.wrapping_add(step) % 12_000) as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free loopback port between 20000 and 32000");
 }
 
 /// A program from `variable`, else from `PATH`. `None` when absent, unless the run requires
