@@ -28,6 +28,11 @@ impl Daemon {
     /// Starts `content-api` (watch mode) on a copy of the sample site. With `symlinked`, the
     /// site's `content` is a symbolic link to a folder elsewhere.
     fn start(symlinked: bool, extra: &[&str]) -> Daemon {
+        Daemon::start_with(symlinked, extra, |_| {})
+    }
+
+    /// [`Daemon::start`], with `prepare` changing the copied content before the daemon starts.
+    fn start_with(symlinked: bool, extra: &[&str], prepare: impl FnOnce(&Path)) -> Daemon {
         let site = tempfile::tempdir().unwrap();
         let content = if symlinked {
             site.path().join("real-content")
@@ -35,6 +40,7 @@ impl Daemon {
             site.path().join("content")
         };
         copy_sample_content(&content);
+        prepare(&content);
         if symlinked {
             std::os::unix::fs::symlink(&content, site.path().join("content")).unwrap();
         }
@@ -350,6 +356,67 @@ fn a_symlinked_content_folder_is_watched() {
     )
     .unwrap();
     daemon.settles("an edit in a symlinked content folder");
+}
+
+/// Links inside the content folder are watched as `--once` follows them, whichever path an
+/// edit goes through: a linked language folder (`blog/es -> ../_shared/es`), a post that is a
+/// link to a file outside the content paths, and a post hard-linked to another.
+#[test]
+fn links_inside_the_content_are_followed_at_every_path() {
+    use std::os::unix::fs::symlink;
+    const SPANISH: &str = "2024-06-02_running-up-las-palmas.md";
+    const HARD_LINK: &str = "blog/en/2024-01-05_a-hard-link.md";
+    const HARD_LINKED: &str = "blog/en/2023-04-09_hello-from-medellin.md";
+    let daemon = Daemon::start_with(false, &[], |content| {
+        std::fs::create_dir(content.join("_shared")).unwrap();
+        std::fs::rename(content.join("blog/es"), content.join("_shared/es")).unwrap();
+        symlink("../_shared/es", content.join("blog/es")).unwrap();
+        std::fs::rename(content.join(POST), content.join("_shared/running.md")).unwrap();
+        symlink("../../_shared/running.md", content.join(POST)).unwrap();
+        std::fs::hard_link(content.join(HARD_LINKED), content.join(HARD_LINK)).unwrap();
+    });
+    assert!(
+        daemon.path("blog/es").join(SPANISH).is_file(),
+        "{SPANISH} exists"
+    );
+    daemon.settles("the first build");
+    // Written in place (truncated, then written): every path keeps reading the same file.
+    let edit = |path: &Path, title: &str| std::fs::write(path, edit_title(path, title)).unwrap();
+
+    edit(
+        &daemon.path("_shared/es").join(SPANISH),
+        "At the folder's target",
+    );
+    daemon.settles("an edit at a linked folder's target");
+    edit(
+        &daemon.path("blog/es").join(SPANISH),
+        "Through the linked folder",
+    );
+    daemon.settles("an edit through a linked folder");
+    edit(
+        &daemon.path("_shared/running.md"),
+        "At the linked post's target",
+    );
+    daemon.settles("an edit at a linked post's target");
+    edit(&daemon.path(HARD_LINK), "Through one of two hard links");
+    daemon.settles("an edit of a hard-linked post");
+    edit(&daemon.path(HARD_LINKED), "Through the other hard link");
+    daemon.settles("an edit of the other hard link");
+
+    // A link made while watching is followed too.
+    std::fs::copy(
+        daemon.path("blog/en/2024-02-10_what-incremental-really-means.md"),
+        daemon.path("_shared/more.md"),
+    )
+    .unwrap();
+    symlink(
+        "../../_shared/more.md",
+        daemon.path("blog/en/2024-03-01_more.md"),
+    )
+    .unwrap();
+    daemon.settles("a new linked post");
+    edit(&daemon.path("_shared/more.md"), "At a new link's target");
+    daemon.settles("an edit at a new link's target");
 }
 
 #[test]

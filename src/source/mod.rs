@@ -5,6 +5,7 @@
 //! `--once` and the watcher feed the database through the same functions.
 
 mod body;
+mod links;
 mod listing;
 mod path;
 mod read;
@@ -12,6 +13,7 @@ mod stat;
 mod walk;
 
 pub use body::DiskBody;
+pub use links::Aliases;
 pub use path::ContentPath;
 pub use read::FileContents;
 pub use walk::{Scan, scan};

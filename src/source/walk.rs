@@ -208,8 +208,7 @@ fn walk_folder(
         .follow_links(true)
         .into_iter()
         .filter_entry(|entry| {
-            let name = entry.file_name().as_encoded_bytes();
-            if entry.depth() > 0 && (name.starts_with(b".") || name.starts_with(b"_")) {
+            if is_hidden(entry) {
                 return false;
             }
             saw_link |= entry.path_is_symlink();
@@ -275,7 +274,14 @@ fn walk_folder(
 
 /// Whether the link at `path` resolves outside `canonical_root`. An unresolvable link
 /// (dangling, or a loop) is left to the walker, which reports it.
-fn leaves_folder(canonical_root: &Path, path: &Path) -> bool {
+/// Whether the walk skips `entry`: a name starting with `.` or `_` below the content folder
+/// (`.git/`, `_drafts/`, `_shared/`) is never content.
+pub(super) fn is_hidden(entry: &walkdir::DirEntry) -> bool {
+    let name = entry.file_name().as_encoded_bytes();
+    entry.depth() > 0 && (name.starts_with(b".") || name.starts_with(b"_"))
+}
+
+pub(super) fn leaves_folder(canonical_root: &Path, path: &Path) -> bool {
     std::fs::canonicalize(path).is_ok_and(|target| !target.starts_with(canonical_root))
 }
 
@@ -286,7 +292,7 @@ fn shown_path(root: &Path, path: &Path) -> String {
         .into_owned()
 }
 
-fn relative_content_path(relative: &Path) -> Option<ContentPath> {
+pub(super) fn relative_content_path(relative: &Path) -> Option<ContentPath> {
     let text = relative.to_str()?;
     ContentPath::new(&text.replace(std::path::MAIN_SEPARATOR, "/"))
 }

@@ -86,9 +86,11 @@ impl Batch {
 pub(super) fn run(
     events: Receiver<notify::Result<notify::Event>>,
     timing: Timing,
-    translator: Translator,
+    mut translator: Translator,
     mut handler: impl FnMut(Signal),
 ) {
+    // Here rather than before watching starts: the first build runs meanwhile.
+    translator.refresh_aliases();
     while let Ok(first) = events.recv() {
         let mut batch = Batch::new(Instant::now());
         batch.add(first, Instant::now(), &translator);
@@ -120,7 +122,12 @@ pub(super) fn run(
             handler(Signal::Error(super::errors::describe(&error)));
         }
         if !batch.changes.is_empty() {
+            let refresh = translator.aliases_may_change(&batch.changes);
             handler(Signal::Changes(batch.changes));
+            // After handing the batch on: the walk does not delay its rebuild.
+            if refresh {
+                translator.refresh_aliases();
+            }
         }
         if !open {
             return;
@@ -159,6 +166,7 @@ mod tests {
         let translator = Translator {
             content_root: PathBuf::from("/c"),
             config: None,
+            aliases: Default::default(),
         };
         let mut batches = Vec::new();
         let timing = Timing {
@@ -186,6 +194,7 @@ mod tests {
         Translator {
             content_root: PathBuf::from("/c"),
             config: None,
+            aliases: Default::default(),
         }
     }
 

@@ -101,6 +101,7 @@ mod tests {
         let translator = Translator {
             content_root: PathBuf::from("/c"),
             config: Some((PathBuf::from("/"), "watch.toml".into())),
+            aliases: Default::default(),
         };
         let mut saves = Saves::default();
         events

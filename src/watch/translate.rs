@@ -8,7 +8,7 @@
 
 use super::Changes;
 use super::filter::is_editor_debris;
-use crate::source::in_content_folder;
+use crate::source::{Aliases, in_content_folder};
 use notify::Event;
 use notify::event::{AccessKind, AccessMode, DataChange, EventKind, MetadataKind, ModifyKind};
 use std::path::{Path, PathBuf};
@@ -19,6 +19,8 @@ pub(super) struct Translator {
     pub(super) content_root: PathBuf,
     /// The config file's (canonical) folder and its name.
     pub(super) config: Option<(PathBuf, std::ffi::OsString)>,
+    /// The content files reached by more than one path (links), as of the last batch.
+    pub(super) aliases: Aliases,
 }
 
 impl Translator {
@@ -53,22 +55,53 @@ impl Translator {
     /// Whether events on `path` reach the session: a content path, the config file, or the
     /// content folder itself (not scratch files, never-content paths or other folders' files).
     pub(super) fn follows(&self, path: &Path) -> bool {
-        self.target(path).is_some()
+        self.target(path).is_some() || !self.aliases.reaching(path).is_empty()
+    }
+
+    /// Walks the content folder again for its links when `changes` (a batch just handed on)
+    /// may have added or removed one: a link, a folder or a hard-linked file appeared or went.
+    pub(super) fn aliases_may_change(&self, changes: &Changes) -> bool {
+        changes.rescan
+            || changes.root
+            || changes.content.iter().any(|path| {
+                let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+                changes.folders.contains(folder)
+                    && self.aliases.may_change_at(&self.content_root, path)
+            })
+    }
+
+    pub(super) fn refresh_aliases(&mut self) {
+        self.aliases = Aliases::of(&self.content_root);
     }
 
     fn classify(&self, path: &Path, listing_changed: bool, changes: &mut Changes) {
         match self.target(path) {
-            None => {}
+            // Not a content path, but maybe one that content paths are read through (the
+            // target of a link): those paths changed.
+            None => {
+                for linked in self.aliases.reaching(path) {
+                    let linked = self.content_root.join(linked);
+                    if let Some(Target::Content(relative)) = self.target(&linked) {
+                        self.add_content(relative, listing_changed, changes);
+                    }
+                }
+            }
             Some(Target::Config) => changes.config = true,
             Some(Target::Root) => changes.root = true,
             Some(Target::NotUtf8) => changes.rescan = true,
-            Some(Target::Content(relative)) => {
-                if listing_changed && let Some((folder, _)) = relative.rsplit_once('/') {
-                    changes.folders.insert(folder.to_string());
-                }
-                changes.content.insert(relative);
-            }
+            Some(Target::Content(relative)) => self.add_content(relative, listing_changed, changes),
         }
+    }
+
+    /// Adds a changed content path, and the other content paths that read the same file.
+    fn add_content(&self, relative: String, listing_changed: bool, changes: &mut Changes) {
+        if listing_changed && let Some((folder, _)) = relative.rsplit_once('/') {
+            changes.folders.insert(folder.to_string());
+        }
+        for other in self.aliases.sharing(&relative) {
+            changes.content.insert(other.to_string());
+        }
+        changes.content.insert(relative);
     }
 
     fn target(&self, path: &Path) -> Option<Target> {
@@ -142,6 +175,7 @@ mod tests {
         let translator = Translator {
             content_root: PathBuf::from("/site/content"),
             config: Some((PathBuf::from("/site"), "watch.toml".into())),
+            aliases: Default::default(),
         };
         let mut changes = Changes::default();
         for event in events {

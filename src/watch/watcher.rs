@@ -73,6 +73,8 @@ pub fn start(
     let translator = Translator {
         content_root: content_root.clone(),
         config: config.clone(),
+        // Walked by the debouncer's thread when it starts.
+        aliases: Default::default(),
     };
     let watch = |watcher: &mut dyn notify::Watcher| -> Result<(), StartError> {
         watcher

@@ -1,0 +1,229 @@
+//! The content files reached by more than one path, for the watcher: through a symbolic link
+//! (a linked folder such as `blog/es -> ../_shared/es`, or a linked file) or a hard link.
+//!
+//! The OS reports an edit at one path of a file: the path it was written through, or the one
+//! its watch was registered under (a linked folder and its target are one folder to inotify).
+//! [`Aliases`] turns such a path into every content path that reads the same file, so that
+//! watch mode re-reads all of them, as a fresh build would. It is made by the same walk as a
+//! scan: links are followed while they stay inside the content folder.
+
+use super::walk::{is_hidden, leaves_folder, relative_content_path};
+use std::collections::HashMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// A file's identity on disk: its device and inode numbers.
+type Identity = (u64, u64);
+
+/// The content paths that share a file with another path (see the module's header).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Aliases {
+    /// Each linked folder inside the content folder: its target (canonical) and the content
+    /// path of the link.
+    folders: Vec<(PathBuf, String)>,
+    /// Each linked file: its target (canonical) and the content path of the link.
+    files: Vec<(PathBuf, String)>,
+    /// The content paths of each file reached by more than one of them.
+    shared: HashMap<Identity, Vec<String>>,
+    /// The identity of each path in `shared`.
+    identity: HashMap<String, Identity>,
+}
+
+impl Aliases {
+    /// The aliases of the content folder `root` as it is now. A folder with no link and no
+    /// hard-linked content file has none (the common case, and the walk is then one `stat`
+    /// per file).
+    pub fn of(root: &Path) -> Aliases {
+        let Ok(canonical_root) = root.canonicalize() else {
+            return Aliases::default();
+        };
+        let mut aliases = Aliases::default();
+        let mut paths_of: HashMap<Identity, Vec<String>> = HashMap::new();
+        let walker = walkdir::WalkDir::new(root)
+            .follow_links(true)
+            .into_iter()
+            .filter_entry(|entry| {
+                let leaves =
+                    entry.path_is_symlink() && leaves_folder(&canonical_root, entry.path());
+                !is_hidden(entry) && !leaves
+            });
+        for entry in walker.flatten() {
+            let Some(relative) = entry
+                .path()
+                .strip_prefix(root)
+                .ok()
+                .and_then(relative_content_path)
+            else {
+                continue;
+            };
+            let relative = relative.as_str().to_string();
+            if entry.path_is_symlink()
+                && let Ok(target) = entry.path().canonicalize()
+            {
+                if entry.file_type().is_dir() {
+                    aliases.folders.push((target, relative.clone()));
+                } else {
+                    aliases.files.push((target, relative.clone()));
+                }
+            }
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            let through_link = entry.path_is_symlink()
+                || aliases
+                    .folders
+                    .iter()
+                    .any(|(_, folder)| is_below(&relative, folder));
+            if meta.nlink() > 1 || through_link {
+                paths_of
+                    .entry((meta.dev(), meta.ino()))
+                    .or_default()
+                    .push(relative);
+            }
+        }
+        for (identity, paths) in paths_of {
+            if paths.len() > 1 {
+                for path in &paths {
+                    aliases.identity.insert(path.clone(), identity);
+                }
+                aliases.shared.insert(identity, paths);
+            }
+        }
+        aliases
+    }
+
+    /// Whether every content file has one path.
+    pub fn is_empty(&self) -> bool {
+        self.folders.is_empty() && self.files.is_empty() && self.shared.is_empty()
+    }
+
+    /// The content paths that `path` (absolute, below the canonical content folder, but not a
+    /// content path itself, e.g. `_shared/es/post.md`) is read through: the paths through the
+    /// links that lead to it, and those sharing its file. Reported paths may be gone (a remove):
+    /// the folder part is matched as text.
+    pub fn reaching(&self, path: &Path) -> Vec<String> {
+        let mut found = Vec::new();
+        for (target, link) in &self.folders {
+            if let Ok(rest) = path.strip_prefix(target) {
+                match rest.to_str() {
+                    Some("") => found.push(link.clone()),
+                    Some(rest) => found.push(format!("{link}/{rest}")),
+                    None => {}
+                }
+            }
+        }
+        for (target, link) in &self.files {
+            if path == target {
+                found.push(link.clone());
+            }
+        }
+        if !self.shared.is_empty()
+            && let Ok(meta) = std::fs::metadata(path)
+            && let Some(paths) = self.shared.get(&(meta.dev(), meta.ino()))
+        {
+            found.extend(paths.iter().cloned());
+        }
+        found
+    }
+
+    /// The other content paths that read the file at the content path `path`.
+    pub fn sharing(&self, path: &str) -> impl Iterator<Item = &str> {
+        self.identity
+            .get(path)
+            .and_then(|identity| self.shared.get(identity))
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .filter(move |other| *other != path)
+    }
+
+    /// Whether a change at the content path `path` (found at `root`) may change the aliases:
+    /// a link, a folder (which may hold links) or a hard-linked file appeared or went there.
+    pub fn may_change_at(&self, root: &Path, path: &str) -> bool {
+        if self.identity.contains_key(path)
+            || self
+                .folders
+                .iter()
+                .any(|(_, link)| is_below(path, link) || link == path)
+            || self.files.iter().any(|(_, link)| link == path)
+        {
+            return true;
+        }
+        std::fs::symlink_metadata(root.join(path))
+            .is_ok_and(|meta| meta.file_type().is_symlink() || meta.is_dir() || meta.nlink() > 1)
+    }
+}
+
+/// Whether the content path `path` is inside the content folder `folder`.
+fn is_below(path: &str, folder: &str) -> bool {
+    path.strip_prefix(folder)
+        .is_some_and(|rest| rest.starts_with('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn write(root: &Path, relative: &str) {
+        let path = root.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "---\ntitle: x\n---\n").unwrap();
+    }
+
+    #[test]
+    fn linked_folders_linked_files_and_hard_links_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &dir.path().canonicalize().unwrap();
+        write(root, "_shared/es/2024-01-01_a.md");
+        write(root, "blog/en/2024-01-01_a.md");
+        write(root, "_shared/b.md");
+        symlink("../_shared/es", root.join("blog/es")).unwrap();
+        symlink("../../_shared/b.md", root.join("blog/en/2024-01-02_b.md")).unwrap();
+        std::fs::hard_link(
+            root.join("blog/en/2024-01-01_a.md"),
+            root.join("blog/en/2024-01-03_c.md"),
+        )
+        .unwrap();
+        let aliases = Aliases::of(root);
+
+        assert_eq!(
+            aliases.reaching(&root.join("_shared/es/2024-01-01_a.md")),
+            ["blog/es/2024-01-01_a.md"]
+        );
+        assert_eq!(
+            aliases.reaching(&root.join("_shared/es/2024-02-02_new.md")),
+            ["blog/es/2024-02-02_new.md"],
+            "a file the walk did not see (new, or removed) is matched by its folder"
+        );
+        assert_eq!(aliases.reaching(&root.join("_shared/es")), ["blog/es"]);
+        assert_eq!(
+            aliases.reaching(&root.join("_shared/b.md")),
+            ["blog/en/2024-01-02_b.md"]
+        );
+        assert_eq!(
+            aliases
+                .sharing("blog/en/2024-01-01_a.md")
+                .collect::<Vec<_>>(),
+            ["blog/en/2024-01-03_c.md"]
+        );
+        assert!(aliases.reaching(&root.join("_drafts/x.md")).is_empty());
+        assert!(aliases.may_change_at(root, "blog/es/2024-01-01_a.md"));
+        assert!(!aliases.may_change_at(root, "tags/rust.md"));
+    }
+
+    #[test]
+    fn a_folder_without_links_has_no_aliases() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "blog/en/2024-01-01_a.md");
+        write(dir.path(), "tags/rust.md");
+        let aliases = Aliases::of(dir.path());
+        assert!(aliases.is_empty());
+        assert!(!aliases.may_change_at(dir.path(), "blog/en/2024-01-01_a.md"));
+        assert!(
+            aliases.may_change_at(dir.path(), "blog/en"),
+            "a folder may hold links"
+        );
+    }
+}
