@@ -13,7 +13,7 @@
 mod storm_harness;
 
 use std::time::Duration;
-use storm_harness::{Pace, Storm, run, save_repeatedly, seeds};
+use storm_harness::{Pace, Site, Storm, run, run_on, save_repeatedly, seeds};
 
 /// Edits per burst storm: enough that renames, chains and saves collide in one debounce window.
 const BURST_EDITS: usize = 150;
@@ -53,6 +53,19 @@ fn burst_storms_end_equal_to_a_fresh_build() {
         .map(|seed| run(seed, Pace::Burst, BURST_EDITS))
         .collect();
     check(storms);
+}
+
+/// Issue 28: links inside the content (a linked language folder, linked posts, hard links),
+/// with edits through the links and at their targets.
+#[test]
+fn storms_on_a_site_with_links_end_equal_to_a_fresh_build() {
+    let burst = seeds(&[201, 202, 203])
+        .into_iter()
+        .map(|seed| run_on(&Site::generate_linked(seed), seed, Pace::Burst, BURST_EDITS));
+    let human = seeds(&[204])
+        .into_iter()
+        .map(|seed| run_on(&Site::generate_linked(seed), seed, Pace::Human, HUMAN_EDITS));
+    check(burst.chain(human).collect());
 }
 
 #[test]

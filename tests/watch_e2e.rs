@@ -403,6 +403,17 @@ fn links_inside_the_content_are_followed_at_every_path() {
     edit(&daemon.path(HARD_LINKED), "Through the other hard link");
     daemon.settles("an edit of the other hard link");
 
+    // A linked folder moved away and back (inotify's one watch of its target went with it).
+    std::fs::rename(daemon.path("blog/es"), daemon.path(".es-aside")).unwrap();
+    daemon.settles("a linked folder moved away");
+    std::fs::rename(daemon.path(".es-aside"), daemon.path("blog/es")).unwrap();
+    daemon.settles("a linked folder moved back");
+    edit(
+        &daemon.path("_shared/es").join(SPANISH),
+        "After the move back",
+    );
+    daemon.settles("an edit at the target of a linked folder moved back");
+
     // A link made while watching is followed too.
     std::fs::copy(
         daemon.path("blog/en/2024-02-10_what-incremental-really-means.md"),
@@ -417,6 +428,22 @@ fn links_inside_the_content_are_followed_at_every_path() {
     daemon.settles("a new linked post");
     edit(&daemon.path("_shared/more.md"), "At a new link's target");
     daemon.settles("an edit at a new link's target");
+}
+
+/// A post that is a link to nothing yet (a restore writes links before their targets) is an
+/// error of the content; the target appearing later is seen through the link, and the error
+/// goes with it.
+#[test]
+fn a_link_whose_target_appears_later_is_followed() {
+    const LATER: &str = "blog/en/2024-07-01_later.md";
+    let daemon = Daemon::start_with(false, &[], |content| {
+        std::os::unix::fs::symlink("../../_shared/later.md", content.join(LATER)).unwrap();
+    });
+    daemon.wait_for_log("nothing is published until it builds");
+    std::fs::create_dir(daemon.path("_shared")).unwrap();
+    std::fs::copy(daemon.path(POST), daemon.path("_shared/later.md")).unwrap();
+    daemon.settles("the target of a link appearing");
+    assert!(daemon.output().contains_key("blog/later.md"));
 }
 
 #[test]

@@ -14,6 +14,8 @@ impl Session {
         if disk_path.is_dir() {
             let scan = source::scan_under(&self.content_dir, relative);
             let found: HashSet<ContentPath> = scan.files.iter().map(|f| f.path.clone()).collect();
+            let problems = scan.problems.iter().map(crate::workspace::scan_problem);
+            self.replace_scan_problems(|path| is_at_or_below(path, relative), problems);
             for file in scan.files {
                 self.stage(file.path, file.contents);
             }
@@ -33,6 +35,33 @@ impl Session {
         // known below it is gone too. (A path that is a file has nothing below it.)
         if std::fs::symlink_metadata(&disk_path).is_err() {
             self.stage_missing_under(relative, &HashSet::new());
+        }
+        if !disk_path.is_dir() {
+            // What a fresh walk reports at this path now (a link whose target is missing, a
+            // FIFO) replaces what an earlier one did: a problem mended since goes.
+            let problems = source::problems_at(&self.content_dir, relative);
+            let problems = problems.iter().map(crate::workspace::scan_problem);
+            self.replace_scan_problems(|path| path == relative, problems);
+        }
+    }
+
+    /// Replaces the walk's problems at the paths `replaced` names with `found`.
+    fn replace_scan_problems(
+        &mut self,
+        replaced: impl Fn(&str) -> bool,
+        found: impl IntoIterator<Item = Diagnostic>,
+    ) {
+        let before = self.workspace.scan_problems();
+        let mut problems: Vec<Diagnostic> = before
+            .iter()
+            .filter(|problem| !replaced(&problem.path))
+            .cloned()
+            .chain(found)
+            .collect();
+        // In path order, as a full scan lists them.
+        problems.sort_by(|a, b| a.path.cmp(&b.path));
+        if *problems != *before {
+            self.workspace.set_scan_problems(problems.into());
         }
     }
 
@@ -116,4 +145,10 @@ impl Session {
             self.pending.insert(path, contents);
         }
     }
+}
+
+/// Whether the content path `path` is `folder` or inside it.
+fn is_at_or_below(path: &str, folder: &str) -> bool {
+    path.strip_prefix(folder)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }

@@ -47,7 +47,26 @@ impl Aliases {
                     entry.path_is_symlink() && leaves_folder(&canonical_root, entry.path());
                 !is_hidden(entry) && !leaves
             });
-        for entry in walker.flatten() {
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    // A link whose target is missing (yet: a restore may write the link
+                    // first): a path that appears there later is read through it.
+                    let link = err.path().filter(|path| path.is_symlink());
+                    if let Some(link) = link
+                        && let Some(target) = missing_target(link)
+                        && target.starts_with(&canonical_root)
+                        && let Some(relative) =
+                            link.strip_prefix(root).ok().and_then(relative_content_path)
+                    {
+                        aliases
+                            .folders
+                            .push((target, relative.as_str().to_string()));
+                    }
+                    continue;
+                }
+            };
             let Some(relative) = entry
                 .path()
                 .strip_prefix(root)
@@ -91,6 +110,14 @@ impl Aliases {
             }
         }
         aliases
+    }
+
+    /// The targets of the linked folders (those that exist).
+    pub fn linked_folders(&self) -> impl Iterator<Item = &Path> {
+        self.folders
+            .iter()
+            .map(|(target, _)| target.as_path())
+            .filter(|target| target.is_dir())
     }
 
     /// Whether every content file has one path.
@@ -142,10 +169,7 @@ impl Aliases {
     /// a link, a folder (which may hold links) or a hard-linked file appeared or went there.
     pub fn may_change_at(&self, root: &Path, path: &str) -> bool {
         if self.identity.contains_key(path)
-            || self
-                .folders
-                .iter()
-                .any(|(_, link)| is_below(path, link) || link == path)
+            || self.folders.iter().any(|(_, link)| link == path)
             || self.files.iter().any(|(_, link)| link == path)
         {
             return true;
@@ -153,6 +177,25 @@ impl Aliases {
         std::fs::symlink_metadata(root.join(path))
             .is_ok_and(|meta| meta.file_type().is_symlink() || meta.is_dir() || meta.nlink() > 1)
     }
+}
+
+/// Where the link at `link` leads, though nothing is there: the canonical path of its folder
+/// with the link's text appended, `.` and `..` resolved as text.
+fn missing_target(link: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let to = std::fs::read_link(link).ok()?;
+    let joined = link.parent()?.canonicalize().ok()?.join(to);
+    let mut target = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            Component::ParentDir => {
+                target.pop();
+            }
+            Component::CurDir => {}
+            part => target.push(part),
+        }
+    }
+    Some(target)
 }
 
 /// Whether the content path `path` is inside the content folder `folder`.
@@ -179,8 +222,7 @@ mod tests {
         write(root, "_shared/es/2024-01-01_a.md");
         write(root, "blog/en/2024-01-01_a.md");
         write(root, "_shared/b.md");
-        symlink("../_shared/es", root.join("blog/es")).unwrap();
-        symlink("../../_shared/b.md", root.join("blog/en/2024-01-02_b.md")).unwrap();
+        link_es_and_b(root);
         std::fs::hard_link(
             root.join("blog/en/2024-01-01_a.md"),
             root.join("blog/en/2024-01-03_c.md"),
@@ -188,10 +230,7 @@ mod tests {
         .unwrap();
         let aliases = Aliases::of(root);
 
-        assert_eq!(
-            aliases.reaching(&root.join("_shared/es/2024-01-01_a.md")),
-            ["blog/es/2024-01-01_a.md"]
-        );
+        assert_reaches_es_and_b(&aliases, root);
         assert_eq!(
             aliases.reaching(&root.join("_shared/es/2024-02-02_new.md")),
             ["blog/es/2024-02-02_new.md"],
@@ -199,18 +238,49 @@ mod tests {
         );
         assert_eq!(aliases.reaching(&root.join("_shared/es")), ["blog/es"]);
         assert_eq!(
-            aliases.reaching(&root.join("_shared/b.md")),
-            ["blog/en/2024-01-02_b.md"]
-        );
-        assert_eq!(
             aliases
                 .sharing("blog/en/2024-01-01_a.md")
                 .collect::<Vec<_>>(),
             ["blog/en/2024-01-03_c.md"]
         );
         assert!(aliases.reaching(&root.join("_drafts/x.md")).is_empty());
-        assert!(aliases.may_change_at(root, "blog/es/2024-01-01_a.md"));
+        assert!(aliases.may_change_at(root, "blog/es"), "a link");
+        assert!(
+            aliases.may_change_at(root, "blog/en/2024-01-02_b.md"),
+            "a link"
+        );
+        assert!(
+            aliases.may_change_at(root, "blog/en/2024-01-03_c.md"),
+            "a hard link"
+        );
+        assert!(!aliases.may_change_at(root, "blog/es/2024-01-01_a.md"));
         assert!(!aliases.may_change_at(root, "tags/rust.md"));
+    }
+
+    #[test]
+    fn a_link_to_nothing_yet_leads_to_what_appears_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &dir.path().canonicalize().unwrap();
+        write(root, "blog/en/2024-01-01_a.md");
+        link_es_and_b(root);
+        assert_reaches_es_and_b(&Aliases::of(root), root);
+    }
+
+    /// `blog/es -> ../_shared/es` and `blog/en/2024-01-02_b.md -> ../../_shared/b.md`.
+    fn link_es_and_b(root: &Path) {
+        symlink("../_shared/es", root.join("blog/es")).unwrap();
+        symlink("../../_shared/b.md", root.join("blog/en/2024-01-02_b.md")).unwrap();
+    }
+
+    fn assert_reaches_es_and_b(aliases: &Aliases, root: &Path) {
+        assert_eq!(
+            aliases.reaching(&root.join("_shared/es/2024-01-01_a.md")),
+            ["blog/es/2024-01-01_a.md"]
+        );
+        assert_eq!(
+            aliases.reaching(&root.join("_shared/b.md")),
+            ["blog/en/2024-01-02_b.md"]
+        );
     }
 
     #[test]

@@ -24,4 +24,4 @@ pub(crate) use listing::list_folder;
 pub(crate) use path::{FileRole, classify};
 pub(crate) use read::{kind_of, read_content, read_file};
 pub(crate) use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree};
-pub(crate) use walk::{ScanProblem, in_content_folder, scan_under};
+pub(crate) use walk::{ScanProblem, in_content_folder, problems_at, scan_under};

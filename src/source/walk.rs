@@ -144,23 +144,39 @@ pub fn scan_listed<'a>(
 /// Scans one folder below the content root (`relative`, `/`-separated), for a watcher that saw
 /// it appear or move. Folders that cannot hold content give an empty scan.
 pub fn scan_under(root: &Path, relative: &str) -> Scan {
-    let mut parts = relative.split('/');
-    let holds_content = parts
-        .next()
-        .is_some_and(|top| CONTENT_FOLDERS.contains(&top))
-        && relative
-            .split('/')
-            .all(|p| !p.starts_with('.') && !p.starts_with('_'));
     let mut found = Vec::new();
     let mut problems = Vec::new();
     let dir = root.join(relative);
-    if holds_content && dir.is_dir() {
+    if may_hold_content(relative) && dir.is_dir() {
         walk_folder(root, &dir, &mut |file| found.push(file), &mut problems);
     }
     read_found(found, problems, &keep_all)
 }
 
 /// Whether `relative` names one of the top-level folders that hold content, or something in one.
+/// What a full scan reports at `relative` alone (a file, a link, a FIFO; not a folder's
+/// contents): a walk of that one path, its files not read.
+pub fn problems_at(root: &Path, relative: &str) -> Vec<ScanProblem> {
+    let mut problems = Vec::new();
+    let path = root.join(relative);
+    if may_hold_content(relative) && std::fs::symlink_metadata(&path).is_ok() && !path.is_dir() {
+        walk_folder(root, &path, &mut |_| {}, &mut problems);
+    }
+    problems
+}
+
+/// Whether a walk of the content folder goes through `relative`: below a content folder
+/// (`blog/`, `tags/`...), with no part hidden by a leading `.` or `_`.
+fn may_hold_content(relative: &str) -> bool {
+    relative
+        .split('/')
+        .next()
+        .is_some_and(|top| CONTENT_FOLDERS.contains(&top))
+        && relative
+            .split('/')
+            .all(|part| !part.starts_with('.') && !part.starts_with('_'))
+}
+
 pub fn in_content_folder(relative: &str) -> bool {
     relative
         .split('/')

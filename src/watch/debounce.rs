@@ -121,13 +121,9 @@ pub(super) fn run(
         for error in batch.errors {
             handler(Signal::Error(super::errors::describe(&error)));
         }
+        translator.finish_batch(&mut batch.changes);
         if !batch.changes.is_empty() {
-            let refresh = translator.aliases_may_change(&batch.changes);
             handler(Signal::Changes(batch.changes));
-            // After handing the batch on: the walk does not delay its rebuild.
-            if refresh {
-                translator.refresh_aliases();
-            }
         }
         if !open {
             return;
@@ -167,6 +163,8 @@ mod tests {
             content_root: PathBuf::from("/c"),
             config: None,
             aliases: Default::default(),
+            unmatched: Default::default(),
+            watcher: std::sync::Weak::new(),
         };
         let mut batches = Vec::new();
         let timing = Timing {
@@ -195,6 +193,8 @@ mod tests {
             content_root: PathBuf::from("/c"),
             config: None,
             aliases: Default::default(),
+            unmatched: Default::default(),
+            watcher: std::sync::Weak::new(),
         }
     }
 

@@ -102,6 +102,8 @@ mod tests {
             content_root: PathBuf::from("/c"),
             config: Some((PathBuf::from("/"), "watch.toml".into())),
             aliases: Default::default(),
+            unmatched: Default::default(),
+            watcher: std::sync::Weak::new(),
         };
         let mut saves = Saves::default();
         events

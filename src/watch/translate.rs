@@ -21,6 +21,12 @@ pub(super) struct Translator {
     pub(super) config: Option<(PathBuf, std::ffi::OsString)>,
     /// The content files reached by more than one path (links), as of the last batch.
     pub(super) aliases: Aliases,
+    /// This batch's paths below the content folder that are no content path and that no known
+    /// link leads to, with whether their folder's listing changed: a link made in the same
+    /// batch may lead there (see [`Translator::finish_batch`]).
+    pub(super) unmatched: std::cell::RefCell<Vec<(PathBuf, bool)>>,
+    /// The watcher, to watch the targets of linked folders again after a walk.
+    pub(super) watcher: std::sync::Weak<std::sync::Mutex<Box<dyn notify::Watcher + Send>>>,
 }
 
 impl Translator {
@@ -58,20 +64,43 @@ impl Translator {
         self.target(path).is_some() || !self.aliases.reaching(path).is_empty()
     }
 
-    /// Walks the content folder again for its links when `changes` (a batch just handed on)
-    /// may have added or removed one: a link, a folder or a hard-linked file appeared or went.
-    pub(super) fn aliases_may_change(&self, changes: &Changes) -> bool {
-        changes.rescan
+    /// At the end of a batch, before it is handed on: when it may have added or removed a
+    /// link (a link, a folder or a hard-linked file appeared or went at a content path, or a
+    /// path no known link leads to changed on a site with links), walks the content folder
+    /// again for its links, and gives this batch's unmatched paths a second look.
+    pub(super) fn finish_batch(&mut self, changes: &mut Changes) {
+        let unmatched = self.unmatched.take();
+        let links_may_change = changes.rescan
             || changes.root
             || changes.content.iter().any(|path| {
                 let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
                 changes.folders.contains(folder)
                     && self.aliases.may_change_at(&self.content_root, path)
             })
+            || (!self.aliases.is_empty() && unmatched.iter().any(|(_, listing)| *listing));
+        if links_may_change {
+            self.refresh_aliases();
+            for (path, listing_changed) in unmatched {
+                self.add_linked(&path, listing_changed, changes);
+            }
+        }
     }
 
+    /// Walks the content folder for its links, and watches the target of each linked folder
+    /// (again: inotify has one watch per folder, which a link moved away takes along).
     pub(super) fn refresh_aliases(&mut self) {
         self.aliases = Aliases::of(&self.content_root);
+        let Some(watcher) = self.watcher.upgrade() else {
+            return;
+        };
+        let mut watcher = watcher
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for target in self.aliases.linked_folders() {
+            if let Err(err) = watcher.watch(target, notify::RecursiveMode::Recursive) {
+                tracing::warn!("cannot watch {}: {err}", target.display());
+            }
+        }
     }
 
     fn classify(&self, path: &Path, listing_changed: bool, changes: &mut Changes) {
@@ -79,11 +108,11 @@ impl Translator {
             // Not a content path, but maybe one that content paths are read through (the
             // target of a link): those paths changed.
             None => {
-                for linked in self.aliases.reaching(path) {
-                    let linked = self.content_root.join(linked);
-                    if let Some(Target::Content(relative)) = self.target(&linked) {
-                        self.add_content(relative, listing_changed, changes);
-                    }
+                if !self.add_linked(path, listing_changed, changes)
+                    && path.starts_with(&self.content_root)
+                {
+                    let unmatched = (path.to_owned(), listing_changed);
+                    self.unmatched.borrow_mut().push(unmatched);
                 }
             }
             Some(Target::Config) => changes.config = true,
@@ -91,6 +120,18 @@ impl Translator {
             Some(Target::NotUtf8) => changes.rescan = true,
             Some(Target::Content(relative)) => self.add_content(relative, listing_changed, changes),
         }
+    }
+
+    /// Adds the content paths that read `path` through a link; whether there were any.
+    fn add_linked(&self, path: &Path, listing_changed: bool, changes: &mut Changes) -> bool {
+        let reaching = self.aliases.reaching(path);
+        for linked in &reaching {
+            let linked = self.content_root.join(linked);
+            if let Some(Target::Content(relative)) = self.target(&linked) {
+                self.add_content(relative, listing_changed, changes);
+            }
+        }
+        !reaching.is_empty()
     }
 
     /// Adds a changed content path, and the other content paths that read the same file.
@@ -176,6 +217,8 @@ mod tests {
             content_root: PathBuf::from("/site/content"),
             config: Some((PathBuf::from("/site"), "watch.toml".into())),
             aliases: Default::default(),
+            unmatched: Default::default(),
+            watcher: std::sync::Weak::new(),
         };
         let mut changes = Changes::default();
         for event in events {

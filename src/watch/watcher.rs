@@ -7,6 +7,7 @@ use super::errors::is_limit;
 use super::translate::Translator;
 use notify::{PollWatcher, RecommendedWatcher, RecursiveMode, Watcher as _};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How to learn about changes.
@@ -33,10 +34,14 @@ pub enum StartError {
     },
 }
 
+/// A notify watcher, shared with the debouncer's thread, which watches the targets of links
+/// inside the content folder again (a link moved away and back takes its target's watch along).
+pub(super) type SharedWatcher = Arc<Mutex<Box<dyn notify::Watcher + Send>>>;
+
 /// Watching stops when this is dropped (after the debouncer has handed on what it holds).
 pub struct Watcher {
     /// The notify watcher; dropping it closes the debouncer's channel.
-    notify: Option<Box<dyn std::any::Any + Send>>,
+    notify: Option<SharedWatcher>,
     debouncer: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -70,12 +75,6 @@ pub fn start(
             .unwrap_or(Path::new("."));
         Some((folder.canonicalize().ok()?, file.file_name()?.to_owned()))
     });
-    let translator = Translator {
-        content_root: content_root.clone(),
-        config: config.clone(),
-        // Walked by the debouncer's thread when it starts.
-        aliases: Default::default(),
-    };
     let watch = |watcher: &mut dyn notify::Watcher| -> Result<(), StartError> {
         watcher
             .watch(&content_root, RecursiveMode::Recursive)
@@ -88,20 +87,29 @@ pub fn start(
         Ok(())
     };
     let (sender, events) = std::sync::mpsc::channel();
-    let notify: Box<dyn std::any::Any + Send> = match mode {
+    let notify: SharedWatcher = match mode {
         Mode::Native => {
             let mut watcher = RecommendedWatcher::new(sender, notify::Config::default())
                 .map_err(|e| watch_error(&content_root, e))?;
             watch(&mut watcher)?;
-            Box::new(watcher)
+            Arc::new(Mutex::new(Box::new(watcher)))
         }
         Mode::Poll(interval) => {
             let config = notify::Config::default().with_poll_interval(interval);
             let mut watcher =
                 PollWatcher::new(sender, config).map_err(|e| watch_error(&content_root, e))?;
             watch(&mut watcher)?;
-            Box::new(watcher)
+            Arc::new(Mutex::new(Box::new(watcher)))
         }
+    };
+    let translator = Translator {
+        content_root: content_root.clone(),
+        config: config.clone(),
+        // Walked by the debouncer's thread when it starts.
+        aliases: Default::default(),
+        unmatched: Default::default(),
+        // Weak: the debouncer's thread ends once the watcher is dropped.
+        watcher: Arc::downgrade(&notify),
     };
     let timing = debounce::Timing {
         quiet,

@@ -2,9 +2,8 @@
 //! salsa setter always starts a new revision and invalidates readers, even when the value is
 //! equal.
 //!
-//! The workspace also maintains the index inputs (`index`, `members`) from the per-file summaries, which
-//! is why it sits after `derive`: after every batch of changes it re-reads the summaries of the
-//! changed posts and sets the index entries that changed.
+//! It also maintains the index inputs (`index`, `members`) from the per-file summaries (so it
+//! sits after `derive`): after each batch it sets the index entries of the changed posts.
 
 mod bodies;
 mod index;
@@ -350,7 +349,11 @@ impl Workspace {
         true
     }
 
-    /// Replaces the problems found while walking (set by a full scan).
+    /// The problems found while walking the content folder, and their setter (a full scan
+    /// replaces them all; staging a path, those at the path).
+    pub(crate) fn scan_problems(&self) -> Arc<[Diagnostic]> {
+        self.site.scan_problems(&self.db).clone()
+    }
     pub(crate) fn set_scan_problems(&mut self, problems: Arc<[Diagnostic]>) {
         if **self.site.scan_problems(&self.db) != *problems {
             self.site

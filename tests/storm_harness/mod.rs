@@ -77,7 +77,12 @@ pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
         Pace::DuringDocuments => Site::generate_large(seed),
         Pace::Burst | Pace::Human => Site::generate(seed),
     };
-    let daemon = Daemon::start(&site);
+    run_on(&site, seed, pace, edits)
+}
+
+/// [`run`] on a site of the caller's.
+pub fn run_on(site: &Site, seed: u64, pace: Pace, edits: usize) -> Storm {
+    let daemon = Daemon::start(site);
     let mut rng = Rng::new(seed);
     let mut log = Vec::new();
     let mut during_documents = 0;
@@ -103,7 +108,7 @@ pub fn run(seed: u64, pace: Pace, edits: usize) -> Storm {
         &format!("---\ntitle: \"{marker}\"\ndescription: \"The last edit\"\npubDate: 2024-05-31\n---\n\nEnd.\n"),
     );
     log.push(format!("create {marker_post} (marker)"));
-    let difference = daemon.settle(&site, &marker);
+    let difference = daemon.settle(site, &marker);
     let gave_way = daemon.count(GAVE_WAY);
     eprintln!(
         "storm seed {seed} ({pace:?}, {during_documents} of {edits} edits during a documents write, \
@@ -223,6 +228,8 @@ pub struct Site {
     dir: tempfile::TempDir,
     /// Whether `content/` is a git repository with branches `main` and `other`.
     git: bool,
+    /// Whether content is reached through links (see [`Site::generate_linked`]).
+    linked: bool,
     /// Makes every new slug unique, so that the final content is always valid.
     counter: std::cell::Cell<u32>,
 }
@@ -245,6 +252,7 @@ impl Site {
         let site = Site {
             dir,
             git: false,
+            linked: false,
             counter: std::cell::Cell::new(0),
         };
         let mut rng = Rng::new(seed.wrapping_mul(31));
@@ -267,6 +275,75 @@ impl Site {
         }
         let git = site.init_git(&mut rng);
         Site { git, ..site }
+    }
+
+    /// [`Site::generate`] with links inside the content, as a site that shares files between
+    /// folders has: the Spanish posts live in `_shared/es`, reached through the link `blog/es`;
+    /// three English posts are links to files in `_shared/posts` (absolute, so that they still
+    /// lead there once moved); two more posts are hard links of English posts.
+    pub fn generate_linked(seed: u64) -> Site {
+        use std::os::unix::fs::symlink;
+        let site = Site::generate(seed);
+        std::fs::create_dir_all(site.path("_shared/posts")).unwrap();
+        site.rename("blog/es", "_shared/es");
+        symlink("../_shared/es", site.path("blog/es")).unwrap();
+        let english: Vec<String> = site
+            .posts()
+            .into_iter()
+            .filter(|post| lang_of(post) == "en")
+            .collect();
+        for post in english.iter().take(3) {
+            let name = post.rsplit('/').next().unwrap();
+            let target = site.path(&format!("_shared/posts/{name}"));
+            std::fs::rename(site.path(post), &target).unwrap();
+            symlink(&target, site.path(post)).unwrap();
+        }
+        for post in english.iter().skip(3).take(2) {
+            let hard_link = post.replace(".md", "-hard-link.md");
+            std::fs::hard_link(site.path(post), site.path(&hard_link)).unwrap();
+        }
+        Site {
+            linked: true,
+            ..site
+        }
+    }
+
+    /// The symbolic links in the content folder, each with whether its target exists.
+    fn links(&self) -> Vec<(String, bool)> {
+        walkdir::WalkDir::new(self.content())
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|entry| entry.path_is_symlink())
+            .map(|entry| {
+                let shown = entry.path().strip_prefix(self.content()).unwrap();
+                (shown.display().to_string(), entry.path().exists())
+            })
+            .collect()
+    }
+
+    /// Writes a post at the file a link leads to, not through the link: in `_shared/es` (the
+    /// Spanish folder's target) or `_shared/posts` (the linked posts').
+    fn edit_at_a_link_target(&self, rng: &mut Rng) -> String {
+        let mut targets = Vec::new();
+        for folder in ["_shared/es", "_shared/posts"] {
+            for entry in std::fs::read_dir(self.path(folder)).unwrap().flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.ends_with(".md") && entry.file_type().is_ok_and(|t| t.is_file()) {
+                    targets.push(format!("{folder}/{name}"));
+                }
+            }
+        }
+        targets.sort();
+        let Some(target) = rng.pick(&targets).cloned() else {
+            return "no link target left to edit".into();
+        };
+        let lang = if target.starts_with("_shared/es/") {
+            "es"
+        } else {
+            "en"
+        };
+        self.write(&target, &post_text(rng, lang));
+        format!("edit {target} (a link's target)")
     }
 
     /// [`Site::generate`] plus [`LARGE_SITE_POSTS`] posts per language with long bodies.
@@ -409,6 +486,9 @@ impl Site {
 
     /// Performs one random operation and says what it did.
     pub fn random_edit(&self, rng: &mut Rng) -> String {
+        if self.linked && rng.below(6) == 0 {
+            return self.edit_at_a_link_target(rng);
+        }
         let posts = self.posts();
         let Some(post) = rng.pick(&posts).cloned() else {
             let path = self.new_post_path(rng, "en");
@@ -510,7 +590,10 @@ fn copy_tree(from: &Path, to: &Path) {
         .filter_map(Result::ok)
     {
         let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
+        if entry.file_type().is_symlink() {
+            let link = std::fs::read_link(entry.path()).unwrap();
+            std::os::unix::fs::symlink(link, &target).unwrap();
+        } else if entry.file_type().is_dir() {
             std::fs::create_dir_all(&target).unwrap();
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
@@ -652,7 +735,8 @@ impl Daemon {
         while !published(&tag) {
             if start.elapsed() > PATIENCE {
                 return Some(format!(
-                    "the daemon never published the last edit\nlog: {:#?}",
+                    "the daemon never published the last edit\nlinks: {:?}\nlog: {:#?}",
+                    site.links(),
                     self.log.lock().unwrap()
                 ));
             }
