@@ -522,6 +522,9 @@ fn config_changes_and_a_deleted_output_folder_are_followed() {
     );
     std::fs::remove_dir_all(daemon.out()).unwrap();
     daemon.settles("deleting the output folder");
+    // A file of the output edited by hand is written again, as a deleted one is.
+    std::fs::write(daemon.out().join("api/posts.json"), "[]").unwrap();
+    daemon.settles("editing an output file by hand");
 }
 
 /// Issue 11: a sync tool or `rm -rf content && git restore` takes the content folder away for

@@ -1,10 +1,12 @@
 //! Step 4 of a publish: writing the outputs that differ, in parallel, each folder opened once.
 
 use super::dir::{OutDir, read_in};
+use super::intact::OutputStamp;
 use super::plan::{OnDisk, Plan};
 use super::site_documents::is_recorded;
 use super::{Publisher, Report, Stop, WriteError, file_name, ownership, parent_of};
 use rayon::prelude::*;
+use rustix::fs::AtFlags;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::os::fd::OwnedFd;
@@ -23,6 +25,8 @@ impl Publisher {
     ) -> Result<Report, WriteError> {
         let dir = self.dir();
         let (out_dir, manifest, yielded) = (&self.out_dir, &self.manifest, &self.yielded);
+        // A daemon's files are looked at again for hand edits (`intact`); a build's never.
+        let stamped = !self.one_shot;
         let folders = open_folders(dir, plan)?;
         // Largest first, and one file per task when there are few: an edit's two post indexes
         // (8.5 and 4 MB at 10k posts per language) are then written by both cores at once.
@@ -45,7 +49,7 @@ impl Publisher {
                         manifest.contains(path),
                         yielded,
                     )?;
-                    return Ok(Written::without_digest(written));
+                    return Ok(Written::unstamped(written, None));
                 }
                 let folder = &folders[parent_of(path)];
                 let name = file_name(path);
@@ -56,7 +60,7 @@ impl Publisher {
                         output.write_to(&mut Hashing::new(file, hasher.as_mut()))
                     })?;
                     if created {
-                        return Ok(Written::with(true, hasher));
+                        return Ok(Written::unstamped(true, hasher));
                     }
                     // Something appeared there since the plan looked: the safe way.
                     compare = true;
@@ -66,18 +70,32 @@ impl Publisher {
                     && let Some(bytes) = read_in(folder, name)
                     && output.eq_bytes(&bytes)
                 {
-                    let digest = hasher.map(|_| xxh3_128(&bytes));
+                    let stat = rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW);
                     return Ok(Written {
                         written: false,
-                        digest,
+                        digest: hasher.map(|_| xxh3_128(&bytes)),
+                        stamp: stat.ok().filter(|_| stamped).map(|s| OutputStamp::of(&s)),
                     });
                 }
+                let mut stamp = None;
                 dir.replace_in(folder, name, path, output.len(), |file| {
-                    let until_stopped = UntilStopped { file, stop };
-                    output.write_to(&mut Hashing::new(until_stopped, hasher.as_mut()))
+                    let until_stopped = UntilStopped {
+                        file: &mut *file,
+                        stop,
+                    };
+                    output.write_to(&mut Hashing::new(until_stopped, hasher.as_mut()))?;
+                    // The temporary file is renamed into place: same inode, size and mtime.
+                    if stamped {
+                        stamp = rustix::fs::fstat(&*file).ok().map(|s| OutputStamp::of(&s));
+                    }
+                    Ok(())
                 })
                 .map_err(stopped_or_failed)?;
-                Ok(Written::with(true, hasher))
+                Ok(Written {
+                    written: true,
+                    digest: hasher.map(|hasher| hasher.digest128()),
+                    stamp,
+                })
             })
             .collect();
         let mut report = Report::default();
@@ -85,8 +103,16 @@ impl Publisher {
         let mut stopped = false;
         for (((path, output), _), result) in stale.into_iter().zip(results) {
             match result {
-                Ok(Written { written, digest }) => {
+                Ok(Written {
+                    written,
+                    digest,
+                    stamp,
+                }) => {
                     self.files.insert(path.clone(), Some(output.hash));
+                    match stamp {
+                        Some(stamp) => self.stamps.insert(path.clone(), stamp),
+                        None => self.stamps.remove(path),
+                    };
                     if let Some(digest) = digest {
                         self.digests.insert(path.clone(), digest);
                     }
@@ -98,6 +124,7 @@ impl Publisher {
                 Err(WriteError::Stopped) => stopped = true,
                 Err(err) => {
                     self.files.insert(path.clone(), None);
+                    self.stamps.remove(path);
                     self.digests.remove(path);
                     first_error.get_or_insert(err);
                 }
@@ -117,24 +144,20 @@ impl Publisher {
 }
 
 /// What became of one output: written or found right on disk, with the xxh3-128 of its bytes
-/// when it is a document the site may replace (`site_documents`).
+/// when it is a document the site may replace (`site_documents`), and its stamp on disk when
+/// a daemon wrote it (`intact`).
 struct Written {
     written: bool,
     digest: Option<u128>,
+    stamp: Option<OutputStamp>,
 }
 
 impl Written {
-    fn with(written: bool, hasher: Option<Xxh3>) -> Written {
+    fn unstamped(written: bool, hasher: Option<Xxh3>) -> Written {
         Written {
             written,
             digest: hasher.map(|hasher| hasher.digest128()),
-        }
-    }
-
-    fn without_digest(written: bool) -> Written {
-        Written {
-            written,
-            digest: None,
+            stamp: None,
         }
     }
 }

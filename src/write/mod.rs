@@ -192,6 +192,12 @@ pub struct Publisher {
     last_groups: Vec<Files>,
     /// The last publish failed: the folder may not hold it yet (see [`Publisher::is_intact`]).
     failed: bool,
+    /// What the file system said about each file this daemon wrote or found right, right
+    /// after: a file whose stamp changed since was edited by hand (see `intact`).
+    stamps: HashMap<Arc<str>, intact::OutputStamp>,
+    /// The owned paths in the order [`Publisher::is_intact`] looks at their stamps, a slice
+    /// at a time, and where the next slice starts.
+    sweep: (Vec<Arc<str>>, usize),
     /// Each folder that holds owned files, with its identity after the last publish: a folder
     /// whose identity changed had entries added or removed by someone else. `None` when the
     /// identity proves nothing (racy, or missing): the folder's files are looked at instead.
@@ -234,6 +240,8 @@ impl Publisher {
             last_groups: Vec::new(),
             failed: false,
             folders: BTreeMap::new(),
+            stamps: HashMap::new(),
+            sweep: (Vec::new(), 0),
             one_shot: false,
             temp_files_removed: false,
             unreported: Vec::new(),
@@ -362,6 +370,7 @@ impl Publisher {
     fn forget_contents(&mut self) {
         self.files.values_mut().for_each(|hash| *hash = None);
         self.yielded.clear();
+        self.stamps.clear();
         self.last_groups.clear();
         self.documents = DocumentHashes::load(&self.out_dir);
         self.digests.clear();

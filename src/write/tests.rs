@@ -166,6 +166,32 @@ fn a_file_removed_right_after_a_publish_is_noticed() {
 }
 
 #[test]
+fn a_file_edited_by_hand_is_noticed_at_the_next_check_and_written_again() {
+    let (_temp, out) = folder();
+    let site = outputs(&SITE);
+    let mut publisher = Publisher::open(&out).unwrap();
+    publisher.publish(&site).unwrap();
+    assert!(publisher.is_intact());
+    // In place, same length (the folder's stamp does not move); then replaced by a rename.
+    std::fs::write(out.join("api/posts.json"), "[9,9]").unwrap();
+    assert!(!publisher.is_intact(), "the edit is seen");
+    let report = publisher.publish(&site).unwrap();
+    assert_eq!(report.written, vec![Arc::from("api/posts.json")]);
+    assert_eq!(read(&out, "api/posts.json"), "[1,2]");
+    assert!(publisher.is_intact());
+    std::fs::write(out.join("api/posts/en/a.new"), "{}").unwrap();
+    std::fs::rename(
+        out.join("api/posts/en/a.new"),
+        out.join("api/posts/en/a.json"),
+    )
+    .unwrap();
+    assert!(!publisher.is_intact());
+    publisher.publish(&site).unwrap();
+    assert_eq!(read(&out, "api/posts/en/a.json"), "{\"a\":1}");
+    assert!(publisher.is_intact(), "its own writes are no edit");
+}
+
+#[test]
 fn a_publish_stopped_in_the_middle_of_a_file_keeps_the_old_one_and_finishes_next_time() {
     let (_temp, out) = folder();
     let mut publisher = Publisher::open(&out).unwrap();
