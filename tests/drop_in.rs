@@ -112,7 +112,11 @@ impl Sites {
         copy_sample_content(&content);
         std::fs::write(
             combined.join("watch.toml"),
-            format!("base_url = \"{BASE_URL}\"\ncontent_dir = \"content\"\nout_dir = \"dist\"\n"),
+            // A real site names its author and licence: CI refuses placeholders.
+            format!(
+                "base_url = \"{BASE_URL}\"\ncontent_dir = \"content\"\nout_dir = \"dist\"\n\
+                 [site]\nauthor = \"Lucía Montoya\"\nlicence = \"CC-BY-4.0\"\n"
+            ),
         )
         .unwrap();
         build(&combined);

@@ -140,8 +140,11 @@ impl Aliases {
                 }
             }
         }
-        for (target, link) in &self.files {
-            if path == target {
+        // The target of a linked file, or a folder above a link's target (created, moved,
+        // removed: its files came or went with it, and their own events may have been
+        // missed): the link itself.
+        for (target, link) in self.folders.iter().chain(&self.files) {
+            if target.starts_with(path) && !found.contains(link) {
                 found.push(link.clone());
             }
         }
@@ -244,6 +247,11 @@ mod tests {
             ["blog/en/2024-01-03_c.md"]
         );
         assert!(aliases.reaching(&root.join("_drafts/x.md")).is_empty());
+        assert_eq!(
+            aliases.reaching(&root.join("_shared")),
+            ["blog/es", "blog/en/2024-01-02_b.md"],
+            "a folder above the targets: the links"
+        );
         assert!(aliases.may_change_at(root, "blog/es"), "a link");
         assert!(
             aliases.may_change_at(root, "blog/en/2024-01-02_b.md"),
