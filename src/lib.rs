@@ -26,20 +26,16 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-pub mod build;
 pub mod cli;
-pub mod config;
-pub mod db;
-mod derive;
-mod diag;
-pub mod mcp;
-mod model;
-mod parse;
-pub mod render;
-pub mod serve;
-pub mod session;
-pub mod source;
-pub mod verify;
-mod watch;
-pub mod workspace;
-pub mod write;
+
+// The layers, one crate each (crates/), under the names the code, the tests and the benchmarks
+// use for them.
+pub use content_api_engine::{build, db, derive, parse, render, workspace};
+pub use content_api_mcp as mcp;
+pub use content_api_model::{diag, model};
+pub use content_api_serve as serve;
+pub use content_api_session as session;
+pub use content_api_source::{config, source};
+pub use content_api_verify as verify;
+pub use content_api_watch as watch;
+pub use content_api_write as write;

@@ -1,7 +1,6 @@
 //! Shell completions and the man page, generated from the same clap definitions as `--help`.
 
-use super::Cli;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 use std::io::Write;
 use std::process::ExitCode;
@@ -14,16 +13,17 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-pub fn print_completions(args: &CompletionsArgs) -> ExitCode {
-    let mut command = Cli::command();
+/// `command` is the whole command line's definition (`Cli::command()`).
+pub fn print_completions(args: &CompletionsArgs, mut command: clap::Command) -> ExitCode {
     let name = command.get_name().to_string();
     clap_complete::generate(args.shell, &mut command, name, &mut std::io::stdout());
     ExitCode::SUCCESS
 }
 
-pub fn print_man_page() -> ExitCode {
+/// `command` is the whole command line's definition (`Cli::command()`).
+pub fn print_man_page(command: clap::Command) -> ExitCode {
     let mut page = Vec::new();
-    let rendered = clap_mangen::Man::new(Cli::command()).render(&mut page);
+    let rendered = clap_mangen::Man::new(command).render(&mut page);
     match rendered.and_then(|()| std::io::stdout().write_all(&page)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

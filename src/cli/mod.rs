@@ -5,6 +5,7 @@
 
 mod args;
 mod check;
+mod color;
 mod completions;
 mod flags;
 mod hosting;
@@ -24,15 +25,16 @@ mod unchanged;
 mod verify;
 mod watch;
 
-/// Whether diagnostics and logs on stderr may use colour (a terminal, and `NO_COLOR` unset).
-pub use crate::diag::stderr_color;
 pub use args::Cli;
+/// Whether diagnostics and logs on stderr may use colour (a terminal, and `NO_COLOR` unset).
+pub use color::stderr_color;
 pub use new::slugify;
 
 use args::{Command, HostingCommand};
 use flags::BuildArgs;
 use settings::{Settings, ci_is_set, resolve};
 
+use clap::CommandFactory;
 use std::process::ExitCode;
 
 /// Exit code: the content has errors (or produces a path no file system can hold).
@@ -97,8 +99,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::List(args) => with_settings(build, |settings| list::run(settings, &args)),
         Command::Init(args) => init::run(build, &args),
         Command::New(new) => with_settings(build, |settings| new::run(settings, &new)),
-        Command::Completions(args) => completions::print_completions(&args),
-        Command::Man => completions::print_man_page(),
+        Command::Completions(args) => completions::print_completions(&args, Cli::command()),
+        Command::Man => completions::print_man_page(Cli::command()),
         Command::Hosting(HostingCommand::Nginx(args)) => hosting::nginx(build, &args),
         Command::Mcp(args) => mcp::mcp(build, &args),
         Command::Verify(args) => verify::run(build, &args),

@@ -51,7 +51,7 @@ impl Settings {
 
 /// Loads the config file and applies the flags. Errors are rendered, ready to print.
 pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
-    let color = crate::diag::stderr_color();
+    let color = super::color::stderr_color();
     let (path, required) = match &args.config {
         Some(path) => (path.clone(), true),
         None => (Utf8PathBuf::from("watch.toml"), false),

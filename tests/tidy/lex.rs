@@ -156,19 +156,6 @@ pub struct PathRef {
     pub line: usize,
 }
 
-impl PathRef {
-    /// Whether the path begins with `prefix`'s segments (`std::fs` begins `std::fs::read`).
-    pub fn starts_with(&self, prefix: &str) -> bool {
-        let prefix: Vec<&str> = prefix.split("::").collect();
-        self.segments.len() >= prefix.len()
-            && self.segments.iter().zip(&prefix).all(|(a, b)| a == b)
-    }
-
-    pub fn joined(&self) -> String {
-        self.segments.join("::")
-    }
-}
-
 /// Every path of two or more segments in `tokens`, with `use` trees expanded
 /// (`use std::{fs, io::Read}` gives `std::fs` and `std::io::Read`). A path after `$` (macro
 /// `$crate`) is skipped.

@@ -3,28 +3,60 @@
 
 use super::*;
 
-const MAP: &str = "# Architecture\n\n## Code map\n\n### `model`\ntext\n\n### `render`\n\n\
-                   ### `write`\n\n## Invariants, collected\n\n### `not_a_layer`\n";
+const RENDER: &str = "crates/engine/src/render";
 
-/// A clean tree for [`MAP`]: every file has a header, and each module uses only those above it.
+/// A clean tree: every file has a header, and no two modules of a crate use each other.
 fn clean() -> Vec<(String, String)> {
     [
-        ("src/lib.rs", "//! The crate.\npub mod model;\npub mod render;\npub mod write;\n"),
         ("src/main.rs", "//! The binary.\nfn main() {}\n"),
-        ("src/model/mod.rs", "//! Values.\npub struct Post;\n"),
+        ("src/lib.rs", "//! The library.\npub mod cli;\n"),
         (
-            "src/render/mod.rs",
-            "//! Bytes.\nuse crate::model::Post;\nmod a;\nmod b;\n#[derive(serde::Serialize)]\npub struct Wire;\n",
+            "src/cli/mod.rs",
+            "//! Commands.\nuse content_api_engine::render;\n",
         ),
-        ("src/render/a.rs", "//! A.\nuse super::b::thing;\n"),
-        ("src/render/b.rs", "//! B.\npub fn thing() {}\n"),
+        ("crates/model/src/lib.rs", "//! Values.\npub struct Post;\n"),
         (
-            "src/write/mod.rs",
+            "crates/engine/src/lib.rs",
+            "//! Engine.\npub mod render;\nuse content_api_model as model;\n",
+        ),
+        (
+            "crates/engine/src/render/mod.rs",
+            "//! Bytes.\nuse crate::model::Post;\nmod a;\nmod b;\npub use b::thing;\n\
+             #[derive(serde::Serialize)]\npub struct Wire;\n",
+        ),
+        (
+            "crates/engine/src/render/a.rs",
+            "//! A.\nuse super::b::thing;\n",
+        ),
+        (
+            "crates/engine/src/render/b.rs",
+            "//! B.\npub fn thing() {}\n",
+        ),
+        (
+            "crates/write/src/lib.rs",
             "//! Files.\nuse crate::{model::Post, render::{self, Wire}};\nuse std::fs;\n",
         ),
     ]
     .into_iter()
     .map(|(p, t)| (p.to_string(), t.to_string()))
+    .collect()
+}
+
+/// The clean tree's manifests: crate folder → dependencies.
+fn manifests() -> BTreeMap<String, Vec<String>> {
+    [
+        ("model", &[][..]),
+        ("engine", &["content-api-model", "salsa", "serde"][..]),
+        ("write", &["content-api-engine", "rustix"][..]),
+        ("serve", &["content-api-write", "tokio", "hyper"][..]),
+    ]
+    .into_iter()
+    .map(|(name, deps)| {
+        (
+            name.to_string(),
+            deps.iter().map(|d| d.to_string()).collect(),
+        )
+    })
     .collect()
 }
 
@@ -38,7 +70,11 @@ fn planted(path: &str, text: &str) -> Vec<(String, String)> {
 
 /// The problems `check_all` reports, as `path:line: [rule]` prefixes.
 fn reported(files: &[(String, String)]) -> Vec<String> {
-    check_all(MAP, files, &[])
+    shown(check_all(files, &manifests(), &[]))
+}
+
+fn shown(problems: Vec<Problem>) -> Vec<String> {
+    problems
         .iter()
         .map(|p| format!("{}:{}: [{}]", p.path, p.line, p.rule))
         .collect()
@@ -50,113 +86,140 @@ fn the_clean_tree_passes() {
 }
 
 #[test]
-fn the_layer_order_is_read_from_the_code_map_only() {
-    assert_eq!(layer_order(MAP), ["model", "render", "write"]);
+fn a_file_is_named_by_its_crate_and_module() {
+    let cases = [
+        (
+            "crates/engine/src/render/docs/mcp.rs",
+            "engine::render::docs::mcp",
+        ),
+        ("crates/engine/src/render/mod.rs", "engine::render"),
+        ("crates/write/src/dir.rs", "write::dir"),
+        ("crates/write/src/lib.rs", "write"),
+        ("src/cli/new/post.rs", "content-api::cli::new::post"),
+        ("src/main.rs", "content-api"),
+    ];
+    for (path, module) in cases {
+        assert_eq!(module_path(path).join("::"), module, "{path}");
+    }
 }
 
 #[test]
-fn an_upward_import_is_reported_with_its_line() {
-    let files = planted(
-        "src/model/mod.rs",
-        "//! Values.\npub struct Post;\n\nuse crate::{\n    render::Wire,\n};\n",
-    );
-    assert_eq!(reported(&files), ["src/model/mod.rs:5: [layer order]"]);
-    let problems = check_all(MAP, &files, &[]);
-    assert!(
-        problems[0].message.contains("`model` uses `render`"),
-        "{}",
-        problems[0]
-    );
-}
-
-#[test]
-fn an_inline_path_and_a_climb_through_super_count_as_imports() {
-    let inline = planted(
-        "src/render/b.rs",
-        "//! B.\npub fn thing() { crate::write::go(); }\n",
-    );
-    assert_eq!(reported(&inline), ["src/render/b.rs:2: [layer order]"]);
-    let climb = planted("src/render/b.rs", "//! B.\nuse super::super::write;\n");
-    assert_eq!(reported(&climb), ["src/render/b.rs:2: [layer order]"]);
-}
-
-#[test]
-fn comments_and_strings_are_not_imports() {
-    let files = planted(
-        "src/model/mod.rs",
-        "//! Values, unlike crate::write.\n// use crate::write;\n/* crate::write /* nested */ crate::write */\nconst A: &str = \"crate::write::x\";\nconst B: &str = r#\"crate::write\"#;\nconst C: char = '\"';\nfn f<'a>(_: &'a str) {}\npub struct Post;\n",
-    );
-    assert_eq!(reported(&files), Vec::<String>::new());
-}
-
-#[test]
-fn a_module_missing_from_the_code_map_and_a_stale_heading_are_reported() {
-    let mut files = clean();
-    files.push(("src/extra.rs".into(), "//! Extra.\n".into()));
-    assert_eq!(reported(&files), ["src/extra.rs:1: [layer order]"]);
-    let without_write: Vec<_> = clean()
-        .into_iter()
-        .filter(|(p, _)| !p.starts_with("src/write"))
-        .collect();
+fn a_crate_linking_what_its_rule_forbids_is_reported_with_the_chain() {
+    let mut linked = manifests();
+    linked.get_mut("model").unwrap().push("tokio".into());
+    let problems = check_all(&clean(), &linked, &[]);
     assert_eq!(
-        reported(&without_write),
-        ["ARCHITECTURE.md:1: [layer order]"]
+        shown(problems.iter().map(clone_problem).collect()),
+        [
+            "crates/model/Cargo.toml:1: [links]",
+            "crates/model/Cargo.toml:1: [links]",
+            "crates/model/Cargo.toml:1: [links]",
+        ]
     );
+    let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("`model` links `tokio` (through model)"))
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("`write` links `tokio` (through write → engine → model)")),
+        "{messages:?}"
+    );
+    // `serve` may link tokio; the model may not link salsa.
+    let mut salsa = manifests();
+    salsa.get_mut("model").unwrap().push("salsa".into());
+    assert_eq!(
+        shown(check_all(&clean(), &salsa, &[])),
+        ["crates/model/Cargo.toml:1: [links]"]
+    );
+}
+
+fn clone_problem(p: &Problem) -> Problem {
+    Problem {
+        path: p.path.clone(),
+        line: p.line,
+        rule: p.rule,
+        message: p.message.clone(),
+    }
 }
 
 #[test]
 fn a_cycle_between_sibling_modules_is_reported() {
     let files = planted(
-        "src/render/b.rs",
+        &format!("{RENDER}/b.rs"),
         "//! B.\nuse crate::render::a;\npub fn thing() {}\n",
     );
-    assert_eq!(reported(&files), ["src/render/a.rs:2: [no cycles]"]);
-    let problems = check_all(MAP, &files, &[]);
-    assert!(problems[0].message.contains("render::a, render::b"));
+    assert_eq!(reported(&files), [format!("{RENDER}/a.rs:2: [no cycles]")]);
+    let problems = check_all(&files, &manifests(), &[]);
+    assert!(
+        problems[0]
+            .message
+            .contains("engine::render::a, engine::render::b")
+    );
+}
+
+#[test]
+fn a_cycle_between_the_top_modules_of_a_crate_is_reported() {
+    let mut files = clean();
+    files.push((
+        "crates/engine/src/db.rs".into(),
+        "//! Inputs.\npub struct Site;\nfn f() { crate::workspace::set(); }\n".into(),
+    ));
+    files.push((
+        "crates/engine/src/workspace.rs".into(),
+        "//! Setters.\nuse crate::db::Site;\npub fn set() {}\n".into(),
+    ));
+    assert_eq!(reported(&files), ["crates/engine/src/db.rs:3: [no cycles]"]);
 }
 
 #[test]
 fn a_cycle_between_nested_sibling_modules_is_reported() {
     let mut files = planted(
-        "src/render/mod.rs",
+        &format!("{RENDER}/mod.rs"),
         "//! Bytes.\nuse crate::model::Post;\nmod a;\nmod b;\nmod docs;\n",
     );
     files.push((
-        "src/render/docs/mod.rs".into(),
+        format!("{RENDER}/docs/mod.rs"),
         "//! Docs.\nmod x;\nmod y;\n".into(),
     ));
     files.push((
-        "src/render/docs/x.rs".into(),
+        format!("{RENDER}/docs/x.rs"),
         "//! X.\nuse super::y::f;\n".into(),
     ));
     files.push((
-        "src/render/docs/y.rs".into(),
+        format!("{RENDER}/docs/y.rs"),
         "//! Y.\npub fn f() {}\n".into(),
     ));
     assert_eq!(reported(&files), Vec::<String>::new());
-    files.retain(|(p, _)| p != "src/render/docs/y.rs");
+    files.retain(|(p, _)| !p.ends_with("docs/y.rs"));
     files.push((
-        "src/render/docs/y.rs".into(),
+        format!("{RENDER}/docs/y.rs"),
         "//! Y.\npub fn f() {}\nfn g() { crate::render::docs::x::h(); }\n".into(),
     ));
-    assert_eq!(reported(&files), ["src/render/docs/x.rs:2: [no cycles]"]);
-    let problems = check_all(MAP, &files, &[]);
+    assert_eq!(
+        reported(&files),
+        [format!("{RENDER}/docs/x.rs:2: [no cycles]")]
+    );
+    let problems = check_all(&files, &manifests(), &[]);
     assert!(
         problems[0]
             .message
-            .contains("render::docs::x, render::docs::y")
+            .contains("engine::render::docs::x, engine::render::docs::y")
     );
 }
 
 #[test]
 fn a_known_cycle_is_let_through_and_a_stale_one_is_reported() {
     let files = planted(
-        "src/render/b.rs",
+        &format!("{RENDER}/b.rs"),
         "//! B.\nuse crate::render::a;\npub fn thing() {}\n",
     );
-    let known: &[&[&str]] = &[&["render::a", "render::b"]];
-    assert!(check_all(MAP, &files, known).is_empty());
-    let stale = check_all(MAP, &clean(), known);
+    let known: &[&[&str]] = &[&["engine::render::a", "engine::render::b"]];
+    assert!(check_all(&files, &manifests(), known).is_empty());
+    let stale = check_all(&clean(), &manifests(), known);
     assert_eq!(stale.len(), 1);
     assert_eq!(
         (stale[0].path.as_str(), stale[0].rule),
@@ -165,115 +228,105 @@ fn a_known_cycle_is_let_through_and_a_stale_one_is_reported() {
 }
 
 #[test]
-fn a_use_of_the_parent_facade_is_not_a_cycle() {
+fn a_use_of_the_parents_own_item_is_not_a_cycle() {
     let files = planted(
-        "src/render/b.rs",
+        &format!("{RENDER}/b.rs"),
         "//! B.\nuse super::Wire;\npub fn thing() {}\n",
     );
     assert_eq!(reported(&files), Vec::<String>::new());
 }
 
 #[test]
-fn forbidden_apis_are_reported_in_pure_layers_only() {
-    for (text, line) in [
-        ("//! V.\nuse std::fs;\n", 2),
-        ("//! V.\nuse std::{\n    io,\n    fs::read,\n};\n", 4),
-        ("//! V.\nfn f() { let _ = std::env::var(\"X\"); }\n", 2),
-        ("//! V.\nuse std::time::{Duration, Instant};\n", 2),
-        ("//! V.\nfn f() { let _ = chrono::Utc::now(); }\n", 2),
-        ("//! V.\nuse chrono::Local;\n", 2),
-        ("//! V.\nfn f() { let _ = Instant::now(); }\n", 2),
-        ("//! V.\nuse std::net::TcpStream;\n", 2),
-    ] {
-        let files = planted("src/model/mod.rs", text);
-        assert_eq!(
-            reported(&files),
-            [format!("src/model/mod.rs:{line}: [forbidden API]")],
-            "{text}"
-        );
-    }
-    // An address type is a value; `write` may use the file system.
-    let files = planted("src/model/mod.rs", "//! V.\nuse std::net::IpAddr;\n");
-    assert_eq!(reported(&files), Vec::<String>::new());
-    assert_eq!(
-        reported(&planted(
-            "src/write/mod.rs",
-            "//! W.\nuse std::time::Instant;\n"
-        )),
-        Vec::<String>::new()
+fn a_cycle_through_the_parents_re_export_is_reported() {
+    // `a` uses `b::thing`; `b` uses `super::Helper`, which `render/mod.rs` takes from `a`.
+    let mut files = planted(
+        &format!("{RENDER}/mod.rs"),
+        "//! Bytes.\nmod a;\nmod b;\npub use a::Helper;\npub use b::thing;\n",
     );
+    files.retain(|(p, _)| !p.ends_with("render/b.rs"));
+    files.push((
+        format!("{RENDER}/b.rs"),
+        "//! B.\nuse super::Helper;\npub fn thing() {}\n".into(),
+    ));
+    assert_eq!(reported(&files), [format!("{RENDER}/a.rs:2: [no cycles]")]);
+}
+
+#[test]
+fn a_use_from_unit_tests_is_not_an_edge() {
+    let files = planted(
+        &format!("{RENDER}/b.rs"),
+        "//! B.\npub fn thing() {}\n#[cfg(test)]\nmod tests {\n    use crate::render::a;\n}\n",
+    );
+    assert_eq!(reported(&files), Vec::<String>::new());
 }
 
 #[test]
 fn a_salsa_setter_outside_workspace_is_reported() {
     let files = planted(
-        "src/render/b.rs",
+        &format!("{RENDER}/b.rs"),
         "//! B.\nfn f(db: &mut Db, s: Site) {\n    s.set_today(db)\n        .with_durability(HIGH)\n        .to(x);\n    s.set_config(db).to(c);\n    workspace.set_today(today);\n}\n",
     );
     assert_eq!(
         reported(&files),
         [
-            "src/render/b.rs:3: [salsa setters]",
-            "src/render/b.rs:6: [salsa setters]"
+            format!("{RENDER}/b.rs:3: [salsa setters]"),
+            format!("{RENDER}/b.rs:6: [salsa setters]")
         ]
     );
     let mut allowed = clean();
     allowed.push((
-        "src/workspace/mod.rs".into(),
+        "crates/engine/src/workspace/mod.rs".into(),
         "//! W.\nfn f() { s.set_today(db).to(x); }\n".into(),
     ));
-    let problems = check_all(MAP, &allowed, &[]);
+    let problems = check_all(&allowed, &manifests(), &[]);
     assert!(problems.iter().all(|p| p.rule != "salsa setters"));
 }
 
 #[test]
 fn serialize_outside_render_is_reported_unless_excepted() {
     let files = planted(
-        "src/model/mod.rs",
+        "crates/model/src/lib.rs",
         "//! V.\n#[derive(Clone, serde::Serialize)]\n#[serde(rename_all = \"camelCase\")]\npub struct Post;\nimpl Serialize for Other {}\n",
     );
     assert_eq!(
         reported(&files),
         [
-            "src/model/mod.rs:2: [Serialize]",
-            "src/model/mod.rs:5: [Serialize]"
+            "crates/model/src/lib.rs:2: [Serialize]",
+            "crates/model/src/lib.rs:5: [Serialize]"
         ]
     );
-    let problems = check_all(MAP, &files, &[]);
+    let problems = check_all(&files, &manifests(), &[]);
     assert!(problems[0].message.contains("`Post`"), "{}", problems[0]);
     let excepted = planted(
-        "src/write/manifest.rs",
+        "crates/write/src/manifest.rs",
         "//! M.\n#[derive(serde::Serialize)]\nstruct OnDisk;\n",
     );
     assert_eq!(reported(&excepted), Vec::<String>::new());
     let same_name_elsewhere = planted(
-        "src/write/other.rs",
+        "crates/write/src/other.rs",
         "//! O.\n#[derive(serde::Serialize)]\nstruct OnDisk;\n",
     );
     assert_eq!(
         reported(&same_name_elsewhere),
-        ["src/write/other.rs:2: [Serialize]"]
+        ["crates/write/src/other.rs:2: [Serialize]"]
     );
 }
 
 #[test]
-fn a_missing_header_and_a_long_file_are_reported() {
-    let files = planted("src/render/b.rs", "pub fn thing() {}\n");
-    assert_eq!(reported(&files), ["src/render/b.rs:1: [header]"]);
-    let long = format!("//! B.\n{}", "pub fn thing() {}\n".repeat(MAX_LINES));
-    let files = planted("src/render/b.rs", &long);
-    assert_eq!(
-        reported(&files),
-        [format!("src/render/b.rs:{}: [file length]", MAX_LINES + 1)]
-    );
+fn a_missing_header_is_reported() {
+    let files = planted(&format!("{RENDER}/b.rs"), "pub fn thing() {}\n");
+    assert_eq!(reported(&files), [format!("{RENDER}/b.rs:1: [header]")]);
 }
 
 #[test]
 fn problems_name_file_line_and_rule() {
-    let files = planted("src/model/mod.rs", "//! V.\nuse std::fs;\n");
-    let shown = check_all(MAP, &files, &[])[0].to_string();
+    let files = planted(
+        "crates/model/src/lib.rs",
+        "//! V.\n#[derive(serde::Serialize)]\npub struct Post;\n",
+    );
+    let shown = check_all(&files, &manifests(), &[])[0].to_string();
     assert!(
-        shown.starts_with("src/model/mod.rs:2: [forbidden API] `model` names `std::fs`"),
+        shown.starts_with("crates/model/src/lib.rs:2: [Serialize] `Post` is serializable"),
         "{shown}"
     );
 }

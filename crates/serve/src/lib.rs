@@ -1,0 +1,437 @@
+//! `content-api serve`: the output folder over HTTP, with the contract's exact behaviour
+//! (methods, status codes, headers, JSON problem bodies), on localhost.
+//!
+//! The server reads only what `write` published: the files, the manifest and the history of
+//! published API paths. It never parses content or renders anything but error bodies (with
+//! `render::problem`), so it cannot disagree with the static host about what exists.
+//!
+//! - `path`: request path → safe relative path → candidate files;
+//! - `files`: reading one version of one file inside the output folder, with its ETag;
+//! - `router`: the HTTP rules;
+//! - `problem`: headers and error responses;
+//! - `gone`: which removed paths answer 410;
+//! - `events`: the Server-Sent Events stream of rebuilds;
+//! - `preview`: what only `content-api serve` adds for the author (the landing page at `/`,
+//!   the content's errors, live reload, the base URL rewritten to the local address).
+//! - `raw_errors`: hyper's own answers to unreadable requests (400, 414, 431), rewritten as
+//!   the contract's JSON errors.
+//!
+//! The build side (watch mode) hands each publish, and the content's current diagnostics, to
+//! the server through a [`Feed`].
+
+// The layers below, under the names they have in every crate of the workspace.
+use content_api_engine::render;
+use content_api_source::config;
+use content_api_write as write;
+
+mod events;
+mod files;
+mod gone;
+mod path;
+mod preview;
+mod problem;
+mod raw_errors;
+mod rebase;
+mod router;
+
+pub use events::EVENTS_PATH;
+pub use files::etag_of;
+pub use preview::{ContentDiagnostic, Pending, Schedule};
+
+use crate::config::SiteConfig;
+use crate::render::Lane;
+use crate::write::Report;
+use bytes::Bytes;
+use camino::Utf8PathBuf;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{broadcast, watch};
+
+/// How long a stopping server lets the responses under way finish.
+const SHUTDOWN_WAIT: Duration = Duration::from_millis(500);
+
+/// The largest request head read (hyper answers 431 beyond it, rewritten by `raw_errors`).
+const MAX_HEAD_BYTES: usize = 128 << 10;
+
+/// One rebuild's effect, as URL paths (site-absolute, e.g. "/api/posts.json").
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Rebuild {
+    /// Written or rewritten.
+    pub changed: Vec<String>,
+    /// Removed from the output folder.
+    pub removed: Vec<String>,
+    /// Which lane of watch mode finished: `"api"` (the API and what agrees with it; the
+    /// documents lane follows), `"documents"` (the large documents: the output now equals a
+    /// fresh build), or `"all"` (both at once: the first build).
+    pub lane: &'static str,
+}
+
+impl Rebuild {
+    /// The URLs a publish changed and removed. Host configuration files (`_headers`,
+    /// `_redirects`) are not URLs and are left out.
+    pub fn from_report(report: &Report) -> Rebuild {
+        let urls = |paths: &mut dyn Iterator<Item = &str>| -> Vec<String> {
+            paths
+                .filter(|p| !path::HOST_FILES.contains(p))
+                .map(|p| format!("/{p}"))
+                .collect()
+        };
+        Rebuild {
+            changed: urls(&mut report.written.iter().map(|p| &**p)),
+            removed: urls(&mut report.removed.iter().map(String::as_str)),
+            lane: "all",
+        }
+    }
+
+    /// The rebuild as the publish of `lane` (`None`: both lanes at once).
+    pub fn in_lane(self, lane: Option<Lane>) -> Rebuild {
+        Rebuild {
+            lane: lane.map_or("all", Lane::name),
+            ..self
+        }
+    }
+
+    /// Nothing changed (a documents lane that had nothing to write still says it finished).
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.removed.is_empty()
+    }
+}
+
+/// What the build side tells the server.
+#[derive(Clone, Debug)]
+pub enum Update {
+    Rebuild(Rebuild),
+    /// The content's current diagnostics (shown by the preview; empty once all is fixed).
+    Diagnostics(Arc<[ContentDiagnostic]>),
+    /// The production base URL now in force (the preview rewrites it).
+    BaseUrl(Arc<str>),
+    /// The drafts and scheduled content (shown by the preview).
+    Schedule(Arc<Schedule>),
+}
+
+/// Handed to the build side: every publish sends one Rebuild (SSE subscribers get it), and
+/// every rebuild the content's current diagnostics.
+#[derive(Clone)]
+pub struct Feed(broadcast::Sender<Update>);
+
+impl Default for Feed {
+    fn default() -> Feed {
+        Feed::new()
+    }
+}
+
+impl Feed {
+    /// A feed no server listens to yet: hand it to [`serve_on`], then send through it.
+    pub fn new() -> Feed {
+        Feed(broadcast::channel(64).0)
+    }
+
+    /// Announces a publish. Without a running server (no subscriber) this does nothing.
+    pub fn send(&self, rebuild: Rebuild) {
+        let _ = self.0.send(Update::Rebuild(rebuild));
+    }
+
+    /// Tells the server the content's current diagnostics (all of them, not only new ones).
+    pub fn send_diagnostics(&self, diagnostics: Vec<ContentDiagnostic>) {
+        let _ = self.0.send(Update::Diagnostics(diagnostics.into()));
+    }
+
+    /// Tells the server what will go live (the drafts and scheduled content, all of them).
+    pub fn send_schedule(&self, schedule: Schedule) {
+        let _ = self.0.send(Update::Schedule(Arc::new(schedule)));
+    }
+
+    /// Tells the server the production base URL now in force (after a `watch.toml` reload).
+    pub fn send_base_url(&self, base_url: &str) {
+        let _ = self.0.send(Update::BaseUrl(base_url.into()));
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Update> {
+        self.0.subscribe()
+    }
+}
+
+/// The most connections served at once (see the accept loop).
+pub const MAX_CONNECTIONS: usize = 512;
+
+/// For a runtime's idle workers (`on_thread_park`): hands the memory this thread freed back to
+/// the OS, at most every 100 ms per thread, so the server's resident size returns to its
+/// baseline after a burst of clients (mimalloc keeps freed pages per thread otherwise).
+pub fn release_idle_memory() {
+    thread_local! {
+        static LAST: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+    }
+    LAST.with(|last| {
+        if last
+            .get()
+            .is_some_and(|at| at.elapsed() < Duration::from_millis(100))
+        {
+            return;
+        }
+        last.set(Some(std::time::Instant::now()));
+        // SAFETY: mi_collect only frees pages that hold no live allocation.
+        unsafe { libmimalloc_sys::mi_collect(true) }
+    });
+}
+
+/// What every request handler shares.
+struct State {
+    config: Arc<SiteConfig>,
+    files: files::Files,
+    gone: gone::Gone,
+    /// Serialized SSE frames, sent only after the state above was refreshed for the rebuild
+    /// they describe: a client that sees an event and then asks gets the new answer.
+    frames: broadcast::Sender<Bytes>,
+    /// Becomes true at shutdown (ends the event streams).
+    stop: watch::Receiver<bool>,
+    /// Only with `content-api serve`: the landing page and the base URL rewrite.
+    preview: Option<preview::Preview>,
+}
+
+/// Serves `out_dir` on a listener that is already bound until `shutdown` resolves (so a caller can bind port 0 and learn the
+/// port first). Subscribes to `feed` at once, before the returned future first runs, so no
+/// update sent after this call is missed.
+pub fn serve_on(
+    listener: TcpListener,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    feed: Feed,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
+    serve_with(
+        listener,
+        out_dir,
+        config.clone(),
+        config,
+        feed,
+        None,
+        shutdown,
+    )
+}
+
+/// [`serve_on`] for the author (`content-api serve`): adds the landing page at `/`, the
+/// content's errors and live reload, and serves every URL of the output rewritten from
+/// `base_url` to `origin` (the local address, `http://127.0.0.1:4321`). The output folder
+/// itself keeps the production URLs; see ARCHITECTURE.md.
+pub fn preview_on(
+    listener: TcpListener,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    feed: Feed,
+    origin: String,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
+    let preview = preview::Preview::new(&config.base_url, origin.clone(), out_dir.clone());
+    // Error bodies name the local address too (their `documentation_url`).
+    let local = Arc::new(SiteConfig {
+        base_url: origin,
+        ..(*config).clone()
+    });
+    serve_with(
+        listener,
+        out_dir,
+        local,
+        config,
+        feed,
+        Some(preview),
+        shutdown,
+    )
+}
+
+/// `config` is what answers name; `site` is the site as configured (its publishing history
+/// is read as the site's).
+fn serve_with(
+    listener: TcpListener,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    site: Arc<SiteConfig>,
+    feed: Feed,
+    preview: Option<preview::Preview>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
+    let updates = feed.subscribe();
+    async move { run(listener, out_dir, config, site, updates, preview, shutdown).await }
+}
+
+async fn run(
+    listener: TcpListener,
+    out_dir: Utf8PathBuf,
+    config: Arc<SiteConfig>,
+    site: Arc<SiteConfig>,
+    mut updates: broadcast::Receiver<Update>,
+    preview: Option<preview::Preview>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let files = files::Files::new(out_dir.as_std_path())?;
+    let (stop_tx, stop) = watch::channel(false);
+    let state = Arc::new(State {
+        gone: gone::Gone::load(out_dir, site),
+        config,
+        files,
+        frames: broadcast::channel(64).0,
+        stop,
+        preview,
+    });
+    catch_up(&mut updates, &state);
+    tokio::spawn(relay(updates, state.clone(), stop_tx.subscribe()));
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(
+            "serving {} on http://{addr}/ (live updates: http://{addr}{EVENTS_PATH})",
+            state.files.root().display()
+        );
+    }
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    // At most this many connections at once: each costs its buffers and a chunk in flight,
+    // so the server's memory is bounded whatever the clients do; the others wait in the
+    // listen queue.
+    let open = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let permit = tokio::select! {
+            permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+            () = &mut shutdown => break,
+        };
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    // Out of file descriptors, for example: wait a little and go on.
+                    tracing::warn!("cannot accept a connection: {err}");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let state = state.clone();
+        let config = state.config.clone();
+        // Reading a file is a short blocking call (the output folder is local and mostly in the
+        // page cache, and the cache skips the read for a version already served), made on the
+        // worker thread as nginx does on its event loop rather than handed to another thread.
+        let service = service_fn(move |request| {
+            let response = router::respond(&state, &request);
+            async move { Ok::<_, Infallible>(response) }
+        });
+        let connection = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(Duration::from_secs(30))
+            // A request head over 128 KiB is refused (431) rather than buffered: no GET to a
+            // static API needs more, and a client cannot make the server hold more per
+            // connection.
+            .max_buf_size(MAX_HEAD_BYTES)
+            .serve_connection(
+                TokioIo::new(raw_errors::ContractErrors::new(stream, config.clone())),
+                service,
+            );
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(err) = connection.await {
+                tracing::debug!("connection ended: {err}");
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    let _ = stop_tx.send(true);
+    // Short: a stop must not wait on a client that reads nothing (Ctrl-C ends the process
+    // within a second in every phase).
+    if tokio::time::timeout(SHUTDOWN_WAIT, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::info!("closed the connections still open after {SHUTDOWN_WAIT:?}");
+    }
+    Ok(())
+}
+
+/// Applies each rebuild to the server's state, then tells the event streams.
+async fn relay(
+    mut updates: broadcast::Receiver<Update>,
+    state: Arc<State>,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        let received = tokio::select! {
+            received = updates.recv() => received,
+            _ = stop.wait_for(|stopped| *stopped) => return,
+        };
+        let frame = match received {
+            Ok(update) => match apply(&state, update) {
+                Some(frame) => frame,
+                None => continue,
+            },
+            Err(broadcast::error::RecvError::Lagged(missed)) => events::lagged(missed),
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        state.files.clear_cache();
+        state.gone.refresh();
+        let _ = state.frames.send(frame);
+    }
+}
+
+/// What the build side sent before the server started (the first build's diagnostics and
+/// schedule), applied before the first connection is accepted: the first page already shows
+/// them.
+fn catch_up(updates: &mut broadcast::Receiver<Update>, state: &State) {
+    while let Ok(update) = updates.try_recv() {
+        let _ = apply(state, update);
+    }
+}
+
+/// Applies one update to the server's state; the frame to send, when there is news.
+fn apply(state: &State, update: Update) -> Option<Bytes> {
+    match update {
+        Update::Rebuild(rebuild) => {
+            if let Some(preview) = &state.preview
+                && !rebuild.is_empty()
+            {
+                preview.record_rebuild(&rebuild);
+            }
+            Some(events::frame(&rebuild))
+        }
+        Update::Diagnostics(diagnostics) => {
+            let preview = state.preview.as_ref()?;
+            preview
+                .set_diagnostics(diagnostics.clone())
+                .then(|| events::diagnostics_frame(&diagnostics))
+        }
+        Update::Schedule(schedule) => {
+            let preview = state.preview.as_ref()?;
+            preview.set_schedule(schedule).then(events::schedule_frame)
+        }
+        Update::BaseUrl(base_url) => {
+            if let Some(preview) = &state.preview {
+                preview.set_base_url(&base_url);
+            }
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_becomes_urls_without_the_host_files() {
+        let report = Report {
+            written: vec!["_redirects".into(), "api/posts.json".into()],
+            removed: vec!["api/timeline/en/x.json".into()],
+            ..Report::default()
+        };
+        assert_eq!(
+            Rebuild::from_report(&report),
+            Rebuild {
+                changed: vec!["/api/posts.json".into()],
+                removed: vec!["/api/timeline/en/x.json".into()],
+                lane: "all",
+            }
+        );
+    }
+}

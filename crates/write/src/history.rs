@@ -1,0 +1,444 @@
+//! The publishing history: every API path a recorded build published.
+//!
+//! A removed API path (a tag whose last post was deleted, a series removed) must answer
+//! `410 Gone`, not `404`, so the site remembers what it published. The history is a salsa
+//! input (`_redirects` and the server's 410s are the paths in it that are no longer outputs).
+//!
+//! It lives with the site, not with the output: a sorted, line-based text file beside
+//! `watch.toml` (`content-api.history` unless `history_file` says otherwise), meant to be
+//! committed like a lock file, so a CI build in a fresh clone (no output folder) still knows.
+//! Only recorded builds (`--once` without `--drafts` or `--future`) add to it; watch sessions and previews
+//! read it and never write it, so nothing that was never deployed answers 410.
+//!
+//! The file is untrusted input: every line must be an API path of the output grammar
+//! ([`is_history_entry`]) before it can reach `_redirects` or any host file. A bad line is
+//! reported with its file and line, ignored, and dropped when the file is next written.
+//!
+//! Older versions kept the history in the output folder (`.content-api/published.json`). It is
+//! read (and validated) too, and a recorded build moves it into the file once and removes it.
+
+use super::site_paths::relative;
+use super::state_file::{Links, read_state};
+use crate::config::SiteConfig;
+use crate::db::Published;
+use crate::model::is_valid_slug;
+use camino::{Utf8Path, Utf8PathBuf};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// Where older versions kept the history, relative to the output folder.
+pub const LEGACY_HISTORY_PATH: &str = ".content-api/published.json";
+
+/// The first lines of every history file this tool writes.
+const HEADER: &str = "\
+# content-api publishing history: every API path a recorded build (--once) published.
+# Paths listed here that the content no longer has answer 410 Gone. Commit this file;
+# builds keep it sorted, one path a line (see README, \"Deploying from CI\").
+";
+
+/// The comment that names the site a history belongs to.
+const SITE_LINE: &str = "# site: ";
+
+/// What identifies a site to its history: its content folder (another content folder is another
+/// site), the output folder it deploys from (a build elsewhere is a preview), and its base URL
+/// (recorded; a new one is the same site moved). Folders are relative to the history file's
+/// folder, so a clone elsewhere is the same site.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SiteIdentity {
+    pub base_url: String,
+    pub content: String,
+    pub out: String,
+}
+
+impl SiteIdentity {
+    /// The site `config` builds, as its history file sees it.
+    pub fn of(config: &SiteConfig) -> SiteIdentity {
+        let folder = match config.history_file.parent() {
+            Some(folder) if !folder.as_str().is_empty() => folder,
+            _ => Utf8Path::new("."),
+        };
+        SiteIdentity {
+            base_url: config.base_url.clone(),
+            content: relative(folder, &config.content_dir),
+            out: relative(folder, &config.out_dir),
+        }
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "{SITE_LINE}{}\n",
+            serde_json::to_string(self).expect("an identity serializes")
+        )
+    }
+
+    fn parse(text: &str) -> Option<SiteIdentity> {
+        text.lines()
+            .take_while(|line| line.starts_with('#'))
+            .find_map(|line| serde_json::from_str(line.strip_prefix(SITE_LINE)?).ok())
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "the site at {} built from {} into {}",
+            self.base_url, self.content, self.out
+        )
+    }
+}
+
+/// Whose history a file is, for the build reading it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Belongs {
+    /// This site's (or a file no build has claimed yet: the next recording build claims it).
+    ThisSite,
+    /// This site's, built into another output folder: read (its 410s hold there too), never
+    /// recorded into (that build is not the deploy).
+    ThisSiteElsewhere,
+    /// Another site's: neither read nor recorded into.
+    AnotherSite,
+}
+
+/// The API paths (relative to the output folder, e.g. `api/posts.json`) published so far.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct History {
+    paths: BTreeSet<Arc<str>>,
+}
+
+use crate::render::is_api_path;
+
+/// Whether `path` can be a history entry: an API path of the output grammar, `api/`, then
+/// slug folders, then a slug file name ending in `.json` or `.html`. This rules out spaces,
+/// newlines, `..`, `*`, `:`, `!` and everything else a host file could interpret.
+pub fn is_history_entry(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("api/") else {
+        return false;
+    };
+    let mut parts = rest.split('/').peekable();
+    while let Some(part) = parts.next() {
+        if parts.peek().is_some() {
+            if !is_valid_slug(part) {
+                return false;
+            }
+        } else {
+            let stem = part
+                .strip_suffix(".json")
+                .or_else(|| part.strip_suffix(".html"));
+            return stem.is_some_and(is_valid_slug);
+        }
+    }
+    false
+}
+
+/// Why the history could not be read at all (a bad line is only a warning).
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    /// The file exists but cannot be read.
+    #[error(
+        "cannot read the publishing history {path}: {source}\n  = help: fix its permissions, or set `history_file` in watch.toml to a readable path"
+    )]
+    Read {
+        /// The history file.
+        path: Utf8PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+    /// The file is not text: not a history this tool wrote.
+    #[error(
+        "the publishing history {path} is not UTF-8 text\n  = help: it holds one API path a line (for example api/posts.json); restore it from git"
+    )]
+    NotText {
+        /// The history file.
+        path: Utf8PathBuf,
+    },
+    /// Recording a build's paths failed.
+    #[error("cannot write the publishing history {path}: {source}")]
+    Write {
+        /// The history file.
+        path: Utf8PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+}
+
+/// The largest history read (a path a line: about a million paths).
+const MAX_HISTORY_BYTES: u64 = 64 << 20;
+/// The history as loaded: the file's entries plus a legacy history's, and what was wrong.
+#[derive(Debug)]
+pub struct HistoryFile {
+    path: Utf8PathBuf,
+    /// The bytes on disk (`None`: no file yet), to write only when they change.
+    on_disk: Option<Vec<u8>>,
+    /// The legacy history found in the output folder, if any (migrated by `record`).
+    legacy: Option<Utf8PathBuf>,
+    history: History,
+    /// The site this build is, and whose history the file is.
+    identity: SiteIdentity,
+    belongs: Belongs,
+    /// One message per ignored line, naming the file and the line.
+    pub warnings: Vec<String>,
+}
+
+impl HistoryFile {
+    /// Reads the site's history file (absent: empty) and a legacy
+    /// `.content-api/published.json` in its output folder. A history another site's builds
+    /// recorded is not read (with a warning): its 410s are that site's.
+    pub fn load(config: &SiteConfig) -> Result<HistoryFile, HistoryError> {
+        let (path, out_dir) = (&config.history_file, &config.out_dir);
+        let identity = SiteIdentity::of(config);
+        let mut warnings = Vec::new();
+        let mut paths = BTreeSet::new();
+        let on_disk = read_state(path, MAX_HISTORY_BYTES, Links::Follow).map_err(|err| {
+            HistoryError::Read {
+                path: path.to_owned(),
+                source: std::io::Error::other(err.to_string()),
+            }
+        })?;
+        let mut belongs = Belongs::ThisSite;
+        if let Some(bytes) = &on_disk {
+            let text = std::str::from_utf8(bytes).map_err(|_| HistoryError::NotText {
+                path: path.to_owned(),
+            })?;
+            // The content folder is the site; a new base URL is the same site moved.
+            belongs = match SiteIdentity::parse(text) {
+                None => Belongs::ThisSite,
+                Some(theirs)
+                    if theirs.content == identity.content && theirs.out == identity.out =>
+                {
+                    Belongs::ThisSite
+                }
+                Some(theirs) if theirs.content == identity.content => {
+                    warnings.push(format!(
+                        "{path} is the history of {}: this build, into {}, reads it and records nothing (only a build into {} records)\n  = help: to record this one, give it its own history with --history FILE",
+                        theirs.describe(),
+                        identity.out,
+                        theirs.out
+                    ));
+                    Belongs::ThisSiteElsewhere
+                }
+                Some(theirs) => {
+                    warnings.push(format!(
+                        "{path} is the history of {}, not of this build ({}): it is neither read nor recorded into\n  = help: give this site its own history with --history FILE (or a watch.toml of its own)",
+                        theirs.describe(),
+                        identity.describe()
+                    ));
+                    Belongs::AnotherSite
+                }
+            };
+            if belongs != Belongs::AnotherSite {
+                parse_lines(path, text, &mut paths, &mut warnings);
+            }
+        }
+        let legacy_path = out_dir.join(LEGACY_HISTORY_PATH);
+        // Migrated (then removed) only once read whole: a legacy history that cannot be read
+        // stays where it is, and the warning says so.
+        let legacy = match read_state(&legacy_path, MAX_HISTORY_BYTES, Links::Refuse) {
+            Ok(Some(bytes)) => {
+                parse_legacy(&legacy_path, &bytes, &mut paths, &mut warnings).then_some(legacy_path)
+            }
+            Ok(None) => None,
+            Err(err) => {
+                warnings.push(format!(
+                    "ignoring the legacy history: {err}; removed paths it listed answer 404, not 410\n  = help: it stays at {legacy_path}: make it a readable file (or copy its paths into {path}), then delete it"
+                ));
+                None
+            }
+        };
+        Ok(HistoryFile {
+            path: path.to_owned(),
+            on_disk,
+            legacy,
+            history: History { paths },
+            identity,
+            belongs,
+            warnings,
+        })
+    }
+
+    /// The history file, as given to [`HistoryFile::load`].
+    pub fn path(&self) -> &Utf8Path {
+        &self.path
+    }
+
+    /// Whether this build may record into the file (it is this site's, for this output folder).
+    pub fn records(&self) -> bool {
+        self.belongs == Belongs::ThisSite
+    }
+
+    /// The paths read (the file's and a legacy history's).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The history as the salsa input `Site.published` takes it.
+    pub fn published(&self) -> Published {
+        self.history.published()
+    }
+
+    /// Whether a legacy history from the output folder is still waiting to be migrated.
+    #[cfg(test)]
+    fn has_legacy(&self) -> bool {
+        self.legacy.is_some()
+    }
+
+    /// Adds the API paths among `outputs` (what a recorded build just published), writes the
+    /// file when its bytes change (atomically), and removes a migrated legacy history. Returns
+    /// how many paths were added.
+    pub fn record<'a>(
+        &mut self,
+        outputs: impl IntoIterator<Item = &'a str>,
+    ) -> Result<usize, HistoryError> {
+        if self.belongs != Belongs::ThisSite {
+            return Ok(0);
+        }
+        let before = self.history.paths.len();
+        self.history = self.history.with_outputs(outputs);
+        let bytes = self.history.to_bytes(&self.identity);
+        if self.on_disk.as_deref() != Some(&bytes[..]) {
+            write_beside(&self.path, &bytes).map_err(|source| HistoryError::Write {
+                path: self.path.clone(),
+                source,
+            })?;
+            self.on_disk = Some(bytes);
+        }
+        if let Some(legacy) = self.legacy.take() {
+            // Its paths are in the file now; it was written by this tool, so it may go.
+            match std::fs::remove_file(&legacy) {
+                Ok(()) => {
+                    tracing::info!("moved the publishing history {legacy} into {}", self.path)
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(HistoryError::Write {
+                        path: legacy,
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(self.history.paths.len() - before)
+    }
+}
+
+fn parse_lines(
+    file: &Utf8Path,
+    text: &str,
+    paths: &mut BTreeSet<Arc<str>>,
+    warnings: &mut Vec<String>,
+) {
+    for (index, line) in text.split('\n').enumerate() {
+        // A checkout with CRLF line endings (git's autocrlf) is not an error.
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if is_history_entry(line) {
+            paths.insert(Arc::from(line));
+        } else {
+            warnings.push(bad_entry(file, index + 1, line));
+        }
+    }
+}
+
+/// The JSON history of older versions: `{"generator": ..., "published": [paths]}`.
+/// Adds a legacy history's entries to `paths`; false when it could not be parsed (it is then
+/// kept where it is).
+fn parse_legacy(
+    file: &Utf8Path,
+    bytes: &[u8],
+    paths: &mut BTreeSet<Arc<str>>,
+    warnings: &mut Vec<String>,
+) -> bool {
+    #[derive(serde::Deserialize)]
+    struct OnDisk {
+        published: Vec<String>,
+    }
+    let text = String::from_utf8_lossy(bytes);
+    match serde_json::from_str::<OnDisk>(&text) {
+        Ok(on_disk) => {
+            for path in on_disk.published {
+                if is_history_entry(&path) {
+                    paths.insert(Arc::from(path));
+                } else {
+                    let quoted = serde_json::to_string(&path).unwrap_or_default();
+                    let line = text
+                        .lines()
+                        .position(|l| l.contains(&quoted))
+                        .map_or(1, |i| i + 1);
+                    warnings.push(bad_entry(file, line, &path));
+                }
+            }
+        }
+        Err(err) => {
+            warnings.push(format!(
+                "{file}:{}: ignoring the unreadable legacy history ({err}); removed paths it listed answer 404, not 410\n  = help: it stays where it is: fix it (it is JSON: {{\"published\": [paths]}}) or copy its paths into the history file, then delete it",
+                err.line()
+            ));
+            return false;
+        }
+    }
+    true
+}
+
+fn bad_entry(file: &Utf8Path, line: usize, text: &str) -> String {
+    format!(
+        "{file}:{line}: ignoring {text:?}: not an API path this tool publishes (api/ followed by lowercase slugs, ending in .json or .html)\n  = help: fix or delete the line (a merge conflict marker? keep the lines of both sides); the next recorded build drops it"
+    )
+}
+
+impl History {
+    /// This history plus the API paths among `outputs`.
+    pub fn with_outputs<'a>(&self, outputs: impl IntoIterator<Item = &'a str>) -> History {
+        let mut paths = self.paths.clone();
+        paths.extend(
+            outputs
+                .into_iter()
+                .filter(|path| is_api_path(path) && is_history_entry(path))
+                .map(Arc::from),
+        );
+        History { paths }
+    }
+
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.paths.iter().map(|p| &**p)
+    }
+
+    /// The history as the salsa input `Site.published` takes it.
+    pub fn published(&self) -> Published {
+        self.paths.iter().cloned().collect()
+    }
+
+    /// Deterministic bytes: the header, then the sorted paths, one a line.
+    pub fn to_bytes(&self, site: &SiteIdentity) -> Vec<u8> {
+        let mut text = String::from(HEADER);
+        text.push_str(&site.line());
+        for path in &self.paths {
+            text.push_str(path);
+            text.push('\n');
+        }
+        text.into_bytes()
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+fn write_beside(path: &Utf8Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_str().is_empty() => dir,
+        _ => Utf8Path::new("."),
+    };
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().unwrap_or("history");
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests;
