@@ -12,15 +12,15 @@
 //! over HTTP; [`mcp`] serves the site's tools to MCP clients over stdio. [`cli`] wires them
 //! together for the binary.
 //!
-//! The public modules are the ones the binary, the integration tests and the benchmarks drive;
-//! `model`, `diag`, `parse`, `derive` and `watch` are internal. See ARCHITECTURE.md for what
-//! each module owns, the order in which they may use each other, and the invariants
-//! (`tests/tidy.rs` checks the order and the rules that can be read from the source).
+//! Each layer is a crate of the workspace (`crates/`); this library is the command line
+//! ([`cli`]) and re-exports the layers under the names the binary, the integration tests and
+//! the benchmarks use. See ARCHITECTURE.md for what each crate owns, the order in which they
+//! depend on each other, and the invariants.
 
 #![warn(missing_docs)]
 
-/// The allocator of every program built on this crate: the binary, and the tests and benchmarks,
-/// which then measure what ships. mimalloc, for a build's millions of small allocations on every
+/// The allocator of every program built on this crate: the binary, and the integration tests
+/// and benchmarks, which then measure what ships (the crates' unit tests use the system's). mimalloc, for a build's millions of small allocations on every
 /// core; v2 and no transparent huge pages, for a watch session's resident size (numbers in
 /// docs/performance.md).
 #[global_allocator]

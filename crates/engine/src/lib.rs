@@ -1,5 +1,5 @@
 //! The query engine: the salsa inputs ([`db`], set only by [`workspace`]), the queries over
-//! them (`parse`, [`derive`], [`render`]), and [`build`], which evaluates them in parallel.
+//! them (`parse`, [`derive`](mod@derive), [`render`]), and [`build`], which evaluates them in parallel.
 //!
 //! A pure function of its inputs: no file system, network, clock, environment or process API
 //! (`clippy.toml` lists them), but for the one read of a body left on disk that

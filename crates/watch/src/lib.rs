@@ -2,10 +2,10 @@
 //! [`Changes`] value per batch.
 //!
 //! This module produces changes and nothing else: it does not read files, and knows nothing of
-//! the database. [`filter`] says which file names editors use as scratch space; [`translate`]
-//! turns events into content paths and folders; [`saves`] says whether the saves they touch
-//! are finished; [`debounce`] batches events, waiting the quiet period only while a save is
-//! unfinished; [`watcher`] starts notify. What to do with a change is `session`'s job.
+//! the database. `filter` says which file names editors use as scratch space; `translate`
+//! turns events into content paths and folders; `saves` says whether the saves they touch
+//! are finished; `debounce` batches events, waiting the quiet period only while a save is
+//! unfinished; `watcher` starts notify. What to do with a change is `session`'s job.
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_source::source;

@@ -16,7 +16,7 @@ impl Publisher {
     /// for a slice at a time). The next publish then checks what it would otherwise skip, so
     /// calling it again (the daemon does, every second) retries until the folder is whole.
     /// Costs one `stat` per output folder, one read of each folder whose stamp proves nothing
-    /// (changed since it was last looked into, by anyone), and up to [`SWEEP_PER_CHECK`] `stat`s
+    /// (changed since it was last looked into, by anyone), and up to `SWEEP_PER_CHECK` `stat`s
     /// of files.
     pub fn is_intact(&mut self) -> bool {
         let whole = self.check(true);

@@ -2,7 +2,7 @@
 //! to, series positions, the taxonomy, and every diagnostic. Every query here is tracked and
 //! works from the per-file `*_meta` queries, never from text.
 //!
-//! A post's [`SortKey`] (date, id) and its [`PostLinks`] (series, tags) are separate queries,
+//! A post's `SortKey` (date, id) and its `PostLinks` (series, tags) are separate queries,
 //! so a title edit changes neither. The indexes built from them over all posts (publication
 //! order, tag and series membership) are not queries but inputs, maintained by `workspace`;
 //! this module only reads them (`published_posts`, `tag_members`, `series_members`).

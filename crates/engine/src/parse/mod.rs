@@ -1,4 +1,4 @@
-//! Parsing: one tracked query per content kind, from a [`SourceFile`] to a model value plus
+//! Parsing: one tracked query per content kind, from a `SourceFile` to a model value plus
 //! diagnostics.
 //!
 //! Parsing never fails: a broken file yields `value: None` and the errors that explain why.

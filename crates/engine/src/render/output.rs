@@ -132,7 +132,7 @@ impl Output {
         .is_ok()
     }
 
-    /// Writes the bytes to `out` in blocks of up to [`WRITE_BLOCK`] bytes, each copied together
+    /// Writes the bytes to `out` in blocks of up to `WRITE_BLOCK` bytes, each copied together
     /// from consecutive chunks (a chunk as long as the block is written as it is).
     ///
     /// A list output is tens of thousands of small chunks. Handed to `writev` 512 at a time, the

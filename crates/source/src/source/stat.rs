@@ -70,8 +70,8 @@ impl FileStamp {
     /// granularity of that moment (git's "racy" entries). A change time with a sub-second part
     /// comes from a file system with fine timestamps (ext4, xfs, btrfs, tmpfs: the kernel's
     /// clock tick, which also lags the real clock by up to a tick; exFAT: 10 ms), so
-    /// [`RACY_FINE_NS`] covers it; a whole second may come from one that keeps seconds (ext3,
-    /// HFS+) or two (FAT), so [`RACY_COARSE_NS`]. The change time decides, because no tool can
+    /// `RACY_FINE_NS` covers it; a whole second may come from one that keeps seconds (ext3,
+    /// HFS+) or two (FAT), so `RACY_COARSE_NS`. The change time decides, because no tool can
     /// set it.
     pub fn is_racy(&self, taken_ns: i128) -> bool {
         let margin = if self.ctime_ns % 1_000_000_000 != 0 {
