@@ -1,159 +1,27 @@
-//! Step 4 of a publish: writing the outputs that differ, in parallel, each folder opened once.
+//! What writing an output needs (`Publisher::write_files`): what became of each output
+//! (`Written`), a writer that hashes what it writes (`Hashing`), one that stops between blocks
+//! when asked (`UntilStopped`), and the folders of a publish opened once each.
 
-use super::dir::{OutDir, read_in};
+use super::dir::OutDir;
 use super::intact::OutputStamp;
-use super::plan::{OnDisk, Plan};
-use super::site_documents::is_recorded;
-use super::{Publisher, Report, Stop, WriteError, file_name, ownership, parent_of};
-use rayon::prelude::*;
-use rustix::fs::AtFlags;
+use super::plan::Plan;
+use super::{Stop, WriteError, ownership, parent_of};
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::os::fd::OwnedFd;
-use xxhash_rust::xxh3::{Xxh3, xxh3_128};
-
-impl Publisher {
-    /// Step 4. Writes the outputs that differ, in parallel. What was written is remembered even
-    /// when another write fails, so a retry does not write it again. Each folder is opened
-    /// (created when missing) once, and its files are written through that handle. Once `stop`
-    /// says so, no file is started and the one being written is abandoned.
-    pub(super) fn write_files(
-        &mut self,
-        plan: &Plan<'_>,
-        cold: bool,
-        stop: &Stop<'_>,
-    ) -> Result<Report, WriteError> {
-        let dir = self.dir();
-        let (out_dir, manifest, yielded) = (&self.out_dir, &self.manifest, &self.yielded);
-        // A daemon's files are looked at again for hand edits (`intact`); a build's never.
-        let stamped = !self.one_shot;
-        let folders = open_folders(dir, plan)?;
-        // Largest first, and one file per task when there are few: an edit's two post indexes
-        // (8.5 and 4 MB at 10k posts per language) are then written by both cores at once.
-        let mut stale: Vec<_> = plan.stale.iter().collect();
-        stale.sort_by_key(|((_, output), _)| std::cmp::Reverse(output.len()));
-        let max_len = if stale.len() <= 64 { 1 } else { 8 };
-        let results: Vec<Result<Written, WriteError>> = stale
-            .par_iter()
-            .with_max_len(max_len)
-            .map(|((path, output), on_disk)| {
-                if stop() {
-                    return Err(WriteError::Stopped);
-                }
-                if ownership::is_merged(path) {
-                    // Shared with the site: its lines are kept around the tool's block.
-                    let written = ownership::write_merged(
-                        out_dir,
-                        path,
-                        output,
-                        manifest.contains(path),
-                        yielded,
-                    )?;
-                    return Ok(Written::unstamped(written, None));
-                }
-                let folder = &folders[parent_of(path)];
-                let name = file_name(path);
-                let mut hasher = is_recorded(path).then(Xxh3::new);
-                let mut compare = *on_disk == OnDisk::Unknown;
-                if cold && *on_disk == OnDisk::Missing {
-                    let created = dir.create_in(folder, name, path, |file| {
-                        output.write_to(&mut Hashing::new(file, hasher.as_mut()))
-                    })?;
-                    if created {
-                        return Ok(Written::unstamped(true, hasher));
-                    }
-                    // Something appeared there since the plan looked: the safe way.
-                    compare = true;
-                    hasher = is_recorded(path).then(Xxh3::new);
-                }
-                if compare
-                    && let Some(bytes) = read_in(folder, name)
-                    && output.eq_bytes(&bytes)
-                {
-                    let stat = rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW);
-                    return Ok(Written {
-                        written: false,
-                        digest: hasher.map(|_| xxh3_128(&bytes)),
-                        stamp: stat.ok().filter(|_| stamped).map(|s| OutputStamp::of(&s)),
-                    });
-                }
-                let mut stamp = None;
-                dir.replace_in(folder, name, path, output.len(), |file| {
-                    let until_stopped = UntilStopped {
-                        file: &mut *file,
-                        stop,
-                    };
-                    output.write_to(&mut Hashing::new(until_stopped, hasher.as_mut()))?;
-                    // The temporary file is renamed into place: same inode, size and mtime.
-                    if stamped {
-                        stamp = rustix::fs::fstat(&*file).ok().map(|s| OutputStamp::of(&s));
-                    }
-                    Ok(())
-                })
-                .map_err(stopped_or_failed)?;
-                Ok(Written {
-                    written: true,
-                    digest: hasher.map(|hasher| hasher.digest128()),
-                    stamp,
-                })
-            })
-            .collect();
-        let mut report = Report::default();
-        let mut first_error = None;
-        let mut stopped = false;
-        for (((path, output), _), result) in stale.into_iter().zip(results) {
-            match result {
-                Ok(Written {
-                    written,
-                    digest,
-                    stamp,
-                }) => {
-                    self.files.insert(path.clone(), Some(output.hash));
-                    match stamp {
-                        Some(stamp) => self.stamps.insert(path.clone(), stamp),
-                        None => self.stamps.remove(path),
-                    };
-                    if let Some(digest) = digest {
-                        self.digests.insert(path.clone(), digest);
-                    }
-                    if written {
-                        report.written.push(path.clone());
-                    }
-                }
-                // Not written, and the old file is whole: what is known of it stays true.
-                Err(WriteError::Stopped) => stopped = true,
-                Err(err) => {
-                    self.files.insert(path.clone(), None);
-                    self.stamps.remove(path);
-                    self.digests.remove(path);
-                    first_error.get_or_insert(err);
-                }
-            }
-        }
-        if first_error.is_some() || stopped {
-            // Reported by the next publish that succeeds: a CDN's purge list must name every
-            // URL whose bytes changed.
-            self.unreported.append(&mut report.written);
-        }
-        match first_error {
-            Some(err) => Err(err),
-            None if stopped => Err(WriteError::Stopped),
-            None => Ok(report),
-        }
-    }
-}
+use xxhash_rust::xxh3::Xxh3;
 
 /// What became of one output: written or found right on disk, with the xxh3-128 of its bytes
 /// when it is a document the site may replace (`site_documents`), and its stamp on disk when
 /// a daemon wrote it (`intact`).
-struct Written {
-    written: bool,
-    digest: Option<u128>,
-    stamp: Option<OutputStamp>,
+pub(crate) struct Written {
+    pub(crate) written: bool,
+    pub(crate) digest: Option<u128>,
+    pub(crate) stamp: Option<OutputStamp>,
 }
 
 impl Written {
-    fn unstamped(written: bool, hasher: Option<Xxh3>) -> Written {
+    pub(crate) fn unstamped(written: bool, hasher: Option<Xxh3>) -> Written {
         Written {
             written,
             digest: hasher.map(|hasher| hasher.digest128()),
@@ -164,13 +32,13 @@ impl Written {
 
 /// A writer that hashes the bytes it hands on, when given a hasher: the digest of a file
 /// comes from the same pass that writes it.
-struct Hashing<'a, W> {
+pub(crate) struct Hashing<'a, W> {
     inner: W,
     hasher: Option<&'a mut Xxh3>,
 }
 
 impl<'a, W: Write> Hashing<'a, W> {
-    fn new(inner: W, hasher: Option<&'a mut Xxh3>) -> Self {
+    pub(crate) fn new(inner: W, hasher: Option<&'a mut Xxh3>) -> Self {
         Hashing { inner, hasher }
     }
 }
@@ -193,9 +61,9 @@ impl<W: Write> Write for Hashing<'_, W> {
 const ASK_EVERY: usize = 1 << 20;
 
 /// A file that takes no more bytes once `stop` says so: asked before each block of an output.
-struct UntilStopped<'a, 'b> {
-    file: &'a mut std::fs::File,
-    stop: &'a Stop<'b>,
+pub(crate) struct UntilStopped<'a, 'b> {
+    pub(crate) file: &'a mut std::fs::File,
+    pub(crate) stop: &'a Stop<'b>,
 }
 
 /// The error [`UntilStopped`] gives, told apart from the file system's by its type.
@@ -219,7 +87,7 @@ impl Write for UntilStopped<'_, '_> {
 
 /// [`WriteError::Stopped`] for a write that [`UntilStopped`] ended (its temporary file is
 /// removed, the old file stays), the error itself otherwise.
-fn stopped_or_failed(err: WriteError) -> WriteError {
+pub(crate) fn stopped_or_failed(err: WriteError) -> WriteError {
     match &err {
         WriteError::Io { source, .. }
             if source
@@ -233,7 +101,7 @@ fn stopped_or_failed(err: WriteError) -> WriteError {
 }
 
 /// Opens (creating it when missing) every folder the plan writes a file to, parents first.
-fn open_folders<'a>(
+pub(crate) fn open_folders<'a>(
     dir: &OutDir,
     plan: &Plan<'a>,
 ) -> Result<HashMap<&'a str, OwnedFd>, WriteError> {

@@ -10,13 +10,11 @@
 //! document did before the record existed).
 
 use super::manifest::MAX_STATE_BYTES;
-use super::plan::OnDisk;
+use super::ownership;
 use super::state_file::{Links, read_state};
-use super::{Publisher, WriteError, ownership, write_to};
-use crate::render::{AGENT_SKILLS_INDEX, Output};
+use crate::render::AGENT_SKILLS_INDEX;
 use camino::Utf8Path;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use xxhash_rust::xxh3::xxh3_128;
 
 /// Where the record lives, relative to the output folder.
@@ -31,7 +29,7 @@ pub(super) fn is_recorded(path: &str) -> bool {
 
 /// Path → the xxh3-128 hash of the bytes this tool wrote there.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct DocumentHashes(BTreeMap<String, u128>);
+pub struct DocumentHashes(pub(crate) BTreeMap<String, u128>);
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Record {
@@ -67,7 +65,7 @@ impl DocumentHashes {
     }
 
     /// Deterministic bytes: sorted paths and hashes.
-    fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let record = Record {
             generator: "content-api".to_string(),
             documents: self
@@ -83,93 +81,9 @@ impl DocumentHashes {
 
     /// Whether `bytes` are bytes this tool wrote at `path`; `None` when nothing is recorded
     /// for it.
-    fn wrote(&self, path: &str, bytes: &[u8]) -> Option<bool> {
+    pub(crate) fn wrote(&self, path: &str, bytes: &[u8]) -> Option<bool> {
         let hash = self.0.get(path)?;
         Some(*hash == xxh3_128(bytes))
-    }
-}
-
-impl Publisher {
-    /// Part of step 2: settles an output that is a document the site may replace, whose bytes
-    /// on disk are not known, by reading them: already right (nothing to write), the bytes this
-    /// tool wrote before or no record of them (to write), or a file the site put in place of
-    /// the tool's (the site's from now on: yielded, no longer owned). Whether it is still to be
-    /// written.
-    pub(super) fn still_to_write(
-        &mut self,
-        (path, output): &(Arc<str>, Output),
-        on_disk: OnDisk,
-    ) -> bool {
-        if on_disk != OnDisk::Unknown
-            || !is_recorded(path)
-            || !ownership::yields_to_site(path, output)
-        {
-            return true;
-        }
-        let Some(bytes) = self.dir().read(path) else {
-            return true;
-        };
-        if output.eq_bytes(&bytes) {
-            self.files.insert(path.clone(), Some(output.hash));
-            self.digests.insert(path.clone(), xxh3_128(&bytes));
-            return false;
-        }
-        if self.documents.wrote(path, &bytes) != Some(false) {
-            return true;
-        }
-        tracing::info!(
-            "{}/{path} was replaced by the site's own: keeping it",
-            self.out_dir
-        );
-        self.yielded.insert(path.clone());
-        self.files.remove(path);
-        false
-    }
-
-    /// Part of step 3: the documents this publish may replace leave the record first.
-    pub(super) fn record_documents_before(
-        &mut self,
-        stale: &[(&(Arc<str>, Output), OnDisk)],
-    ) -> Result<(), WriteError> {
-        let mut documents = self.documents.clone();
-        for ((path, _), _) in stale {
-            if is_recorded(path) {
-                documents.0.remove(&**path);
-            }
-        }
-        self.save_documents(documents)
-    }
-
-    /// Part of step 6: once the build is committed, the record lists the hash of each recorded
-    /// document this tool owns now (as this publisher wrote or found it, or as the record
-    /// said), and nothing else.
-    pub(super) fn record_documents_after(&mut self) -> Result<(), WriteError> {
-        let documents = self
-            .files
-            .keys()
-            .filter(|path| is_recorded(path))
-            .filter_map(|path| {
-                let hash = self
-                    .digests
-                    .get(path)
-                    .or_else(|| self.documents.0.get(&**path))?;
-                Some((path.to_string(), *hash))
-            })
-            .collect();
-        self.save_documents(DocumentHashes(documents))
-    }
-
-    fn save_documents(&mut self, documents: DocumentHashes) -> Result<(), WriteError> {
-        if documents == self.documents {
-            return Ok(());
-        }
-        if documents.0.is_empty() {
-            self.dir().remove(DOCUMENTS_PATH)?;
-        } else {
-            write_to(self.dir(), DOCUMENTS_PATH, &documents.to_bytes())?;
-        }
-        self.documents = documents;
-        Ok(())
     }
 }
 
