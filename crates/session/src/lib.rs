@@ -31,20 +31,14 @@ use crate::db::{Database, Preview};
 use crate::derive::{ScheduleEntry, ScheduleState, file_diagnostics, preview_of, schedule_entry};
 use crate::diag::Diagnostic;
 use crate::render::{Files, Lane};
-use crate::source::{ContentPath, FileContents};
+use crate::source::{ContentPath, FileContents, FileRole, Scan, classify};
 use crate::workspace::{Lifetime, Workspace};
-use crate::write::{HistoryFile, Publisher, Report, WriteError};
+use crate::write::{HistoryFile, Publisher, Report, Stop, WriteError};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-mod lanes;
-mod shown;
-mod staging;
-
-pub use lanes::DocumentsDue;
 
 /// What the watcher reports: paths relative to the content folder, or "resynchronise".
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -454,6 +448,354 @@ impl Session {
     pub fn output_paths(&self) -> impl Iterator<Item = &str> {
         self.publisher.owned_paths()
     }
+
+    // ---- Staging: what a batch's paths and folders hold on disk now, recorded as pending
+    // changes. Nothing here touches the database; `apply` does. ----
+
+    /// Records the disk version of `path` (a file or a folder, existing or not).
+    fn stage_path(&mut self, relative: &str) {
+        let disk_path = self.content_dir.join(relative);
+        if disk_path.is_dir() {
+            let scan = source::scan_under(&self.content_dir, relative);
+            let found: HashSet<ContentPath> = scan.files.iter().map(|f| f.path.clone()).collect();
+            let problems = scan.problems.iter().map(crate::workspace::scan_problem);
+            self.replace_scan_problems(|path| is_at_or_below(path, relative), problems);
+            for file in scan.files {
+                self.stage(file.path, file.contents);
+            }
+            self.stage_missing_under(relative, &found);
+            return;
+        }
+        if let Some(path) = ContentPath::new(relative)
+            && !matches!(
+                classify(&path),
+                FileRole::Ignored | FileRole::Misplaced { .. }
+            )
+        {
+            let contents = source::read_content(&self.content_dir, relative);
+            self.stage(path, contents);
+        }
+        // Gone from disk: it may have been a folder (deleted or moved away), and every file
+        // known below it is gone too. (A path that is a file has nothing below it.)
+        if std::fs::symlink_metadata(&disk_path).is_err() {
+            self.stage_missing_under(relative, &HashSet::new());
+        }
+        if !disk_path.is_dir() {
+            // What a fresh walk reports at this path now (a link whose target is missing, a
+            // FIFO) replaces what an earlier one did: a problem mended since goes.
+            let problems = source::problems_at(&self.content_dir, relative);
+            let problems = problems.iter().map(crate::workspace::scan_problem);
+            self.replace_scan_problems(|path| path == relative, problems);
+        }
+    }
+
+    /// Replaces the walk's problems at the paths `replaced` names with `found`.
+    fn replace_scan_problems(
+        &mut self,
+        replaced: impl Fn(&str) -> bool,
+        found: impl IntoIterator<Item = Diagnostic>,
+    ) {
+        let before = self.workspace.scan_problems();
+        let mut problems: Vec<Diagnostic> = before
+            .iter()
+            .filter(|problem| !replaced(&problem.path))
+            .cloned()
+            .chain(found)
+            .collect();
+        // In path order, as a full scan lists them.
+        problems.sort_by(|a, b| a.path.cmp(&b.path));
+        if *problems != *before {
+            self.workspace.set_scan_problems(problems.into());
+        }
+    }
+
+    /// Makes the files held directly in `folder` equal its listing on disk: files the session
+    /// does not hold are read, held files that are not listed are deleted, and a folder that
+    /// is gone takes everything known below it along.
+    fn stage_listing(&mut self, folder: &str) {
+        let Some(listed) = source::list_folder(&self.content_dir, folder) else {
+            if std::fs::symlink_metadata(self.content_dir.join(folder)).is_err() {
+                self.stage_missing_under(folder, &HashSet::new());
+            }
+            return;
+        };
+        let prefix = format!("{folder}/");
+        let held: HashSet<ContentPath> = self
+            .known_paths()
+            .filter(|path| {
+                path.as_str()
+                    .strip_prefix(&prefix)
+                    .is_some_and(|name| !name.contains('/'))
+            })
+            .collect();
+        for path in listed.iter().filter(|path| !held.contains(*path)) {
+            let contents = source::read_file(&self.content_dir.join(path.as_str()));
+            self.stage(path.clone(), contents);
+        }
+        let listed: HashSet<&ContentPath> = listed.iter().collect();
+        for path in held.into_iter().filter(|path| !listed.contains(path)) {
+            self.stage(path, FileContents::Missing);
+        }
+    }
+
+    /// Stages every known file below `folder` that is not in `found` as deleted.
+    fn stage_missing_under(&mut self, folder: &str, found: &HashSet<ContentPath>) {
+        let prefix = format!("{}/", folder.trim_end_matches('/'));
+        let gone: Vec<ContentPath> = self
+            .known_paths()
+            .filter(|path| path.as_str().starts_with(&prefix) && !found.contains(path))
+            .collect();
+        for path in gone {
+            self.stage(path, FileContents::Missing);
+        }
+    }
+
+    /// Stages every difference between a full scan and what the session knows.
+    fn stage_scan(&mut self, scan: Scan) {
+        let found: HashSet<ContentPath> = scan.files.iter().map(|f| f.path.clone()).collect();
+        let problems: Arc<[Diagnostic]> = scan
+            .problems
+            .iter()
+            .map(crate::workspace::scan_problem)
+            .collect();
+        self.workspace.set_scan_problems(problems);
+        for file in scan.files {
+            self.stage(file.path, file.contents);
+        }
+        let gone: Vec<ContentPath> = self
+            .known_paths()
+            .filter(|path| !found.contains(path))
+            .collect();
+        for path in gone {
+            self.stage(path, FileContents::Missing);
+        }
+    }
+
+    /// Paths that exist in the database or are pending creation (a path may come twice).
+    fn known_paths(&self) -> impl Iterator<Item = ContentPath> + '_ {
+        let existing = self.workspace.existing_paths().cloned();
+        let pending = self
+            .pending
+            .iter()
+            .filter(|(_, contents)| **contents != FileContents::Missing)
+            .map(|(path, _)| path.clone());
+        existing.chain(pending)
+    }
+
+    fn stage(&mut self, path: ContentPath, contents: FileContents) {
+        if self.workspace.contents_of(&path) == contents {
+            self.pending.remove(&path);
+        } else {
+            self.pending.insert(path, contents);
+        }
+    }
+
+    // ---- What the author is told: each diagnostic once while it persists, again in full when
+    // its file is saved again, a line when a file is fixed; what the preview's landing page
+    // shows. ----
+
+    /// Replaces the shown set with `current`; returns what to print (see
+    /// [`Outcome::new_diagnostics`]) and the files fixed since.
+    fn remember_shown(&mut self, current: &[Diagnostic]) -> (Vec<Diagnostic>, Vec<String>) {
+        let to_print = self.to_print(current);
+        let fixed = self.fixed(current, |_| true);
+        self.shown = current.iter().cloned().collect();
+        (to_print, fixed)
+    }
+
+    /// Like [`Session::remember_shown`], when `current` only covers the `changed` files (unless
+    /// `structural`): what is known about other files stays.
+    fn remember_shown_for<'a>(
+        &mut self,
+        current: &[Diagnostic],
+        structural: bool,
+        changed: impl Iterator<Item = &'a ContentPath>,
+    ) -> (Vec<Diagnostic>, Vec<String>) {
+        if structural {
+            return self.remember_shown(current);
+        }
+        let changed: HashSet<&str> = changed.map(ContentPath::as_str).collect();
+        let to_print = self.to_print(current);
+        let fixed = self.fixed(current, |path| changed.contains(path));
+        self.shown.retain(|d| !changed.contains(d.path.as_str()));
+        self.shown.extend(current.iter().cloned());
+        (to_print, fixed)
+    }
+
+    /// Files of the batch put back to the version the build holds (a broken file restored to
+    /// its last good text): nothing to rebuild, but the errors shown for them are gone.
+    fn restored(&mut self) -> Vec<String> {
+        let paths: BTreeSet<ContentPath> = self
+            .shown
+            .iter()
+            .filter(|d| self.was_saved(&d.path))
+            .filter_map(|d| ContentPath::new(&d.path))
+            .collect();
+        if paths.is_empty() {
+            return Vec::new();
+        }
+        let current = self.diagnostics_after(false, paths.iter());
+        self.remember_shown_for(&current, false, paths.iter()).1
+    }
+
+    /// The diagnostics of `current` not shown before, or in a file the batch named.
+    fn to_print(&self, current: &[Diagnostic]) -> Vec<Diagnostic> {
+        current
+            .iter()
+            .filter(|d| !self.shown.contains(*d) || self.was_saved(&d.path))
+            .cloned()
+            .collect()
+    }
+
+    /// True when the batch names `path` or a folder above it.
+    fn was_saved(&self, path: &str) -> bool {
+        self.saved.iter().any(|saved| {
+            path == saved
+                || path
+                    .strip_prefix(saved.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+    }
+
+    /// Files (among those `in_scope`) that had errors shown and have none in `current`, and
+    /// still exist (a deleted file is not "fixed").
+    fn fixed(&self, current: &[Diagnostic], in_scope: impl Fn(&str) -> bool) -> Vec<String> {
+        let still_broken: HashSet<&str> = current
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.path.as_str())
+            .collect();
+        let fixed: BTreeSet<&str> = self
+            .shown
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.path.as_str())
+            .filter(|path| in_scope(path) && !still_broken.contains(path))
+            .filter(|path| self.workspace.text_of(path).is_some())
+            .collect();
+        fixed.into_iter().map(str::to_owned).collect()
+    }
+
+    /// Renders a diagnostic with the text of its file when the database has it.
+    pub fn render(&self, diagnostic: &Diagnostic, color: bool) -> String {
+        let pending_text = ContentPath::new(&diagnostic.path)
+            .and_then(|path| self.pending.get(&path))
+            .and_then(FileContents::text);
+        let text = pending_text.or_else(|| self.workspace.text_of(&diagnostic.path));
+        diagnostic.render(text, color)
+    }
+
+    /// Every diagnostic of the content as it is on disk now (held-back files included), by
+    /// path and position: what the preview's landing page shows.
+    pub fn current_diagnostics(&self) -> Vec<&Diagnostic> {
+        let mut current: Vec<&Diagnostic> = self.shown.iter().collect();
+        current.sort_by_key(|d| {
+            let (line, column) = d.location.as_ref().map_or((0, 0), |l| (l.line, l.column));
+            (&d.path, line, column, &d.message)
+        });
+        current
+    }
+
+    // ---- The two lanes: the API lane published by every rebuild, the documents lane
+    // (`render::LAGGING_DOCUMENTS`) when the caller says. ----
+
+    /// From now on, a rebuild publishes the API lane only, and the documents lane waits for
+    /// [`Session::publish_documents`]. Without this call every publish holds both lanes.
+    pub fn use_lanes(&mut self) {
+        self.lanes = true;
+    }
+
+    /// Whether the documents lane is behind, since when, and since the latest API publish.
+    pub fn documents_due(&self) -> Option<DocumentsDue> {
+        self.documents_due
+    }
+
+    /// Publishes the documents lane (and the API lane with it, which salsa returns unchanged
+    /// when nothing was applied since it was published). The output then equals a fresh build
+    /// of the content the session holds. A failed write keeps the lane due.
+    pub fn publish_documents(&mut self) -> Result<Outcome, WriteError> {
+        self.publish_documents_until(&|| false)
+    }
+
+    /// [`Session::publish_documents`], giving way to a newer change: once `stop` says so (asked
+    /// before each file and each block written), it ends with [`WriteError::Stopped`], the
+    /// lane still due and the API lane's next publish holding the documents as they are on
+    /// disk. The daemon stops it for an edit that arrives meanwhile, so the edit does not wait
+    /// for `llms-full.txt` to be written.
+    pub fn publish_documents_until(&mut self, stop: &Stop<'_>) -> Result<Outcome, WriteError> {
+        let started = Instant::now();
+        let Some(due) = self.documents_due.take() else {
+            return Ok(Outcome {
+                lane: Some(Lane::Documents),
+                ..Outcome::unchanged(self.has_published)
+            });
+        };
+        self.freed_since_trim = true;
+        let report = self.publish_both(stop).inspect_err(|_| {
+            self.documents_due = Some(due);
+        })?;
+        Ok(Outcome {
+            report: Some(report),
+            took: started.elapsed(),
+            lane: Some(Lane::Documents),
+            ..Outcome::default()
+        })
+    }
+
+    /// Publishes the API lane with the documents lane as it was last published, or both lanes
+    /// when there are no lanes (or no documents lane was published yet). Says which.
+    fn publish(&mut self) -> Result<(Report, Option<Lane>), WriteError> {
+        let Some(documents) = self.documents.as_ref().filter(|_| self.lanes) else {
+            return Ok((self.publish_both(&|| false)?, None));
+        };
+        let started = Instant::now();
+        // Files removed behind the publisher's back are written again by this publish.
+        self.publisher.notice_damage();
+        let mut groups = build::refresh_lane(self.workspace.db(), Lane::Api);
+        let api_groups = groups.len();
+        groups.extend(documents.iter().cloned());
+        let rendered = started.elapsed();
+        // Due even when the write fails: the retry publishes the API lane again, then this one.
+        let now = Instant::now();
+        let due = self.documents_due.get_or_insert(DocumentsDue {
+            since: now,
+            latest: now,
+        });
+        due.latest = now;
+        let report = self.publisher.publish_groups(&groups);
+        tracing::debug!(
+            "rendered {api_groups} output groups of the api lane in {rendered:?}, published in {:?}",
+            started.elapsed() - rendered
+        );
+        Ok((report?, Some(Lane::Api)))
+    }
+
+    /// Renders and publishes every group of both lanes, until `stop` says so.
+    fn publish_both(&mut self, stop: &Stop<'_>) -> Result<Report, WriteError> {
+        let started = Instant::now();
+        self.publisher.notice_damage();
+        let db = self.workspace.db();
+        let mut groups = build::refresh_lane(db, Lane::Api);
+        let documents = build::refresh_lane(db, Lane::Documents);
+        groups.extend(documents.iter().cloned());
+        let rendered = started.elapsed();
+        // Remembered even when the write fails: the retry hands them again, and the publisher
+        // compares them with what it managed to write. Not when it stopped for an edit: the
+        // API lane's publish then holds the documents last published, so that it writes none
+        // of the files this one did not reach (`llms-full.txt` stays off the edit's path).
+        let published = self.documents.replace(documents);
+        self.documents_due = None;
+        let report = self.publisher.publish_groups_until(&groups, stop);
+        if matches!(report, Err(WriteError::Stopped)) {
+            self.documents = published;
+        }
+        tracing::debug!(
+            "rendered {} output groups in {rendered:?}, published in {:?}",
+            groups.len(),
+            started.elapsed() - rendered
+        );
+        report
+    }
 }
 
 /// Hands the memory a full build freed (read buffers, per-worker database clones, transient
@@ -466,4 +808,19 @@ fn release_freed_memory() {
     // SAFETY: mi_collect only frees pages that hold no live allocation.
     rayon::broadcast(|_| unsafe { libmimalloc_sys::mi_collect(true) });
     unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
+/// Whether the content path `path` is `folder` or inside it.
+fn is_at_or_below(path: &str, folder: &str) -> bool {
+    path.strip_prefix(folder)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// The documents lane is behind the API lane (see [`Session::documents_due`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DocumentsDue {
+    /// The first API-lane publish the documents lane has not followed.
+    pub since: Instant,
+    /// The latest one.
+    pub latest: Instant,
 }
