@@ -7,8 +7,8 @@
 //! - what a crate links: the crates in [`LINK_RULES`] never depend, directly or through another
 //!   crate of the workspace, on the listed crates (so their tests link no HTTP server, async
 //!   runtime or file watcher);
-//! - no cycle between the modules of one crate (at any depth: `render::plan` and
-//!   `render::hosting`, or the engine's `db` and `workspace`), a use through a parent's
+//! - no cycle between the modules of one crate (at any depth: `render::groups` and
+//!   `render::host_files`, or the engine's `db` and `workspace`), a use through a parent's
 //!   re-export (`super::Output`, where `mod.rs` has `pub use output::Output`) counting as a use
 //!   of the module that defines it;
 //! - salsa input setters only in [`SETTERS_ONLY_IN`];
@@ -362,7 +362,7 @@ fn facades(files: &[File], modules: &BTreeSet<Vec<String>>) -> BTreeMap<Vec<Stri
     names
 }
 
-/// Edges between sibling modules at any depth (`render::plan` → `render::hosting`,
+/// Edges between sibling modules at any depth (`render::groups` → `render::host_files`,
 /// `render::docs::llms_map` → `render::docs::page`, `engine::db` → `engine::workspace`), each
 /// with one place that makes it: a use of `a::b::c::x` from `a::d::e` is an edge `a::d` →
 /// `a::b`, between the children of the modules' deepest common parent. A use of an ancestor's

@@ -3,6 +3,7 @@
 //! Orchestration only: each mode wires `source`, `db`, `build`, `session`, `watch` and `write`
 //! together.
 
+mod announce;
 mod args;
 mod check;
 mod color;
@@ -17,7 +18,6 @@ mod new;
 mod once;
 mod placeholders;
 mod progress;
-mod report;
 mod serve;
 mod settings;
 mod site_files;

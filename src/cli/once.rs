@@ -191,9 +191,9 @@ pub fn install_pages_route(config: &crate::config::SiteConfig) -> Result<(), Exi
 
 /// How many bytes of posts a one-shot build holds as read, from the scan to the last write. The
 /// bodies of the posts past it stay on disk, and the writer reads each again (checked against
-/// what the build read) when it writes the post's Markdown variant and `llms-full.txt`: at
-/// 50,000 posts per language the posts are 337 MB, 40% of the build's peak memory when held.
-/// A site of 10,000 posts per language (67 MB) is read once and held, as before.
+/// what the build read) when it writes the post's Markdown variant and `llms-full.txt`, so a
+/// very large site's peak memory does not grow with its text. A site of 10,000 posts per
+/// language (about 67 MB of content) fits the budget and is read once and held.
 pub const BODY_BUDGET: usize = 128 << 20;
 
 /// The content, loaded and free of errors.

@@ -10,11 +10,11 @@
 //! portal) follows once edits pause, and at the latest a moment after the first API publish
 //! it has not followed (`documents`).
 
+pub use super::announce::Progress;
+use super::announce::{Reporter, describe_changes};
 pub use super::flags::WatchArgs;
 use super::once::content_folder_problem;
 use super::progress::Progress as StatusLine;
-pub use super::report::Progress;
-use super::report::{Reporter, describe_changes};
 use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::render::Lane;
 use crate::session::{Batch, RebuildError, Session};

@@ -149,7 +149,7 @@ pub fn tokens(code: &str) -> Vec<Token> {
     out
 }
 
-/// A path as written (`crate::render::plan`, `super::Output`, `std::fs`) and its line.
+/// A path as written (`crate::render::groups`, `super::Output`, `std::fs`) and its line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathRef {
     pub segments: Vec<String>,

@@ -38,8 +38,8 @@ pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
         .par_iter()
         .map_with(db.clone(), |db, group| group_files(db, *group).clone())
         .collect();
-    // Sized once: growing by doubling held up to twice the list (13 MB at 50,000 posts per
-    // language) while every memo was alive, at the build's peak.
+    // Sized once: growing by doubling would hold up to twice the list while every memo is
+    // alive, at the build's peak.
     let mut files = Vec::with_capacity(groups.iter().map(|group| group.len()).sum());
     files.extend(groups.iter().flat_map(|group| group.iter().cloned()));
     // Paths are unique, so an unstable sort gives the one order; on every thread.

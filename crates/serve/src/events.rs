@@ -21,7 +21,7 @@
 
 use super::Rebuild;
 use super::preview::ContentDiagnostic;
-use super::problem::{Body, empty};
+use super::respond::{Body, empty};
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;

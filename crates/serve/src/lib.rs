@@ -6,10 +6,10 @@
 //! `render::problem`), so it cannot disagree with the static host about what exists.
 //!
 //! - `path`: request path → safe relative path → candidate files;
-//! - `files`: reading one version of one file inside the output folder, with its ETag;
+//! - `folder`: reading one version of one file inside the output folder, with its ETag;
 //! - `router`: the HTTP rules;
-//! - `problem`: headers and error responses;
-//! - `gone`: which removed paths answer 410;
+//! - `respond`: headers and error responses;
+//! - `removed`: which removed paths answer 410;
 //! - `events`: the Server-Sent Events stream of rebuilds;
 //! - `preview`: what only `content-api serve` adds for the author (the landing page at `/`,
 //!   the content's errors, live reload, the base URL rewritten to the local address).
@@ -25,17 +25,17 @@ use content_api_source::config;
 use content_api_write as write;
 
 mod events;
-mod files;
-mod gone;
+mod folder;
 mod path;
 mod preview;
-mod problem;
 mod raw_errors;
 mod rebase;
+mod removed;
+mod respond;
 mod router;
 
 pub use events::EVENTS_PATH;
-pub use files::etag_of;
+pub use folder::etag_of;
 pub use preview::{ContentDiagnostic, Pending, Schedule};
 
 use crate::config::SiteConfig;
@@ -182,8 +182,8 @@ pub fn release_idle_memory() {
 /// What every request handler shares.
 struct State {
     config: Arc<SiteConfig>,
-    files: files::Files,
-    gone: gone::Gone,
+    files: folder::PublishedFolder,
+    gone: removed::Gone,
     /// Serialized SSE frames, sent only after the state above was refreshed for the rebuild
     /// they describe: a client that sees an event and then asks gets the new answer.
     frames: broadcast::Sender<Bytes>,
@@ -267,10 +267,10 @@ async fn run(
     preview: Option<preview::Preview>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let files = files::Files::new(out_dir.as_std_path())?;
+    let files = folder::PublishedFolder::new(out_dir.as_std_path())?;
     let (stop_tx, stop) = watch::channel(false);
     let state = Arc::new(State {
-        gone: gone::Gone::load(out_dir, site),
+        gone: removed::Gone::load(out_dir, site),
         config,
         files,
         frames: broadcast::channel(64).0,

@@ -4,7 +4,7 @@
 //! The path is percent-decoded exactly once; a decoded path with a NUL, a backslash, a `.` or
 //! `..` part, an empty part (`//`, which would make the rest absolute), a colon, or a hidden part
 //! (other than the leading `.well-known`) is refused. What survives is a relative path made of
-//! plain names. `files` then checks, after resolving symbolic links, that the file is inside
+//! plain names. `folder` then checks, after resolving symbolic links, that the file is inside
 //! the output folder.
 
 pub use crate::render::http::HOST_FILES;

@@ -11,7 +11,7 @@
 //! so these bodies carry `resource_not_found` (no resource can be at a target that cannot be
 //! read) with the HTTP status of the actual problem, and a detail that says what it was.
 
-use super::problem::with_contract_headers;
+use super::respond::with_contract_headers;
 use crate::config::SiteConfig;
 use crate::render::problem::problem;
 use crate::render::wire::{ErrorCode, to_json};

@@ -7,9 +7,9 @@
 
 use super::State;
 use super::events::{self, EVENTS_PATH};
-use super::files::Served;
+use super::folder::Served;
 use super::path::{SafePath, prefers_markdown};
-use super::problem::{
+use super::respond::{
     Body, empty, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
 use crate::render::http::document_headers;

@@ -36,7 +36,7 @@ pub(super) struct Timing {
 }
 
 /// The events gathered since the first one of a quiet period.
-struct Batch {
+struct Gathered {
     changes: Changes,
     saves: Saves,
     errors: Vec<notify::Error>,
@@ -44,9 +44,9 @@ struct Batch {
     last_event: Instant,
 }
 
-impl Batch {
-    fn new(now: Instant) -> Batch {
-        Batch {
+impl Gathered {
+    fn new(now: Instant) -> Gathered {
+        Gathered {
             changes: Changes::default(),
             saves: Saves::default(),
             errors: Vec::new(),
@@ -92,7 +92,7 @@ pub(super) fn run(
     // Here rather than before watching starts: the first build runs meanwhile.
     translator.refresh_aliases();
     while let Ok(first) = events.recv() {
-        let mut batch = Batch::new(Instant::now());
+        let mut batch = Gathered::new(Instant::now());
         batch.add(first, Instant::now(), &translator);
         let mut open = true;
         while Instant::now() < batch.started + MAX_WAIT {
@@ -199,7 +199,7 @@ mod tests {
     }
 
     /// How long after its last event `batch` would be handed on.
-    fn wait(batch: &Batch, timing: Timing) -> Duration {
+    fn wait(batch: &Gathered, timing: Timing) -> Duration {
         batch.deadline(timing) - batch.last_event
     }
 
@@ -210,7 +210,7 @@ mod tests {
     #[test]
     fn a_finished_save_is_handed_on_without_waiting_the_quiet_period() {
         let start = Instant::now();
-        let mut batch = Batch::new(start);
+        let mut batch = Gathered::new(start);
         let post = "/c/blog/en/2024-01-01_a.md";
         let data = EventKind::Modify(ModifyKind::Data(DataChange::Any));
         batch.add(event(data, post), start, &translator());
@@ -237,7 +237,7 @@ mod tests {
         let name = |mode| EventKind::Modify(ModifyKind::Name(mode));
         let post = "/c/blog/en/2024-01-01_a.md";
         // vim: the post renamed to its backup and created anew, not yet closed.
-        let mut batch = Batch::new(start);
+        let mut batch = Gathered::new(start);
         for (kind, path) in [
             (name(RenameMode::From), post),
             (name(RenameMode::To), "/c/blog/en/2024-01-01_a.md~"),
@@ -247,12 +247,12 @@ mod tests {
             assert_eq!(wait(&batch, NATIVE), QUIET);
         }
         // A queue overflow: what is being written is unknown.
-        let mut batch = Batch::new(start);
+        let mut batch = Gathered::new(start);
         let overflow = notify::Event::new(EventKind::Other).set_flag(notify::event::Flag::Rescan);
         batch.add(Ok(overflow), start, &translator());
         assert_eq!(wait(&batch, NATIVE), QUIET);
         // MAX_WAIT still bounds a save that never finishes.
-        let mut batch = Batch::new(start);
+        let mut batch = Gathered::new(start);
         let later = start + MAX_WAIT - Duration::from_millis(1);
         batch.add(
             event(EventKind::Create(CreateKind::File), post),
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn a_burst_of_closes_within_the_settle_time_is_one_batch() {
         let start = Instant::now();
-        let mut batch = Batch::new(start);
+        let mut batch = Gathered::new(start);
         let mut now = start;
         for i in 0..300 {
             let path = format!("/c/blog/en/2025-01-01_post-{i}.md");

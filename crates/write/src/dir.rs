@@ -227,13 +227,12 @@ impl OutDir {
     /// Puts the filled temporary file `temp` at `name`, freeing the old file off the writer's
     /// path: a reader opening `name` sees the old or the new file, and no other name is left.
     ///
-    /// Renaming over a file frees the old one inside `rename`: 7 ms on this VM's ext4 for an
-    /// 8.5 MB `api/posts.json`. So the old file is held by an `O_PATH` descriptor (a reference
-    /// to the inode, never opened for reading) across the swap and closed by another thread.
-    /// ext4 also takes a rename over an existing file for an application replacing a file
-    /// without `fsync` (`auto_da_alloc`): it starts writing the new file to disk inside the
-    /// rename, and freeing the old one then waits for that write (7–8 ms on the other thread,
-    /// 0.8 ms without; a loop of the same writes). Exchanging the two names
+    /// Renaming over a file frees the old one inside `rename`, which takes milliseconds for a
+    /// list of several megabytes. So the old file is held by an `O_PATH` descriptor (a
+    /// reference to the inode, never opened for reading) across the swap and closed by another
+    /// thread. ext4 also takes a rename over an existing file for an application replacing a
+    /// file without `fsync` (`auto_da_alloc`): it starts writing the new file to disk inside the
+    /// rename, and freeing the old one then waits for that write. Exchanging the two names
     /// (`RENAME_EXCHANGE`) and removing the temporary name is no such rename; where the file
     /// system cannot exchange names, a plain rename does the job.
     fn swap_in_large(

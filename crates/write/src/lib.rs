@@ -29,7 +29,6 @@ use content_api_model::model;
 use content_api_source::{config, source};
 
 mod dir;
-mod files;
 mod fingerprint;
 mod headers;
 mod history;
@@ -48,6 +47,7 @@ pub mod shutdown;
 mod site_documents;
 mod site_paths;
 pub mod state_file;
+mod writing;
 
 pub use fingerprint::{BuildSettings, Probe};
 pub use history::{HistoryError, HistoryFile};

@@ -5,7 +5,6 @@
 //! publishes, a daemon asks `is_intact` whether someone changed the folder.
 
 use crate::dir::{Entry, OutDir, PATH_MAX, is_missing_in, read_in, write_to};
-use crate::files::{Hashing, UntilStopped, Written, open_folders, stopped_or_failed};
 use crate::intact::{FolderStamp, OutputStamp, SWEEP_PER_CHECK, now_ns, settled_stamp};
 use crate::lock::{Lock, open_locked};
 use crate::manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
@@ -13,6 +12,7 @@ use crate::plan::{OnDisk, Plan, in_runs};
 use crate::render::{Files, Output};
 use crate::safe_path::check_output_path;
 use crate::site_documents::{DOCUMENTS_PATH, DocumentHashes, is_recorded};
+use crate::writing::{Hashing, UntilStopped, Written, open_folders, stopped_or_failed};
 use crate::{Report, Stop, WriteError, all_paths, file_name, ownership, parent_of, shutdown};
 use camino::{Utf8Path, Utf8PathBuf};
 use rayon::prelude::*;
@@ -158,8 +158,8 @@ impl Publisher {
     }
 
     /// [`Publisher::publish_groups`] that stops with [`WriteError::Stopped`] once `stop` says
-    /// so, asked before each file and before each block of a file: a write of the 60 MB
-    /// `llms-full.txt` gives way to an edit within a millisecond. A file being written when it
+    /// so, asked before each file and before each block of a file, so that a write of a large
+    /// `llms-full.txt` gives way to an edit at once. A file being written when it
     /// stops is not put in place (its old bytes stay, and are still known); the files written
     /// before it are, as after a failed write, and nothing is removed or committed. A shutdown
     /// stops it the same way once its deadline passes (`shutdown`).
@@ -290,8 +290,8 @@ impl Publisher {
     fn remember(&mut self, groups: &[Files], same_paths: bool) {
         self.last_groups = groups.to_vec();
         if !same_paths || self.folders.is_empty() {
-            // A hash set, then sorted: one tree insertion per file took 20 ms of a 50,000-post
-            // build's publish, on the main thread.
+            // A hash set, then sorted: cheaper than one tree insertion per file, on the main
+            // thread of every publish.
             let folders: HashSet<&str> = self.files.keys().map(|path| parent_of(path)).collect();
             let folders: BTreeSet<&str> = folders.into_iter().collect();
             let before = std::mem::take(&mut self.folders);
@@ -483,8 +483,8 @@ impl Publisher {
         // A daemon's files are looked at again for hand edits (`intact`); a build's never.
         let stamped = !self.one_shot;
         let folders = open_folders(dir, plan)?;
-        // Largest first, and one file per task when there are few: an edit's two post indexes
-        // (8.5 and 4 MB at 10k posts per language) are then written by both cores at once.
+        // Largest first, and one file per task when there are few: an edit's two post indexes,
+        // the largest files it changes, are then written by two cores at once.
         let mut stale: Vec<_> = plan.stale.iter().collect();
         stale.sort_by_key(|((_, output), _)| std::cmp::Reverse(output.len()));
         let max_len = if stale.len() <= 64 { 1 } else { 8 };

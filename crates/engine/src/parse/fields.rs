@@ -5,9 +5,9 @@
 //! and says what was expected. Accessors return `None` after recording such an error, so a
 //! parser can read every field and report all problems of a file at once.
 
-mod report;
+mod errors;
 
-use report::integer_help;
+use errors::integer_help;
 
 use super::frontmatter::Split;
 use super::yaml_error::explain;

@@ -2,11 +2,11 @@
 
 use super::docs;
 use super::gone::redirects_file;
-use super::index::api_index_json;
-use super::output::Output;
-use super::plan::{
+use super::groups::{
     Files, Lane, OutputFile, OutputGroup, OutputKind, series_path, site_documents, timeline_path,
 };
+use super::index::api_index_json;
+use super::output::Output;
 use super::posts::{all_posts_json, posts_json};
 use super::runs::{PostList, Run, list_runs, run_range};
 use super::slides::slides_json;
@@ -153,7 +153,7 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
         OutputKind::Redirects => redirects_file(db).clone(),
         OutputKind::NginxGone => super::nginx::gone_file(db).clone(),
         OutputKind::Worker => super::cloudflare::worker_file(db).clone(),
-        OutputKind::Headers => super::hosting::headers_output(db).clone(),
+        OutputKind::Headers => super::host_files::headers_output(db).clone(),
         OutputKind::Static => static_documents(db)
             .get(&file.path)
             .cloned()

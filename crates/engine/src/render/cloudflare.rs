@@ -17,7 +17,7 @@
 //! (`gone::gone_paths`), written into it as JSON: the logic is fixed, the data is generated.
 
 use super::gone::gone_paths;
-use super::hosting::{STATE_FOLDER, twin_pages};
+use super::host_files::{STATE_FOLDER, twin_pages};
 use super::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS};
 use super::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
 use super::output::Output;

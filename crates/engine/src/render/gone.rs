@@ -2,8 +2,8 @@
 //! (Netlify), which answers them 410. These read the one history-dependent input,
 //! `Site.published`; the nginx include and the Cloudflare worker read [`gone_paths`] too.
 
+use super::groups::api_output_paths;
 use super::output::Output;
-use super::plan::api_output_paths;
 use super::problem::STATIC_PROBLEMS;
 use super::wire::ErrorCode;
 use crate::db::Site;

@@ -10,7 +10,8 @@ pub mod cloudflare;
 pub mod docs;
 mod document_files;
 mod gone;
-pub mod hosting;
+mod groups;
+pub mod host_files;
 pub mod http;
 pub mod index;
 pub mod media;
@@ -18,7 +19,6 @@ pub mod nginx;
 pub mod openapi;
 mod operations;
 mod output;
-mod plan;
 mod posts;
 pub mod problem;
 mod runs;
@@ -29,18 +29,18 @@ pub mod tools;
 pub mod wire;
 
 pub use document_files::AGENT_SKILLS_INDEX;
+pub use groups::{Files, LAGGING_DOCUMENTS, Lane};
 pub use http::HOST_FILES;
 pub use index::{DOCUMENTS, Document};
 pub use media::media_type;
 pub use operations::{OPERATIONS, Operation, PathParam};
 pub use output::Output;
-pub use plan::{Files, LAGGING_DOCUMENTS, Lane};
 
 pub use assemble::{group_files, render_output};
+pub use groups::{OutputGroup, output_groups, site_documents};
 pub use http::is_api_path;
 pub use http::{NEGOTIATION_CASES, prefers_markdown};
 pub use output::Chunk;
-pub use plan::{OutputGroup, output_groups, site_documents};
 
 use crate::db::SourceFile;
 use crate::model::Lang;

@@ -116,6 +116,35 @@ impl Output {
         Ok(bytes)
     }
 
+    /// The first `max` bytes (all of them when the content is shorter); an error only when a
+    /// chunk on disk cannot be read.
+    pub fn prefix(&self, max: usize) -> io::Result<Vec<u8>> {
+        /// Why the walk over the pieces ended early: the prefix is full, or a read failed.
+        enum Ended {
+            Full,
+            Unreadable(io::Error),
+        }
+        impl From<io::Error> for Ended {
+            fn from(err: io::Error) -> Ended {
+                Ended::Unreadable(err)
+            }
+        }
+        let mut bytes = Vec::with_capacity(max.min(self.len));
+        let walked = self.try_for_each_bytes(|piece| {
+            let take = (max - bytes.len()).min(piece.len());
+            bytes.extend_from_slice(&piece[..take]);
+            if bytes.len() == max {
+                Err(Ended::Full)
+            } else {
+                Ok(())
+            }
+        });
+        match walked {
+            Ok(()) | Err(Ended::Full) => Ok(bytes),
+            Err(Ended::Unreadable(err)) => Err(err),
+        }
+    }
+
     /// Whether `bytes` is exactly this content (compared chunk by chunk, without a copy). A
     /// chunk on disk that cannot be read compares unequal: writing the file then reports why.
     pub fn eq_bytes(&self, mut bytes: &[u8]) -> bool {
@@ -135,10 +164,9 @@ impl Output {
     /// Writes the bytes to `out` in blocks of up to `WRITE_BLOCK` bytes, each copied together
     /// from consecutive chunks (a chunk as long as the block is written as it is).
     ///
-    /// A list output is tens of thousands of small chunks. Handed to `writev` 512 at a time, the
-    /// kernel copied them one by one into pages it allocated page by page: the 8.5 MB
-    /// `api/posts.json` took 6.4 ms to write on ext4; copied into 1 MB blocks first, 4.1–4.6 ms
-    /// (2.9 ms as one buffer; a loop of the same writes).
+    /// A list output is tens of thousands of small chunks: one `write` per chunk, or a `writev`
+    /// of many, makes the kernel copy them one by one into pages it allocates page by page;
+    /// blocks of consecutive chunks are written as a few large copies.
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         BLOCK.with_borrow_mut(|block| {
             // What a failed write left in it is not this file's.
@@ -168,8 +196,8 @@ impl Output {
 }
 
 thread_local! {
-    /// Each writing thread's block, allocated once rather than per file (a megabyte per file
-    /// once made glibc keep about 5 MB more of a watch session's heap).
+    /// Each writing thread's block, allocated once rather than per file: a megabyte allocated
+    /// per file would grow a watch session's heap.
     static BLOCK: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(WRITE_BLOCK));
 }
 

@@ -28,9 +28,9 @@
 //! memos) of a LOW interned value that no query interned or validated for a few revisions. It
 //! looks only at the tail of its LRU, and validating a value does not move it there, so every
 //! edit that changes a list also bumps `Index::runs_epoch`, which every `list_runs` reads: all
-//! lists are cut again (one pass over each, part of the first-edit times in the README), the
-//! live runs move to the front, and the runs no list holds any more are collected. Without it, a watch session
-//! kept about 19 KB per rename (`cargo bench --bench watch -- 2000 --kind none --renames 3000`).
+//! lists are cut again (one pass over each), the live runs move to the front, and the runs no
+//! list holds any more are collected. Without it, a watch session's memory would grow with
+//! every rename (`cargo bench --bench watch -- 2000 --kind none --renames 3000` shows it).
 
 use crate::db::{Index, LangIndex, SourceFile, TagMembers};
 use std::collections::HashSet;

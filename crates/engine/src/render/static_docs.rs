@@ -3,7 +3,7 @@
 //! on the content (`_routes.json`, `404.html`, `api/404.html`).
 
 use super::docs;
-use super::hosting::{api_not_found_page, not_found_page, routes_file};
+use super::host_files::{api_not_found_page, not_found_page, routes_file};
 use super::output::Output;
 use super::problem::{STATIC_PROBLEMS, static_problem};
 use super::wire::to_json;

@@ -15,8 +15,8 @@
 mod landing;
 
 use super::Rebuild;
-use super::files::{Served, etag_of};
-use super::problem::{Body, empty, full};
+use super::folder::{Served, etag_of};
+use super::respond::{Body, empty, full};
 use bytes::Bytes;
 use camino::Utf8PathBuf;
 use hyper::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE};

@@ -2,8 +2,8 @@
 //! can read it again when it writes the files that publish it, and know it is the text the build
 //! read.
 //!
-//! A 50,000-post site's bodies are 300 MB: held from the scan to the last write, they were 40%
-//! of a build's peak memory, for text the build only copies out.
+//! On a large site the bodies are a large share of a build's peak memory when held from the
+//! scan to the last write, for text the build only copies out (docs/performance.md).
 
 use std::io;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};

@@ -37,12 +37,12 @@ fn a_large_file_is_rewritten_as_it_is_sent_with_the_length_announced() {
     );
 }
 
-fn folder() -> (tempfile::TempDir, Files) {
+fn folder() -> (tempfile::TempDir, PublishedFolder) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("out/api")).unwrap();
     std::fs::write(dir.path().join("out/api/a.json"), "[1]").unwrap();
     std::fs::write(dir.path().join("secret.json"), "secret").unwrap();
-    let files = Files::new(&dir.path().join("out")).unwrap();
+    let files = PublishedFolder::new(&dir.path().join("out")).unwrap();
     (dir, files)
 }
 

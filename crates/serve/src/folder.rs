@@ -14,8 +14,8 @@
 //!   times). The writer never modifies a file in place, so a new version is a new inode; a hand
 //!   edit in place changes the times. The cache is also emptied after every rebuild.
 
-use super::problem::{Body, full};
 use super::rebase::Rewriter;
+use super::respond::{Body, full};
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;
@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
-/// Files up to this size are read whole and cached; larger ones are streamed.
+/// PublishedFolder up to this size are read whole and cached; larger ones are streamed.
 const CACHE_FILE_LIMIT: u64 = 1 << 20;
 /// The size of each read of a streamed file.
 const CHUNK: usize = 64 << 10;
@@ -214,7 +214,7 @@ fn stream_rewritten(file: std::fs::File, len: u64, rewriter: Rewriter) -> Body {
 }
 
 /// The output folder, for reading.
-pub struct Files {
+pub struct PublishedFolder {
     root: PathBuf,
     cache: Mutex<Cache>,
 }
@@ -236,10 +236,10 @@ struct Identity {
     ctime: (i64, i64),
 }
 
-impl Files {
+impl PublishedFolder {
     /// The output folder `out_dir`, which must exist.
-    pub fn new(out_dir: &Path) -> io::Result<Files> {
-        Ok(Files {
+    pub fn new(out_dir: &Path) -> io::Result<PublishedFolder> {
+        Ok(PublishedFolder {
             root: std::fs::canonicalize(out_dir)?,
             cache: Mutex::default(),
         })
