@@ -4,9 +4,9 @@
 //! These checks read the sources and manifests as text and fail with
 //! `path:line: [rule] what to do` for every breach of what remains:
 //!
-//! - what a crate links: the crates in [`LINK_RULES`] never depend, directly or through another
-//!   crate of the workspace, on the listed crates (so their tests link no HTTP server, async
-//!   runtime or file watcher);
+//! - what a crate links: the crates in [`LINK_RULES`] never depend, directly, through another
+//!   crate of the workspace or for their own tests, on the listed crates (so their tests link
+//!   no HTTP server, async runtime or file watcher);
 //! - no cycle between the modules of one crate (at any depth: `render::groups` and
 //!   `render::host_files`, or the engine's `db` and `workspace`), a use through a parent's
 //!   re-export (`super::Output`, where `mod.rs` has `pub use output::Output`) counting as a use
@@ -125,6 +125,46 @@ fn the_source_tree_keeps_the_architecture() {
     );
 }
 
+/// [`LINK_RULES`] over the whole resolved graph, external crates included (a dev-dependency
+/// that pulls in an HTTP client is caught here, where the manifests alone do not show it):
+/// what `cargo tree` says each crate and its tests link.
+#[test]
+fn no_crate_links_what_its_rule_forbids_through_any_dependency() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (crates, forbidden, why) in LINK_RULES {
+        for name in *crates {
+            let output = std::process::Command::new(env!("CARGO"))
+                .args(["tree", "--offline", "--quiet", "--edges", "normal,dev"])
+                .args([
+                    "--prefix",
+                    "none",
+                    "--package",
+                    &format!("content-api-{name}"),
+                ])
+                .current_dir(root)
+                .output()
+                .expect("cargo tree runs");
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let linked: BTreeSet<&str> = std::str::from_utf8(&output.stdout)
+                .unwrap()
+                .lines()
+                .filter_map(|line| line.split(' ').next())
+                .collect();
+            let found: Vec<&&str> = forbidden.iter().filter(|c| linked.contains(**c)).collect();
+            assert!(
+                found.is_empty(),
+                "`{name}` links {found:?} (see `cargo tree -p content-api-{name} -e normal,dev -i \
+                 {}`): {why}",
+                found[0]
+            );
+        }
+    }
+}
+
 /// Every `.rs` file under `src/` and `crates/*/src/`, as (path from the root with `/`, text),
 /// sorted by path.
 fn read_sources(root: &Path) -> Vec<(String, String)> {
@@ -147,20 +187,36 @@ fn read_sources(root: &Path) -> Vec<(String, String)> {
     out
 }
 
-/// Each crate of `crates/` (by folder name) with the names of its `[dependencies]`.
-fn read_manifests(root: &Path) -> BTreeMap<String, Vec<String>> {
+/// What a crate's `Cargo.toml` names: its `[dependencies]`, and the `[dev-dependencies]` its
+/// own tests link.
+#[derive(Clone, Debug, Default)]
+struct Manifest {
+    dependencies: Vec<String>,
+    dev_dependencies: Vec<String>,
+}
+
+/// Each crate of `crates/` (by folder name) with its manifest.
+fn read_manifests(root: &Path) -> BTreeMap<String, Manifest> {
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(root.join("crates")).unwrap() {
         let folder = entry.unwrap().path();
         let text = std::fs::read_to_string(folder.join("Cargo.toml")).unwrap();
         let manifest: toml::Table = text.parse().unwrap();
-        let dependencies = manifest
-            .get("dependencies")
-            .and_then(|d| d.as_table())
-            .map(|d| d.keys().cloned().collect())
-            .unwrap_or_default();
+        let keys = |table: &str| -> Vec<String> {
+            manifest
+                .get(table)
+                .and_then(|d| d.as_table())
+                .map(|d| d.keys().cloned().collect())
+                .unwrap_or_default()
+        };
         let name = folder.file_name().unwrap().to_str().unwrap().to_string();
-        out.insert(name, dependencies);
+        out.insert(
+            name,
+            Manifest {
+                dependencies: keys("dependencies"),
+                dev_dependencies: keys("dev-dependencies"),
+            },
+        );
     }
     out
 }
@@ -225,7 +281,7 @@ fn tests_module_line(tokens: &[lex::Token]) -> usize {
 
 fn check_all(
     files: &[(String, String)],
-    manifests: &BTreeMap<String, Vec<String>>,
+    manifests: &BTreeMap<String, Manifest>,
     known_cycles: &[&[&str]],
 ) -> Vec<Problem> {
     let files = lex_all(files);
@@ -249,8 +305,9 @@ fn workspace_crate(dependency: &str) -> Option<&str> {
 }
 
 /// For each rule's crate, every forbidden crate it links, with the chain of workspace crates
-/// that brings it in.
-fn check_links(manifests: &BTreeMap<String, Vec<String>>) -> Vec<Problem> {
+/// that brings it in: its dependencies, theirs, and so on, and its own dev-dependencies (what
+/// its tests link).
+fn check_links(manifests: &BTreeMap<String, Manifest>) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (crates, forbidden, why) in LINK_RULES {
         for name in *crates {
@@ -259,7 +316,16 @@ fn check_links(manifests: &BTreeMap<String, Vec<String>>) -> Vec<Problem> {
             let mut stack = vec![*name];
             while let Some(current) = stack.pop() {
                 let chain = reached[current].clone();
-                for dependency in manifests.get(current).into_iter().flatten() {
+                let Some(manifest) = manifests.get(current) else {
+                    continue;
+                };
+                let dev = if current == *name {
+                    manifest.dev_dependencies.as_slice()
+                } else {
+                    &[]
+                };
+                let named = manifest.dependencies.iter().map(|d| (d, false));
+                for (dependency, for_tests) in named.chain(dev.iter().map(|d| (d, true))) {
                     if let Some(inner) = workspace_crate(dependency) {
                         if !reached.contains_key(inner) {
                             let mut next = chain.clone();
@@ -268,12 +334,13 @@ fn check_links(manifests: &BTreeMap<String, Vec<String>>) -> Vec<Problem> {
                             stack.push(inner);
                         }
                     } else if forbidden.contains(&dependency.as_str()) {
+                        let tests = if for_tests { ", for its tests" } else { "" };
                         problems.push(Problem {
                             path: format!("crates/{current}/Cargo.toml"),
                             line: 1,
                             rule: "links",
                             message: format!(
-                                "`{name}` links `{dependency}` (through {}): {why}",
+                                "`{name}` links `{dependency}` (through {}{tests}): {why}",
                                 chain.join(" → ")
                             ),
                         });

@@ -43,7 +43,7 @@ fn clean() -> Vec<(String, String)> {
 }
 
 /// The clean tree's manifests: crate folder → dependencies.
-fn manifests() -> BTreeMap<String, Vec<String>> {
+fn manifests() -> BTreeMap<String, Manifest> {
     [
         ("model", &[][..]),
         ("engine", &["content-api-model", "salsa", "serde"][..]),
@@ -52,10 +52,11 @@ fn manifests() -> BTreeMap<String, Vec<String>> {
     ]
     .into_iter()
     .map(|(name, deps)| {
-        (
-            name.to_string(),
-            deps.iter().map(|d| d.to_string()).collect(),
-        )
+        let manifest = Manifest {
+            dependencies: deps.iter().map(|d| d.to_string()).collect(),
+            dev_dependencies: vec!["tempfile".into()],
+        };
+        (name.to_string(), manifest)
     })
     .collect()
 }
@@ -106,7 +107,11 @@ fn a_file_is_named_by_its_crate_and_module() {
 #[test]
 fn a_crate_linking_what_its_rule_forbids_is_reported_with_the_chain() {
     let mut linked = manifests();
-    linked.get_mut("model").unwrap().push("tokio".into());
+    linked
+        .get_mut("model")
+        .unwrap()
+        .dependencies
+        .push("tokio".into());
     let problems = check_all(&clean(), &linked, &[]);
     assert_eq!(
         shown(problems.iter().map(clone_problem).collect()),
@@ -130,10 +135,35 @@ fn a_crate_linking_what_its_rule_forbids_is_reported_with_the_chain() {
     );
     // `serve` may link tokio; the model may not link salsa.
     let mut salsa = manifests();
-    salsa.get_mut("model").unwrap().push("salsa".into());
+    salsa
+        .get_mut("model")
+        .unwrap()
+        .dependencies
+        .push("salsa".into());
     assert_eq!(
         shown(check_all(&clean(), &salsa, &[])),
         ["crates/model/Cargo.toml:1: [links]"]
+    );
+}
+
+#[test]
+fn a_dev_dependency_counts_for_its_own_crate_only() {
+    // The engine's tests linking an HTTP client is reported; `write`, which depends on the
+    // engine, does not link the engine's dev-dependencies.
+    let mut tests_link = manifests();
+    let engine = tests_link.get_mut("engine").unwrap();
+    engine.dev_dependencies.push("reqwest".into());
+    let problems = check_all(&clean(), &tests_link, &[]);
+    assert_eq!(
+        shown(problems.iter().map(clone_problem).collect()),
+        ["crates/engine/Cargo.toml:1: [links]"]
+    );
+    assert!(
+        problems[0]
+            .message
+            .contains("(through engine, for its tests)"),
+        "{}",
+        problems[0]
     );
 }
 
