@@ -11,6 +11,7 @@
 //!   `render::host_files`, or the engine's `db` and `workspace`), a use through a parent's
 //!   re-export (`super::Output`, where `mod.rs` has `pub use output::Output`) counting as a use
 //!   of the module that defines it;
+//! - which modules of the engine `serve`, `mcp` and `verify` name ([`ENGINE_MODULES_ALLOWED`]);
 //! - salsa input setters only in [`SETTERS_ONLY_IN`];
 //! - `Serialize` only in [`SERIALIZE_HOME`] and the [`SERIALIZE_EXCEPTIONS`];
 //! - a `//!` header on every file.
@@ -46,6 +47,25 @@ const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
         &["model"],
         &["salsa", "serde", "serde_json"],
         "plain values: no query engine and no wire format",
+    ),
+];
+
+/// Crates that may name only some modules of the engine: (crate, modules, why).
+const ENGINE_MODULES_ALLOWED: &[(&str, &[&str], &str)] = &[
+    (
+        "serve",
+        &["render"],
+        "the server reads what `write` published, never the content's parse or derive",
+    ),
+    (
+        "mcp",
+        &["render"],
+        "the tools are `render::tools`, answered from the API's files",
+    ),
+    (
+        "verify",
+        &["render"],
+        "the checks read the contract's tables in `render`, and a site over HTTP",
     ),
 ];
 
@@ -289,6 +309,7 @@ fn check_all(
     problems.extend(check_links(manifests));
     problems.extend(check_cycles(&files, known_cycles));
     for file in &files {
+        problems.extend(check_engine_modules(file));
         problems.extend(check_setters(file));
         problems.extend(check_serialize(file));
         problems.extend(check_header(file));
@@ -576,6 +597,32 @@ fn strongly_connected<'a>(graph: &BTreeMap<&'a str, Vec<&'a str>>) -> Vec<Vec<&'
 }
 
 // ---- Setters, Serialize, headers. ----
+
+/// A path `content_api_engine::m` naming a module `m` its crate's row of
+/// [`ENGINE_MODULES_ALLOWED`] does not list (each crate reaches the engine only through such
+/// paths: its `lib.rs` imports the modules it uses).
+fn check_engine_modules(file: &File) -> Vec<Problem> {
+    let krate = module_path(file.path).remove(0);
+    let Some((_, allowed, why)) = ENGINE_MODULES_ALLOWED.iter().find(|(c, _, _)| *c == krate)
+    else {
+        return Vec::new();
+    };
+    file.paths
+        .iter()
+        .filter(|path| path.segments[0] == "content_api_engine")
+        .filter(|path| !allowed.contains(&path.segments[1].as_str()))
+        .map(|path| Problem {
+            path: file.path.to_string(),
+            line: path.line,
+            rule: "engine modules",
+            message: format!(
+                "`{krate}` names `content_api_engine::{}`: it may use only {allowed:?} of the \
+                 engine ({why})",
+                path.segments[1]
+            ),
+        })
+        .collect()
+}
 
 /// `.set_x(…)` directly followed by `.to(` or `.with_durability(`: salsa's setter builder.
 fn check_setters(file: &File) -> Vec<Problem> {

@@ -291,6 +291,21 @@ fn a_use_from_unit_tests_is_not_an_edge() {
 }
 
 #[test]
+fn the_server_naming_the_engines_parse_is_reported() {
+    let files = planted(
+        "crates/serve/src/lib.rs",
+        "//! Server.\nuse content_api_engine::render;\nuse content_api_engine::{derive, parse::Post};\n",
+    );
+    assert_eq!(
+        reported(&files),
+        [
+            "crates/serve/src/lib.rs:3: [engine modules]",
+            "crates/serve/src/lib.rs:3: [engine modules]"
+        ]
+    );
+}
+
+#[test]
 fn a_salsa_setter_outside_workspace_is_reported() {
     let files = planted(
         &format!("{RENDER}/b.rs"),
