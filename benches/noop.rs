@@ -55,6 +55,7 @@ fn main() {
             let case = folder.join(format!("noop-{posts}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&case);
             std::fs::create_dir_all(&case).unwrap();
+            std::fs::write(case.join("bench.toml"), process::BENCH_SETTINGS).unwrap();
             let build = |log: &Path| run(&binary, &content, &case, log);
             let log = case.join("log");
             let (status, _, _) = build(&log);
@@ -102,6 +103,8 @@ fn run(binary: &str, content: &Path, case: &Path, log: &Path) -> (i32, Duration,
     let started = Instant::now();
     #[allow(clippy::zombie_processes)] // reaped by wait_with_rusage
     let child = Command::new(binary)
+        .arg("--config")
+        .arg(case.join("bench.toml"))
         .args(["--once", "--today", "2026-11-22", "--content"])
         .arg(content)
         .arg("--out")

@@ -236,7 +236,7 @@ impl Site {
         let config = dir.join("bench.toml");
         std::fs::write(
             &config,
-            "base_url = \"https://bench.example\"\n[watch]\ndebounce_ms = 30\n",
+            format!("{}[watch]\ndebounce_ms = 30\n", process::BENCH_SETTINGS),
         )
         .unwrap();
         let hugo = hugo.map(|hugo| {

@@ -1,7 +1,7 @@
 //! Watching the content folder and the config file: notify's events, reduced to one
 //! [`Changes`] value per batch.
 //!
-//! This module produces changes and nothing else: it does not read files, and knows nothing of
+//! This crate produces changes and nothing else: it does not read files, and knows nothing of
 //! the database. `filter` says which file names editors use as scratch space; `translate`
 //! turns events into content paths and folders; `saves` says whether the saves they touch
 //! are finished; `debounce` batches events, waiting the quiet period only while a save is
