@@ -1,6 +1,7 @@
-//! The GitHub Actions workflow the README gives (`docs/ci/github-actions.yml`), proven:
+//! The GitHub Actions workflow the README gives (`docs/ci/github-actions.yml`), proven (and the
+//! project's own release workflow, `.github/workflows/release.yml`: `ci_workflow/release.rs`):
 //!
-//! - `actionlint` (with `shellcheck` for its `run:` scripts) passes it. Skipped with a printed
+//! - `actionlint` (with `shellcheck` for its `run:` scripts) passes both. Skipped with a printed
 //!   reason when `actionlint` is not installed, unless `CONTENT_API_REQUIRE_ACTIONLINT` is set
 //!   (`.ci/run` sets it, and installs both); `CONTENT_API_ACTIONLINT` names the binary;
 //! - its shape: it runs on a push and on a daily schedule, one deploy at a time, compiles the
@@ -20,6 +21,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const WORKFLOW: &str = "docs/ci/github-actions.yml";
+#[path = "ci_workflow/release.rs"]
+mod release;
+use release::RELEASE;
 
 fn workflow_text() -> String {
     std::fs::read_to_string(common::repo().join(WORKFLOW)).unwrap()
@@ -108,25 +112,30 @@ fn on_path(program: &str) -> Option<PathBuf> {
         .find(|path| path.is_file())
 }
 
+/// The workflow the README gives, and the project's own release workflow.
+const LINTED: [&str; 2] = [WORKFLOW, RELEASE];
+
 #[test]
-fn actionlint_passes_the_workflow() {
+fn actionlint_passes_the_workflows() {
     let Some(actionlint) = actionlint() else {
         return;
     };
-    let output = Command::new(&actionlint)
-        .args(["-no-color", WORKFLOW])
-        .current_dir(common::repo())
-        .output()
-        .unwrap_or_else(|err| panic!("{}: {err}", actionlint.display()));
-    let shown = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "actionlint finds problems in {WORKFLOW}:\n{shown}"
-    );
+    for workflow in LINTED {
+        let output = Command::new(&actionlint)
+            .args(["-no-color", workflow])
+            .current_dir(common::repo())
+            .output()
+            .unwrap_or_else(|err| panic!("{}: {err}", actionlint.display()));
+        let shown = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success(),
+            "actionlint finds problems in {workflow}:\n{shown}"
+        );
+    }
     let version = Command::new(&actionlint).arg("-version").output().unwrap();
     eprintln!(
-        "actionlint passes {WORKFLOW} ({})",
+        "actionlint passes {LINTED:?} ({})",
         String::from_utf8_lossy(&version.stdout)
             .lines()
             .next()

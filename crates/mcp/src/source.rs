@@ -61,6 +61,8 @@ impl Source {
         }
         let text = parsed.as_str().trim_end_matches('/');
         let root = text.strip_suffix(index_path).unwrap_or(text).to_string();
+        // reqwest's rustls takes the process's crypto provider (ring); already set is fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let mut builder = reqwest::Client::builder()
             .timeout(TIMEOUT)
             .user_agent(concat!("content-api/", env!("CARGO_PKG_VERSION"), " (mcp)"));

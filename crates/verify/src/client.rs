@@ -95,6 +95,9 @@ impl Http {
                     .enable_all()
                     .build()
                     .map_err(|err| format!("cannot start an HTTP client: {err}"))?;
+                // reqwest's rustls takes the process's crypto provider (ring); already set is
+                // fine.
+                let _ = rustls::crypto::ring::default_provider().install_default();
                 let client = reqwest::Client::builder()
                     .timeout(PATIENCE)
                     .redirect(reqwest::redirect::Policy::none())

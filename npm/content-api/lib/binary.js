@@ -1,0 +1,87 @@
+// Finds the content-api binary for this machine: the one in the platform package the package
+// manager installed beside this launcher (an optional dependency, chosen by its `os`, `cpu` and
+// `libc` fields), or the one CONTENT_API_BINARY names. Nothing is downloaded, ever.
+"use strict";
+
+const fs = require("node:fs");
+const path = require("node:path");
+const { scope, platforms } = require("../platforms.json");
+
+/** "glibc", "musl", or null off Linux. The same test as npm's own `libc` field uses. */
+function libcFamily() {
+  if (process.platform !== "linux") return null;
+  // The report would look up the network interfaces' names unless told not to.
+  if (process.report) process.report.excludeNetwork = true;
+  const report = process.report?.getReport?.();
+  if (report?.header?.glibcVersionRuntime) return "glibc";
+  // Node built against musl reports no glibc version; so does a report that failed.
+  const shared = report?.sharedObjects ?? [];
+  if (shared.some((object) => /libc\.musl-|ld-musl-/.test(object))) return "musl";
+  return fs.existsSync("/etc/alpine-release") ? "musl" : "glibc";
+}
+
+/** The platform entry this machine matches, or undefined. */
+function currentPlatform() {
+  const libc = libcFamily();
+  return platforms.find(
+    (entry) =>
+      entry.os === process.platform &&
+      entry.cpu === process.arch &&
+      (entry.libc === undefined || entry.libc === libc),
+  );
+}
+
+function describeMachine() {
+  const libc = libcFamily();
+  return `${process.platform}-${process.arch}${libc ? ` (${libc})` : ""}`;
+}
+
+const FROM_SOURCE =
+  "Build it from source instead: `cargo install --locked content-api` (Rust 1.90 or later), " +
+  "then set CONTENT_API_BINARY to the binary's path, or call it directly.";
+
+/** The absolute path of the binary to run; throws an Error whose message says what to do. */
+function findBinary() {
+  const override = process.env.CONTENT_API_BINARY;
+  if (override) {
+    if (!fs.existsSync(override)) {
+      throw new Error(`CONTENT_API_BINARY is set to ${override}, which does not exist.`);
+    }
+    return path.resolve(override);
+  }
+  if (process.platform === "win32") {
+    throw new Error(
+      "there is no Windows build of content-api: its output writer works through Unix " +
+        "directory handles. Run it in WSL, where `npm install` picks the Linux package.",
+    );
+  }
+  const platform = currentPlatform();
+  const supported = platforms
+    .map((entry) => `${entry.os}-${entry.cpu}${entry.libc ? ` (${entry.libc})` : ""}`)
+    .join(", ");
+  if (!platform) {
+    throw new Error(
+      `there is no prebuilt binary for this machine, ${describeMachine()}. ` +
+        `Prebuilt binaries exist for ${supported}. ${FROM_SOURCE}`,
+    );
+  }
+  const name = `${scope}/${platform.package}`;
+  let packageJson;
+  try {
+    packageJson = require.resolve(`${name}/package.json`);
+  } catch {
+    throw new Error(
+      `the package ${name}, which holds the binary for ${describeMachine()}, is not installed. ` +
+        "It is an optional dependency of content-api: install again without " +
+        "--omit=optional / --no-optional / --ignore-optional, and keep the lockfile's entry " +
+        `for it (a lockfile made on another platform may lack it). ${FROM_SOURCE}`,
+    );
+  }
+  const binary = path.join(path.dirname(packageJson), "content-api");
+  if (!fs.existsSync(binary)) {
+    throw new Error(`${name} is installed but holds no binary at ${binary}: reinstall it.`);
+  }
+  return binary;
+}
+
+module.exports = { findBinary, currentPlatform, libcFamily };

@@ -1,0 +1,169 @@
+//! The release workflow (`.github/workflows/release.yml`) against what it must agree with: the
+//! npm packages' platforms, `cargo binstall`'s metadata and the one version of everything.
+
+use super::common;
+use saphyr::{LoadableYamlNode, YamlOwned as Yaml};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+pub const RELEASE: &str = ".github/workflows/release.yml";
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(common::repo().join(path)).unwrap_or_else(|err| panic!("{path}: {err}"))
+}
+
+fn release() -> Yaml {
+    Yaml::load_from_str(&read(RELEASE))
+        .unwrap_or_else(|err| panic!("{RELEASE} is not YAML: {err}"))
+        .remove(0)
+}
+
+fn cargo_toml() -> toml::Table {
+    read("Cargo.toml").parse().expect("Cargo.toml is TOML")
+}
+
+fn field<'a>(table: &'a toml::Table, path: &[&str]) -> &'a str {
+    let mut at = table.get(path[0]);
+    for key in &path[1..] {
+        at = at.and_then(|value| value.get(key));
+    }
+    at.and_then(toml::Value::as_str)
+        .unwrap_or_else(|| panic!("Cargo.toml has no `{}`", path.join(".")))
+}
+
+/// (package, target, zig target, runner) of every platform.
+type Platform = (String, String, String, String);
+
+#[test]
+fn the_release_builds_every_platform_the_npm_packages_name() {
+    let table: Value = serde_json::from_str(&read("npm/content-api/platforms.json")).unwrap();
+    let wanted: BTreeSet<Platform> = table["platforms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            let get = |key: &str| entry[key].as_str().unwrap_or("").to_string();
+            (
+                get("package"),
+                get("target"),
+                get("zig_target"),
+                get("runner"),
+            )
+        })
+        .collect();
+    let workflow = release();
+    let include = workflow["jobs"]["build"]["strategy"]["matrix"]["include"]
+        .as_vec()
+        .expect("the build job has a matrix of platforms");
+    let built: BTreeSet<Platform> = include
+        .iter()
+        .map(|entry| {
+            let get = |key: &str| entry[key].as_str().unwrap_or("").to_string();
+            (
+                get("package"),
+                get("target"),
+                get("zig_target"),
+                get("runner"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        built, wanted,
+        "{RELEASE}'s matrix and platforms.json differ"
+    );
+    for (package, target, zig_target, _) in &wanted {
+        if target.contains("-linux-gnu") {
+            assert!(
+                zig_target.ends_with(".2.17"),
+                "{package} is linked against glibc 2.17 ({zig_target})"
+            );
+        }
+    }
+}
+
+#[test]
+fn cargo_binstall_finds_the_archives_the_release_uploads() {
+    let manifest = cargo_toml();
+    let version = field(&manifest, &["workspace", "package", "version"]);
+    let repository = field(&manifest, &["workspace", "package", "repository"]);
+    let binstall = ["package", "metadata", "binstall"];
+    let url = field(&manifest, &[binstall.as_slice(), &["pkg-url"]].concat());
+    let target = "x86_64-unknown-linux-gnu";
+    let expanded = url
+        .replace("{ repo }", repository)
+        .replace("{ version }", version)
+        .replace("{ target }", target);
+    assert_eq!(
+        expanded,
+        format!("{repository}/releases/download/v{version}/content-api-{target}.tar.gz")
+    );
+    assert_eq!(
+        field(&manifest, &[binstall.as_slice(), &["pkg-fmt"]].concat()),
+        "tgz"
+    );
+    assert_eq!(
+        field(&manifest, &[binstall.as_slice(), &["bin-dir"]].concat()),
+        "{ bin }{ binary-ext }",
+        "the binary is at the archive's root"
+    );
+
+    // The workflow makes exactly those names, with the binary at the archive's root, and
+    // releases them under the tag `v<version>`.
+    let text = read(RELEASE);
+    for made in [
+        r#"tar -czf "dist/content-api-$TARGET.tar.gz" -C "$RUNNER_TEMP/archive" content-api "#,
+        r#"gh release create "v$VERSION""#,
+        "artifacts/*.tar.gz artifacts/*.tar.gz.sha256 artifacts/SHA256SUMS",
+    ] {
+        assert!(text.contains(made), "{RELEASE} no longer does `{made}`");
+    }
+}
+
+#[test]
+fn every_crate_has_the_workspace_version_and_pins_its_siblings_to_it() {
+    let manifest = cargo_toml();
+    let version = field(&manifest, &["workspace", "package", "version"]);
+    let dependencies = manifest["workspace"]["dependencies"].as_table().unwrap();
+    let mut crates = vec!["Cargo.toml".to_string()];
+    for (name, spec) in dependencies {
+        let Some(path) = spec.get("path").and_then(toml::Value::as_str) else {
+            continue;
+        };
+        assert_eq!(
+            spec.get("version").and_then(toml::Value::as_str),
+            Some(format!("={version}").as_str()),
+            "{name} is published with the others: its requirement is the exact version"
+        );
+        crates.push(format!("{path}/Cargo.toml"));
+    }
+    assert!(
+        crates.len() >= 9,
+        "the layers are path dependencies: {crates:?}"
+    );
+    for path in crates {
+        let crate_manifest: toml::Table = read(&path).parse().unwrap();
+        let package = &crate_manifest["package"];
+        assert_eq!(
+            package["version"]
+                .get("workspace")
+                .and_then(toml::Value::as_bool),
+            Some(true),
+            "{path} takes the workspace's version"
+        );
+        assert!(
+            package.get("publish").is_none(),
+            "{path} is published with the others"
+        );
+        for key in ["license", "repository", "description"] {
+            assert!(
+                package.get(key).is_some(),
+                "{path} has no {key} (crates.io needs it)"
+            );
+        }
+    }
+    let npm: Value = serde_json::from_str(&read("npm/content-api/package.json")).unwrap();
+    assert!(
+        npm.get("version").is_none(),
+        "the npm launcher's version is the workspace's, written by scripts/npm-pack: {npm}"
+    );
+}
