@@ -245,9 +245,65 @@ fn which(program: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
-/// The fixture site with the sample content in `src/content`, its `package.json` taking the
-/// platform package from `tarball` (where npm would take it from the registry).
-fn astro_site(platform: &str, tarball: &Path) -> tempfile::TempDir {
+/// A package manager as a site runs it.
+#[derive(Clone, Copy)]
+enum Manager {
+    Npm,
+    /// The seed site's: pnpm 10 and later run no dependency's install script unless allowed.
+    Pnpm,
+}
+
+impl Manager {
+    fn name(self) -> &'static str {
+        match self {
+            Manager::Npm => "npm",
+            Manager::Pnpm => "pnpm",
+        }
+    }
+
+    /// The command that runs this manager, with `args`, in `root`.
+    fn command(self, env: &NodeOnly, root: &Path, args: &[&str]) -> Command {
+        match self {
+            Manager::Npm => {
+                let mut command = env.command("npm", root);
+                command.args(args);
+                command
+            }
+            Manager::Pnpm => {
+                let mut command = env.command("npx", root);
+                command.args(["--yes", "pnpm@11"]).args(args);
+                command
+            }
+        }
+    }
+
+    /// Where this manager takes the platform package from `tarball` instead of the registry.
+    fn override_platform(self, root: &Path, platform: &str, tarball: &Path) {
+        let name = format!("@content-api/{platform}");
+        let spec = format!("file:{}", tarball.display());
+        match self {
+            Manager::Npm => {
+                let manifest_path = root.join("package.json");
+                let mut manifest: Value =
+                    serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+                manifest["overrides"] = serde_json::json!({ name: spec });
+                let bytes = serde_json::to_vec_pretty(&manifest).unwrap();
+                std::fs::write(&manifest_path, bytes).unwrap();
+            }
+            // Astro's esbuild has an install script, which the seed site allows as here;
+            // content-api has none, so it needs no entry.
+            Manager::Pnpm => std::fs::write(
+                root.join("pnpm-workspace.yaml"),
+                format!("allowBuilds:\n  esbuild: true\noverrides:\n  \"{name}\": \"{spec}\"\n"),
+            )
+            .unwrap(),
+        }
+    }
+}
+
+/// The fixture site with the sample content in `src/content`, set to take the platform package
+/// from its tarball (where a manager would take it from the registry).
+fn astro_site(manager: Manager, platform: &str, tarball: &Path) -> tempfile::TempDir {
     let site = tempfile::tempdir().unwrap();
     let fixture = common::repo().join("tests/fixtures/astro-npm-site");
     for (path, bytes) in common::read_tree(&fixture) {
@@ -256,55 +312,44 @@ fn astro_site(platform: &str, tarball: &Path) -> tempfile::TempDir {
         std::fs::write(target, bytes).unwrap();
     }
     common::copy_sample_content(&site.path().join("src/content"));
-    let manifest_path = site.path().join("package.json");
-    let mut manifest: Value =
-        serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
-    manifest["overrides"] = serde_json::json!({
-        format!("@content-api/{platform}"): format!("file:{}", tarball.display())
-    });
-    std::fs::write(
-        &manifest_path,
-        serde_json::to_vec_pretty(&manifest).unwrap(),
-    )
-    .unwrap();
+    manager.override_platform(site.path(), platform, tarball);
     site
 }
 
-#[test]
-fn an_astro_site_installs_it_with_npm_and_its_own_build_writes_the_api() {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
-        return;
-    };
-    let env = NodeOnly::new(&node);
-    let site = astro_site(platform, &platform_tarball(&dir, platform));
+/// Installs Astro and content-api with `manager` into the fixture site, runs the site's own
+/// `build` script, and checks Astro's page and the API in `dist/`.
+fn install_and_build(
+    manager: Manager,
+    env: &NodeOnly,
+    dir: &Path,
+    platform: &str,
+) -> tempfile::TempDir {
+    let site = astro_site(manager, platform, &platform_tarball(dir, platform));
     let root = site.path();
+    let name = manager.name();
 
     let astro = std::env::var("CONTENT_API_ASTRO").unwrap_or_else(|_| "astro@7".into());
-    let install = run(env
-        .command("npm", root)
-        .args(["install", "--save-dev", &astro])
-        .arg(launcher_tarball(&dir)));
-    assert_ran(&install, "npm install");
-    assert!(
-        root.join(format!("node_modules/@content-api/{platform}/content-api"))
-            .is_file(),
-        "npm installed the platform package for this machine"
-    );
-
+    let launcher = launcher_tarball(dir);
+    let add = match manager {
+        Manager::Npm => ["install", "--save-dev", &astro, launcher.to_str().unwrap()],
+        Manager::Pnpm => ["add", "--save-dev", &astro, launcher.to_str().unwrap()],
+    };
+    let install = run(&mut manager.command(env, root, &add));
+    assert_ran(&install, &format!("{name} install"));
     let installed: Value = serde_json::from_slice(
         &std::fs::read(root.join("node_modules/astro/package.json")).unwrap(),
     )
     .unwrap();
     eprintln!(
-        "installed astro {} and content-api {VERSION} with npm",
+        "installed astro {} and content-api {VERSION} with {name}",
         installed["version"]
     );
 
-    let build = run(env.command("npm", root).args(["run", "build"]));
-    assert_ran(&build, "npm run build (astro build && content-api build)");
+    let build = run(&mut manager.command(env, root, &["run", "build"]));
+    assert_ran(
+        &build,
+        &format!("{name} run build (astro build && content-api build)"),
+    );
 
     let dist = root.join("dist");
     let page = std::fs::read_to_string(dist.join("index.html")).expect("Astro built its page");
@@ -324,6 +369,36 @@ fn an_astro_site_installs_it_with_npm_and_its_own_build_writes_the_api() {
     for document in ["api/index.json", "openapi.json", "llms.txt", "404.html"] {
         assert!(dist.join(document).is_file(), "dist/{document} is missing");
     }
+    site
+}
+
+#[test]
+fn an_astro_site_installs_it_with_pnpm_and_its_own_build_writes_the_api() {
+    let Some((dir, platform)) = packages() else {
+        return;
+    };
+    let Some(node) = node() else {
+        return;
+    };
+    install_and_build(Manager::Pnpm, &NodeOnly::new(&node), &dir, platform);
+}
+
+#[test]
+fn an_astro_site_installs_it_with_npm_and_its_own_build_writes_the_api() {
+    let Some((dir, platform)) = packages() else {
+        return;
+    };
+    let Some(node) = node() else {
+        return;
+    };
+    let env = NodeOnly::new(&node);
+    let site = install_and_build(Manager::Npm, &env, &dir, platform);
+    let root = site.path();
+    assert!(
+        root.join(format!("node_modules/@content-api/{platform}/content-api"))
+            .is_file(),
+        "npm installed the platform package for this machine"
+    );
 
     // The launcher is the binary, as far as the caller can tell: its output and exit status.
     let version = run(env
