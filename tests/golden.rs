@@ -3,6 +3,8 @@
 
 mod common;
 
+use content_api::write::{DEPLOY_RECORD_PATH, DeployRecord};
+
 use common::*;
 
 const UPDATE: &str = "If the change is intended, rebuild it with `cargo run -- --once --today 2026-11-22` and review the diff of out/.";
@@ -16,6 +18,22 @@ fn once_reproduces_the_committed_out_folder_byte_for_byte() {
     // build into an empty folder has none yet.
     let mut committed = read_tree(&repo().join("out"));
     committed.remove(".content-api/fingerprint.json");
+    // The deploy record is written by a recorded build, and a build into another folder than
+    // the history's records nothing: the committed one holds the committed history.
+    let record = committed
+        .remove(DEPLOY_RECORD_PATH)
+        .expect("the committed out/ holds its deploy record");
+    let record = DeployRecord::parse(&record, "https://lucia-montoya.example")
+        .unwrap_or_else(|why| panic!("{DEPLOY_RECORD_PATH}: {why}"))
+        .record;
+    let history = std::fs::read_to_string(repo().join("content-api.history")).unwrap();
+    let committed_history: Vec<&str> = history.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(record.history, committed_history, "{UPDATE}");
+    let manifest = committed.get_mut(".content-api/manifest.json").unwrap();
+    let line = format!("    \"{DEPLOY_RECORD_PATH}\",\n");
+    let text = String::from_utf8(manifest.clone()).unwrap();
+    assert!(text.contains(&line), "the manifest lists the deploy record");
+    *manifest = text.replace(&line, "").into_bytes();
     assert_same_tree(&committed, &read_tree(out.path()), UPDATE);
 }
 

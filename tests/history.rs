@@ -9,8 +9,12 @@
 //!   410 through the host files and through `serve`; a `--drafts` preview and a watch session
 //!   never record; a legacy `out/.content-api/published.json` is validated and migrated once;
 //!   bad lines are reported with file and line and never reach the host files.
+//! - Builds that keep nothing between deploys read the live site's deploy record
+//!   (`history/live_site.rs`).
 
 mod common;
+#[path = "history/live_site.rs"]
+mod live_site;
 
 use common::*;
 use content_api::session::{Batch, Session};

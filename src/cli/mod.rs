@@ -13,6 +13,7 @@ mod hosting;
 mod init;
 mod limits;
 mod list;
+mod live_record;
 mod mcp;
 mod new;
 mod once;

@@ -3,20 +3,23 @@
 //! The one mode that records into the publishing history (unless `--drafts` or `--future`): `build` is
 //! what CI runs to deploy, so what it published is what production served.
 
+use super::live_record::{self, Live};
 use super::progress::Progress;
 use super::unchanged;
 use super::{EXIT_CONTENT_ERRORS, EXIT_OUTPUT, EXIT_USAGE, Settings, write_error_exit};
 use crate::build;
 use crate::diag::Diagnostic;
 use crate::render::Files;
+use crate::render::Output;
 use crate::source::StampedFile;
 use crate::workspace::{Lifetime, Workspace, scan_for_build, scan_listed_for_build};
 use crate::write::{
-    HistoryFile, LastBuild, Probe, Publisher, Report, pages_functions, purge_urls, state_dir,
-    write_purge_list,
+    DEPLOY_RECORD_PATH, DeployRecord, HistoryFile, LastBuild, Probe, Publisher, Report,
+    pages_functions, purge_urls, state_dir, write_purge_list,
 };
 use std::collections::HashSet;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 pub fn run(settings: &Settings) -> ExitCode {
@@ -46,7 +49,11 @@ pub fn run(settings: &Settings) -> ExitCode {
         return install_pages_route(config).err().unwrap_or(exit);
     }
     let walked = probe.as_ref().map(Probe::content_files);
-    let checked = match load_and_check(settings, &progress, walked) {
+    let live = match live_record::read(settings) {
+        Ok(live) => live,
+        Err(exit) => return exit,
+    };
+    let checked = match load_and_check(settings, &progress, walked, live.record()) {
         Ok(checked) => checked,
         Err(Failure::Usage) => return ExitCode::from(EXIT_USAGE),
         Err(Failure::ContentErrors(errors)) => {
@@ -67,7 +74,12 @@ pub fn run(settings: &Settings) -> ExitCode {
     progress.phase("rendering");
     // The publisher holds the list as one shared slice: converted here, once, rather than
     // copied beside the list for the whole publish.
-    let outputs: Files = build::outputs(workspace.db()).into();
+    let mut outputs = build::outputs(workspace.db());
+    let records = !settings.preview().any() && settings.records_history && history.records();
+    if records {
+        add_deploy_record(&mut outputs, &history, &config.base_url);
+    }
+    let outputs: Files = outputs.into();
     tracing::debug!(
         "rendered {} outputs at {:?}",
         outputs.len(),
@@ -107,9 +119,13 @@ pub fn run(settings: &Settings) -> ExitCode {
             let state = state_dir(&config.history_file);
             let owned: HashSet<&str> = publisher.owned_paths().collect();
             let now = LastBuild::of(outputs.iter().filter(|(path, _)| owned.contains(&**path)));
-            let baseline = (!settings.preview().any())
-                .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
-                .flatten();
+            // The live site's record, when read, is what the CDN serves now.
+            let baseline = match &live {
+                Live::Read(record) => Some(record.files.clone()),
+                Live::NotRead | Live::FirstDeploy => (!settings.preview().any())
+                    .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
+                    .flatten(),
+            };
             if let Some(file) = &settings.purge_list {
                 let measured = baseline.as_ref().map(|baseline| {
                     let (written, removed) = baseline.changes(&now);
@@ -170,6 +186,21 @@ pub fn run(settings: &Settings) -> ExitCode {
     }
 }
 
+/// Adds this build's deploy record to `outputs` (sorted by path): the whole history with what
+/// this build publishes, and the hash of every file, for the next build to read from the live
+/// site.
+fn add_deploy_record(outputs: &mut Vec<(Arc<str>, Output)>, history: &HistoryFile, base_url: &str) {
+    let published = history
+        .history()
+        .with_outputs(outputs.iter().map(|(path, _)| &**path));
+    let record = DeployRecord::new(&published, LastBuild::of(outputs.iter()));
+    let at = outputs.partition_point(|(path, _)| &**path < DEPLOY_RECORD_PATH);
+    outputs.insert(
+        at,
+        (Arc::from(DEPLOY_RECORD_PATH), record.to_output(base_url)),
+    );
+}
+
 /// Writes the route file that joins the edge layer to the site's Pages Functions, when the site
 /// has them (`write::pages_functions`); the exit code of a failure, printed.
 pub fn install_pages_route(config: &crate::config::SiteConfig) -> Result<(), ExitCode> {
@@ -217,11 +248,13 @@ pub enum Failure {
 /// Reads the content folder, parses and checks everything, and prints every diagnostic
 /// (warnings too). Reads only: nothing is created or written, not even the output folder.
 /// `walked`: the content files a probe found walking the folder just before (read without
-/// walking it again).
+/// walking it again). `live`: the live site's deploy record, whose history is added to the
+/// committed one.
 pub fn load_and_check(
     settings: &Settings,
     progress: &Progress,
     walked: Option<&[StampedFile]>,
+    live: Option<&DeployRecord>,
 ) -> Result<Checked, Failure> {
     let started = Instant::now();
     let config = &settings.config;
@@ -229,13 +262,23 @@ pub fn load_and_check(
         eprintln!("{}", problem.render(None, settings.color));
         return Err(Failure::Usage);
     }
-    let history = match HistoryFile::load(config) {
+    let mut history = match HistoryFile::load(config) {
         Ok(history) => history,
         Err(err) => {
             eprintln!("error: {err}");
             return Err(Failure::Usage);
         }
     };
+    if let Some(record) = live {
+        let added = history.absorb(record.history.iter().map(String::as_str));
+        if added > 0 {
+            tracing::info!(
+                "{added} API path{} published by earlier deploys, not in {}: carried forward from the live site's record",
+                plural(added),
+                history.path()
+            );
+        }
+    }
     for warning in &history.warnings {
         eprintln!("warning: {warning}");
     }

@@ -69,6 +69,8 @@ pub struct Hosting {
     /// The most bytes of posts one `llms-full.txt` file holds before the corpus is split into
     /// parts (20 MiB: under Cloudflare Pages' 25 MiB per file). Not a `watch.toml` key.
     pub llms_full_part_bytes: usize,
+    /// Whether a `build` reads the live site's deploy record (`live_record`).
+    pub live_record: LiveRecord,
     /// How many files the site's Cloudflare Pages plan deploys (`cloudflare_max_files`; 20,000
     /// on the Free plan; 0: do not check).
     pub cloudflare_max_files: u64,
@@ -198,6 +200,17 @@ impl SiteConfig {
                 .filter(|dir| dir.is_dir()),
                 netlify: file.hosting.netlify.unwrap_or(false),
                 cloudflare_max_files: file.hosting.cloudflare_max_files.unwrap_or(20_000),
+                live_record: match file.hosting.live_record.as_deref() {
+                    None | Some("read") => LiveRecord::Read,
+                    Some("optional") => LiveRecord::Optional,
+                    Some("off") => LiveRecord::Off,
+                    Some(other) => {
+                        return Err((
+                            "live_record".into(),
+                            format!("`{other}` is not a choice: \"read\" (the default), \"optional\" or \"off\""),
+                        ));
+                    }
+                },
                 llms_full_part_bytes: 20 << 20,
                 take_over: file
                     .hosting
@@ -237,8 +250,23 @@ struct HostingSection {
     pages_functions: Option<String>,
     netlify: Option<bool>,
     cloudflare_max_files: Option<u64>,
+    live_record: Option<String>,
     #[serde(default)]
     take_over: Vec<String>,
+}
+
+/// Whether a recorded `build` reads what the live site's last deploy published (its deploy
+/// record under `base_url`), so that a build from a fresh clone, which keeps nothing from the
+/// deploy before, still answers 410 for removed paths and purges only what changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LiveRecord {
+    /// Read it when this build has no local record, or in CI; a site that cannot be reached is
+    /// a warning, and an error where `CI` is set.
+    Read,
+    /// The same, but an unreachable site is only ever a warning.
+    Optional,
+    /// Never read it: the committed history and the local record only.
+    Off,
 }
 
 /// Where a site's Cloudflare Pages Functions are, relative to the config file's folder (the

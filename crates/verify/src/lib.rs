@@ -8,6 +8,7 @@ use content_api_engine::render;
 
 pub mod checks;
 pub mod client;
+pub mod live;
 
 pub use checks::{CHECKS, NOT_CHECKED, Target};
 pub use client::{Http, Reply};

@@ -279,6 +279,20 @@ impl HistoryFile {
         self.legacy.is_some()
     }
 
+    /// Adds the API paths of the live site's deploy record (each checked again here) to the
+    /// history this build reads and records: a path an earlier deploy published answers 410
+    /// once removed, even when the committed history never had it. Returns how many were new.
+    pub fn absorb<'a>(&mut self, paths: impl IntoIterator<Item = &'a str>) -> usize {
+        let before = self.history.paths.len();
+        self.history.paths.extend(
+            paths
+                .into_iter()
+                .filter(|path| is_history_entry(path))
+                .map(Arc::from),
+        );
+        self.history.paths.len() - before
+    }
+
     /// Adds the API paths among `outputs` (what a recorded build just published), writes the
     /// file when its bytes change (atomically), and removes a migrated legacy history. Returns
     /// how many paths were added.

@@ -43,7 +43,7 @@ struct Record {
 const FORMAT: u32 = 1;
 
 /// The outputs of the last recorded build into `out_dir` for `base_url`: path → hash.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LastBuild {
     /// Output path → xxh3-128 of its bytes.
     pub files: BTreeMap<String, u128>,

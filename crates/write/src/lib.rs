@@ -28,6 +28,7 @@ use content_api_engine::{db, render};
 use content_api_model::model;
 use content_api_source::{config, source};
 
+mod deploy_record;
 mod dir;
 mod fingerprint;
 mod headers;
@@ -49,8 +50,9 @@ mod site_paths;
 pub mod state_file;
 mod writing;
 
+pub use deploy_record::{DEPLOY_RECORD_PATH, DeployRecord, MAX_DEPLOY_RECORD_BYTES, ReadRecord};
 pub use fingerprint::{BuildSettings, Probe};
-pub use history::{HistoryError, HistoryFile};
+pub use history::{History, HistoryError, HistoryFile};
 pub use last_build::{LAST_BUILD_FILE, LastBuild, state_dir};
 pub use manifest::MANIFEST_PATH;
 pub use ownership::{

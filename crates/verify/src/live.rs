@@ -1,0 +1,176 @@
+//! One small document of the live site, read the way a build may depend on it: bounded in time
+//! and in size, no redirect followed (a record elsewhere is not this site's), no proxy for a
+//! loopback address. A build reads the site's deploy record through it.
+
+use std::error::Error as _;
+use std::time::Duration;
+
+/// What the site answered.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Fetched {
+    /// `200`, with the body.
+    Found(Vec<u8>),
+    /// `404` or `410`: the site has no such document.
+    Absent(u16),
+}
+
+/// GETs `url`: `Err` says, in words an owner can act on, why no answer could be had (timed out,
+/// refused, TLS, DNS, another status, too large).
+pub fn fetch(url: &str, limit: Duration, max_bytes: u64) -> Result<Fetched, String> {
+    let parsed = url::Url::parse(url).map_err(|err| format!("`{url}` is not a URL ({err})"))?;
+    // reqwest's rustls takes the process's crypto provider (ring); already set is fine.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|err| format!("cannot start an HTTP client: {err}"))?;
+    let mut builder = reqwest::Client::builder()
+        .timeout(limit)
+        .connect_timeout(limit)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!(
+            "content-api/",
+            env!("CARGO_PKG_VERSION"),
+            " (build)"
+        ));
+    if is_loopback(&parsed) {
+        builder = builder.no_proxy();
+    }
+    let client = builder
+        .build()
+        .map_err(|err| format!("cannot start an HTTP client: {err}"))?;
+    runtime.block_on(async {
+        let mut response = client
+            .get(parsed)
+            .send()
+            .await
+            .map_err(|err| describe(&err, limit))?;
+        let status = response.status();
+        if matches!(status.as_u16(), 404 | 410) {
+            return Ok(Fetched::Absent(status.as_u16()));
+        }
+        if !status.is_success() {
+            let location = response
+                .headers()
+                .get("location")
+                .and_then(|value| value.to_str().ok())
+                .map(|to| format!(" (to {to}; redirects are not followed)"))
+                .unwrap_or_default();
+            return Err(format!("it answered {status}{location}"));
+        }
+        let too_large = || format!("it is larger than {max_bytes} bytes");
+        if response.content_length().is_some_and(|len| len > max_bytes) {
+            return Err(too_large());
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|err| describe(&err, limit))?
+        {
+            if (body.len() + chunk.len()) as u64 > max_bytes {
+                return Err(too_large());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Fetched::Found(body))
+    })
+}
+
+/// reqwest's error with its causes, led by what happened.
+fn describe(err: &reqwest::Error, limit: Duration) -> String {
+    if err.is_timeout() {
+        return format!("no answer within {} s", limit.as_secs_f32());
+    }
+    let mut text = if err.is_connect() {
+        "cannot connect".to_string()
+    } else {
+        "the request failed".to_string()
+    };
+    let mut cause = err.source();
+    while let Some(inner) = cause {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        cause = inner.source();
+    }
+    text
+}
+
+fn is_loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(name)) => name == "localhost",
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+
+    /// A server on a loopback port that answers one request with `reply`.
+    fn answer_once(reply: &'static [u8]) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            if let Ok((mut stream, _)) = listener.accept() {
+                let mut request = [0u8; 4096];
+                let _ = stream.read(&mut request);
+                let _ = stream.write_all(reply);
+            }
+        });
+        format!("http://{addr}/.well-known/content-api/deploy.json")
+    }
+
+    const LIMIT: Duration = Duration::from_secs(5);
+
+    #[test]
+    fn a_document_is_read_whole_and_an_absent_one_is_told_apart() {
+        let url =
+            answer_once(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}");
+        assert_eq!(fetch(&url, LIMIT, 100), Ok(Fetched::Found(b"{}".to_vec())));
+        let url = answer_once(
+            b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+        );
+        assert_eq!(fetch(&url, LIMIT, 100), Ok(Fetched::Absent(404)));
+    }
+
+    #[test]
+    fn too_large_a_body_a_redirect_and_a_closed_port_are_errors_that_say_why() {
+        let url =
+            answer_once(b"HTTP/1.1 200 OK\r\ncontent-length: 200\r\nconnection: close\r\n\r\n");
+        let why = fetch(&url, LIMIT, 100).unwrap_err();
+        assert!(why.contains("larger than 100 bytes"), "{why}");
+        // No length announced: the bound holds as the body streams in.
+        let url = answer_once(
+            b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n0123456789012345678901234567890123456789",
+        );
+        let why = fetch(&url, LIMIT, 10).unwrap_err();
+        assert!(why.contains("larger than 10 bytes"), "{why}");
+        let url = answer_once(b"HTTP/1.1 301 Moved\r\nlocation: https://elsewhere.example/x\r\ncontent-length: 0\r\n\r\n");
+        let why = fetch(&url, LIMIT, 100).unwrap_err();
+        assert!(
+            why.contains("301") && why.contains("elsewhere.example"),
+            "{why}"
+        );
+        let closed = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let why = fetch(&format!("http://{closed}/x"), LIMIT, 100).unwrap_err();
+        assert!(why.starts_with("cannot connect"), "{why}");
+    }
+
+    #[test]
+    fn a_silent_server_is_a_time_out() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let held = std::thread::spawn(move || listener.accept().map(|(stream, _)| stream));
+        let why = fetch(&format!("http://{addr}/x"), Duration::from_millis(300), 100).unwrap_err();
+        assert!(why.contains("no answer within 0.3 s"), "{why}");
+        drop(held);
+    }
+}

@@ -1,0 +1,191 @@
+//! The deploy record: what a recorded build published, as a file of its own output
+//! ([`DEPLOY_RECORD_PATH`]), so the live site remembers it. A host that builds from a fresh
+//! clone and keeps nothing (Cloudflare Pages' Git integration, Netlify) cannot commit the
+//! publishing history back, so the next build reads the record from the live site instead: every
+//! API path any deploy published (the removed ones keep answering 410) and each file's hash (the
+//! purge list names only what changed).
+//!
+//! Read back from the network, so untrusted: bounded in size by the reader, every history entry
+//! must be an API path of the output grammar and every file an output path of plain characters,
+//! or it is dropped and counted.
+
+use super::history::{History, is_history_entry};
+use super::last_build::LastBuild;
+use crate::render::Output;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Where every recorded build puts its record, relative to the output folder (and so to
+/// `base_url` on the live site).
+pub const DEPLOY_RECORD_PATH: &str = ".well-known/content-api/deploy.json";
+
+/// The largest record read back: about 200,000 files and as many history entries.
+pub const MAX_DEPLOY_RECORD_BYTES: u64 = 32 << 20;
+
+const FORMAT: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wire {
+    format: u32,
+    base_url: String,
+    /// Every API path a recorded deploy of this site published, sorted.
+    history: Vec<String>,
+    /// Output path → xxh3-128 of its bytes (32 hex digits), this deploy's files.
+    files: BTreeMap<String, String>,
+}
+
+/// A deploy's record: the site's whole publishing history, and the files of that deploy.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DeployRecord {
+    pub history: Vec<String>,
+    pub files: LastBuild,
+}
+
+/// A record read back, and how many of its entries were dropped as invalid.
+pub struct ReadRecord {
+    pub record: DeployRecord,
+    pub dropped: usize,
+}
+
+impl DeployRecord {
+    /// The record of a build that published `files` with `history` (already including them).
+    pub fn new(history: &History, files: LastBuild) -> DeployRecord {
+        DeployRecord {
+            history: history.paths().map(str::to_string).collect(),
+            files,
+        }
+    }
+
+    /// The file the output holds: deterministic JSON (sorted keys and entries), one line.
+    pub fn to_output(&self, base_url: &str) -> Output {
+        let wire = Wire {
+            format: FORMAT,
+            base_url: base_url.to_string(),
+            history: self.history.clone(),
+            files: self
+                .files
+                .files
+                .iter()
+                .map(|(path, hash)| (path.clone(), format!("{hash:032x}")))
+                .collect(),
+        };
+        let mut text = serde_json::to_string(&wire).expect("a record serializes");
+        text.push('\n');
+        Output::new(text)
+    }
+
+    /// Reads a record fetched from `base_url`'s live site; `Err` says why it cannot be used.
+    pub fn parse(bytes: &[u8], base_url: &str) -> Result<ReadRecord, String> {
+        let wire: Wire = serde_json::from_slice(bytes).map_err(|err| err.to_string())?;
+        if wire.format != FORMAT {
+            return Err(format!(
+                "format {} (this version reads format {FORMAT})",
+                wire.format
+            ));
+        }
+        if wire.base_url != base_url {
+            return Err(format!(
+                "it is the record of {}, not of {base_url}",
+                wire.base_url
+            ));
+        }
+        let mut dropped = 0;
+        let history = wire
+            .history
+            .into_iter()
+            .filter(|path| {
+                let keep = is_history_entry(path);
+                dropped += usize::from(!keep);
+                keep
+            })
+            .collect();
+        let files = wire
+            .files
+            .into_iter()
+            .filter_map(|(path, hex)| {
+                let hash = is_plain_output_path(&path)
+                    .then(|| u128::from_str_radix(&hex, 16).ok())
+                    .flatten();
+                dropped += usize::from(hash.is_none());
+                Some((path, hash?))
+            })
+            .collect();
+        Ok(ReadRecord {
+            record: DeployRecord {
+                history,
+                files: LastBuild { files },
+            },
+            dropped,
+        })
+    }
+}
+
+/// An output path that can go into a purge list as it is: relative, `/`-separated parts of
+/// letters, digits, `.`, `_`, `-` and `~`, none of them `.` or `..`. Every path this tool
+/// writes is one; a newline, a space, `..` or a scheme is not.
+fn is_plain_output_path(path: &str) -> bool {
+    path.len() <= 1024
+        && path.split('/').all(|part| {
+            !part.is_empty()
+                && part != "."
+                && part != ".."
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'~'))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> DeployRecord {
+        let history =
+            History::default().with_outputs(["api/index.json", "api/timeline/en/gone.json"]);
+        let files = LastBuild {
+            files: [
+                ("api/index.json".to_string(), 7u128),
+                ("index.md".to_string(), 9u128),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        DeployRecord::new(&history, files)
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let base = "https://example.com";
+        let bytes = record().to_output(base).to_vec().unwrap();
+        let read = DeployRecord::parse(&bytes, base).unwrap();
+        assert_eq!(read.record, record());
+        assert_eq!(read.dropped, 0);
+    }
+
+    #[test]
+    fn another_sites_record_or_format_is_refused() {
+        let bytes = record().to_output("https://a.example").to_vec().unwrap();
+        let why = DeployRecord::parse(&bytes, "https://b.example")
+            .err()
+            .unwrap();
+        assert!(why.contains("https://a.example"), "{why}");
+        let newer = String::from_utf8(bytes)
+            .unwrap()
+            .replace("\"format\":1", "\"format\":2");
+        assert!(DeployRecord::parse(newer.as_bytes(), "https://a.example").is_err());
+        assert!(DeployRecord::parse(b"<html>", "https://a.example").is_err());
+    }
+
+    #[test]
+    fn entries_a_host_file_or_purge_list_could_misread_are_dropped() {
+        let text = r#"{"format":1,"base_url":"https://a.example","history":["api/ok.json","api/x\nhttps://victim.example/.json","../etc/passwd"],"files":{"api/ok.json":"00000000000000000000000000000001","api/x\nhttps://victim.example/everything":"00000000000000000000000000000002","a b":"00000000000000000000000000000003","../up":"00000000000000000000000000000004","fine.md":"not hex"}}"#;
+        let read = DeployRecord::parse(text.as_bytes(), "https://a.example").unwrap();
+        assert_eq!(read.record.history, ["api/ok.json"]);
+        assert_eq!(
+            read.record.files.files.keys().collect::<Vec<_>>(),
+            ["api/ok.json"]
+        );
+        assert_eq!(read.dropped, 6);
+    }
+}

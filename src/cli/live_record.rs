@@ -1,0 +1,144 @@
+//! The live site as the memory of a `build` that keeps nothing between deploys: before a
+//! recorded build with no local record of the last deploy (a fresh clone), or in CI, the deploy
+//! record the last deploy published under `base_url` is read, so removed API paths keep
+//! answering 410 and the purge list names only what changed. Every recorded build publishes its
+//! own record (`write::DeployRecord`) for the next one.
+
+use super::{EXIT_USAGE, Settings, ci_is_set};
+use crate::config::LiveRecord;
+use crate::verify::live::{Fetched, fetch};
+use crate::write::{
+    DEPLOY_RECORD_PATH, DeployRecord, LastBuild, MAX_DEPLOY_RECORD_BYTES, state_dir,
+};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// How long the whole read may take: a build never waits on the site for longer.
+const LIMIT: Duration = Duration::from_secs(10);
+
+/// What the build learnt from the live site.
+pub enum Live {
+    /// Nothing was read (not a recorded build, a local record, or the site unreachable and
+    /// that allowed): the committed history and the local record are all there is.
+    NotRead,
+    /// The site answered that it has no record: its first deploy with content-api.
+    FirstDeploy,
+    /// The last deploy's record.
+    Read(DeployRecord),
+}
+
+impl Live {
+    pub fn record(&self) -> Option<&DeployRecord> {
+        match self {
+            Live::Read(record) => Some(record),
+            Live::NotRead | Live::FirstDeploy => None,
+        }
+    }
+}
+
+/// Reads the live site's record when this build should (see the module's header); says what it
+/// read, or why it could not. `Err`: the exit code of a failure, printed.
+pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
+    let config = &settings.config;
+    if settings.preview().any()
+        || !settings.records_history
+        || config.hosting.live_record == LiveRecord::Off
+    {
+        return Ok(Live::NotRead);
+    }
+    if !has_live_site(&config.base_url) {
+        tracing::debug!(
+            "{} is a reserved name: no live site to read",
+            config.base_url
+        );
+        return Ok(Live::NotRead);
+    }
+    let ci = ci_is_set();
+    let state = state_dir(&config.history_file);
+    if !ci && LastBuild::load(&state, &config.out_dir, &config.base_url).is_some() {
+        tracing::debug!("{state} holds this machine's last deploy: the live site is not read");
+        return Ok(Live::NotRead);
+    }
+    let url = format!("{}/{DEPLOY_RECORD_PATH}", config.base_url);
+    let why = match fetch(&url, LIMIT, MAX_DEPLOY_RECORD_BYTES) {
+        Ok(Fetched::Found(bytes)) => match DeployRecord::parse(&bytes, &config.base_url) {
+            Ok(read) => {
+                tracing::info!(
+                    "read the live site's deploy record {url}: {} API paths published by its deploys, {} files of the last one",
+                    read.record.history.len(),
+                    read.record.files.files.len()
+                );
+                if read.dropped > 0 {
+                    tracing::warn!(
+                        "{url}: ignored {} entr{} that are not paths this tool publishes",
+                        read.dropped,
+                        if read.dropped == 1 { "y" } else { "ies" }
+                    );
+                }
+                return Ok(Live::Read(read.record));
+            }
+            Err(why) => format!("it is not a deploy record this version reads: {why}"),
+        },
+        Ok(Fetched::Absent(status)) => {
+            tracing::info!(
+                "{url} answers {status}: the live site has no deploy record yet (its first deploy with content-api); building from the committed history {}",
+                config.history_file
+            );
+            return Ok(Live::FirstDeploy);
+        }
+        Err(why) => why,
+    };
+    if ci && config.hosting.live_record == LiveRecord::Read {
+        eprintln!(
+            "error: cannot read the live site's deploy record {url}: {why}\n  = help: without it this deploy forgets what earlier deploys published (a removed API path answers 404, not 410) and purges every URL. Let the build reach {}, or set `live_record = \"optional\"` under [hosting] in watch.toml to build from the committed history {} when it cannot",
+            config.base_url, config.history_file
+        );
+        return Err(ExitCode::from(EXIT_USAGE));
+    }
+    tracing::warn!(
+        "cannot read the live site's deploy record {url}: {why}; building from the committed history {} (a path removed since it was committed answers 404, not 410, and the purge list names every URL)",
+        config.history_file
+    );
+    Ok(Live::NotRead)
+}
+
+/// Whether `base_url` can name a live site: not a name reserved for examples, tests, or this
+/// machine (RFC 2606, RFC 6761), where there is nothing to read.
+fn has_live_site(base_url: &str) -> bool {
+    let Some(host) = url::Url::parse(base_url)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_ascii_lowercase))
+    else {
+        return false;
+    };
+    let host = host.trim_end_matches('.');
+    let reserved = ["example", "test", "invalid", "localhost"];
+    !reserved
+        .iter()
+        .any(|name| host == *name || host.ends_with(&format!(".{name}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_live_site;
+
+    #[test]
+    fn reserved_names_have_no_live_site() {
+        for url in [
+            "https://lucia-montoya.example",
+            "http://localhost:4321",
+            "https://site.test",
+            "https://x.invalid",
+            "https://example",
+        ] {
+            assert!(!has_live_site(url), "{url}");
+        }
+        for url in [
+            "https://xergioalex.com",
+            "http://127.0.0.1:8080",
+            "https://example.com",
+        ] {
+            assert!(has_live_site(url), "{url}");
+        }
+    }
+}
