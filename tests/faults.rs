@@ -19,11 +19,14 @@ fn post(title: &str, tags: &str, body: &str) -> String {
     )
 }
 
-/// Every file below `dir` (relative path → bytes), without the tool's state folder.
+/// Every file below `dir` (relative path → bytes), without the state folder and the deploy
+/// record (which only a recorded `build` writes, never a watch session).
 fn files_of(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     common::read_tree(dir)
         .into_iter()
-        .filter(|(path, _)| !path.starts_with(".content-api/"))
+        .filter(|(path, _)| {
+            !path.starts_with(".content-api/") && path != content_api::write::DEPLOY_RECORD_PATH
+        })
         .collect()
 }
 

@@ -98,9 +98,11 @@ fn the_purge_list_names_exactly_what_changed() {
     );
 
     site.write(EN_POST, EN_POST_TEXT.replace("Body.", "Body, edited."));
+    // The deploy record lists every file's hash, so it changes with any of them.
     assert_eq!(
         build_listing(&site),
         [
+            format!("{BASE}/.well-known/content-api/deploy.json"),
             format!("{BASE}/blog/hello.md"),
             format!("{BASE}/llms-full.txt")
         ]

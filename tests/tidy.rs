@@ -103,6 +103,11 @@ const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "state file `.content-api/outputs.json` beside the history: what the last recorded build published, the next purge list's baseline",
     ),
     (
+        "crates/write/src/deploy_record.rs",
+        "Wire",
+        "the deploy record `.well-known/content-api/deploy.json`: the tool's own state, published for the next build to read from the live site, not a contract document",
+    ),
+    (
         "crates/serve/src/",
         "Rebuild",
         "the change stream: one Server-Sent Event per publish at `/__events`",

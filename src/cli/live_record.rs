@@ -103,7 +103,8 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
 }
 
 /// Whether `base_url` can name a live site: not a name reserved for examples, tests, or this
-/// machine (RFC 2606, RFC 6761), where there is nothing to read.
+/// machine (RFC 2606: the top-level names and `example.com`, `.net`, `.org`; RFC 6761), where
+/// there is nothing to read.
 fn has_live_site(base_url: &str) -> bool {
     let Some(host) = url::Url::parse(base_url)
         .ok()
@@ -112,7 +113,15 @@ fn has_live_site(base_url: &str) -> bool {
         return false;
     };
     let host = host.trim_end_matches('.');
-    let reserved = ["example", "test", "invalid", "localhost"];
+    let reserved = [
+        "example",
+        "test",
+        "invalid",
+        "localhost",
+        "example.com",
+        "example.net",
+        "example.org",
+    ];
     !reserved
         .iter()
         .any(|name| host == *name || host.ends_with(&format!(".{name}")))
@@ -133,10 +142,11 @@ mod tests {
         ] {
             assert!(!has_live_site(url), "{url}");
         }
+        assert!(!has_live_site("https://blog.example.org"));
         for url in [
             "https://xergioalex.com",
             "http://127.0.0.1:8080",
-            "https://example.com",
+            "https://myexample.com",
         ] {
             assert!(has_live_site(url), "{url}");
         }

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Every file of `out` except the tool's state folder and in-flight temporary files. Files
-/// that vanish during the walk are skipped: the caller polls until the folder settles.
+/// Every file of `out` except the tool's state folder, the deploy record (only a recorded
+/// `build` writes it, never a daemon) and in-flight temporary files. Files that vanish during
+/// the walk are skipped: the caller polls until the folder settles.
 pub fn live_snapshot(out: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
     for entry in walkdir::WalkDir::new(out)
@@ -20,6 +21,7 @@ pub fn live_snapshot(out: &Path) -> BTreeMap<String, Vec<u8>> {
             .replace('\\', "/");
         if !entry.file_type().is_file()
             || relative.starts_with(".content-api/")
+            || relative == content_api::write::DEPLOY_RECORD_PATH
             || relative.ends_with(".tmp")
         {
             continue;
