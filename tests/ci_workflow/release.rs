@@ -34,6 +34,17 @@ fn field<'a>(table: &'a toml::Table, path: &[&str]) -> &'a str {
 /// (package, target, zig target, runner) of every platform.
 type Platform = (String, String, String, String);
 
+/// A platform's four fields, read by `get` (a missing field is empty).
+fn platform<'a>(get: impl Fn(&str) -> Option<&'a str>) -> Platform {
+    let field = |key: &str| get(key).unwrap_or("").to_string();
+    (
+        field("package"),
+        field("target"),
+        field("zig_target"),
+        field("runner"),
+    )
+}
+
 #[test]
 fn the_release_builds_every_platform_the_npm_packages_name() {
     let table: Value = serde_json::from_str(&read("npm/content-api/platforms.json")).unwrap();
@@ -41,15 +52,7 @@ fn the_release_builds_every_platform_the_npm_packages_name() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|entry| {
-            let get = |key: &str| entry[key].as_str().unwrap_or("").to_string();
-            (
-                get("package"),
-                get("target"),
-                get("zig_target"),
-                get("runner"),
-            )
-        })
+        .map(|entry| platform(|key| entry[key].as_str()))
         .collect();
     let workflow = release();
     let include = workflow["jobs"]["build"]["strategy"]["matrix"]["include"]
@@ -57,15 +60,7 @@ fn the_release_builds_every_platform_the_npm_packages_name() {
         .expect("the build job has a matrix of platforms");
     let built: BTreeSet<Platform> = include
         .iter()
-        .map(|entry| {
-            let get = |key: &str| entry[key].as_str().unwrap_or("").to_string();
-            (
-                get("package"),
-                get("target"),
-                get("zig_target"),
-                get("runner"),
-            )
-        })
+        .map(|entry| platform(|key| entry[key].as_str()))
         .collect();
     assert_eq!(
         built, wanted,
