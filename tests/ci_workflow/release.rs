@@ -162,3 +162,121 @@ fn every_crate_has_the_workspace_version_and_pins_its_siblings_to_it() {
         "the npm launcher's version is the workspace's, written by scripts/npm-pack: {npm}"
     );
 }
+
+/// The `run:` script of the step of `job` whose name starts with `name`.
+fn script<'a>(workflow: &'a Yaml, job: &str, name: &str) -> &'a str {
+    workflow["jobs"][job]["steps"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .find(|step| {
+            step.as_mapping_get("name")
+                .and_then(Yaml::as_str)
+                .is_some_and(|n| n.starts_with(name))
+        })
+        .and_then(|step| step.as_mapping_get("run")?.as_str())
+        .unwrap_or_else(|| panic!("{RELEASE}: job {job} has no step `{name}...` with a script"))
+}
+
+/// Runs a step's script as Actions runs it on Linux (`bash --noprofile --norc -eo pipefail`).
+fn run_step(script: &str, dir: &std::path::Path, env: &[(&str, &str)]) -> String {
+    let output = std::process::Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the step failed:\n{script}\n---\n{shown}"
+    );
+    shown
+}
+
+#[test]
+fn the_release_smoke_test_archive_and_checksums_run_here_as_actions_runs_them() {
+    // The binary the build step makes for linux-x64-gnu: the one in this machine's npm package.
+    let Some(dir) = std::env::var_os("CONTENT_API_NPM_PACKAGES") else {
+        common::skip_unless_required(
+            "CONTENT_API_NPM_PACKAGES names no folder of tarballs (scripts/npm-pack DIR makes them)",
+        );
+        return;
+    };
+    let version = env!("CARGO_PKG_VERSION");
+    let tarball =
+        std::path::Path::new(&dir).join(format!("content-api-linux-x64-gnu-{version}.tgz"));
+    let runner_temp = tempfile::tempdir().unwrap();
+    let temp = runner_temp.path();
+    let unpacked = std::process::Command::new("tar")
+        .arg("-xzf")
+        .arg(&tarball)
+        .arg("-C")
+        .arg(temp)
+        .status()
+        .unwrap();
+    assert!(unpacked.success(), "tar -xzf {}", tarball.display());
+    std::fs::rename(temp.join("package/content-api"), temp.join("content-api")).unwrap();
+
+    // The checkout, as far as these steps read it.
+    let checkout = tempfile::tempdir().unwrap();
+    for file in ["watch.toml", "content-api.history", "LICENSE", "README.md"] {
+        std::fs::copy(common::repo().join(file), checkout.path().join(file)).unwrap();
+    }
+    for folder in ["content", "out"] {
+        for (path, bytes) in common::read_tree(&common::repo().join(folder)) {
+            let target = checkout.path().join(folder).join(path);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, bytes).unwrap();
+        }
+    }
+
+    let workflow = release();
+    let sample_today = workflow["env"]["SAMPLE_TODAY"].as_str().unwrap();
+    let target = "x86_64-unknown-linux-gnu";
+    let env = [
+        ("TARGET", target),
+        ("ZIG_TARGET", "x86_64-unknown-linux-gnu.2.17"),
+        ("VERSION", version),
+        ("SAMPLE_TODAY", sample_today),
+        ("RUNNER_TEMP", temp.to_str().unwrap()),
+    ];
+    run_step(
+        script(&workflow, "build", "Smoke test"),
+        checkout.path(),
+        &env,
+    );
+    let checked = run_step(
+        script(&workflow, "build", "Check the size"),
+        checkout.path(),
+        &env,
+    );
+    assert!(checked.contains("needs GLIBC_2.17"), "{checked}");
+    run_step(script(&workflow, "build", "Archive"), checkout.path(), &env);
+
+    // What the release job uploads, checked as it checks it.
+    let artifacts = checkout.path().join("dist");
+    let archive = artifacts.join(format!("content-api-{target}.tar.gz"));
+    let listed = std::process::Command::new("tar")
+        .arg("-tzf")
+        .arg(&archive)
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    assert_eq!(
+        listed.lines().collect::<Vec<_>>(),
+        ["content-api", "LICENSE", "README.md"],
+        "cargo binstall finds the binary at the archive's root"
+    );
+    std::fs::rename(&artifacts, checkout.path().join("artifacts")).unwrap();
+    let checked = run_step(
+        script(&workflow, "github-release", "Checksums"),
+        checkout.path(),
+        &[],
+    );
+    assert!(
+        checked.contains(&format!("content-api-{target}.tar.gz: OK")),
+        "{checked}"
+    );
+}
