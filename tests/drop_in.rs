@@ -5,8 +5,9 @@
 //! the site's own Pages Functions and without them: every request of the site's own (its pages,
 //! its redirects, trailing-slash canonicalization, its 404 page, its header rules, its
 //! middleware and routes) is answered exactly as the site alone answers it (status, `Location`,
-//! body, `Content-Type`, `Cache-Control`, and the header its middleware adds), and the
-//! conformance suite's checks hold on the combined site.
+//! body, `Content-Type`, `Cache-Control`, and the header its middleware adds), the
+//! conformance suite's checks hold on the combined site, and the deploy record is served whole
+//! for the next build to read.
 //!
 //! wrangler is found as in `tests/conformance.rs` (`CONTENT_API_WRANGLER`, `PATH`); absent, the
 //! tests say so and pass unless `CONTENT_API_REQUIRE_HOSTS=1` (set by `.ci/run`).
@@ -18,6 +19,7 @@ mod hosts;
 use common::{SAMPLE_TODAY, copy_sample_content, repo};
 use content_api::verify::client::{Reply, request};
 use content_api::verify::{Http, Target, checks};
+use content_api::write::{DEPLOY_RECORD_PATH, DeployRecord};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -320,6 +322,22 @@ fn drop_in_on_pages(functions: bool) {
         });
         assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
     }
+    // The deploy record, as the next build reads it from the live site: a static file that
+    // Pages serves whole, past the edge layer and the site's Functions.
+    let reply = request(with_api, "GET", &format!("/{DEPLOY_RECORD_PATH}"), &[]).unwrap();
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let record = DeployRecord::parse(&reply.body, BASE_URL)
+        .unwrap_or_else(|why| panic!("{DEPLOY_RECORD_PATH} through Pages: {why}"));
+    assert_eq!(record.dropped, 0);
+    assert!(
+        record
+            .record
+            .history
+            .iter()
+            .any(|path| path == "api/posts.json"),
+        "{:?}",
+        record.record.history
+    );
     if functions {
         // The site's middleware runs on the API's paths too, before the edge layer.
         let reply = request(with_api, "GET", "/api/index.json", &[]).unwrap();
