@@ -8,7 +8,7 @@ use super::{EXIT_USAGE, Settings, ci_is_set};
 use crate::config::LiveRecord;
 use crate::verify::live::{Fetched, fetch};
 use crate::write::{
-    DEPLOY_RECORD_PATH, DeployRecord, LastBuild, MAX_DEPLOY_RECORD_BYTES, state_dir,
+    DEPLOY_RECORD_PATH, DeployRecord, LastBuild, MAX_DEPLOY_RECORD_BYTES, ReadRecord, state_dir,
 };
 use std::process::ExitCode;
 use std::time::Duration;
@@ -60,33 +60,33 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
         return Ok(Live::NotRead);
     }
     let url = format!("{}/{DEPLOY_RECORD_PATH}", config.base_url);
-    let why = match fetch(&url, LIMIT, MAX_DEPLOY_RECORD_BYTES) {
-        Ok(Fetched::Found(bytes)) => match DeployRecord::parse(&bytes, &config.base_url) {
-            Ok(read) => {
-                tracing::info!(
-                    "read the live site's deploy record {url}: {} API paths published by its deploys, {} files of the last one",
-                    read.record.history.len(),
-                    read.record.files.files.len()
-                );
-                if read.dropped > 0 {
-                    tracing::warn!(
-                        "{url}: ignored {} entr{} that are not paths this tool publishes",
-                        read.dropped,
-                        if read.dropped == 1 { "y" } else { "ies" }
-                    );
-                }
-                return Ok(Live::Read(read.record));
-            }
-            Err(why) => format!("it is not a deploy record this version reads: {why}"),
-        },
-        Ok(Fetched::Absent(status)) => {
+    let why = match interpret(
+        fetch(&url, LIMIT, MAX_DEPLOY_RECORD_BYTES),
+        &config.base_url,
+    ) {
+        Answer::Record(read) => {
             tracing::info!(
-                "{url} answers {status}: the live site has no deploy record yet (its first deploy with content-api); building from the committed history {}",
+                "read the live site's deploy record {url}: {} API paths published by its deploys, {} files of the last one",
+                read.record.history.len(),
+                read.record.files.files.len()
+            );
+            if read.dropped > 0 {
+                tracing::warn!(
+                    "{url}: ignored {} entr{} that are not paths this tool publishes",
+                    read.dropped,
+                    if read.dropped == 1 { "y" } else { "ies" }
+                );
+            }
+            return Ok(Live::Read(read.record));
+        }
+        Answer::NoRecord(answer) => {
+            tracing::info!(
+                "{url} {answer}: the live site has no deploy record yet (its first deploy with content-api); building from the committed history {}",
                 config.history_file
             );
             return Ok(Live::FirstDeploy);
         }
-        Err(why) => why,
+        Answer::Unusable(why) => why,
     };
     if ci && config.hosting.live_record == LiveRecord::Read {
         eprintln!(
@@ -100,6 +100,33 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
         config.history_file
     );
     Ok(Live::NotRead)
+}
+
+/// What the live site's answer says.
+enum Answer {
+    Record(ReadRecord),
+    /// No record there, and what the site answered instead.
+    NoRecord(String),
+    /// No answer that can be used, and why.
+    Unusable(String),
+}
+
+fn interpret(fetched: Result<Fetched, String>, base_url: &str) -> Answer {
+    match fetched {
+        Ok(Fetched::Found(bytes)) => match DeployRecord::parse(&bytes, base_url) {
+            Ok(read) => Answer::Record(read),
+            // A host that answers every unknown path with the site's page (Cloudflare Pages
+            // without a 404.html serves index.html, with 200) has no record there.
+            Err(_) if bytes.trim_ascii_start().starts_with(b"<") => {
+                Answer::NoRecord("answers with an HTML page".into())
+            }
+            Err(why) => Answer::Unusable(format!(
+                "it is not a deploy record this version reads: {why}"
+            )),
+        },
+        Ok(Fetched::Absent(status)) => Answer::NoRecord(format!("answers {status}")),
+        Err(why) => Answer::Unusable(why),
+    }
 }
 
 /// Whether `base_url` can name a live site: not a name reserved for examples, tests, or this
@@ -129,7 +156,26 @@ fn has_live_site(base_url: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::has_live_site;
+    use super::*;
+
+    #[test]
+    fn a_page_in_place_of_the_record_is_a_first_deploy_and_other_answers_are_not() {
+        let base = "https://site.dev";
+        let page = Ok(Fetched::Found(
+            b"\n  <!doctype html><title>Home</title>".to_vec(),
+        ));
+        assert!(matches!(interpret(page, base), Answer::NoRecord(said) if said.contains("HTML")));
+        assert!(matches!(
+            interpret(Ok(Fetched::Absent(404)), base),
+            Answer::NoRecord(_)
+        ));
+        let garbage = Ok(Fetched::Found(b"{\"format\": 9}".to_vec()));
+        assert!(matches!(interpret(garbage, base), Answer::Unusable(_)));
+        assert!(matches!(
+            interpret(Err("cannot connect".into()), base),
+            Answer::Unusable(_)
+        ));
+    }
 
     #[test]
     fn reserved_names_have_no_live_site() {
