@@ -6,7 +6,8 @@
 //! - the first deploy finds no record (404) and works;
 //! - a tag timeline removed in the second deploy still answers 410 after the third (its path in
 //!   `_nginx_gone.conf` and in the edge layer), carried by the live site's record alone;
-//! - the third deploy's purge list names exactly the URLs whose bytes changed since the second;
+//! - the third deploy's purge list names exactly the URLs whose bytes changed since the second,
+//!   and a fourth with nothing changed purges nothing;
 //! - a site that cannot be reached is an error in CI, a warning with `live_record =
 //!   "optional"` or outside CI, and nothing is written on the error.
 
@@ -135,7 +136,7 @@ fn remove_half_marathon(site: &Path) {
 const GONE: &str = "api/timeline/en/half-marathon.json";
 
 #[test]
-fn three_deploys_from_fresh_clones_keep_410s_and_purge_only_what_changed() {
+fn deploys_from_fresh_clones_keep_410s_and_purge_only_what_changed() {
     let live = LiveSite::start();
 
     // 1. The first deploy: nothing to read, and that is fine.
@@ -232,6 +233,30 @@ fn three_deploys_from_fresh_clones_keep_410s_and_purge_only_what_changed() {
         "the purge list names what changed, no more"
     );
     assert!(listed.len() < 20, "not every URL: {listed:#?}");
+
+    // 4. The same content deployed again from a fresh clone: nothing changed, nothing to purge.
+    live.deploy(&dist);
+    let fourth = fresh_site(&live.base_url, "");
+    remove_half_marathon(fourth.path());
+    std::fs::copy(
+        &post,
+        fourth
+            .path()
+            .join("content/blog/en/2024-06-02_running-up-las-palmas.md"),
+    )
+    .unwrap();
+    let purge = fourth.path().join("purge.txt");
+    assert_built(&build(
+        fourth.path(),
+        true,
+        &["--purge-list", purge.to_str().unwrap()],
+    ));
+    assert_eq!(
+        std::fs::read_to_string(&purge).unwrap(),
+        "",
+        "an unchanged deploy purges nothing"
+    );
+    assert_eq!(read_tree(&fourth.path().join("dist")), deployed_third);
 }
 
 #[test]

@@ -77,7 +77,8 @@ impl DeployRecord {
 
     /// Reads a record fetched from `base_url`'s live site; `Err` says why it cannot be used.
     pub fn parse(bytes: &[u8], base_url: &str) -> Result<ReadRecord, String> {
-        let wire: Wire = serde_json::from_slice(bytes).map_err(|err| err.to_string())?;
+        let text = std::str::from_utf8(bytes).map_err(|err| err.to_string())?;
+        let wire: Wire = serde_json::from_str(text).map_err(|err| err.to_string())?;
         if wire.format != FORMAT {
             return Err(format!(
                 "format {} (this version reads format {FORMAT})",
@@ -100,7 +101,7 @@ impl DeployRecord {
                 keep
             })
             .collect();
-        let files = wire
+        let mut files: BTreeMap<String, u128> = wire
             .files
             .into_iter()
             .filter_map(|(path, hex)| {
@@ -111,6 +112,12 @@ impl DeployRecord {
                 Some((path, hash?))
             })
             .collect();
+        // The record itself was a file of that deploy: with its hash, an unchanged record is
+        // not purged again.
+        files.insert(
+            DEPLOY_RECORD_PATH.to_string(),
+            Output::new(text.to_string()).hash,
+        );
         Ok(ReadRecord {
             record: DeployRecord {
                 history,
@@ -157,9 +164,14 @@ mod tests {
     #[test]
     fn a_record_reads_back_as_written() {
         let base = "https://example.com";
-        let bytes = record().to_output(base).to_vec().unwrap();
-        let read = DeployRecord::parse(&bytes, base).unwrap();
-        assert_eq!(read.record, record());
+        let output = record().to_output(base);
+        let read = DeployRecord::parse(&output.to_vec().unwrap(), base).unwrap();
+        let mut expected = record();
+        expected
+            .files
+            .files
+            .insert(DEPLOY_RECORD_PATH.to_string(), output.hash);
+        assert_eq!(read.record, expected);
         assert_eq!(read.dropped, 0);
     }
 
@@ -184,7 +196,7 @@ mod tests {
         assert_eq!(read.record.history, ["api/ok.json"]);
         assert_eq!(
             read.record.files.files.keys().collect::<Vec<_>>(),
-            ["api/ok.json"]
+            [DEPLOY_RECORD_PATH, "api/ok.json"]
         );
         assert_eq!(read.dropped, 6);
     }
