@@ -18,9 +18,12 @@ const LIMIT: Duration = Duration::from_secs(10);
 
 /// What the build learnt from the live site.
 pub enum Live {
-    /// Nothing was read (not a recorded build, a local record, or the site unreachable and
-    /// that allowed): the committed history and the local record are all there is.
+    /// Nothing was read (not a recorded build, or the site unreachable and that allowed): the
+    /// committed history and the local record, if any, are all there is.
     NotRead,
+    /// Not read: this machine's record of the last deploy (`.content-api/outputs.json`), loaded
+    /// here once, stands for it.
+    Local(LastBuild),
     /// The site answered that it has no record: its first deploy with content-api.
     FirstDeploy,
     /// The last deploy's record.
@@ -31,7 +34,7 @@ impl Live {
     pub fn record(&self) -> Option<&DeployRecord> {
         match self {
             Live::Read(record) => Some(record),
-            Live::NotRead | Live::FirstDeploy => None,
+            Live::NotRead | Live::Local(_) | Live::FirstDeploy => None,
         }
     }
 }
@@ -55,9 +58,9 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
     }
     let ci = ci_is_set();
     let state = state_dir(&config.history_file);
-    if !ci && LastBuild::load(&state, &config.out_dir, &config.base_url).is_some() {
+    if !ci && let Some(last) = LastBuild::load(&state, &config.out_dir, &config.base_url) {
         tracing::debug!("{state} holds this machine's last deploy: the live site is not read");
-        return Ok(Live::NotRead);
+        return Ok(Live::Local(last));
     }
     let url = format!("{}/{DEPLOY_RECORD_PATH}", config.base_url);
     let why = match interpret(

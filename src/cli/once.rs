@@ -120,8 +120,9 @@ pub fn run(settings: &Settings) -> ExitCode {
             let owned: HashSet<&str> = publisher.owned_paths().collect();
             let now = LastBuild::of(outputs.iter().filter(|(path, _)| owned.contains(&**path)));
             // The live site's record, when read, is what the CDN serves now.
-            let baseline = match &live {
-                Live::Read(record) => Some(record.files.clone()),
+            let baseline = match live {
+                Live::Read(record) => Some(record.files),
+                Live::Local(last) => Some(last),
                 Live::NotRead | Live::FirstDeploy => (!settings.preview().any())
                     .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
                     .flatten(),
@@ -145,11 +146,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                     return ExitCode::from(EXIT_OUTPUT);
                 }
             }
-            if !settings.preview().any()
-                && settings.records_history
-                && history.records()
-                && let Err(err) = now.save(&state, &config.out_dir, &config.base_url)
-            {
+            if records && let Err(err) = now.save(&state, &config.out_dir, &config.base_url) {
                 tracing::warn!(
                     "cannot save what this build published in {state}: {err}; the next purge list is measured against the output folder"
                 );
