@@ -256,12 +256,32 @@ pub(super) struct ServeFlags {
     #[command(flatten)]
     pub watch: WatchFlags,
 
-    /// Address to listen on. Default: 127.0.0.1:4321, or the next free port when 4321 is
-    /// taken. Only the loopback address by default: give another one to share the preview on a
-    /// network. A port given here is used or the command fails; port 0 picks a free port
-    /// (printed at start).
+    /// Address to listen on. Default: 127.0.0.1:8421, or the next free port when 8421 is
+    /// taken (the port taken is said). Only the loopback address by default: give another one
+    /// to share the preview on a network. A port given here is used or the command fails; port
+    /// 0 picks a free port (printed at start).
     #[arg(long, value_name = "IP:PORT")]
     pub addr: Option<SocketAddr>,
+
+    /// The site's own dev server (`hugo server`, `astro dev`, `zola serve`...): this server
+    /// answers the API, its documents and the Markdown twins, and passes every other request to
+    /// that server (method, headers and body as they came, redirects and websocket upgrades for
+    /// its hot reload), so one address shows the site as it will be deployed. The landing page
+    /// moves to /__content-api/.
+    #[arg(long, value_name = "URL", conflicts_with = "behind_dev_server")]
+    pub site: Option<String>,
+
+    /// For a dev server in front of this one that forwards every request here first and answers
+    /// itself the ones declined (what the Astro integration, `content-api/astro`, does): a
+    /// request that is not the tool's gets an empty 404 with a `content-api-declined` header.
+    /// The landing page moves to /__content-api/.
+    #[arg(long)]
+    pub behind_dev_server: bool,
+
+    /// The address the author opens, when it is not this server's own (behind a dev server):
+    /// the served documents' links point there instead of the production base URL.
+    #[arg(long, value_name = "URL")]
+    pub origin: Option<String>,
 }
 
 /// Flags of `check`.

@@ -95,7 +95,16 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Serve(flags) => {
             warn_placeholders(build);
-            serve::run(build, &given.watch, flags.addr)
+            serve::run(
+                build,
+                &given.watch,
+                &serve::Listen {
+                    addr: flags.addr,
+                    site: flags.site.clone(),
+                    behind_dev_server: flags.behind_dev_server,
+                    origin: flags.origin.clone(),
+                },
+            )
         }
         Command::List(args) => with_settings(build, |settings| list::run(settings, &args)),
         Command::Init(args) => init::run(build, &args),

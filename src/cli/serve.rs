@@ -13,23 +13,75 @@ use crate::db::Preview;
 use crate::derive::ScheduleState;
 use crate::diag::Severity;
 use crate::render::Lane;
-use crate::serve::{self, ContentDiagnostic, Feed, Pending, Rebuild, Schedule};
+use crate::serve::{
+    self, ContentDiagnostic, Feed, LANDING_PATH_SHARED, Pending, Rebuild, Schedule, Site, Upstream,
+};
 use crate::session::Session;
 use std::io::Write as _;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 use tokio::net::TcpListener;
 
-/// Where `serve` listens without `--addr` (Astro's default port, so the author may well be
-/// running Astro there: then the next free port is taken).
-const DEFAULT_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 4321);
+/// Where `serve` listens without `--addr`: no generator's default port (Astro's is 4321,
+/// Hugo's 1313, Vite's 5173, Zola's 1111), so the site's own dev server can run beside it.
+const DEFAULT_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 8421);
+
+/// Where and for whom `serve` answers (its flags).
+pub struct Listen {
+    pub addr: Option<SocketAddr>,
+    /// `--site URL`: the site's dev server, which answers what is not the tool's.
+    pub site: Option<String>,
+    /// `--behind-dev-server`: a dev server in front answers what is not the tool's.
+    pub behind_dev_server: bool,
+    /// `--origin URL`: the address the author opens.
+    pub origin: Option<String>,
+}
+
+impl Listen {
+    fn site(&self) -> Result<Site, String> {
+        match &self.site {
+            Some(url) => Upstream::parse(url)
+                .map(Site::Proxy)
+                .map_err(|why| format!("error: --site: {why}")),
+            None if self.behind_dev_server => Ok(Site::Decline),
+            None => Ok(Site::Alone),
+        }
+    }
+
+    /// `--origin`, checked: an http(s) origin without a path.
+    fn origin(&self) -> Result<Option<String>, String> {
+        let Some(origin) = &self.origin else {
+            return Ok(None);
+        };
+        let trimmed = origin.trim_end_matches('/');
+        let rest = trimmed
+            .strip_prefix("http://")
+            .or_else(|| trimmed.strip_prefix("https://"));
+        match rest {
+            Some(host) if !host.is_empty() && !host.contains(['/', '?', '#', '@']) => {
+                Ok(Some(trimmed.to_string()))
+            }
+            _ => Err(format!(
+                "error: --origin: `{origin}` must be an http:// or https:// origin, such as http://localhost:4321"
+            )),
+        }
+    }
+}
 
 /// Ports tried after the default one before giving up.
 const FALLBACK_PORTS: u16 = 20;
 
-pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, addr: Option<SocketAddr>) -> ExitCode {
+pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, listen: &Listen) -> ExitCode {
+    let addr = listen.addr;
     let settings = match resolve(build_args) {
         Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let (site, public_origin) = match listen.site().and_then(|site| Ok((site, listen.origin()?))) {
+        Ok(found) => found,
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::from(EXIT_USAGE);
@@ -72,7 +124,8 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, addr: Option<SocketAd
             config.out_dir
         );
     }
-    let origin = format!("http://{addr}");
+    let own_origin = format!("http://{addr}");
+    let origin = public_origin.unwrap_or_else(|| own_origin.clone());
     let feed = Feed::new();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     // Subscribed now (the first build's updates wait in the feed), started once the first
@@ -85,6 +138,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, addr: Option<SocketAd
         config.clone(),
         feed.clone(),
         origin.clone(),
+        site.clone(),
         async move {
             let _ = stopped.await;
         },
@@ -98,7 +152,8 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, addr: Option<SocketAd
                 tracing::error!("cannot create {}: {err}", config.out_dir);
             }
             running = server.take().map(|server| runtime.spawn(server));
-            println!("listening on {origin}/");
+            println!("listening on {own_origin}/");
+            announce_site(&site, &origin);
             let _ = std::io::stdout().flush();
         }
         Progress::Ready => {}
@@ -127,6 +182,20 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, addr: Option<SocketAd
             eprintln!("error: the server stopped: {err}");
             ExitCode::from(EXIT_OUTPUT)
         }
+    }
+}
+
+/// With a site's dev server: what answers what, on stderr (stdout's one line is the address).
+fn announce_site(site: &Site, origin: &str) {
+    match site {
+        Site::Alone => {}
+        Site::Proxy(upstream) => eprintln!(
+            "the API, its documents and the Markdown twins are answered here; every other request goes to the site's dev server at {}\n  = the tool's landing page: {origin}{LANDING_PATH_SHARED}",
+            upstream.origin()
+        ),
+        Site::Decline => eprintln!(
+            "behind the site's dev server at {origin}: it forwards every request here first and answers the ones this server declines"
+        ),
     }
 }
 

@@ -13,6 +13,8 @@
 //! - `events`: the Server-Sent Events stream of rebuilds;
 //! - `preview`: what only `content-api serve` adds for the author (the landing page at `/`,
 //!   the content's errors, live reload, the base URL rewritten to the local address).
+//! - `site`: the requests that are not the tool's, when the output shares its origin with a
+//!   site's dev server (`serve --site`, the Astro integration);
 //! - `raw_errors`: hyper's own answers to unreadable requests (400, 414, 431), rewritten as
 //!   the contract's JSON errors.
 //!
@@ -33,10 +35,12 @@ mod rebase;
 mod removed;
 mod respond;
 mod router;
+mod site;
 
 pub use events::EVENTS_PATH;
 pub use folder::etag_of;
-pub use preview::{ContentDiagnostic, Pending, Schedule};
+pub use preview::{ContentDiagnostic, LANDING_PATH_SHARED, Pending, Schedule};
+pub use site::{DECLINED_HEADER, Site, Upstream};
 
 use crate::config::SiteConfig;
 use crate::render::Lane;
@@ -44,7 +48,9 @@ use crate::write::Report;
 use bytes::Bytes;
 use camino::Utf8PathBuf;
 use hyper::server::conn::http1;
+use hyper::body::Incoming;
 use hyper::service::service_fn;
+use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -191,6 +197,8 @@ struct State {
     stop: watch::Receiver<bool>,
     /// Only with `content-api serve`: the landing page and the base URL rewrite.
     preview: Option<preview::Preview>,
+    /// Who answers what the output folder does not hold.
+    site: Site,
 }
 
 /// Serves `out_dir` on a listener that is already bound until `shutdown` resolves (so a caller can bind port 0 and learn the
@@ -209,7 +217,7 @@ pub fn serve_on(
         config.clone(),
         config,
         feed,
-        None,
+        (None, Site::Alone),
         shutdown,
     )
 }
@@ -217,16 +225,24 @@ pub fn serve_on(
 /// [`serve_on`] for the author (`content-api serve`): adds the landing page at `/`, the
 /// content's errors and live reload, and serves every URL of the output rewritten from
 /// `base_url` to `origin` (the local address, `http://127.0.0.1:4321`). The output folder
-/// itself keeps the production URLs; see ARCHITECTURE.md.
+/// itself keeps the production URLs; see ARCHITECTURE.md. With a `site` that shares the origin,
+/// the landing page moves to [`LANDING_PATH_SHARED`] and every request that is not the tool's
+/// goes to the site (`site`).
 pub fn preview_on(
     listener: TcpListener,
     out_dir: Utf8PathBuf,
     config: Arc<SiteConfig>,
     feed: Feed,
     origin: String,
+    site: Site,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
-    let preview = preview::Preview::new(&config.base_url, origin.clone(), out_dir.clone());
+    let preview = preview::Preview::new(
+        &config.base_url,
+        origin.clone(),
+        out_dir.clone(),
+        site.is_shared(),
+    );
     // Error bodies name the local address too (their `documentation_url`).
     let local = Arc::new(SiteConfig {
         base_url: origin,
@@ -238,7 +254,7 @@ pub fn preview_on(
         local,
         config,
         feed,
-        Some(preview),
+        (Some(preview), site),
         shutdown,
     )
 }
@@ -251,31 +267,41 @@ fn serve_with(
     config: Arc<SiteConfig>,
     site: Arc<SiteConfig>,
     feed: Feed,
-    preview: Option<preview::Preview>,
+    (preview, shared): (Option<preview::Preview>, Site),
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
     let updates = feed.subscribe();
-    async move { run(listener, out_dir, config, site, updates, preview, shutdown).await }
+    async move {
+        run(
+            listener,
+            out_dir,
+            (config, site),
+            updates,
+            (preview, shared),
+            shutdown,
+        )
+        .await
+    }
 }
 
 async fn run(
     listener: TcpListener,
     out_dir: Utf8PathBuf,
-    config: Arc<SiteConfig>,
-    site: Arc<SiteConfig>,
+    (config, configured): (Arc<SiteConfig>, Arc<SiteConfig>),
     mut updates: broadcast::Receiver<Update>,
-    preview: Option<preview::Preview>,
+    (preview, site): (Option<preview::Preview>, Site),
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let files = folder::PublishedFolder::new(out_dir.as_std_path())?;
     let (stop_tx, stop) = watch::channel(false);
     let state = Arc::new(State {
-        gone: removed::Gone::load(out_dir, site),
+        gone: removed::Gone::load(out_dir, configured),
         config,
         files,
         frames: broadcast::channel(64).0,
         stop,
         preview,
+        site,
     });
     catch_up(&mut updates, &state);
     tokio::spawn(relay(updates, state.clone(), stop_tx.subscribe()));
@@ -314,9 +340,20 @@ async fn run(
         // Reading a file is a short blocking call (the output folder is local and mostly in the
         // page cache, and the cache skips the read for a version already served), made on the
         // worker thread as nginx does on its event loop rather than handed to another thread.
-        let service = service_fn(move |request| {
-            let response = router::respond(&state, &request);
-            async move { Ok::<_, Infallible>(response) }
+        let proxying = matches!(state.site, Site::Proxy(_));
+        let mut stopping = state.stop.clone();
+        let service = service_fn(move |request: Request<Incoming>| {
+            let state = state.clone();
+            async move {
+                let response = match router::respond(&state, &request) {
+                    Some(response) => response,
+                    None => match &state.site {
+                        Site::Proxy(upstream) => site::forward(upstream, request).await,
+                        Site::Decline | Site::Alone => site::declined(),
+                    },
+                };
+                Ok::<_, Infallible>(response)
+            }
         });
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
@@ -329,6 +366,24 @@ async fn run(
                 TokioIo::new(raw_errors::ContractErrors::new(stream, config.clone())),
                 service,
             );
+        if proxying {
+            // A websocket upgrade (the dev server's hot reload) needs the upgradeable
+            // connection, which `graceful` cannot watch: it stops on the same signal.
+            tokio::spawn(async move {
+                let mut connection = std::pin::pin!(connection.with_upgrades());
+                tokio::select! {
+                    ended = connection.as_mut() => if let Err(err) = ended {
+                        tracing::debug!("connection ended: {err}");
+                    },
+                    _ = async { let _ = stopping.wait_for(|stopped| *stopped).await; } => {
+                        connection.as_mut().graceful_shutdown();
+                        let _ = tokio::time::timeout(SHUTDOWN_WAIT, connection).await;
+                    }
+                }
+                drop(permit);
+            });
+            continue;
+        }
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(err) = connection.await {

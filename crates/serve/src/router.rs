@@ -12,41 +12,64 @@ use super::path::{SafePath, prefers_markdown};
 use super::respond::{
     Body, empty, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
-use crate::render::http::document_headers;
+use crate::render::http::{document_headers, is_api_path};
 use crate::render::media_type;
 use hyper::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, IF_NONE_MATCH};
 use hyper::{Method, Request, Response, StatusCode};
 use std::panic::AssertUnwindSafe;
 
-/// Answers one request. Never fails: every problem becomes an error response.
-pub fn respond<B>(state: &State, request: &Request<B>) -> Response<Body> {
+/// Answers one request, or `None` when the request is the site's (only when the output folder
+/// shares its origin with a site: `state.site`). Never fails: every problem becomes an error
+/// response.
+pub fn respond<B>(state: &State, request: &Request<B>) -> Option<Response<Body>> {
     let path = request.uri().path();
     let head = request.method() == Method::HEAD;
     match std::panic::catch_unwind(AssertUnwindSafe(|| route(state, request))) {
-        Ok(response) => response,
+        Ok(Answer::Tool(response)) => Some(response),
+        Ok(Answer::Site) if state.site.is_shared() => None,
+        Ok(Answer::Site) => Some(not_found(&state.config, path, head)),
         Err(_) => {
             tracing::error!("a request for {path} panicked; answered 500");
-            internal_error(&state.config, path, head)
+            Some(internal_error(&state.config, path, head))
         }
     }
 }
 
-fn route<B>(state: &State, request: &Request<B>) -> Response<Body> {
+/// Who answers a request.
+enum Answer {
+    Tool(Response<Body>),
+    /// Not the tool's: a 404 when the output folder is the whole site.
+    Site,
+}
+
+fn route<B>(state: &State, request: &Request<B>) -> Answer {
     let path = request.uri().path();
     let config = &state.config;
+    let api = is_api_path(path.strip_prefix('/').unwrap_or(path));
     let head = match *request.method() {
         Method::GET => false,
         Method::HEAD => true,
-        ref other => return method_not_allowed(config, path, other.as_str()),
+        // A site's own forms and endpoints take other methods; the API takes none.
+        _ if state.site.is_shared() && !api => return Answer::Site,
+        ref other => return Answer::Tool(method_not_allowed(config, path, other.as_str())),
     };
     if path == EVENTS_PATH {
-        return events::response(state.frames.subscribe(), state.stop.clone(), head);
+        return Answer::Tool(events::response(
+            state.frames.subscribe(),
+            state.stop.clone(),
+            head,
+        ));
     }
     if let Some(response) = state.preview.as_ref().and_then(|p| p.route(path, head)) {
-        return response;
+        return Answer::Tool(response);
     }
     let Some(safe) = SafePath::parse(path) else {
-        return not_found(config, path, head);
+        // Dev servers have such paths of their own (Vite's `/@vite/client`, `/node_modules/.vite/`).
+        return if api {
+            Answer::Tool(not_found(config, path, head))
+        } else {
+            Answer::Site
+        };
     };
     let markdown = !safe.is_api()
         && request
@@ -61,19 +84,22 @@ fn route<B>(state: &State, request: &Request<B>) -> Response<Body> {
                     Some(preview) => preview.adapt(served),
                     None => served,
                 };
-                return file(served, request.headers(), head);
+                return Answer::Tool(file(served, request.headers(), head));
             }
             Ok(None) => {}
             Err(err) => {
                 tracing::error!("cannot read {candidate} for {path}: {err}");
-                return internal_error(config, path, head);
+                return Answer::Tool(internal_error(config, path, head));
             }
         }
     }
     if state.gone.contains(safe.as_str()) {
-        return gone(config, path, head);
+        return Answer::Tool(gone(config, path, head));
     }
-    not_found(config, path, head)
+    if safe.is_api() {
+        return Answer::Tool(not_found(config, path, head));
+    }
+    Answer::Site
 }
 
 /// 200 with the file (or its headers, for `HEAD`), or 304 when the client's copy is current.

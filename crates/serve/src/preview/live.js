@@ -5,6 +5,8 @@
 //   errors over the page (as Vite's error overlay does) until they are fixed.
 (() => {
   "use strict";
+  // Where the landing page is (the server sets it: "/" unless a site's dev server owns "/").
+  const LANDING = "/";
   const ROOT = "content-api-preview";
   const OVERLAY = "content-api-overlay";
   const landing = () => document.getElementById(ROOT);
@@ -22,7 +24,7 @@
   let landingAsked = 0;
   const refreshLanding = async () => {
     const asked = ++landingAsked;
-    const response = await fetch("/", { cache: "no-store" });
+    const response = await fetch(LANDING, { cache: "no-store" });
     const fresh = new DOMParser()
       .parseFromString(await response.text(), "text/html")
       .getElementById(ROOT);
@@ -75,7 +77,7 @@
     const root = host.attachShadow({ mode: "open" });
     root.innerHTML =
       `<style>${OVERLAY_STYLE}</style><div class="box">` +
-      `<p><strong>${errors.length} content error${errors.length === 1 ? "" : "s"}</strong>: the last good version stays published. <a href="/">All errors</a> · <button type="button">Hide</button></p>` +
+      `<p><strong>${errors.length} content error${errors.length === 1 ? "" : "s"}</strong>: the last good version stays published. <a href="${LANDING}">All errors</a> · <button type="button">Hide</button></p>` +
       errors.map((d) => `<pre>${escape(d.rendered)}</pre>`).join("") +
       `</div>`;
     root.querySelector("button").addEventListener("click", () => host.remove());

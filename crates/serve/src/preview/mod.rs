@@ -1,6 +1,7 @@
 //! What `content-api serve` adds for the author, on top of the production behaviour:
 //!
-//! - `GET /`: a landing page ([`landing`]) with links to the portal, the API index and every
+//! - `GET /` (or [`LANDING_PATH_SHARED`] when the origin is shared with a site's dev server): a
+//!   landing page ([`landing`]) with links to the portal, the API index and every
 //!   document, the content's current errors and the latest rebuilds;
 //! - `GET /__preview.js`: the live-reload script, added to every HTML page served (never to the
 //!   file in the output folder): it follows `/__events`, refreshes the landing page, reloads a
@@ -24,6 +25,9 @@ use hyper::{Response, StatusCode};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+/// Where the landing page is when `/` is the site's own home page (`serve --site`, the Astro
+/// integration).
+pub const LANDING_PATH_SHARED: &str = "/__content-api/";
 /// The URL path of the live-reload script.
 pub const PREVIEW_SCRIPT_PATH: &str = "/__preview.js";
 /// The URL path of the current diagnostics (JSON).
@@ -99,11 +103,22 @@ pub struct Preview {
     diagnostics: Mutex<Arc<[ContentDiagnostic]>>,
     schedule: Mutex<Arc<Schedule>>,
     rebuilds: Mutex<VecDeque<LoggedRebuild>>,
+    /// `/`, or [`LANDING_PATH_SHARED`].
+    landing_path: &'static str,
+    /// The live-reload script, pointing at `landing_path`.
+    script: String,
 }
 
 impl Preview {
-    pub fn new(base_url: &str, origin: String, out_dir: Utf8PathBuf) -> Preview {
+    /// `shared`: the origin is shared with a site's dev server, which owns `/` and the favicon.
+    pub fn new(base_url: &str, origin: String, out_dir: Utf8PathBuf, shared: bool) -> Preview {
+        let landing_path = if shared { LANDING_PATH_SHARED } else { "/" };
         Preview {
+            landing_path,
+            script: SCRIPT.replace(
+                "const LANDING = \"/\";",
+                &format!("const LANDING = \"{landing_path}\";"),
+            ),
             base_url: Mutex::new(Arc::from(base_url)),
             origin,
             out_dir,
@@ -175,7 +190,7 @@ impl Preview {
     /// The preview's own pages, or `None` for a path the output folder answers.
     pub fn route(&self, path: &str, head: bool) -> Option<Response<Body>> {
         let (media_type, body) = match path {
-            "/" => {
+            _ if path == self.landing_path => {
                 let rebuilds: Vec<LoggedRebuild> = self
                     .rebuilds
                     .lock()
@@ -196,7 +211,7 @@ impl Preview {
             }
             PREVIEW_SCRIPT_PATH => (
                 "text/javascript; charset=utf-8",
-                Bytes::from_static(SCRIPT.as_bytes()),
+                Bytes::from(self.script.clone()),
             ),
             DIAGNOSTICS_PATH => {
                 let body = serde_json::json!({ "diagnostics": &*self.diagnostics() });
@@ -204,7 +219,9 @@ impl Preview {
             }
             // Browsers ask for it on every page; the output has none (the site's own favicon is
             // not the API's), and a 404 would be a console error on every preview page.
-            "/favicon.ico" if !self.out_dir.join("favicon.ico").exists() => {
+            "/favicon.ico"
+                if self.landing_path == "/" && !self.out_dir.join("favicon.ico").exists() =>
+            {
                 let response = Response::builder()
                     .status(StatusCode::NO_CONTENT)
                     .header(CACHE_CONTROL, "no-cache")
@@ -238,7 +255,7 @@ impl Preview {
                 "{} {base_url} {} {}",
                 served.etag,
                 self.origin,
-                etag_of(SCRIPT.as_bytes())
+                etag_of(self.script.as_bytes())
             )
             .as_bytes(),
         );
@@ -274,6 +291,7 @@ mod tests {
             "https://a.example",
             "http://127.0.0.1:4321".into(),
             Utf8PathBuf::from("out"),
+            false,
         )
     }
 
