@@ -6,6 +6,8 @@
 //! to the server with `Feed::send(Rebuild::from_report(..))`, as watch mode will do.
 
 mod common;
+#[path = "serve/site.rs"]
+mod site;
 
 use bytes::Bytes;
 use camino::{Utf8Path, Utf8PathBuf};

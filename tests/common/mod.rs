@@ -451,6 +451,8 @@ pub fn assert_same(before: &Snapshot, after: &Snapshot) {
 mod daemon_log;
 #[path = "fresh.rs"]
 mod fresh;
+#[path = "http.rs"]
+pub mod http;
 #[path = "live_output.rs"]
 mod live_output;
 #[path = "mcp_client.rs"]

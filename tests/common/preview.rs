@@ -62,6 +62,11 @@ pub struct Preview {
 impl Preview {
     /// Copies the sample site into a new temporary folder and starts `serve` there.
     pub fn start() -> Preview {
+        Preview::start_with(&[])
+    }
+
+    /// [`Preview::start`], with more arguments for `serve` (`--site URL`).
+    pub fn start_with(extra: &[&str]) -> Preview {
         let dir = tempfile::Builder::new()
             .prefix("content-api-preview")
             .tempdir()
@@ -77,6 +82,7 @@ impl Preview {
                 .args(["serve", "--addr", "127.0.0.1:0", "--config", "watch.toml"])
                 .args(["--content", "content", "--out", "out"])
                 .args(["--today", super::SAMPLE_TODAY])
+                .args(extra)
                 .current_dir(dir.path())
                 .stderr(std::fs::File::create(dir.path().join(LOG)).unwrap()),
         );

@@ -47,10 +47,10 @@ use crate::render::Lane;
 use crate::write::Report;
 use bytes::Bytes;
 use camino::Utf8PathBuf;
-use hyper::server::conn::http1;
-use hyper::body::Incoming;
-use hyper::service::service_fn;
 use hyper::Request;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -347,10 +347,15 @@ async fn run(
             async move {
                 let response = match router::respond(&state, &request) {
                     Some(response) => response,
-                    None => match &state.site {
-                        Site::Proxy(upstream) => site::forward(upstream, request).await,
-                        Site::Decline | Site::Alone => site::declined(),
-                    },
+                    None => {
+                        let varies = router::site_page_varies(&state, request.uri().path());
+                        match &state.site {
+                            Site::Proxy(upstream) => {
+                                site::as_deployed(site::forward(upstream, request).await, varies)
+                            }
+                            Site::Decline | Site::Alone => site::declined(varies),
+                        }
+                    }
                 };
                 Ok::<_, Infallible>(response)
             }

@@ -91,6 +91,16 @@ impl SafePath {
     }
 }
 
+/// Whether a request path tries to leave where it points (a `.` or `..` part, an empty one
+/// that makes the rest absolute, a NUL or a backslash, once decoded): refused here, never passed on to a site's dev server, which may
+/// serve files from anywhere on the machine.
+pub fn is_traversal(raw: &str) -> bool {
+    let decoded = percent_decode_str(raw).decode_utf8_lossy();
+    decoded.contains(['\0', '\\'])
+        || decoded.contains("//")
+        || decoded.split('/').any(|part| part == "." || part == "..")
+}
+
 /// Whether the last part of `path` has an extension (`a.json`, not `a` or `.well-known/x`).
 fn has_extension(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -105,6 +115,28 @@ mod tests {
 
     fn parse(raw: &str) -> Option<String> {
         SafePath::parse(raw).map(|p| p.0)
+    }
+
+    #[test]
+    fn traversal_is_told_apart_from_a_dev_servers_own_paths() {
+        for path in [
+            "/../etc/passwd",
+            "/%2e%2e/x",
+            "//etc/passwd",
+            "/a/./b",
+            "/a%5cb",
+            "/a%00",
+        ] {
+            assert!(is_traversal(path), "{path}");
+        }
+        for path in [
+            "/@vite/client",
+            "/node_modules/.vite/deps/x.js",
+            "/@fs/tmp/a.js",
+            "/",
+        ] {
+            assert!(!is_traversal(path), "{path}");
+        }
     }
 
     #[test]

@@ -8,10 +8,11 @@
 use super::State;
 use super::events::{self, EVENTS_PATH};
 use super::folder::Served;
-use super::path::{SafePath, prefers_markdown};
+use super::path::{SafePath, is_traversal, prefers_markdown};
 use super::respond::{
     Body, empty, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
+use crate::render::http::markdown_twin;
 use crate::render::http::{document_headers, is_api_path};
 use crate::render::media_type;
 use hyper::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, IF_NONE_MATCH};
@@ -26,8 +27,8 @@ pub fn respond<B>(state: &State, request: &Request<B>) -> Option<Response<Body>>
     let head = request.method() == Method::HEAD;
     match std::panic::catch_unwind(AssertUnwindSafe(|| route(state, request))) {
         Ok(Answer::Tool(response)) => Some(response),
-        Ok(Answer::Site) if state.site.is_shared() => None,
-        Ok(Answer::Site) => Some(not_found(&state.config, path, head)),
+        Ok(Answer::Site) if !state.site.is_shared() => Some(not_found(&state.config, path, head)),
+        Ok(Answer::Site) => None,
         Err(_) => {
             tracing::error!("a request for {path} panicked; answered 500");
             Some(internal_error(&state.config, path, head))
@@ -40,6 +41,15 @@ enum Answer {
     Tool(Response<Body>),
     /// Not the tool's: a 404 when the output folder is the whole site.
     Site,
+}
+
+/// Whether the site's own answer for `path` varies with `Accept`: the page has a Markdown twin,
+/// which a client asking for Markdown gets instead (the edge layer adds `Vary: Accept` to the
+/// page's HTML in production too).
+pub fn site_page_varies(state: &State, path: &str) -> bool {
+    SafePath::parse(path)
+        .and_then(|safe| markdown_twin(safe.as_str()))
+        .is_some_and(|twin| matches!(state.files.read(&twin), Ok(Some(_))))
 }
 
 fn route<B>(state: &State, request: &Request<B>) -> Answer {
@@ -65,7 +75,7 @@ fn route<B>(state: &State, request: &Request<B>) -> Answer {
     }
     let Some(safe) = SafePath::parse(path) else {
         // Dev servers have such paths of their own (Vite's `/@vite/client`, `/node_modules/.vite/`).
-        return if api {
+        return if api || is_traversal(path) {
             Answer::Tool(not_found(config, path, head))
         } else {
             Answer::Site

@@ -18,8 +18,8 @@ use futures_util::StreamExt as _;
 use http_body_util::{BodyExt as _, BodyStream, StreamBody};
 use hyper::body::Incoming;
 use hyper::header::{
-    CACHE_CONTROL, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST, HeaderMap, HeaderName,
-    HeaderValue, LOCATION, UPGRADE,
+    ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST,
+    HeaderMap, HeaderName, HeaderValue, LOCATION, UPGRADE, VARY,
 };
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
@@ -95,20 +95,63 @@ impl Upstream {
 
 /// Whether `authority` ends with `:PORT` (an IPv6 literal's colons are inside brackets).
 fn has_port(authority: &str) -> bool {
-    authority
-        .rsplit_once(':')
-        .is_some_and(|(host, port)| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) && (!host.starts_with('[') || host.ends_with(']')))
+    authority.rsplit_once(':').is_some_and(|(host, port)| {
+        !port.is_empty()
+            && port.bytes().all(|b| b.is_ascii_digit())
+            && (!host.starts_with('[') || host.ends_with(']'))
+    })
 }
 
-/// The answer to a request this server declines (`Site::Decline`).
-pub fn declined() -> Response<Body> {
-    Response::builder()
+/// The answer to a request this server declines (`Site::Decline`). `varies`: the page has a
+/// Markdown twin, so the site's answer must say `Vary: Accept`, which this answer carries for
+/// the dev server in front to add.
+pub fn declined(varies: bool) -> Response<Body> {
+    let builder = Response::builder();
+    let builder = if varies {
+        builder.header(VARY, "Accept")
+    } else {
+        builder
+    };
+    builder
         .status(StatusCode::NOT_FOUND)
         .header(DECLINED_HEADER, "1")
         .header(CACHE_CONTROL, "no-store")
         .header(CONTENT_LENGTH, 0)
         .body(super::respond::empty())
         .expect("valid declined response")
+}
+
+/// The site's answer with what the deployed site adds to it: `Vary: Accept` on a page that has
+/// a Markdown twin (the edge layer), and open CORS on a 404 (static hosts send it with every
+/// file, the not-found page included, and the contract's errors carry it).
+pub fn as_deployed(mut response: Response<Body>, varies: bool) -> Response<Body> {
+    let headers = response.headers_mut();
+    if varies {
+        let current = headers
+            .get(VARY)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let has_accept = current
+            .split(',')
+            .any(|v| v.trim().eq_ignore_ascii_case("accept"));
+        if !has_accept {
+            let joined = if current.is_empty() {
+                "Accept".to_string()
+            } else {
+                format!("{current}, Accept")
+            };
+            if let Ok(value) = HeaderValue::from_str(&joined) {
+                headers.insert(VARY, value);
+            }
+        }
+    }
+    if response.status() == StatusCode::NOT_FOUND {
+        response
+            .headers_mut()
+            .entry(ACCESS_CONTROL_ALLOW_ORIGIN)
+            .or_insert(HeaderValue::from_static("*"));
+    }
+    response
 }
 
 /// Forwards `request` to the site's dev server and returns its answer (a 502 naming the server
@@ -162,8 +205,9 @@ pub async fn forward(upstream: &Upstream, mut request: Request<Incoming>) -> Res
                 tracing::debug!("a websocket upgrade through the proxy did not complete");
                 return;
             };
-            let _ = tokio::io::copy_bidirectional(&mut TokioIo::new(ours), &mut TokioIo::new(theirs))
-                .await;
+            let _ =
+                tokio::io::copy_bidirectional(&mut TokioIo::new(ours), &mut TokioIo::new(theirs))
+                    .await;
         });
         let (parts, _) = response.into_parts();
         return Response::from_parts(parts, super::respond::empty());
@@ -267,7 +311,10 @@ fn remove_hop_by_hop(headers: &mut HeaderMap, upgrading: bool) {
 
 /// 502, naming the dev server and what to do.
 fn unreachable_site(upstream: &Upstream, cause: &str) -> Response<Body> {
-    tracing::warn!("the site's dev server at {} does not answer: {cause}", upstream.origin);
+    tracing::warn!(
+        "the site's dev server at {} does not answer: {cause}",
+        upstream.origin
+    );
     let text = format!(
         "content-api serve: the site's dev server at {} does not answer ({cause}).\n\
          Start it (for example `hugo server` or `astro dev`), or give its address with --site.\n",
@@ -298,7 +345,10 @@ mod tests {
             Upstream::parse("http://[::1]:4321").unwrap().authority,
             "[::1]:4321"
         );
-        assert_eq!(Upstream::parse("http://[::1]").unwrap().authority, "[::1]:80");
+        assert_eq!(
+            Upstream::parse("http://[::1]").unwrap().authority,
+            "[::1]:80"
+        );
         for bad in [
             "https://example.com",
             "127.0.0.1:4321",
@@ -314,7 +364,10 @@ mod tests {
     #[test]
     fn hop_by_hop_headers_go_and_an_upgrade_keeps_its_own() {
         let mut headers = HeaderMap::new();
-        headers.insert(CONNECTION, HeaderValue::from_static("keep-alive, x-private"));
+        headers.insert(
+            CONNECTION,
+            HeaderValue::from_static("keep-alive, x-private"),
+        );
         headers.insert("x-private", HeaderValue::from_static("1"));
         headers.insert("keep-alive", HeaderValue::from_static("timeout=5"));
         headers.insert("accept", HeaderValue::from_static("*/*"));

@@ -1,0 +1,242 @@
+// The Astro integration: `integrations: [contentApi()]` in astro.config.mjs.
+//
+// - `astro dev`: runs `content-api serve --behind-dev-server` (the same watcher as `watch`,
+//   writing into Astro's cache folder) and puts a middleware in front of Astro's own: every
+//   request the tool may answer is asked of it first, and what it declines (a page, an asset,
+//   anything that is not the API, its documents or a Markdown twin) goes on to Astro. So the
+//   dev server answers the API on the site's own origin with production's rules, and a broken
+//   content file shows over every page (the tool's overlay) and in the dev server's log.
+// - `astro build`: at the end of the build, `content-api build --out <Astro's output folder>`,
+//   so the site's `build` script needs nothing else.
+//
+// The settings are the site's `watch.toml` (read by the binary); the options below only say
+// where it is and how to run. Nothing is ever written into `src/` or `public/`.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+const { findBinary } = require("../lib/binary.js");
+
+/** The header `serve --behind-dev-server` marks a declined request with. */
+const DECLINED = "content-api-declined";
+
+/** Paths of Vite and Astro themselves, never the tool's: not even asked. */
+const DEV_SERVER_PATHS = /^\/(@|node_modules\/|src\/|_astro\/|__vite|\.astro\/)/;
+
+/**
+ * @param {object} [options]
+ * @param {string} [options.config] The site's `watch.toml` (default: the one in the project root).
+ * @param {string} [options.content] The content folder, when not `watch.toml`'s.
+ * @param {boolean} [options.drafts] `astro dev` only: publish drafts too.
+ * @param {boolean} [options.future] `astro dev` only: publish scheduled content too.
+ */
+export default function contentApi(options = {}) {
+  let root;
+  let publicDir;
+  let devOut;
+  let astroConfig;
+  let logger;
+  let server;
+  let child;
+  /** Resolves to the port `serve` listens on, once its first build is done. */
+  let ready;
+
+  const siteArgs = () => {
+    const args = [];
+    if (options.config) args.push("--config", path.resolve(root, options.config));
+    if (options.content) args.push("--content", path.resolve(root, options.content));
+    return args;
+  };
+
+  const startServe = (origin) => {
+    const args = [
+      "serve",
+      "--behind-dev-server",
+      "--addr",
+      "127.0.0.1:0",
+      "--origin",
+      origin,
+      "--out",
+      devOut,
+      ...siteArgs(),
+    ];
+    if (options.drafts) args.push("--drafts");
+    if (options.future) args.push("--future");
+    child = spawn(findBinary(), args, {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    ready = new Promise((resolve, reject) => {
+      let stdout = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        const found = /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout);
+        if (found) resolve(Number(found[1]));
+      });
+      child.on("exit", (code, signal) => {
+        reject(new Error(`content-api serve stopped (${signal ?? `exit status ${code}`}); the API is not served`));
+        if (server) logger.error(`content-api serve stopped (${signal ?? `exit status ${code}`}): restart astro dev once the message above is dealt with`);
+      });
+      child.on("error", reject);
+    });
+    ready.catch(() => {});
+    relayLog(child.stderr, logger);
+  };
+
+  /** Asks `serve` first; `next()` when it declines, or when it cannot answer. */
+  const middleware = (request, response, next) => {
+    const url = request.url ?? "/";
+    const pathname = url.split("?")[0];
+    const api = pathname === "/api" || pathname.startsWith("/api/");
+    if (!child || DEV_SERVER_PATHS.test(pathname)) return next();
+    // The API takes GET and HEAD only (405 otherwise); other methods elsewhere are the site's,
+    // and their body is Astro's to read.
+    if (!["GET", "HEAD"].includes(request.method) && !api) return next();
+    // A file the site keeps in public/ is the site's, as it is once deployed.
+    if (!api && isPublicFile(publicDir, pathname)) return next();
+    ready.then(
+      (port) => forward(port, request, response, next),
+      () => next(),
+    );
+  };
+
+  return {
+    name: "content-api",
+    hooks: {
+      "astro:config:setup": ({ command, injectScript }) => {
+        if (command === "dev") {
+          // The tool's live reload and content-error overlay, on every page of the site.
+          injectScript(
+            "head-inline",
+            'document.addEventListener("DOMContentLoaded",()=>{const s=document.createElement("script");s.src="/__preview.js";s.defer=true;document.head.append(s)});',
+          );
+        }
+      },
+      "astro:config:done": ({ config, logger: astroLogger }) => {
+        astroConfig = config;
+        logger = astroLogger;
+        root = fileURLToPath(config.root);
+        publicDir = fileURLToPath(config.publicDir);
+        devOut = path.join(fileURLToPath(config.cacheDir), "content-api");
+      },
+      "astro:server:setup": ({ server: devServer }) => {
+        server = devServer;
+        // First in line: Astro answers every path it does not know with its own 404 page.
+        devServer.middlewares.stack.unshift({ route: "", handle: middleware });
+      },
+      "astro:server:start": ({ address }) => {
+        const host = ["127.0.0.1", "::1", "::", "0.0.0.0", "localhost"].includes(address.address)
+          ? "localhost"
+          : address.address;
+        startServe(`http://${host}:${address.port}`);
+        ready.then(
+          () => logger.info(`the API is served here too: http://${host}:${address.port}/api/index.json`),
+          (error) => logger.error(error.message),
+        );
+      },
+      "astro:server:done": () => {
+        child?.kill("SIGTERM");
+      },
+      "astro:build:done": ({ dir, logger: buildLogger }) => {
+        // A static site's pages and assets are in `dir`; a server build's static assets are
+        // in build.client, which the host serves as files.
+        const out =
+          astroConfig.output === "static" ? fileURLToPath(dir) : fileURLToPath(astroConfig.build.client);
+        const args = ["build", "--out", out, ...siteArgs()];
+        buildLogger.info(`content-api ${args.join(" ")}`);
+        const run = spawnSync(findBinary(), args, { cwd: root, stdio: "inherit" });
+        if (run.error) throw new Error(`content-api: cannot run the binary: ${run.error.message}`);
+        if (run.status !== 0) {
+          throw new Error(`content-api build failed (exit status ${run.status ?? run.signal}): see its messages above`);
+        }
+      },
+    },
+  };
+}
+
+/** Whether `pathname` names a file in the site's public/ folder. */
+function isPublicFile(publicDir, pathname) {
+  let relative;
+  try {
+    relative = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  const file = path.join(publicDir, relative);
+  if (!file.startsWith(publicDir + path.sep)) return false;
+  try {
+    const found = fs.statSync(file);
+    return found.isFile() || fs.existsSync(path.join(file, "index.html"));
+  } catch {
+    return false;
+  }
+}
+
+/** Sends the request to `serve` on `port` and its answer back, unless it is declined. */
+function forward(port, request, response, next) {
+  const upstream = http.request(
+    {
+      host: "127.0.0.1",
+      port,
+      method: request.method,
+      path: request.url,
+      headers: request.headers,
+    },
+    (answer) => {
+      if (answer.headers[DECLINED]) {
+        answer.resume();
+        asDeployed(response, answer.headers.vary);
+        return next();
+      }
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+      // A client that goes away (an EventSource closed with its tab) ends the request too.
+      response.on("close", () => upstream.destroy());
+    },
+  );
+  upstream.on("error", () => {
+    if (!response.headersSent) next();
+  });
+  request.pipe(upstream);
+}
+
+/**
+ * What the deployed site adds to the site's own answer: `Vary: Accept` on a page that has a
+ * Markdown twin (`serve` says so in its declined answer), and open CORS on a 404 (static hosts
+ * send it with every file, the not-found page included).
+ */
+function asDeployed(response, vary) {
+  if (vary) response.setHeader("Vary", vary);
+  const writeHead = response.writeHead;
+  response.writeHead = function (status, ...rest) {
+    if (status === 404 && !this.hasHeader("access-control-allow-origin")) {
+      this.setHeader("Access-Control-Allow-Origin", "*");
+    }
+    return writeHead.call(this, status, ...rest);
+  };
+}
+
+/** Each line `serve` writes to stderr, through Astro's logger at its level (an indented line
+ * goes on the level of the message it belongs to: a content error's source excerpt). */
+function relayLog(stream, logger) {
+  let pending = "";
+  let level = "info";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk) => {
+    pending += chunk;
+    const lines = pending.split("\n");
+    pending = lines.pop();
+    for (const line of lines) {
+      if (line.trim() === "") continue;
+      if (/^\s*(ERROR|error)\b/.test(line)) level = "error";
+      else if (/^\s*(WARN|warning)\b/.test(line)) level = "warn";
+      else if (!/^\s/.test(line) || /^\s*INFO\b/.test(line)) level = "info";
+      logger[level](line.replace(/^\s*INFO\s+/, "").trimEnd());
+    }
+  });
+}

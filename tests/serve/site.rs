@@ -1,0 +1,243 @@
+//! `serve --site URL` in front of a real dev server, Debian's `hugo server`: the API, its
+//! documents and the twins answered by the tool, every other request (any method, redirects,
+//! the live-reload websocket) by Hugo, on one origin. (`astro dev` behind `serve --site` is in
+//! tests/npm_package/astro.rs, where Astro is installed.)
+
+use super::common::{self, Preview, http};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// `hugo` (Debian's package; `CONTENT_API_HUGO` names another), or `None` when skipped.
+fn hugo() -> Option<PathBuf> {
+    let hugo = std::env::var_os("CONTENT_API_HUGO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("hugo"));
+    let found = Command::new(&hugo)
+        .arg("version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !found {
+        common::skip_unless_required("no `hugo` (Debian's package hugo)");
+        return None;
+    }
+    Some(hugo)
+}
+
+/// A port nothing listens on right now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A small Hugo site: a home page listing its notes, and one note.
+fn hugo_site() -> tempfile::TempDir {
+    let site = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "hugo.toml",
+            "title = \"A Hugo site\"\ndisableKinds = [\"taxonomy\", \"term\", \"RSS\", \"sitemap\"]\n",
+        ),
+        (
+            "layouts/index.html",
+            "<!doctype html><html><head><title>{{ .Site.Title }}</title></head><body>\
+             <h1>{{ .Site.Title }}</h1>{{ range .Site.RegularPages }}<p class=\"note\">{{ .Title }}</p>{{ end }}\
+             </body></html>\n",
+        ),
+        (
+            "layouts/_default/single.html",
+            "<!doctype html><html><head><title>{{ .Title }}</title></head><body><h1>{{ .Title }}</h1>\
+             {{ .Content }}</body></html>\n",
+        ),
+        (
+            "content/notes/first.md",
+            "---\ntitle: First note\n---\n\nHello.\n",
+        ),
+    ];
+    for (path, text) in files {
+        let path = site.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    site
+}
+
+/// `hugo server` on `port`, its live reload and links pointing at `public` (the tool's address).
+struct HugoServer {
+    child: Child,
+}
+
+impl HugoServer {
+    fn start(hugo: &PathBuf, site: &std::path::Path, port: u16, public: &str) -> HugoServer {
+        let public_port = public.rsplit(':').next().unwrap();
+        let child = Command::new(hugo)
+            .args(["server", "--bind", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--liveReloadPort", public_port])
+            .args(["--baseURL", &format!("{public}/"), "--appendPort=false"])
+            .args(["--disableFastRender", "--quiet"])
+            .current_dir(site)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        HugoServer { child }
+    }
+}
+
+impl Drop for HugoServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn serve_site_answers_the_api_and_passes_everything_else_to_hugo_server() {
+    let Some(hugo) = hugo() else {
+        return;
+    };
+    let hugo_port = free_port();
+    let preview = Preview::start_with(&["--site", &format!("http://127.0.0.1:{hugo_port}")]);
+    let addr = preview.addr().to_string();
+    let site = hugo_site();
+    let _hugo = HugoServer::start(&hugo, site.path(), hugo_port, preview.origin());
+    http::wait_for(
+        "hugo server, through serve",
+        Duration::from_secs(60),
+        || http::get(&addr, "/", &[]).status == 200,
+    );
+
+    // The site's pages are Hugo's, with Hugo's live reload on this origin.
+    let home = http::get(&addr, "/", &[]);
+    assert!(
+        home.text().contains("<h1>A Hugo site</h1>"),
+        "{}",
+        home.text()
+    );
+    assert!(home.text().contains("First note"));
+    assert!(
+        home.text()
+            .contains(&format!("port={}", addr.rsplit(':').next().unwrap())),
+        "hugo's live-reload script points here: {}",
+        home.text()
+    );
+    // The API is the tool's, with the contract's headers and errors.
+    let posts = http::get(&addr, "/api/posts-en.json", &[]);
+    assert_eq!(posts.status, 200);
+    assert_eq!(posts.header("access-control-allow-origin"), Some("*"));
+    assert!(posts.json().as_array().is_some_and(|p| !p.is_empty()));
+    let missing = http::get(&addr, "/api/nope.json", &[]);
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.json()["instance"], "/api/nope.json");
+    let post = http::request(&addr, "POST", "/api/posts-en.json", &[], b"x=1");
+    assert_eq!(post.status, 405);
+    assert_eq!(post.header("allow"), Some("GET, HEAD"));
+    // Its documents and the twins too.
+    let llms = http::get(&addr, "/llms.txt", &[]);
+    assert_eq!(llms.status, 200);
+    assert!(llms.text().contains(preview.origin()), "links point here");
+    let twin = http::get(
+        &addr,
+        "/blog/hello-from-medellin",
+        &[("Accept", "text/markdown")],
+    );
+    assert_eq!(twin.status, 200);
+    assert!(
+        twin.header("content-type")
+            .unwrap()
+            .starts_with("text/markdown")
+    );
+    // The tool's landing page moved out of the site's way.
+    let landing = http::get(&addr, "/__content-api/", &[]);
+    assert!(landing.text().contains("content-api preview"));
+
+    // Everything else is Hugo's answer as it gave it: other methods with their body, its 404
+    // (with the open CORS a static host adds), its redirects.
+    let form = http::request(&addr, "POST", "/notes/first/", &[], b"name=a");
+    assert_eq!(form.status, 200, "Go's file server answers POST like GET");
+    assert!(form.text().contains("<h1>First note</h1>"));
+    let unknown = http::get(&addr, "/no-such-page", &[]);
+    assert_eq!(unknown.status, 404);
+    assert!(!unknown.text().contains("resource_not_found"), "Hugo's 404");
+    assert_eq!(unknown.header("access-control-allow-origin"), Some("*"));
+    let redirect = http::get(&addr, "/notes/first", &[]);
+    assert_eq!(redirect.status, 301, "{:?}", redirect.headers);
+    assert!(redirect.header("location").unwrap().ends_with("first/"));
+
+    // The live-reload websocket goes through: the handshake, Hugo's hello, and the reload it
+    // sends when a page changes.
+    let mut socket = http::WebSocket::connect(&addr, "/livereload", None);
+    socket.send_text(
+        r#"{"command":"hello","protocols":["http://livereload.com/protocols/official-7"]}"#,
+    );
+    assert!(socket.next_text().contains("hello"));
+    std::fs::write(
+        site.path().join("content/notes/first.md"),
+        "---\ntitle: First note, edited\n---\n\nHello again.\n",
+    )
+    .unwrap();
+    let said = socket.next_text();
+    assert!(said.contains("reload"), "{said}");
+    http::wait_for("the edited note", Duration::from_secs(30), || {
+        http::get(&addr, "/", &[])
+            .text()
+            .contains("First note, edited")
+    });
+
+    // The one origin keeps the contract.
+    let verify = Command::new(common::BIN)
+        .args(["verify", preview.origin()])
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "verify against serve --site:\n{}{}",
+        String::from_utf8_lossy(&verify.stdout),
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}
+
+#[test]
+fn serve_site_says_when_the_dev_server_does_not_answer() {
+    let port = free_port();
+    let preview = Preview::start_with(&["--site", &format!("http://127.0.0.1:{port}")]);
+    let reply = http::get(preview.addr(), "/", &[]);
+    assert_eq!(reply.status, 502);
+    let text = reply.text();
+    assert!(
+        text.contains(&format!("http://127.0.0.1:{port} does not answer"))
+            && text.contains("--site"),
+        "{text}"
+    );
+    // The API does not depend on it.
+    assert_eq!(
+        http::get(preview.addr(), "/api/posts-en.json", &[]).status,
+        200
+    );
+}
+
+#[test]
+fn serve_site_refuses_an_address_that_is_not_an_http_origin() {
+    for bad in [
+        "https://example.com",
+        "localhost:1313",
+        "http://127.0.0.1:1313/blog",
+    ] {
+        let run = common::run_binary(
+            &common::repo(),
+            &[
+                "serve",
+                "--site",
+                bad,
+                "--out",
+                "/nonexistent/never-written",
+            ],
+            common::TIMEOUT,
+        );
+        run.assert_code(2);
+        assert!(run.stderr.contains("--site"), "{bad}: {}", run.stderr);
+    }
+}
