@@ -335,6 +335,7 @@ mod tests {
             "https://a.example",
             "http://127.0.0.1:4322".into(),
             Utf8PathBuf::from("out"),
+            false,
         )
         .adapt(file);
         assert_eq!(
@@ -342,6 +343,28 @@ mod tests {
             b"{\"u\":\"http://127.0.0.1:4321/api\"}"
         );
         assert_ne!(here.etag, there.etag);
+    }
+
+    #[test]
+    fn beside_a_site_the_landing_page_moves_and_the_script_knows_where() {
+        let shared = Preview::new(
+            "https://a.example",
+            "http://localhost:4321".into(),
+            Utf8PathBuf::from("/nonexistent-out"),
+            true,
+        );
+        assert!(shared.route("/", false).is_none(), "/ is the site's");
+        assert!(
+            shared.route("/favicon.ico", false).is_none(),
+            "so is its favicon"
+        );
+        assert!(shared.route(LANDING_PATH_SHARED, false).is_some());
+        assert!(
+            shared
+                .script
+                .contains("const LANDING = \"/__content-api/\";")
+        );
+        assert!(preview().script.contains("const LANDING = \"/\";"));
     }
 
     #[test]
