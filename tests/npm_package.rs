@@ -7,6 +7,11 @@
 //! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests say so and pass,
 //! unless `CONTENT_API_REQUIRE_TOOLS` is set (CI), where that is a failure.
 
+#[path = "npm_package/astro.rs"]
+mod astro;
+#[allow(dead_code)] // The browser tests use more of it.
+#[path = "browser/cdp.rs"]
+mod cdp;
 mod common;
 
 use serde_json::Value;

@@ -149,6 +149,18 @@ impl Browser {
 
     /// Sends a command (to a page when `session` is given) and returns its result.
     pub fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.try_call(session, method, params)
+            .unwrap_or_else(|error| panic!("{method} failed: {error}"))
+    }
+
+    /// [`Browser::call`], with the browser's error reply returned rather than a failure (a
+    /// page that is navigating has no context to evaluate in).
+    pub fn try_call(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut message = json!({ "id": id, "method": method, "params": params });
@@ -170,9 +182,9 @@ impl Browser {
             };
             if reply["id"] == id {
                 if let Some(error) = reply.get("error") {
-                    panic!("{method} failed: {error}");
+                    return Err(error.clone());
                 }
-                return reply["result"].clone();
+                return Ok(reply["result"].clone());
             }
             if reply.get("method").is_some() {
                 self.events.push(reply);
@@ -267,6 +279,24 @@ impl Page<'_> {
             panic!("{expression} threw: {exception}");
         }
         result["result"]["value"].clone()
+    }
+
+    /// The value of `expression`, or `None` while the page has no document to evaluate it in
+    /// (between two loads) or it threw.
+    pub fn try_eval(&mut self, expression: &str) -> Option<Value> {
+        let session = self.session.clone();
+        let result = self
+            .browser
+            .try_call(
+                Some(&session),
+                "Runtime.evaluate",
+                json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+            )
+            .ok()?;
+        if result.get("exceptionDetails").is_some() {
+            return None;
+        }
+        Some(result["result"]["value"].clone())
     }
 
     /// Waits until `expression` is true (polling every 50 ms), or fails naming `what`.

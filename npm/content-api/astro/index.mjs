@@ -86,6 +86,8 @@ export default function contentApi(options = {}) {
     });
     ready.catch(() => {});
     relayLog(child.stderr, logger);
+    // However the dev server ends, the tool's server ends with it.
+    process.once("exit", () => child.kill("SIGTERM"));
   };
 
   /** Asks `serve` first; `next()` when it declines, or when it cannot answer. */

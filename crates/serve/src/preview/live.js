@@ -1,8 +1,9 @@
 // content-api serve: live reload for the preview. Added by the server to the pages it sends;
 // never part of the output folder. Follows /__events (Server-Sent Events):
 // - on the landing page, swaps in a fresh copy of the page after every event;
-// - on any other page, reloads when the page's own file changed, and shows the content's
-//   errors over the page (as Vite's error overlay does) until they are fixed.
+// - on any other page, reloads when the page's own file, or a URL the page read, changed (after
+//   refreshing the browser's cached copy: the API is cacheable for an hour), and shows the
+//   content's errors over the page (as Vite's error overlay does) until they are fixed.
 (() => {
   "use strict";
   // Where the landing page is (the server sets it: "/" unless a site's dev server owns "/").
@@ -102,7 +103,32 @@
     else loadDiagnostics().catch(() => {});
   });
   events.addEventListener("error", () => setLive(false));
-  events.addEventListener("rebuild", (event) => {
+  // What pages of this tab read from this origin (fetch, XHR, scripts): the API's answers carry
+  // `Cache-Control: public, max-age=3600`, as in production, so a page reloaded after an edit
+  // would get the browser's cached copy for an hour. Each rebuild refreshes the cached copy of
+  // every changed URL any page of the tab read, and reloads this page when it read one.
+  const READ_KEY = "content-api-read";
+  const readHere = () =>
+    performance
+      .getEntriesByType("resource")
+      .map((entry) => new URL(entry.name, location.href))
+      .filter((url) => url.origin === location.origin)
+      .map((url) => url.pathname);
+  const readInTab = () => {
+    let stored = [];
+    try {
+      stored = JSON.parse(sessionStorage.getItem(READ_KEY) || "[]");
+    } catch {}
+    const all = [...new Set([...stored, ...readHere()])].slice(-500);
+    try {
+      sessionStorage.setItem(READ_KEY, JSON.stringify(all));
+    } catch {}
+    return new Set(all);
+  };
+  readInTab();
+  for (const moment of ["load", "pagehide"]) addEventListener(moment, () => readInTab());
+
+  events.addEventListener("rebuild", async (event) => {
     // One event per lane ("api", then "documents"); one that changed nothing only says that
     // its lane finished.
     const { changed, removed } = JSON.parse(event.data);
@@ -111,7 +137,11 @@
       refreshLanding().catch(() => setLive(false));
       return;
     }
-    if ([...changed, ...removed].some((url) => ownFiles.has(url))) location.reload();
+    const read = readInTab();
+    const stale = [...changed, ...removed].filter((url) => read.has(url));
+    await Promise.all(stale.map((url) => fetch(url, { cache: "reload" }).catch(() => {})));
+    const readByThisPage = new Set(readHere());
+    if ([...changed, ...removed].some((url) => ownFiles.has(url) || readByThisPage.has(url))) location.reload();
   });
   events.addEventListener("diagnostics", (event) => {
     diagnosticsHeard += 1;
