@@ -13,6 +13,7 @@ use super::{
 };
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -32,8 +33,11 @@ struct DevServer {
 }
 
 impl DevServer {
+    /// Spawns `command` in a process group of its own, as a terminal runs a command: `npx` runs
+    /// the dev server through a shell, and Ctrl-C reaches every process of the group.
     fn spawn(command: &mut Command) -> DevServer {
         let mut child = command
+            .process_group(0)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -79,12 +83,17 @@ impl DevServer {
         }
     }
 
-    /// Stops it as Ctrl-C would and waits for it.
+    /// Stops it as Ctrl-C in its terminal would (SIGINT to the whole group) and waits for it.
     fn stop(mut self) {
-        let _ = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
-            .status();
+        self.signal_group("-INT");
         let _ = self.child.wait();
+    }
+
+    fn signal_group(&self, signal: &str) {
+        let _ = Command::new("kill")
+            .args([signal, "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
     }
 }
 
@@ -96,7 +105,7 @@ impl Drop for DevServer {
                 self.log.lock().unwrap().join("\n")
             );
         }
-        let _ = self.child.kill();
+        self.signal_group("-KILL");
         let _ = self.child.wait();
     }
 }
@@ -248,6 +257,29 @@ fn dev_and_build_with_the_integration(astro: &str) {
         "Astro's own 404"
     );
 
+    // A page loaded by a browser that may hold older API answers (its generation cookie is not
+    // the output's) tells it to drop its cached copies; one that is current does not.
+    let navigate = |cookie: &str| {
+        http::get(
+            &addr,
+            "/",
+            &[("Sec-Fetch-Dest", "document"), ("Cookie", cookie)],
+        )
+    };
+    let stale = navigate("content-api-generation=0-0");
+    assert_eq!(stale.header("clear-site-data"), Some("\"cache\""));
+    let cookie = stale
+        .header("set-cookie")
+        .expect("the generation cookie")
+        .to_string();
+    let current = cookie.split(';').next().unwrap();
+    assert_eq!(navigate(current).header("clear-site-data"), None);
+    assert_eq!(
+        posts.header("set-cookie"),
+        None,
+        "the API's answers are production's"
+    );
+
     // Vite's hot reload still connects, through its token as its client does.
     let token = client
         .text()
@@ -321,6 +353,15 @@ fn dev_and_build_with_the_integration(astro: &str) {
         "an error line from the tool"
     );
     assert_eq!(http::get(&addr, "/api/posts-en.json", &[]).status, 200);
+    // ...and the tool's overlay shows it over the site's page.
+    page.goto(&origin);
+    page.wait_for(
+        "document.getElementById('content-api-overlay')?.shadowRoot?.textContent.includes('2026-11-09_broken.md')",
+        "the content error overlay on Astro's page",
+    );
+    if let Some(dir) = std::env::var_os("CONTENT_API_SCREENSHOTS") {
+        page.screenshot(&Path::new(&dir).join("astro-dev-error.png"));
+    }
     std::fs::remove_file(root.join("src/content").join(broken)).unwrap();
 
     // Stopping the dev server stops the tool's server with it.

@@ -154,6 +154,23 @@ fn serve_site_answers_the_api_and_passes_everything_else_to_hugo_server() {
     let landing = http::get(&addr, "/__content-api/", &[]);
     assert!(landing.text().contains("content-api preview"));
 
+    // A page loaded by a browser holding older API answers tells it to drop its cached copies.
+    let page = http::get(
+        &addr,
+        "/",
+        &[
+            ("Sec-Fetch-Dest", "document"),
+            ("Cookie", "content-api-generation=0-0"),
+        ],
+    );
+    assert_eq!(page.header("clear-site-data"), Some("\"cache\""));
+    assert!(
+        page.header("set-cookie")
+            .unwrap()
+            .starts_with("content-api-generation=")
+    );
+    assert_eq!(home.header("clear-site-data"), None, "not without a cookie");
+
     // Everything else is Hugo's answer as it gave it: other methods with their body, its 404
     // (with the open CORS a static host adds), its redirects.
     let form = http::request(&addr, "POST", "/notes/first/", &[], b"name=a");

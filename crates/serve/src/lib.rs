@@ -40,7 +40,7 @@ mod site;
 pub use events::EVENTS_PATH;
 pub use folder::etag_of;
 pub use preview::{ContentDiagnostic, LANDING_PATH_SHARED, Pending, Schedule};
-pub use site::{DECLINED_HEADER, Site, Upstream};
+pub use site::{DECLINED_HEADER, PAGE_HEADERS_HEADER, Site, Upstream};
 
 use crate::config::SiteConfig;
 use crate::render::Lane;
@@ -199,6 +199,8 @@ struct State {
     preview: Option<preview::Preview>,
     /// Who answers what the output folder does not hold.
     site: Site,
+    /// Changes with every publish that changed something (`site::Freshness`).
+    generation: site::Generation,
 }
 
 /// Serves `out_dir` on a listener that is already bound until `shutdown` resolves (so a caller can bind port 0 and learn the
@@ -302,6 +304,7 @@ async fn run(
         stop,
         preview,
         site,
+        generation: site::Generation::new(),
     });
     catch_up(&mut updates, &state);
     tokio::spawn(relay(updates, state.clone(), stop_tx.subscribe()));
@@ -349,11 +352,13 @@ async fn run(
                     Some(response) => response,
                     None => {
                         let varies = router::site_page_varies(&state, request.uri().path());
+                        let fresh = site::Freshness::of(request.headers(), &state.generation);
                         match &state.site {
                             Site::Proxy(upstream) => {
-                                site::as_deployed(site::forward(upstream, request).await, varies)
+                                let answer = site::forward(upstream, request).await;
+                                fresh.apply(site::as_deployed(answer, varies))
                             }
-                            Site::Decline | Site::Alone => site::declined(varies),
+                            Site::Decline | Site::Alone => site::declined(varies, &fresh),
                         }
                     }
                 };
@@ -448,6 +453,9 @@ fn catch_up(updates: &mut broadcast::Receiver<Update>, state: &State) {
 fn apply(state: &State, update: Update) -> Option<Bytes> {
     match update {
         Update::Rebuild(rebuild) => {
+            if !rebuild.is_empty() {
+                state.generation.advance();
+            }
             if let Some(preview) = &state.preview
                 && !rebuild.is_empty()
             {

@@ -30,6 +30,116 @@ use tokio::net::TcpStream;
 /// Marks a request this server declined (`Site::Decline`): the site's, not the tool's.
 pub const DECLINED_HEADER: &str = "content-api-declined";
 
+/// On a declined request: the headers the dev server in front adds to its own answer if it is
+/// an HTML page (`Freshness`), each value as it is to be set.
+pub const PAGE_HEADERS_HEADER: &str = "content-api-page-headers";
+
+/// The cookie that holds the [`Generation`] a browser last loaded a page at.
+const GENERATION_COOKIE: &str = "content-api-generation";
+
+/// Which version of the output the author's browser may hold: this server's start and the
+/// number of publishes since that changed something.
+pub struct Generation {
+    started: String,
+    publishes: std::sync::atomic::AtomicU64,
+}
+
+impl Generation {
+    pub fn new() -> Generation {
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        Generation {
+            started: format!("{started:x}"),
+            publishes: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    pub fn advance(&self) {
+        self.publishes
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn current(&self) -> String {
+        let publishes = self.publishes.load(std::sync::atomic::Ordering::Relaxed);
+        format!("{}-{publishes}", self.started)
+    }
+}
+
+/// The API's answers say `Cache-Control: public, max-age=3600`, as in production, so a browser
+/// keeps them for an hour and a page reloaded after an edit would read the old copy. A page the
+/// site serves (an HTML navigation) therefore carries the output's generation in a cookie, and,
+/// when the browser's cookie names an older one, `Clear-Site-Data: "cache"`: the browser drops
+/// its copies before the page asks for the API again. Only on the author's dev origin; the
+/// API's own answers keep production's headers.
+pub struct Freshness {
+    /// The page headers to add, when the request is a page's.
+    headers: Vec<(HeaderName, HeaderValue)>,
+}
+
+impl Freshness {
+    pub fn of(request: &HeaderMap, generation: &Generation) -> Freshness {
+        let navigation = request
+            .get("sec-fetch-dest")
+            .is_some_and(|dest| dest == "document");
+        if !navigation {
+            return Freshness {
+                headers: Vec::new(),
+            };
+        }
+        let current = generation.current();
+        let seen = request
+            .get_all(hyper::header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(name, _)| *name == GENERATION_COOKIE)
+            .map(|(_, value)| value.to_string());
+        let mut headers = Vec::new();
+        if seen.is_some_and(|seen| seen != current) {
+            headers.push((
+                HeaderName::from_static("clear-site-data"),
+                HeaderValue::from_static("\"cache\""),
+            ));
+        }
+        if let Ok(cookie) = HeaderValue::from_str(&format!(
+            "{GENERATION_COOKIE}={current}; Path=/; SameSite=Lax"
+        )) {
+            headers.push((hyper::header::SET_COOKIE, cookie));
+        }
+        Freshness { headers }
+    }
+
+    /// The dev server's answer with the page headers, when it is an HTML page.
+    pub fn apply(&self, mut response: Response<Body>) -> Response<Body> {
+        let html = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/html"));
+        if html {
+            for (name, value) in &self.headers {
+                response.headers_mut().append(name.clone(), value.clone());
+            }
+        }
+        response
+    }
+
+    /// The page headers as one header of a declined answer: `name=value` pairs joined by tabs
+    /// (no value holds one).
+    fn as_header(&self) -> Option<HeaderValue> {
+        let joined: Vec<String> = self
+            .headers
+            .iter()
+            .filter_map(|(name, value)| Some(format!("{name}={}", value.to_str().ok()?)))
+            .collect();
+        (!joined.is_empty())
+            .then(|| HeaderValue::from_str(&joined.join("\t")).ok())
+            .flatten()
+    }
+}
+
 /// How long connecting to the site's dev server may take (it is on this machine).
 const CONNECT_WAIT: Duration = Duration::from_secs(5);
 
@@ -104,14 +214,16 @@ fn has_port(authority: &str) -> bool {
 
 /// The answer to a request this server declines (`Site::Decline`). `varies`: the page has a
 /// Markdown twin, so the site's answer must say `Vary: Accept`, which this answer carries for
-/// the dev server in front to add.
-pub fn declined(varies: bool) -> Response<Body> {
-    let builder = Response::builder();
-    let builder = if varies {
-        builder.header(VARY, "Accept")
-    } else {
-        builder
-    };
+/// the dev server in front to add; so are the page headers of `fresh`
+/// ([`PAGE_HEADERS_HEADER`]: `name=value` pairs separated by tabs).
+pub fn declined(varies: bool, fresh: &Freshness) -> Response<Body> {
+    let mut builder = Response::builder();
+    if varies {
+        builder = builder.header(VARY, "Accept");
+    }
+    if let Some(page_headers) = fresh.as_header() {
+        builder = builder.header(PAGE_HEADERS_HEADER, page_headers);
+    }
     builder
         .status(StatusCode::NOT_FOUND)
         .header(DECLINED_HEADER, "1")

@@ -23,6 +23,8 @@ const { findBinary } = require("../lib/binary.js");
 
 /** The header `serve --behind-dev-server` marks a declined request with. */
 const DECLINED = "content-api-declined";
+/** On a declined request: headers to add if the answer is an HTML page (`name=value`, tabs between). */
+const PAGE_HEADERS = "content-api-page-headers";
 
 /** Paths of Vite and Astro themselves, never the tool's: not even asked. */
 const DEV_SERVER_PATHS = /^\/(@|node_modules\/|src\/|_astro\/|__vite|\.astro\/)/;
@@ -192,7 +194,7 @@ function forward(port, request, response, next) {
     (answer) => {
       if (answer.headers[DECLINED]) {
         answer.resume();
-        asDeployed(response, answer.headers.vary);
+        asDeployed(response, answer.headers.vary, answer.headers[PAGE_HEADERS]);
         return next();
       }
       response.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -210,14 +212,30 @@ function forward(port, request, response, next) {
 /**
  * What the deployed site adds to the site's own answer: `Vary: Accept` on a page that has a
  * Markdown twin (`serve` says so in its declined answer), and open CORS on a 404 (static hosts
- * send it with every file, the not-found page included).
+ * send it with every file, the not-found page included). And, on an HTML page, the headers
+ * `serve` asks for: a cookie with the output's generation and, when the browser's is older,
+ * `Clear-Site-Data: "cache"`, so a page reloaded after an edit does not read the API's cached
+ * copy (cacheable for an hour, as in production).
  */
-function asDeployed(response, vary) {
+function asDeployed(response, vary, pageHeaders) {
   if (vary) response.setHeader("Vary", vary);
+  const forPages = (pageHeaders ?? "")
+    .split("\t")
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]);
   const writeHead = response.writeHead;
   response.writeHead = function (status, ...rest) {
     if (status === 404 && !this.hasHeader("access-control-allow-origin")) {
       this.setHeader("Access-Control-Allow-Origin", "*");
+    }
+    const given = rest.find((arg) => arg && typeof arg === "object") ?? {};
+    const type = String(
+      this.getHeader("content-type") ??
+        Object.entries(given).find(([name]) => name.toLowerCase() === "content-type")?.[1] ??
+        "",
+    );
+    if (type.startsWith("text/html")) {
+      for (const [name, value] of forPages) this.appendHeader(name, value);
     }
     return writeHead.call(this, status, ...rest);
   };
