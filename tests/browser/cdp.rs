@@ -283,6 +283,7 @@ impl Page<'_> {
 
     /// The value of `expression`, or `None` while the page has no document to evaluate it in
     /// (between two loads) or it threw.
+    #[allow(dead_code)] // Used by tests/npm_package/astro.rs, not by every file that has this.
     pub fn try_eval(&mut self, expression: &str) -> Option<Value> {
         let session = self.session.clone();
         let result = self

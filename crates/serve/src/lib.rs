@@ -226,7 +226,7 @@ pub fn serve_on(
 
 /// [`serve_on`] for the author (`content-api serve`): adds the landing page at `/`, the
 /// content's errors and live reload, and serves every URL of the output rewritten from
-/// `base_url` to `origin` (the local address, `http://127.0.0.1:4321`). The output folder
+/// `base_url` to `origin` (the local address, `http://127.0.0.1:8421`). The output folder
 /// itself keeps the production URLs; see ARCHITECTURE.md. With a `site` that shares the origin,
 /// the landing page moves to [`LANDING_PATH_SHARED`] and every request that is not the tool's
 /// goes to the site (`site`).

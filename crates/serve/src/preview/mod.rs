@@ -97,7 +97,7 @@ struct LoggedRebuild {
 pub struct Preview {
     /// The production base URL the output holds (follows `watch.toml` reloads).
     base_url: Mutex<Arc<str>>,
-    /// Where this server answers (`http://127.0.0.1:4321`).
+    /// Where the author opens this server (`http://127.0.0.1:8421`, or the dev server in front).
     origin: String,
     out_dir: Utf8PathBuf,
     diagnostics: Mutex<Arc<[ContentDiagnostic]>>,
