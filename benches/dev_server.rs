@@ -119,7 +119,7 @@ struct Server {
 
 impl Server {
     fn astro(site: &Path, binary: &Path) -> Server {
-        let port = free_port();
+        let port = http::free_port();
         let mut child = Command::new("npx")
             .args([
                 "--no-install",
@@ -263,14 +263,6 @@ fn wait_for_line(child: &mut Child, needle: &str) -> String {
         }
         assert!(start.elapsed() < Duration::from_secs(120), "no {needle:?}");
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn copy_tree(from: &Path, to: &Path) {

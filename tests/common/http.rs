@@ -118,6 +118,25 @@ fn dechunk(mut rest: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
+/// A loopback port nothing listens on right now (for a server that must be told its port).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The path Vite's hot-reload client connects its websocket to, from the text of
+/// `/@vite/client` (Vite 6 and later require the token it embeds).
+pub fn vite_hmr_path(client: &str) -> String {
+    client
+        .split("wsToken = \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .map_or_else(|| "/".to_string(), |token| format!("/?token={token}"))
+}
+
 /// Polls `done` every 50 ms until it holds; fails naming `what` after `limit`.
 pub fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
     let start = Instant::now();

@@ -110,14 +110,6 @@ impl Drop for DevServer {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// `fixture` copied with the sample content in `src/content`, Astro `astro` and content-api
 /// installed from the tarballs with npm.
 fn installed_site(
@@ -155,7 +147,7 @@ fn installed_site(
 
 /// `astro dev` on a free port of 127.0.0.1.
 fn astro_dev(env: &NodeOnly, root: &Path) -> (DevServer, String) {
-    let port = free_port();
+    let port = http::free_port();
     let server = DevServer::spawn(
         env.command("npx", root)
             .args(["--no-install", "astro", "dev", "--host", "127.0.0.1"])
@@ -281,13 +273,7 @@ fn dev_and_build_with_the_integration(astro: &str) {
     );
 
     // Vite's hot reload still connects, through its token as its client does.
-    let token = client
-        .text()
-        .split("wsToken = \"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .map(str::to_string);
-    let hmr_path = token.map_or_else(|| "/".to_string(), |token| format!("/?token={token}"));
+    let hmr_path = http::vite_hmr_path(&client.text());
     let mut hmr = http::WebSocket::connect(&addr, &hmr_path, Some("vite-hmr"));
     assert!(hmr.next_text().contains("connected"));
 
@@ -495,13 +481,7 @@ fn serve_site_in_front_of_astro_dev() {
     );
     let client = http::get(&addr, "/@vite/client", &[]);
     assert_eq!(client.status, 200);
-    let token = client
-        .text()
-        .split("wsToken = \"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .map(str::to_string);
-    let hmr_path = token.map_or_else(|| "/".to_string(), |token| format!("/?token={token}"));
+    let hmr_path = http::vite_hmr_path(&client.text());
     let mut hmr = http::WebSocket::connect(&addr, &hmr_path, Some("vite-hmr"));
     assert!(
         hmr.next_text().contains("connected"),

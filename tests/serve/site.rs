@@ -24,15 +24,6 @@ fn hugo() -> Option<PathBuf> {
     Some(hugo)
 }
 
-/// A port nothing listens on right now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// A small Hugo site: a home page listing its notes, and one note.
 fn hugo_site() -> tempfile::TempDir {
     let site = tempfile::tempdir().unwrap();
@@ -99,7 +90,7 @@ fn serve_site_answers_the_api_and_passes_everything_else_to_hugo_server() {
     let Some(hugo) = hugo() else {
         return;
     };
-    let hugo_port = free_port();
+    let hugo_port = http::free_port();
     let preview = Preview::start_with(&["--site", &format!("http://127.0.0.1:{hugo_port}")]);
     let addr = preview.addr().to_string();
     let site = hugo_site();
@@ -219,7 +210,7 @@ fn serve_site_answers_the_api_and_passes_everything_else_to_hugo_server() {
 
 #[test]
 fn serve_site_says_when_the_dev_server_does_not_answer() {
-    let port = free_port();
+    let port = http::free_port();
     let preview = Preview::start_with(&["--site", &format!("http://127.0.0.1:{port}")]);
     let reply = http::get(preview.addr(), "/", &[]);
     assert_eq!(reply.status, 502);
