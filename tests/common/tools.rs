@@ -19,7 +19,7 @@ fn read(out: &Path, file: &str) -> String {
 }
 
 /// The posts of a post list whose title or description holds every word (lowercased) and whose
-/// tags hold `tag`, each re-serialized compactly in the file's key order.
+/// tags or topics hold `tag`, each re-serialized compactly in the file's key order.
 fn search(list: &str, words: &[&str], tag: Option<&str>) -> String {
     let entries: Vec<Value> = serde_json::from_str(list).unwrap();
     let kept: Vec<&Value> = entries
@@ -31,8 +31,11 @@ fn search(list: &str, words: &[&str], tag: Option<&str>) -> String {
                 entry["description"].as_str().unwrap()
             )
             .to_lowercase();
-            let tagged =
-                tag.is_none_or(|tag| entry["tags"].as_array().unwrap().iter().any(|t| t == tag));
+            let tagged = tag.is_none_or(|tag| {
+                ["tags", "topics"]
+                    .iter()
+                    .any(|field| entry[*field].as_array().unwrap().iter().any(|t| t == tag))
+            });
             tagged && words.iter().all(|word| text.contains(&word.to_lowercase()))
         })
         .collect();
@@ -120,6 +123,7 @@ pub fn cases(out: &Path, rebase: &dyn Fn(String) -> String) -> Vec<Case> {
         "the search words find some posts, not all: {word}"
     );
     assert!(cases[9].text.len() > 2, "the tag search finds a post");
+    cases.extend(every_tag_and_series(out, &file));
     // Bad inputs: (tool, arguments, the input the error names).
     let bad = [
         ("list_series", json!({ "lang": "fr" }), "`lang`"),
@@ -135,6 +139,11 @@ pub fn cases(out: &Path, rebase: &dyn Fn(String) -> String) -> Vec<Case> {
         ),
         ("get_tag_timeline", json!({ "lang": "en" }), "`tag`"),
         ("list_talks", json!({ "lang": 3 }), "`lang`"),
+        (
+            "get_series",
+            json!({ "lang": "en", "slug": "index" }),
+            "`slug`",
+        ),
         ("search_posts", json!({ "query": "" }), "`query`"),
         (
             "search_posts",
@@ -151,6 +160,62 @@ pub fn cases(out: &Path, rebase: &dyn Fn(String) -> String) -> Vec<Case> {
             text,
             is_error: true,
         });
+    }
+    cases
+}
+
+/// For every tag timeline and every series of the build: `search_posts` with the tag finds the
+/// timeline's posts (derived from the timeline file, not from the tools' rule), and
+/// `get_series` answers the series' file.
+fn every_tag_and_series(out: &Path, file: &dyn Fn(&str) -> String) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for lang in ["en", "es"] {
+        let list: Vec<Value> =
+            serde_json::from_str(&file(&format!("api/posts-{lang}.json"))).unwrap();
+        let mut tags: Vec<String> = std::fs::read_dir(out.join("api/timeline").join(lang))
+            .unwrap()
+            .filter_map(|entry| {
+                let name = entry.unwrap().file_name().into_string().unwrap();
+                name.strip_suffix(".json").map(str::to_string)
+            })
+            .collect();
+        tags.sort();
+        for tag in tags {
+            let timeline: Value =
+                serde_json::from_str(&file(&format!("api/timeline/{lang}/{tag}.json"))).unwrap();
+            let slugs: Vec<&str> = timeline["posts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|post| post["slug"].as_str().unwrap())
+                .collect();
+            let kept: Vec<&Value> = list
+                .iter()
+                .filter(|entry| slugs.contains(&entry["slug"].as_str().unwrap()))
+                .collect();
+            assert_eq!(
+                kept.len(),
+                slugs.len(),
+                "{lang}/{tag}: every timeline post is listed"
+            );
+            cases.push(Case {
+                tool: "search_posts",
+                arguments: json!({ "lang": lang, "tag": tag }),
+                text: serde_json::to_string(&kept).unwrap(),
+                is_error: false,
+            });
+        }
+        let listing: Value =
+            serde_json::from_str(&file(&format!("api/series/{lang}/index.json"))).unwrap();
+        for series in listing["series"].as_array().unwrap() {
+            let slug = series["slug"].as_str().unwrap();
+            cases.push(Case {
+                tool: "get_series",
+                arguments: json!({ "lang": lang, "slug": slug }),
+                text: file(&format!("api/series/{lang}/{slug}.json")),
+                is_error: false,
+            });
+        }
     }
     cases
 }

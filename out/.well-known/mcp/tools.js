@@ -307,6 +307,10 @@ function plan(tool, input) {
       last !== undefined && read.notFoundHint
         ? `Input \`${last}\`: ${quote(input[last])} not found (GET /${path} answered 404). ${read.notFoundHint}`
         : `GET /${path} answered 404.`;
+    // `index` names a listing, not a series or a tag: nothing to read.
+    if (read.params.length > 1 && input[last] === "index") {
+      return { error: `Input \`${last}\`: "index" not found (/${path} is the listing, not one). ${read.notFoundHint}`.trimEnd() };
+    }
     return { path, notFound, search: null };
   }
   const lang = input.lang;
@@ -322,8 +326,10 @@ function plan(tool, input) {
 function matches(search, entry) {
   const field = (name) => (typeof entry?.[name] === "string" ? entry[name] : "");
   const text = `${field("title")}\n${field("description")}`.toLowerCase();
+  // A tag of any tier: its timeline lists the post whether the tag is in `tags` or `topics`.
   const tagged =
-    search.tag === null || (Array.isArray(entry?.tags) && entry.tags.includes(search.tag));
+    search.tag === null ||
+    ["tags", "topics"].some((name) => Array.isArray(entry?.[name]) && entry[name].includes(search.tag));
   return tagged && search.words.every((word) => text.includes(word));
 }
 

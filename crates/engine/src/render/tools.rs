@@ -174,7 +174,9 @@ pub struct Request {
 }
 
 /// The filter of `search_posts`: entries whose `title` or `description`, lowercased, contains
-/// every word (the query lowercased, split at ASCII whitespace), and whose `tags` hold `tag`.
+/// every word (the query lowercased, split at ASCII whitespace), and whose `tags` or `topics`
+/// hold `tag` (the posts of the tag's timeline, which lists a post under each of its tags,
+/// whatever the tag's tier).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Search {
     /// The lowercased words, each of which an entry must contain.
@@ -267,6 +269,20 @@ impl Tool {
                     ),
                     _ => format!("GET /{path} answered 404."),
                 };
+                // `index` names a listing, not a series or a tag (`api/series/{lang}/index.json`
+                // is the series listing; no series may be named so): nothing to read.
+                if let (true, Some(param)) = (
+                    op.params.len() > 1 && values.last() == Some(&"index"),
+                    op.params.last(),
+                ) {
+                    return Err(format!(
+                        "Input `{}`: \"index\" not found (/{path} is the listing, not one). {}",
+                        param.name(),
+                        self.not_found_hint
+                    )
+                    .trim_end()
+                    .to_string());
+                }
                 Ok(Request {
                     path,
                     not_found,
@@ -326,10 +342,12 @@ impl Search {
         let field = |name: &str| entry.get(name).and_then(Value::as_str).unwrap_or_default();
         let text = format!("{}\n{}", field("title"), field("description")).to_lowercase();
         let tagged = self.tag.as_deref().is_none_or(|tag| {
-            entry
-                .get("tags")
-                .and_then(Value::as_array)
-                .is_some_and(|tags| tags.iter().any(|t| t.as_str() == Some(tag)))
+            ["tags", "topics"].iter().any(|field| {
+                entry
+                    .get(*field)
+                    .and_then(Value::as_array)
+                    .is_some_and(|tags| tags.iter().any(|t| t.as_str() == Some(tag)))
+            })
         });
         tagged && self.words.iter().all(|word| text.contains(word.as_str()))
     }
