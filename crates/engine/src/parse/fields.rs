@@ -279,6 +279,14 @@ impl<'a> FrontMatter<'a> {
 
     /// An optional list of slugs (`tags`). Duplicates are dropped with a warning; invalid
     /// entries are errors.
+    /// How many items the list at `key` holds, repeats included (`None`: no list there).
+    pub fn list_len(&self, key: &str) -> Option<usize> {
+        match &self.get(key)?.data {
+            YamlData::Sequence(items) => Some(items.len()),
+            _ => None,
+        }
+    }
+
     pub fn slug_list(&mut self, key: &str) -> Vec<Arc<str>> {
         let Some(node) = self.get(key) else {
             return Vec::new();

@@ -61,17 +61,19 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
     let title = front.required_string("title");
     let description = front.required_string("description");
     let pub_date = front.timestamp("pubDate", true);
-    let tags = front.slug_list("tags");
-    if tags.len() > MAX_TAGS_PER_POST {
+    // Counted as written, repeats included: a list of thousands of copies of one tag is refused
+    // before each item is checked (and each repeat reported).
+    let listed = front.list_len("tags").unwrap_or(0);
+    let tags = if listed > MAX_TAGS_PER_POST {
         front.error_at(
             "tags",
-            format!(
-                "a post names at most {MAX_TAGS_PER_POST} tags; this one names {}",
-                tags.len()
-            ),
+            format!("a post names at most {MAX_TAGS_PER_POST} tags; this one names {listed}"),
             "keep the tags a reader would look for: each tag's timeline lists the post with all of its tags, so the output grows with the square of a post's tags",
         );
-    }
+        Vec::new()
+    } else {
+        front.slug_list("tags")
+    };
     let hero_image = check_image(&mut front, "heroImage");
     let series = front.slug("series");
     let series_order = front.integer("seriesOrder");
@@ -160,6 +162,36 @@ mod tests {
         );
         assert_eq!(error.location.as_ref().unwrap().line, 5);
         assert!(parsed.parsed.value.is_none());
+    }
+
+    #[test]
+    fn repeats_of_one_tag_count_toward_the_bound_and_are_refused_at_once() {
+        let text = format!(
+            "---\ntitle: Hello\ndescription: d\npubDate: 2024-05-01\ntags: [{}]\n---\nBody\n",
+            vec!["welcome"; 20_000].join(", ")
+        );
+        let parsed = parse_post_text(
+            "blog/en/2024-05-01_hello.md",
+            Lang::En,
+            "2024-05-01_hello",
+            &text,
+        );
+        let diagnostics = &parsed.parsed.diagnostics;
+        assert_eq!(diagnostics.len(), 1, "one error, no warning per repeat");
+        assert!(
+            diagnostics[0]
+                .message
+                .contains("at most 64 tags; this one names 20000"),
+            "{}",
+            diagnostics[0].message
+        );
+        assert!(parsed.parsed.value.is_none());
+        // Within the bound a repeat is still a warning, and the tag is kept once.
+        let post = parse(
+            "---\ntitle: Hello\ndescription: d\npubDate: 2024-05-01\ntags: [a, a]\n---\nBody\n",
+        );
+        assert_eq!(post.parsed.diagnostics.len(), 1);
+        assert_eq!(post.parsed.value.unwrap().tags.len(), 1);
     }
 
     #[test]
