@@ -1,34 +1,16 @@
-//! A blocking HTTP/1.1 client for tests that talk to real servers other than the tool's (a
-//! site's dev server, or the tool behind one): one request per connection, the body read to
-//! its end (chunked bodies decoded), and a raw websocket handshake.
+//! Requests for tests that talk to real servers other than the tool's (a site's dev server, or
+//! the tool behind one): `verify`'s plain HTTP client, a raw websocket, and waiting.
 
-use std::collections::BTreeMap;
+use content_api::verify::client;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-/// One answer.
-#[derive(Debug)]
-pub struct Reply {
-    pub status: u16,
-    /// Lower-case names; a repeated header's values joined with ", ".
-    pub headers: BTreeMap<String, String>,
-    pub body: Vec<u8>,
-}
+pub use content_api::verify::Reply;
 
-impl Reply {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).map(String::as_str)
-    }
-
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|err| panic!("not JSON ({err}): {}", self.text()))
-    }
+/// A reply's body as JSON; fails the test when it is not.
+pub fn json(reply: &Reply) -> serde_json::Value {
+    reply.json().unwrap_or_else(|err| panic!("{err}"))
 }
 
 /// `GET path` on `addr` (`127.0.0.1:PORT`).
@@ -36,7 +18,8 @@ pub fn get(addr: &str, path: &str, headers: &[(&str, &str)]) -> Reply {
     request(addr, "GET", path, headers, b"")
 }
 
-/// One request over a new connection (`Connection: close`), read to its end.
+/// One request over a new connection (`Connection: close`), read whole: `verify`'s own client,
+/// which sends the request line as written.
 pub fn request(
     addr: &str,
     method: &str,
@@ -44,78 +27,9 @@ pub fn request(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Reply {
-    let mut stream = TcpStream::connect(addr).unwrap_or_else(|err| panic!("connect {addr}: {err}"));
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    if !body.is_empty() || method == "POST" {
-        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-    let mut raw = Vec::new();
-    stream
-        .read_to_end(&mut raw)
-        .unwrap_or_else(|err| panic!("{method} {path} on {addr}: {err}"));
-    parse(&raw, method == "HEAD").unwrap_or_else(|| {
-        panic!(
-            "{method} {path} on {addr}: not an HTTP answer: {:?}",
-            String::from_utf8_lossy(&raw)
-        )
-    })
-}
-
-fn parse(raw: &[u8], head_only: bool) -> Option<Reply> {
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let mut lines = head.lines();
-    let status = lines.next()?.get(9..12)?.parse().ok()?;
-    let mut headers: BTreeMap<String, String> = BTreeMap::new();
-    for (name, value) in lines.filter_map(|line| line.split_once(':')) {
-        headers
-            .entry(name.trim().to_ascii_lowercase())
-            .and_modify(|v| {
-                v.push_str(", ");
-                v.push_str(value.trim());
-            })
-            .or_insert_with(|| value.trim().to_string());
-    }
-    let rest = &raw[split + 4..];
-    let body = if head_only {
-        Vec::new()
-    } else if headers
-        .get("transfer-encoding")
-        .is_some_and(|v| v.eq_ignore_ascii_case("chunked"))
-    {
-        dechunk(rest)?
-    } else {
-        rest.to_vec()
-    };
-    Some(Reply {
-        status,
-        headers,
-        body,
-    })
-}
-
-fn dechunk(mut rest: &[u8]) -> Option<Vec<u8>> {
-    let mut body = Vec::new();
-    loop {
-        let line_end = rest.windows(2).position(|w| w == b"\r\n")?;
-        let size_text = String::from_utf8_lossy(&rest[..line_end]);
-        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
-        rest = &rest[line_end + 2..];
-        if size == 0 {
-            return Some(body);
-        }
-        body.extend_from_slice(rest.get(..size)?);
-        rest = rest.get(size + 2..)?;
-    }
+    let socket = addr.parse().unwrap_or_else(|err| panic!("{addr}: {err}"));
+    client::request_with_body(socket, method, path, headers, body)
+        .unwrap_or_else(|err| panic!("{err}"))
 }
 
 /// A loopback port nothing listens on right now (for a server that must be told its port).

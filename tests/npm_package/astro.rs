@@ -215,10 +215,13 @@ fn dev_and_build_with_the_integration(astro: &str) {
     assert_eq!(posts.status, 200);
     assert_eq!(posts.header("cache-control"), Some("public, max-age=3600"));
     assert_eq!(posts.header("access-control-allow-origin"), Some("*"));
-    assert_eq!(posts.json()[0]["title"], LATEST_TITLE);
+    assert_eq!(http::json(&posts)[0]["title"], LATEST_TITLE);
     let missing = http::get(&addr, "/api/timeline/en/nope.json", &[]);
     assert_eq!(missing.status, 404);
-    assert_eq!(missing.json()["instance"], "/api/timeline/en/nope.json");
+    assert_eq!(
+        http::json(&missing)["instance"],
+        "/api/timeline/en/nope.json"
+    );
     let post = http::request(&addr, "POST", "/api/posts-en.json", &[], b"{}");
     assert_eq!(post.status, 405);
     assert_eq!(post.header("allow"), Some("GET, HEAD"));
@@ -305,7 +308,7 @@ fn dev_and_build_with_the_integration(astro: &str) {
     assert_ne!(original, retitled);
     std::fs::write(&post_path, &retitled).unwrap();
     http::wait_for("the new title in the API", Duration::from_secs(30), || {
-        http::get(&addr, "/api/posts-en.json", &[]).json()[0]["title"] == revised
+        http::json(&http::get(&addr, "/api/posts-en.json", &[]))[0]["title"] == revised
     });
     let mut shown = None;
     http::wait_for(
@@ -476,7 +479,7 @@ fn serve_site_in_front_of_astro_dev() {
         home.text()
     );
     assert_eq!(
-        http::get(&addr, "/api/posts-en.json", &[]).json()[0]["title"],
+        http::json(&http::get(&addr, "/api/posts-en.json", &[]))[0]["title"],
         LATEST_TITLE
     );
     let client = http::get(&addr, "/@vite/client", &[]);

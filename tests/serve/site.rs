@@ -119,10 +119,10 @@ fn serve_site_answers_the_api_and_passes_everything_else_to_hugo_server() {
     let posts = http::get(&addr, "/api/posts-en.json", &[]);
     assert_eq!(posts.status, 200);
     assert_eq!(posts.header("access-control-allow-origin"), Some("*"));
-    assert!(posts.json().as_array().is_some_and(|p| !p.is_empty()));
+    assert!(http::json(&posts).as_array().is_some_and(|p| !p.is_empty()));
     let missing = http::get(&addr, "/api/nope.json", &[]);
     assert_eq!(missing.status, 404);
-    assert_eq!(missing.json()["instance"], "/api/nope.json");
+    assert_eq!(http::json(&missing)["instance"], "/api/nope.json");
     let post = http::request(&addr, "POST", "/api/posts-en.json", &[], b"x=1");
     assert_eq!(post.status, 405);
     assert_eq!(post.header("allow"), Some("GET, HEAD"));

@@ -16,32 +16,50 @@ use percent_encoding::percent_decode_str;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SafePath(String);
 
+/// Why a request path names no file of the output folder (ordered: a traversal outweighs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Refused {
+    /// A plain path the output folder never holds (a hidden part, a colon): a site's dev server
+    /// may have it (Vite's `/node_modules/.vite/`).
+    NotServed,
+    /// It tries to leave where it points (a `.` or `..` part, an empty part that makes the rest
+    /// absolute, a NUL or a backslash, or bytes that decode to no text): refused, and never
+    /// passed on to a site's dev server, which may serve files from anywhere on the machine.
+    Traversal,
+}
+
 impl SafePath {
     /// Decodes and checks the path of a request (the URI path, without the query).
-    pub fn parse(raw: &str) -> Option<SafePath> {
-        let relative = raw.strip_prefix('/')?;
-        let decoded = percent_decode_str(relative).decode_utf8().ok()?;
-        if decoded.contains(['\0', '\\', ':']) {
-            return None;
+    pub fn parse(raw: &str) -> Result<SafePath, Refused> {
+        let relative = raw.strip_prefix('/').ok_or(Refused::NotServed)?;
+        let decoded = percent_decode_str(relative)
+            .decode_utf8()
+            .map_err(|_| Refused::Traversal)?;
+        if decoded.contains(['\0', '\\']) {
+            return Err(Refused::Traversal);
         }
         if decoded.is_empty() {
-            return Some(SafePath(String::new()));
+            return Ok(SafePath(String::new()));
         }
         let parts: Vec<&str> = decoded.split('/').collect();
         let last = parts.len() - 1;
+        let mut refused = None;
         for (i, part) in parts.iter().enumerate() {
-            let ok = match *part {
+            let problem = match *part {
                 // A trailing slash (a folder URL) leaves one empty last part.
-                "" => i == last && i > 0,
-                "." | ".." => false,
-                ".well-known" => i == 0,
-                name => !name.starts_with('.'),
+                "" if i == last && i > 0 => None,
+                "" | "." | ".." => Some(Refused::Traversal),
+                ".well-known" if i == 0 => None,
+                name if name.starts_with('.') || name.contains(':') => Some(Refused::NotServed),
+                _ => None,
             };
-            if !ok {
-                return None;
-            }
+            // A traversal anywhere outweighs a hidden part before it.
+            refused = refused.max(problem);
         }
-        Some(SafePath(decoded.into_owned()))
+        match refused {
+            Some(refused) => Err(refused),
+            None => Ok(SafePath(decoded.into_owned())),
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -91,16 +109,6 @@ impl SafePath {
     }
 }
 
-/// Whether a request path tries to leave where it points (a `.` or `..` part, an empty one
-/// that makes the rest absolute, a NUL or a backslash, once decoded): refused here, never passed on to a site's dev server, which may
-/// serve files from anywhere on the machine.
-pub fn is_traversal(raw: &str) -> bool {
-    let decoded = percent_decode_str(raw).decode_utf8_lossy();
-    decoded.contains(['\0', '\\'])
-        || decoded.contains("//")
-        || decoded.split('/').any(|part| part == "." || part == "..")
-}
-
 /// Whether the last part of `path` has an extension (`a.json`, not `a` or `.well-known/x`).
 fn has_extension(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -114,7 +122,7 @@ mod tests {
     use super::*;
 
     fn parse(raw: &str) -> Option<String> {
-        SafePath::parse(raw).map(|p| p.0)
+        SafePath::parse(raw).ok().map(|p| p.0)
     }
 
     #[test]
@@ -123,19 +131,19 @@ mod tests {
             "/../etc/passwd",
             "/%2e%2e/x",
             "//etc/passwd",
+            "/a//b",
             "/a/./b",
             "/a%5cb",
             "/a%00",
+            "/.hidden/../x",
         ] {
-            assert!(is_traversal(path), "{path}");
+            assert_eq!(SafePath::parse(path), Err(Refused::Traversal), "{path}");
         }
-        for path in [
-            "/@vite/client",
-            "/node_modules/.vite/deps/x.js",
-            "/@fs/tmp/a.js",
-            "/",
-        ] {
-            assert!(!is_traversal(path), "{path}");
+        for path in ["/node_modules/.vite/deps/x.js", "/a:b", "/.git/config"] {
+            assert_eq!(SafePath::parse(path), Err(Refused::NotServed), "{path}");
+        }
+        for path in ["/@vite/client", "/@fs/tmp/a.js", "/"] {
+            assert!(SafePath::parse(path).is_ok(), "{path}");
         }
     }
 

@@ -8,7 +8,7 @@
 use super::State;
 use super::events::{self, EVENTS_PATH};
 use super::folder::Served;
-use super::path::{SafePath, is_traversal, prefers_markdown};
+use super::path::{Refused, SafePath, prefers_markdown};
 use super::respond::{
     Body, empty, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
@@ -48,6 +48,7 @@ enum Answer {
 /// page's HTML in production too).
 pub fn site_page_varies(state: &State, path: &str) -> bool {
     SafePath::parse(path)
+        .ok()
         .and_then(|safe| markdown_twin(safe.as_str()))
         .is_some_and(|twin| matches!(state.files.read(&twin), Ok(Some(_))))
 }
@@ -73,13 +74,11 @@ fn route<B>(state: &State, request: &Request<B>) -> Answer {
     if let Some(response) = state.preview.as_ref().and_then(|p| p.route(path, head)) {
         return Answer::Tool(response);
     }
-    let Some(safe) = SafePath::parse(path) else {
-        // Dev servers have such paths of their own (Vite's `/@vite/client`, `/node_modules/.vite/`).
-        return if api || is_traversal(path) {
-            Answer::Tool(not_found(config, path, head))
-        } else {
-            Answer::Site
-        };
+    let safe = match SafePath::parse(path) {
+        Ok(safe) => safe,
+        // Dev servers have such paths of their own (Vite's `/node_modules/.vite/`).
+        Err(Refused::NotServed) if !api => return Answer::Site,
+        Err(_) => return Answer::Tool(not_found(config, path, head)),
     };
     let markdown = !safe.is_api()
         && request

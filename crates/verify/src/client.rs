@@ -191,6 +191,17 @@ pub fn request(
     raw_path: &str,
     headers: &[(&str, &str)],
 ) -> Result<Reply, String> {
+    request_with_body(addr, method, raw_path, headers, b"")
+}
+
+/// [`request`] with a request body (the tests send forms to a site's dev server).
+pub fn request_with_body(
+    addr: SocketAddr,
+    method: &str,
+    raw_path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Result<Reply, String> {
     let mut stream = TcpStream::connect_timeout(&addr, PATIENCE)
         .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
     stream.set_read_timeout(Some(PATIENCE)).ok();
@@ -205,12 +216,13 @@ pub fn request(
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
-    if !matches!(method, "GET" | "HEAD" | "OPTIONS") {
-        head.push_str("Content-Length: 0\r\n");
+    if !body.is_empty() || !matches!(method, "GET" | "HEAD" | "OPTIONS") {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
     }
     head.push_str("\r\n");
     stream
         .write_all(head.as_bytes())
+        .and_then(|()| stream.write_all(body))
         .map_err(|e| format!("cannot send {method} {raw_path}: {e}"))?;
     let bytes = read_response(&mut stream, method == "HEAD")
         .map_err(|e| format!("cannot read the answer to {method} {raw_path}: {e}"))?;

@@ -271,10 +271,8 @@ impl Tool {
                 };
                 // `index` names a listing, not a series or a tag (`api/series/{lang}/index.json`
                 // is the series listing; no series may be named so): nothing to read.
-                if let (true, Some(param)) = (
-                    op.params.len() > 1 && values.last() == Some(&"index"),
-                    op.params.last(),
-                ) {
+                let names_a_listing = op.params.len() > 1 && values.last() == Some(&"index");
+                if let Some(param) = op.params.last().filter(|_| names_a_listing) {
                     return Err(format!(
                         "Input `{}`: \"index\" not found (/{path} is the listing, not one). {}",
                         param.name(),
