@@ -446,6 +446,48 @@ fn a_link_whose_target_appears_later_is_followed() {
     assert!(daemon.output().contains_key("blog/later.md"));
 }
 
+/// Issue 37: a link made while watching that leads out of the content folder is never read,
+/// whether its event names the link or only its folder's listing changed: a linked post and a
+/// linked language folder, both to files outside, publish nothing of theirs.
+#[test]
+fn a_link_out_of_the_content_folder_made_while_watching_publishes_nothing() {
+    use std::os::unix::fs::symlink;
+    const SECRET: &str = "Outside-the-content secret";
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    let elsewhere = daemon.site.path().join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("es")).unwrap();
+    let secret_post = edit_title(&daemon.path(POST), SECRET);
+    std::fs::write(elsewhere.join("secret.md"), &secret_post).unwrap();
+    std::fs::write(elsewhere.join("es/2024-06-03_secreto.md"), &secret_post).unwrap();
+
+    symlink(
+        elsewhere.join("secret.md"),
+        daemon.path("blog/en/2026-01-01_leak.md"),
+    )
+    .unwrap();
+    // A second file in the same folder and the same batch: the folder is listed again.
+    std::fs::copy(
+        daemon.path(POST),
+        daemon.path("blog/en/2024-06-04_a-copy.md"),
+    )
+    .unwrap();
+    daemon.wait_for_log("leads outside the content folder");
+    daemon.settles("a link to a file outside the content folder");
+
+    std::fs::rename(daemon.path("blog/es"), daemon.path(".es-aside")).unwrap();
+    symlink(elsewhere.join("es"), daemon.path("blog/es")).unwrap();
+    daemon.settles("a language folder replaced by a link to a folder outside");
+
+    let leaked: Vec<String> = daemon
+        .output()
+        .into_iter()
+        .filter(|(_, bytes)| String::from_utf8_lossy(bytes).contains(SECRET))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(leaked.is_empty(), "published from outside: {leaked:?}");
+}
+
 #[test]
 fn polling_finds_changes_too() {
     let daemon = Daemon::start(false, &["--poll", "100ms"]);

@@ -529,7 +529,7 @@ impl Session {
             })
             .collect();
         for path in listed.iter().filter(|path| !held.contains(*path)) {
-            let contents = source::read_file(&self.content_dir.join(path.as_str()));
+            let contents = source::read_content(&self.content_dir, path.as_str());
             self.stage(path.clone(), contents);
         }
         let listed: HashSet<&ContentPath> = listed.iter().collect();

@@ -34,7 +34,7 @@ use super::state_file::{Links, read_state};
 use super::{MANIFEST_PATH, Publisher, WriteError, check_output_path};
 use crate::config::SiteConfig;
 use crate::render::Output;
-use crate::source::{FileContents, FileStamp, StampedFile, read_file, stamp_tree};
+use crate::source::{FileContents, FileStamp, StampedFile, read_content, stamp_tree};
 use camino::{Utf8Path, Utf8PathBuf};
 use chrono::NaiveDate;
 use rayon::prelude::*;
@@ -102,6 +102,8 @@ pub struct Probe {
     history: String,
     history_files: [Utf8PathBuf; 2],
     tree: Vec<StampedFile>,
+    /// The content folder the tree was stamped in (its racy files are read again there).
+    content_dir: std::path::PathBuf,
     content: String,
     /// The last build, when its fingerprint matched.
     reused: Option<Reused>,
@@ -152,6 +154,7 @@ impl Probe {
             history,
             history_files,
             tree,
+            content_dir: build.config.content_dir.clone().into_std_path_buf(),
             content,
             reused: None,
         };
@@ -208,7 +211,7 @@ impl Probe {
             .collect();
         found.len() == racy.len()
             && found.par_iter().all(|(path, file)| {
-                match read_file(&file.disk_path) {
+                match read_content(&self.content_dir, file.path.as_str()) {
                     FileContents::Text(text) => Some(hex64(xxh3_64(text.as_bytes()))),
                     _ => None,
                 }

@@ -7,7 +7,8 @@
 //! watch mode re-reads all of them, as a fresh build would. It is made by the same walk as a
 //! scan: links are followed while they stay inside the content folder.
 
-use super::walk::{is_hidden, leaves_folder, relative_content_path};
+use super::contain::ContentFolder;
+use super::walk::{is_hidden, relative_content_path};
 use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -34,17 +35,18 @@ impl Aliases {
     /// hard-linked content file has none (the common case, and the walk is then one `stat`
     /// per file).
     pub fn of(root: &Path) -> Aliases {
-        let Ok(canonical_root) = root.canonicalize() else {
+        if !root.is_dir() {
             return Aliases::default();
-        };
+        }
+        let folder = ContentFolder::new(root);
+        let canonical_root = folder.canonical();
         let mut aliases = Aliases::default();
         let mut paths_of: HashMap<Identity, Vec<String>> = HashMap::new();
         let walker = walkdir::WalkDir::new(root)
             .follow_links(true)
             .into_iter()
             .filter_entry(|entry| {
-                let leaves =
-                    entry.path_is_symlink() && leaves_folder(&canonical_root, entry.path());
+                let leaves = entry.path_is_symlink() && !folder.holds(entry.path());
                 !is_hidden(entry) && !leaves
             });
         for entry in walker {
@@ -56,7 +58,7 @@ impl Aliases {
                     let link = err.path().filter(|path| path.is_symlink());
                     if let Some(link) = link
                         && let Some(target) = missing_target(link)
-                        && target.starts_with(&canonical_root)
+                        && target.starts_with(canonical_root)
                         && let Some(relative) =
                             link.strip_prefix(root).ok().and_then(relative_content_path)
                     {

@@ -1,13 +1,14 @@
 //! One folder's content files by name, without reading them: how the watcher's session checks,
 //! cheaply, that it holds exactly the files a folder has after a batch of changes there.
 
+use super::contain::ContentFolder;
 use super::path::{ContentPath, FileRole, classify};
 use super::walk::in_content_folder;
 use std::path::Path;
 
 /// The content files directly in `relative` (a `/`-separated folder below `root`): the paths a
 /// full scan would find there, by the same rules (names starting with `.` or `_` are never
-/// content; symlinks are followed), without their subfolders. `None` when the folder cannot be
+/// content; symlinks are followed while they stay inside the content folder), without their subfolders. `None` when the folder cannot be
 /// listed (it is gone, or it is not a folder).
 pub fn list_folder(root: &Path, relative: &str) -> Option<Vec<ContentPath>> {
     let hidden = relative
@@ -16,7 +17,12 @@ pub fn list_folder(root: &Path, relative: &str) -> Option<Vec<ContentPath>> {
     if !in_content_folder(relative) || hidden {
         return Some(Vec::new());
     }
-    let entries = std::fs::read_dir(root.join(relative)).ok()?;
+    let dir = root.join(relative);
+    let entries = std::fs::read_dir(&dir).ok()?;
+    let folder = ContentFolder::new(root);
+    if !folder.holds(&dir) {
+        return Some(Vec::new()); // A linked folder leading outside: never walked.
+    }
     let mut found = Vec::new();
     for entry in entries.flatten() {
         let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
@@ -25,8 +31,11 @@ pub fn list_folder(root: &Path, relative: &str) -> Option<Vec<ContentPath>> {
         if name.starts_with('.') || name.starts_with('_') {
             continue;
         }
-        // `metadata` follows a symlink, as the scan does.
+        // `metadata` follows a symlink, as the scan does, while it stays inside.
         if !std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        if entry.file_type().is_ok_and(|t| t.is_symlink()) && !folder.holds(&entry.path()) {
             continue;
         }
         if let Some(path) = ContentPath::new(&format!("{relative}/{name}"))
@@ -66,5 +75,23 @@ mod tests {
         assert_eq!(listed.len(), 1);
         assert_eq!(list_folder(root.path(), "blog/fr"), None);
         assert_eq!(list_folder(root.path(), ".git"), Some(Vec::new()));
+    }
+
+    #[test]
+    fn a_link_leading_out_of_the_content_folder_is_not_listed() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("content");
+        std::fs::create_dir_all(root.join("blog/en")).unwrap();
+        std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+        std::fs::write(dir.path().join("elsewhere/2024-01-01_secret.md"), "x").unwrap();
+        symlink(
+            "../../../elsewhere/2024-01-01_secret.md",
+            root.join("blog/en/2024-01-01_leak.md"),
+        )
+        .unwrap();
+        symlink("../../elsewhere", root.join("blog/es")).unwrap();
+        assert_eq!(list_folder(&root, "blog/en"), Some(Vec::new()));
+        assert_eq!(list_folder(&root, "blog/es"), Some(Vec::new()));
     }
 }

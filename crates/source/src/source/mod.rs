@@ -5,6 +5,7 @@
 //! `--once` and the watcher feed the database through the same functions.
 
 mod body;
+mod contain;
 mod links;
 mod listing;
 mod path;
@@ -22,6 +23,6 @@ pub use walk::{scan_keeping, scan_listed};
 
 pub use listing::list_folder;
 pub use path::{FileRole, classify};
-pub use read::{kind_of, read_content, read_file};
+pub use read::{kind_of, read_content};
 pub use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree};
 pub use walk::{ScanProblem, in_content_folder, problems_at, scan_under};

@@ -1,6 +1,7 @@
 //! Reading one content file into text, or into the reason it cannot be text.
 
 use super::body::DiskBody;
+use super::contain::ContentFolder;
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
@@ -75,7 +76,7 @@ impl FileContents {
 /// that says what to do. Only a regular file is read: a FIFO, socket or device is skipped
 /// with a warning (and is `Missing`, as a scan that skips it sees it), and opening never waits
 /// (`O_NONBLOCK`), so a FIFO named like a post cannot hang a build.
-pub fn read_file(path: &Path) -> FileContents {
+pub(super) fn read_file(path: &Path) -> FileContents {
     match read_limited(path) {
         Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
             tracing::warn!("{}: {err}; skipped", path.display());
@@ -106,9 +107,7 @@ pub fn read_file(path: &Path) -> FileContents {
 /// sees it.
 pub fn read_content(root: &Path, relative: &str) -> FileContents {
     let path = root.join(relative);
-    if let (Ok(root), Ok(target)) = (std::fs::canonicalize(root), std::fs::canonicalize(&path))
-        && !target.starts_with(&root)
-    {
+    if let Some(target) = ContentFolder::new(root).outside(&path) {
         tracing::warn!(
             "{relative}: a symbolic link leads outside the content folder (to {}); skipped",
             target.display()

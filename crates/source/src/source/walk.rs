@@ -1,6 +1,7 @@
 //! Scanning the whole content folder: every content file with its role and contents, plus the
 //! problems found on the way (odd names, symlink loops) that belong to no readable file.
 
+use super::contain::{ContentFolder, OUTSIDE_HELP, OUTSIDE_MESSAGE};
 use super::path::{ContentPath, FileRole, classify};
 use super::read::{FileContents, kind_of, read_file};
 use rayon::prelude::*;
@@ -217,7 +218,7 @@ fn walk_folder(
 ) -> bool {
     // Links are followed only while they stay inside the content folder: a link to `/` (or
     // to anything outside) is reported and skipped, so a scan never walks the machine.
-    let canonical_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
+    let folder = ContentFolder::new(root);
     let mut outside: Vec<ScanProblem> = Vec::new();
     let mut saw_link = false;
     let walker = walkdir::WalkDir::new(dir)
@@ -228,14 +229,13 @@ fn walk_folder(
                 return false;
             }
             saw_link |= entry.path_is_symlink();
-            if !(entry.path_is_symlink() && leaves_folder(&canonical_root, entry.path())) {
+            if !entry.path_is_symlink() || folder.holds(entry.path()) {
                 return true;
             }
             outside.push(ScanProblem {
                 path: shown_path(root, entry.path()),
-                message: "this symbolic link leads outside the content folder; it was not followed"
-                    .into(),
-                help: "move what it points to into the content folder, or remove the link".into(),
+                message: OUTSIDE_MESSAGE.into(),
+                help: OUTSIDE_HELP.into(),
                 is_error: false,
             });
             false
@@ -288,17 +288,11 @@ fn walk_folder(
     saw_link
 }
 
-/// Whether the link at `path` resolves outside `canonical_root`. An unresolvable link
-/// (dangling, or a loop) is left to the walker, which reports it.
 /// Whether the walk skips `entry`: a name starting with `.` or `_` below the content folder
 /// (`.git/`, `_drafts/`, `_shared/`) is never content.
 pub(super) fn is_hidden(entry: &walkdir::DirEntry) -> bool {
     let name = entry.file_name().as_encoded_bytes();
     entry.depth() > 0 && (name.starts_with(b".") || name.starts_with(b"_"))
-}
-
-pub(super) fn leaves_folder(canonical_root: &Path, path: &Path) -> bool {
-    std::fs::canonicalize(path).is_ok_and(|target| !target.starts_with(canonical_root))
 }
 
 fn shown_path(root: &Path, path: &Path) -> String {
