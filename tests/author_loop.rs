@@ -712,3 +712,98 @@ fn a_sed_in_place_edit_names_the_post_only() {
     );
     assert!(!line.contains("/sed"), "{line}");
 }
+
+/// Issue 37: what the author meant is what is published. A key one keystroke from a known one
+/// (`draf: true`) is an error where it is written, so the draft is not published; a key
+/// content-api does not read is said once for the whole site, and fails `build` and `check`
+/// alike in CI unless the site names it as its own; a tag one keystroke from a known tag says
+/// which was meant, and fails in CI until its file exists.
+#[test]
+fn typos_in_front_matter_keys_and_tags_are_caught() {
+    let site = Site::new();
+    let config = config_with_licence("licence = \"CC-BY-4.0\"\n");
+    std::fs::write(site.root().join("watch.toml"), &config).unwrap();
+    let post = |extra: &str| {
+        format!(
+            "---\ntitle: \"Hi\"\ndescription: \"d\"\npubDate: 2024-05-02\n{extra}---\n\nBody.\n"
+        )
+    };
+    let typo = "blog/en/2024-05-02_typo.md";
+    site.write(typo, post("draf: true\n"));
+    for command in ["build", "check"] {
+        let failed = run(site.root(), &[command, "--today", TODAY], &[]);
+        failed.assert_code(1);
+        let error = failed.find("unknown front-matter key `draf`: did you mean `draft`?");
+        assert_eq!(error.level, "error", "{}", failed.stderr);
+        error
+            .assert_at(typo, Some((5, 1)))
+            .assert_help("rename it to `draft`");
+    }
+    assert!(
+        !site.out().join("blog/typo.md").exists(),
+        "the draft was published"
+    );
+
+    // A key of the site's own, in two files: one warning; in CI an error, for both commands.
+    site.write(typo, post("layout: wide\n"));
+    site.write(
+        "blog/en/2024-05-03_other.md",
+        post("layout: narrow\n").replace("Hi", "Other"),
+    );
+    let warned = run(site.root(), &["build", "--today", TODAY], &[]);
+    warned.assert_success();
+    let layout: Vec<_> = warned
+        .warnings()
+        .into_iter()
+        .filter(|w| w.message.contains("`layout`"))
+        .collect();
+    assert_eq!(layout.len(), 1, "{}", warned.stderr);
+    assert!(
+        layout[0]
+            .message
+            .contains("is not one content-api reads (here and in 1 other file)"),
+        "{}",
+        warned.stderr
+    );
+    layout[0]
+        .assert_at(typo, Some((5, 1)))
+        .assert_help("[front_matter] site_keys = [\"layout\"]");
+    for command in ["build", "check"] {
+        let failed = run(site.root(), &[command, "--today", TODAY], &[("CI", "true")]);
+        failed.assert_code(1);
+        let error = failed.find("front-matter key `layout` is not one content-api reads");
+        assert_eq!(error.level, "error", "{command}: {}", failed.stderr);
+    }
+    let own = format!("{config}[front_matter]\nsite_keys = [\"layout\"]\n");
+    std::fs::write(site.root().join("watch.toml"), &own).unwrap();
+    for command in ["build", "check"] {
+        let quiet = run(site.root(), &[command, "--today", TODAY], &[("CI", "true")]);
+        quiet.assert_success();
+        assert!(
+            !quiet.stderr.contains("layout"),
+            "{command}: {}",
+            quiet.stderr
+        );
+    }
+
+    // A tag one keystroke from `rust`.
+    site.write(typo, post("tags: [\"rsut\"]\n"));
+    let warned = run(site.root(), &["build", "--today", TODAY], &[]);
+    warned.assert_success();
+    warned
+        .find("tag `rsut` is not in the taxonomy: did you mean `rust`?")
+        .assert_help("fix it to `rust`");
+    for command in ["build", "check"] {
+        run(site.root(), &[command, "--today", TODAY], &[("CI", "true")]).assert_code(1);
+    }
+    site.write("tags/rsut.md", "---\nname: rsut\n---\n");
+    for command in ["build", "check"] {
+        let quiet = run(site.root(), &[command, "--today", TODAY], &[("CI", "true")]);
+        quiet.assert_success();
+        assert!(
+            !quiet.stderr.contains("rsut"),
+            "{command}: {}",
+            quiet.stderr
+        );
+    }
+}

@@ -65,6 +65,11 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 [watch]
 # Watch mode: quiet time after the last file event before a rebuild (milliseconds).
 # debounce_ms = 30
+
+[front_matter]
+# Front-matter keys the site's own pages read. Any other key content-api does not know is
+# reported (an error under CI), and one a keystroke from a known key is always an error.
+# site_keys = ["layout"]
 "#;
 
 const TAG: &str = r#"---

@@ -80,14 +80,14 @@ pub fn run(cli: Cli) -> ExitCode {
             if let Err(code) = placeholders::check(settings, build, Strictness::FailInCi) {
                 return code;
             }
-            once::run(settings)
+            once::run(&strict_in_ci(settings))
         }),
         Command::Check(_) => with_settings(build, |settings| {
             // The same rules as `build`: a pull request's check fails when its deploy would.
             if let Err(code) = placeholders::check(settings, build, Strictness::FailInCi) {
                 return code;
             }
-            check::run(settings)
+            check::run(&strict_in_ci(settings))
         }),
         Command::Watch(_) => {
             warn_placeholders(build);
@@ -123,6 +123,18 @@ enum Strictness {
     Warn,
     /// Warn, and fail when the CI environment variable is set.
     FailInCi,
+}
+
+/// The settings of `build` and `check` (the commands CI runs): where `CI` is set, a front-matter
+/// key or tag that is only suspicious fails them, so a deploy never publishes a typo.
+fn strict_in_ci(settings: &Settings) -> Settings {
+    let mut strict = settings.clone();
+    if ci_is_set() {
+        std::sync::Arc::make_mut(&mut strict.config)
+            .front_matter
+            .strict = true;
+    }
+    strict
 }
 
 /// Resolves the settings (printing why not, with exit status 2) and runs `f` with them.

@@ -51,6 +51,26 @@ pub struct SiteConfig {
     pub watch: WatchSettings,
     /// How the output meets the host and the site's own files.
     pub hosting: Hosting,
+    /// How the front matter is checked.
+    pub front_matter: FrontMatterRules,
+}
+
+/// How the front matter is checked (`[front_matter]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FrontMatterRules {
+    /// Keys the site's own pages read (`site_keys`): accepted without a word, in every file.
+    pub site_keys: Vec<String>,
+    /// Whether what is only suspicious (a key content-api does not know, a tag one keystroke
+    /// from a known one) fails the build: set by `build` and `check` where `CI` is set, so a
+    /// deploy never publishes a typo. Not a `watch.toml` key.
+    pub strict: bool,
+}
+
+impl FrontMatterRules {
+    /// Whether the site says `key` is its own.
+    pub fn is_site_key(&self, key: &str) -> bool {
+        self.site_keys.iter().any(|own| own == key)
+    }
 }
 
 /// How the output meets the host and the site's own build output (`[hosting]`).
@@ -220,6 +240,10 @@ impl SiteConfig {
                     .collect::<Result<_, _>>()
                     .map_err(|why| ("take_over".to_string(), why))?,
             },
+            front_matter: FrontMatterRules {
+                site_keys: file.front_matter.site_keys,
+                strict: false,
+            },
         })
     }
 }
@@ -242,6 +266,15 @@ struct FileConfig {
     watch: WatchSection,
     #[serde(default)]
     hosting: HostingSection,
+    #[serde(default)]
+    front_matter: FrontMatterSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatterSection {
+    #[serde(default)]
+    site_keys: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -1,5 +1,6 @@
 //! Every diagnostic of the build: per-file parse errors, cross-file checks, and walk problems.
 
+use super::keys::{front_matter_rules, near_miss_errors, unknown_key_reports};
 use super::series::series_by_name;
 use super::taxonomy::tag_tiers;
 use crate::db::{LangTree, Site, SourceFile};
@@ -21,7 +22,7 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
             out.extend(post_diagnostics(db, file).iter().cloned());
         }
         for &file in tree.decks(db).iter() {
-            out.extend(parse_deck(db, file).diagnostics.iter().cloned());
+            out.extend(deck_diagnostics(db, file).iter().cloned());
         }
         out.extend(duplicate_ids(db, tree).iter().cloned());
         out.extend(duplicate_slugs(db, tree).iter().cloned());
@@ -30,11 +31,12 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
         out.extend(tag_diagnostics(db, file).iter().cloned());
     }
     for &file in site.series(db).iter() {
-        out.extend(parse_series(db, file).diagnostics.iter().cloned());
+        out.extend(series_diagnostics(db, file).iter().cloned());
     }
     for &file in site.skills(db).iter() {
         out.extend(parse_skill(db, file).diagnostics.iter().cloned());
     }
+    out.extend(unknown_key_reports(db).iter().cloned());
     out.sort_by(|a, b| {
         let position = |d: &Diagnostic| d.location.as_ref().map(|l| (l.line, l.column));
         a.path
@@ -48,16 +50,45 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
 
 /// One file's diagnostics, including the cross-file checks that are about it. Together with
 /// `all_diagnostics` when files appear or disappear, this is enough to know the errors of an
-/// edit: editing a file's contents cannot create an error in another file.
+/// edit: editing a file's contents cannot create an error in another file. The site's one
+/// warning per unknown key is not here: it reads every file's parse, which an edit must not
+/// (`tests/minimal_work.rs`); watch mode shows it with the full checks (at start, when files
+/// come or go, on a config reload), and it is never an error there.
 pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
     match classify(file.path(db)) {
         FileRole::Post { .. } => post_diagnostics(db, file).clone(),
-        FileRole::Deck { .. } => parse_deck(db, file).diagnostics.clone(),
+        FileRole::Deck { .. } => deck_diagnostics(db, file).clone(),
         FileRole::Tag { .. } => tag_diagnostics(db, file).clone(),
-        FileRole::Series { .. } => parse_series(db, file).diagnostics.clone(),
+        FileRole::Series { .. } => series_diagnostics(db, file).clone(),
         FileRole::Skill { .. } => parse_skill(db, file).diagnostics.clone(),
         FileRole::Misplaced { .. } | FileRole::Ignored => Vec::new(),
     }
+}
+
+/// A deck's own errors, with its mistyped keys.
+#[salsa::tracked(returns(ref))]
+fn deck_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    let parsed = parse_deck(db, file);
+    let mut out = parsed.diagnostics.clone();
+    out.extend(near_miss_errors(
+        db,
+        file.path(db).as_str(),
+        &parsed.unknown_keys,
+    ));
+    out
+}
+
+/// A series' own errors, with its mistyped keys.
+#[salsa::tracked(returns(ref))]
+fn series_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    let parsed = parse_series(db, file);
+    let mut out = parsed.diagnostics.clone();
+    out.extend(near_miss_errors(
+        db,
+        file.path(db).as_str(),
+        &parsed.unknown_keys,
+    ));
+    out
 }
 
 /// A post's own errors plus the checks that need other files: its series must exist, and its
@@ -65,11 +96,12 @@ pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
 #[salsa::tracked(returns(ref))]
 pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
     let parsed = parse_post(db, file);
+    let path = file.path(db).as_str();
     let mut out = parsed.parsed.diagnostics.clone();
+    out.extend(near_miss_errors(db, path, &parsed.parsed.unknown_keys));
     let Some(meta) = post_meta(db, file) else {
         return out;
     };
-    let path = file.path(db).as_str();
     if let Some(series) = &meta.series
         && !series_by_name(db).contains_key(series)
     {
@@ -84,29 +116,54 @@ pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
         out.push(diagnostic);
     }
     let tiers = tag_tiers(db);
-    for tag in &meta.tags {
-        if !tiers.contains_key(tag) {
-            let mut diagnostic = Diagnostic::warning(
-                path,
-                format!("tag `{tag}` is not in the taxonomy (no tags/{tag}.md); it counts as a primary tag"),
-            )
-            .label(format!("`{tag}` has no file in tags/"))
-            .help(format!(
-                "create it with `content-api new tag {tag}` (add --tier secondary or subtopic as it fits), or remove `{tag}` from this post's `tags` if it is a typo"
-            ));
-            if let Some(at) = &parsed.tags_location {
-                diagnostic = diagnostic.at(at.clone());
-            }
-            out.push(diagnostic);
+    for tag in meta.tags.iter().filter(|tag| !tiers.contains_key(*tag)) {
+        let near = crate::parse::keys::near_miss(tag, tiers.keys().map(|known| &**known));
+        let mut diagnostic = unknown_tag(path, tag, near, front_matter_rules(db).strict);
+        if let Some(at) = &parsed.tags_location {
+            diagnostic = diagnostic.at(at.clone());
         }
+        out.push(diagnostic);
     }
     out
+}
+
+/// A tag with no file in `tags/`. One keystroke from a known tag, it is most likely a typo that
+/// would publish a timeline of its own (and a permanent 410 once corrected): it says which tag
+/// was meant, and is an error when the rules are strict.
+fn unknown_tag(path: &str, tag: &str, near: Option<&str>, strict: bool) -> Diagnostic {
+    let Some(meant) = near else {
+        return Diagnostic::warning(
+            path,
+            format!("tag `{tag}` is not in the taxonomy (no tags/{tag}.md); it counts as a primary tag"),
+        )
+        .label(format!("`{tag}` has no file in tags/"))
+        .help(format!(
+            "create it with `content-api new tag {tag}` (add --tier secondary or subtopic as it fits), or remove `{tag}` from this post's `tags` if it is a typo"
+        ));
+    };
+    let message = format!("tag `{tag}` is not in the taxonomy: did you mean `{meant}`?");
+    let diagnostic = if strict {
+        Diagnostic::error(path, message + " (with CI set this fails the build)")
+    } else {
+        Diagnostic::warning(path, message)
+    };
+    diagnostic
+        .label(format!("no tags/{tag}.md; tags/{meant}.md exists"))
+        .help(format!(
+            "fix it to `{meant}`; if `{tag}` is a new tag, create it with `content-api new tag {tag}`"
+        ))
 }
 
 /// A tag's own errors plus a warning when its parent is not a known tag.
 #[salsa::tracked(returns(ref))]
 fn tag_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
-    let mut out = parse_tag(db, file).diagnostics.clone();
+    let parsed = parse_tag(db, file);
+    let mut out = parsed.diagnostics.clone();
+    out.extend(near_miss_errors(
+        db,
+        file.path(db).as_str(),
+        &parsed.unknown_keys,
+    ));
     if let Some(parent) = tag_meta(db, file)
         .as_ref()
         .and_then(|tag| tag.parent.clone())

@@ -8,6 +8,7 @@
 //! this module only reads them (`published_posts`, `tag_members`, `series_members`).
 
 mod checks;
+mod keys;
 mod posts;
 mod schedule;
 mod series;

@@ -1,6 +1,7 @@
 //! Slide decks: `slides/{lang}/YYYY-MM-DD_<slug>.md|.mdx`.
 
 use super::fields::FrontMatter;
+use super::keys::unknown_keys;
 use super::{Parsed, check_image, check_url, dated_stem, frontmatter, text_or_failure};
 use crate::db::SourceFile;
 use crate::model::{DeckMeta, DeckType, Lang};
@@ -22,6 +23,30 @@ pub fn parse_deck(db: &dyn salsa::Database, file: SourceFile) -> Parsed<DeckMeta
 pub fn deck_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<DeckMeta> {
     parse_deck(db, file).value.clone()
 }
+
+/// Every key a deck's front matter may hold: those the API reads, then those the format accepts
+/// for the site's own pages (a slide framework's settings among them).
+pub const DECK_KEYS: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "pubDate",
+    "heroImage",
+    "draft",
+    "eventName",
+    "eventDate",
+    "externalUrl",
+    "provider",
+    "embedUrl",
+    "updatedDate",
+    "relatedPost",
+    "keywords",
+    "author",
+    "theme",
+    "transition",
+    "math",
+    "syntaxHighlight",
+];
 
 pub fn parse_deck_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed<DeckMeta> {
     let split = match frontmatter::split(path, text) {
@@ -65,6 +90,7 @@ pub fn parse_deck_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
         Ok((_, slug)) => (Some(slug), None),
         Err(diagnostic) => (None, Some(diagnostic)),
     };
+    let unknown_keys = unknown_keys(&front, DECK_KEYS, |_| false);
     let mut diagnostics = std::mem::take(&mut front.diagnostics);
     diagnostics.extend(name_error);
     let has_errors = diagnostics.iter().any(|d| d.is_error());
@@ -93,6 +119,7 @@ pub fn parse_deck_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
         value,
         diagnostics,
         body_start: split.body_start,
+        unknown_keys,
     }
 }
 

@@ -137,6 +137,14 @@ impl<'a> FrontMatter<'a> {
         self.entries.iter().map(|(name, _, _)| *name)
     }
 
+    /// The location of the key `key` itself, or of the front matter's first line.
+    pub fn key_location(&self, key: &str) -> Location {
+        match self.entries.iter().find(|(name, _, _)| *name == key) {
+            Some((_, node, _)) => self.location_of_node(node),
+            None => self.opening_line(),
+        }
+    }
+
     /// The location of the value of `key`, or of the front matter's first line.
     pub fn location(&self, key: &str) -> Location {
         match self.get(key) {

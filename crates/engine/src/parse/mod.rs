@@ -9,6 +9,7 @@
 pub mod body;
 pub mod fields;
 pub mod frontmatter;
+pub mod keys;
 
 mod deck;
 mod post;
@@ -37,6 +38,8 @@ pub struct Parsed<T> {
     pub value: Option<T>,
     pub diagnostics: Vec<Diagnostic>,
     pub body_start: usize,
+    /// The front-matter keys no parser reads (checked against the site's settings later).
+    pub unknown_keys: Vec<keys::UnknownKey>,
 }
 
 impl<T> Parsed<T> {
@@ -45,6 +48,7 @@ impl<T> Parsed<T> {
             value: None,
             diagnostics: vec![diagnostic],
             body_start: 0,
+            unknown_keys: Vec::new(),
         }
     }
 
@@ -53,6 +57,7 @@ impl<T> Parsed<T> {
             value: None,
             diagnostics: Vec::new(),
             body_start: 0,
+            unknown_keys: Vec::new(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Blog posts: `blog/{lang}/YYYY-MM-DD_<slug>.md|.mdx`.
 
 use super::fields::FrontMatter;
+use super::keys::unknown_keys;
 use super::{Parsed, check_image, dated_stem, frontmatter, text_or_failure};
 use crate::db::SourceFile;
 use crate::diag::Location;
@@ -38,6 +39,24 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
 pub fn post_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<PostMeta>> {
     parse_post(db, file).parsed.value.clone()
 }
+
+/// Every key a post's front matter may hold: those the API reads, then those the format
+/// accepts for the site's own pages.
+pub const POST_KEYS: &[&str] = &[
+    "title",
+    "description",
+    "pubDate",
+    "tags",
+    "heroImage",
+    "series",
+    "seriesOrder",
+    "draft",
+    "updatedDate",
+    "heroLayout",
+    "keywords",
+    "relatedSlide",
+    "author",
+];
 
 /// The most tags a post may name. Each tag's timeline lists the post with every one of its tags,
 /// so a post's share of the output grows with the square of its tag count: the bound keeps the
@@ -91,6 +110,7 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
         Ok((_, slug)) => (Some(slug), None),
         Err(diagnostic) => (None, Some(diagnostic)),
     };
+    let unknown_keys = unknown_keys(&front, POST_KEYS, |_| false);
     let mut diagnostics = std::mem::take(&mut front.diagnostics);
     diagnostics.extend(name_error);
     let has_errors = diagnostics.iter().any(|d| d.is_error());
@@ -117,6 +137,7 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
             value,
             diagnostics,
             body_start: split.body_start,
+            unknown_keys,
         },
         series_location,
         tags_location,

@@ -1,6 +1,7 @@
 //! Series definitions: `series/<name>.md`, front matter only.
 
 use super::fields::FrontMatter;
+use super::keys::unknown_keys;
 use super::{Parsed, check_image, frontmatter, named_stem, text_or_failure};
 use crate::db::SourceFile;
 use crate::model::SeriesDef;
@@ -8,6 +9,16 @@ use crate::source::{FileRole, classify};
 
 /// The localizable fields: each may also appear as `<field><Lang>` (`titleEs`).
 const LOCALIZED: [&str; 3] = ["title", "description", "heroImage"];
+
+/// Every key a series' front matter may hold, besides the localized `<field><Lang>` ones.
+pub const SERIES_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "order",
+    "heroImage",
+    "keywords",
+];
 
 #[salsa::tracked(returns(ref))]
 pub fn parse_series(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SeriesDef> {
@@ -23,6 +34,16 @@ pub fn parse_series(db: &dyn salsa::Database, file: SourceFile) -> Parsed<Series
 #[salsa::tracked(returns(ref))]
 pub fn series_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<SeriesDef> {
     parse_series(db, file).value.clone()
+}
+
+/// The localizable field `key` is, itself or as `<field><Lang>` (`titleEs`).
+fn localized_base(key: &str) -> Option<&'static str> {
+    LOCALIZED.into_iter().find(|base| {
+        key.strip_prefix(base).is_some_and(|suffix| {
+            suffix.is_empty()
+                || (suffix.len() == 2 && suffix.starts_with(|c: char| c.is_ascii_uppercase()))
+        })
+    })
 }
 
 pub fn parse_series_text(path: &str, stem: &str, text: &str) -> Parsed<SeriesDef> {
@@ -55,16 +76,10 @@ pub fn parse_series_text(path: &str, stem: &str, text: &str) -> Parsed<SeriesDef
     let keys: Vec<&str> = front.keys().collect();
     let mut text_fields = Vec::new();
     for key in keys {
-        let Some(base) = LOCALIZED.iter().find(|base| key.starts_with(**base)) else {
+        let Some(base) = localized_base(key) else {
             continue;
         };
-        let suffix = &key[base.len()..];
-        let is_localized = suffix.is_empty()
-            || (suffix.len() == 2 && suffix.starts_with(|c: char| c.is_ascii_uppercase()));
-        if !is_localized {
-            continue;
-        }
-        let value = if *base == "heroImage" {
+        let value = if base == "heroImage" {
             check_image(&mut front, key)
         } else {
             front.string(key)
@@ -73,6 +88,7 @@ pub fn parse_series_text(path: &str, stem: &str, text: &str) -> Parsed<SeriesDef
             text_fields.push((key.to_string(), value));
         }
     }
+    let unknown_keys = unknown_keys(&front, SERIES_KEYS, |key| localized_base(key).is_some());
     let mut diagnostics = std::mem::take(&mut front.diagnostics);
     let stem = match file_name {
         Ok(stem) => Some(stem),
@@ -94,6 +110,7 @@ pub fn parse_series_text(path: &str, stem: &str, text: &str) -> Parsed<SeriesDef
         value,
         diagnostics,
         body_start: split.body_start,
+        unknown_keys,
     }
 }
 

@@ -41,10 +41,12 @@ pub fn parse_skill(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SkillMe
         (false, Some(name), Some(description)) => Some(SkillMeta { name, description }),
         _ => None,
     };
+    // A skill's front matter belongs to the Agent Skills format, which allows keys of its own.
     Parsed {
         value,
         diagnostics,
         body_start: split.body_start,
+        unknown_keys: Vec::new(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Taxonomy tags: `tags/<name>.md`, front matter only.
 
 use super::fields::FrontMatter;
+use super::keys::unknown_keys;
 use super::{Parsed, frontmatter, named_stem, text_or_failure};
 use crate::db::SourceFile;
 use crate::model::{TagDef, Tier};
@@ -21,6 +22,9 @@ pub fn parse_tag(db: &dyn salsa::Database, file: SourceFile) -> Parsed<TagDef> {
 pub fn tag_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<TagDef> {
     parse_tag(db, file).value.clone()
 }
+
+/// Every key a tag's front matter may hold.
+pub const TAG_KEYS: &[&str] = &["name", "description", "tier", "parent", "order"];
 
 pub fn parse_tag_text(path: &str, stem: &str, text: &str) -> Parsed<TagDef> {
     let split = match frontmatter::split(path, text) {
@@ -58,6 +62,7 @@ pub fn parse_tag_text(path: &str, stem: &str, text: &str) -> Parsed<TagDef> {
     };
     let parent = front.slug("parent");
     let order = front.integer("order").unwrap_or(0);
+    let unknown_keys = unknown_keys(&front, TAG_KEYS, |_| false);
     let mut diagnostics = std::mem::take(&mut front.diagnostics);
     let name_ok = match file_name {
         Ok(stem) => Some(stem),
@@ -81,6 +86,7 @@ pub fn parse_tag_text(path: &str, stem: &str, text: &str) -> Parsed<TagDef> {
         value,
         diagnostics,
         body_start: split.body_start,
+        unknown_keys,
     }
 }
 
