@@ -3,7 +3,9 @@
 //! - a raw JSON-RPC client (`common/mcp_client.rs`, always runs): every tool against a built
 //!   sample site (`--out`) and against a live site (`--site`, `content-api serve` on loopback);
 //!   each result equals the file the API serves (filtered for `search_posts`), each bad input is
-//!   an error result naming the input;
+//!   an error result naming the input; and every read bounded: a loopback site sending an
+//!   endless body or redirecting to another port, and a folder with a FIFO, links leading out
+//!   of it and an oversized file at tools' paths;
 //! - the official MCP Python SDK (PyPI `mcp`, `tests/mcp/client.py`): the same calls. Skipped
 //!   when no Python with `mcp` is found (`CONTENT_API_PYTHON`, else `python3`), unless
 //!   `CONTENT_API_REQUIRE_MCP` is set (as `.ci/run` does), which turns the skip into a failure.
@@ -155,7 +157,7 @@ fn a_site_answering_without_end_is_an_error_result_and_the_server_keeps_serving(
         }
         let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n");
         // Four times the bound at most (the loop ends); the client stops at the bound.
-        for _ in 0..(4 * MAX_API_FILE_BYTES >> 16) {
+        for _ in 0..((4 * MAX_API_FILE_BYTES) >> 16) {
             if stream.write_all(&[b' '; 1 << 16]).is_err() {
                 return;
             }

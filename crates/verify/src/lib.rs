@@ -92,7 +92,7 @@ mod tests {
             let _ = stream.read(&mut [0u8; 4096]);
             let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n");
             // Twice the bound at most: the loop ends.
-            for _ in 0..(2 * client::MAX_RESPONSE_BYTES >> 16) {
+            for _ in 0..((2 * client::MAX_RESPONSE_BYTES) >> 16) {
                 if stream.write_all(&[b' '; 1 << 16]).is_err() {
                     return;
                 }
