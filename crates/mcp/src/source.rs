@@ -194,8 +194,12 @@ async fn get(client: &reqwest::Client, url: &str, max_bytes: u64) -> Fetched {
     if status == reqwest::StatusCode::NOT_FOUND {
         return Fetched::NotFound;
     }
-    if status.is_redirection() {
-        return Fetched::Failed(elsewhere(url, &response));
+    let location = response
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .and_then(|value| value.to_str().ok());
+    if let Some(location) = location.filter(|_| status.is_redirection()) {
+        return Fetched::Failed(elsewhere(url, location));
     }
     if !status.is_success() {
         return Fetched::Failed(format!("GET {url} answered {}.", status.as_u16()));
@@ -226,12 +230,7 @@ async fn get(client: &reqwest::Client, url: &str, max_bytes: u64) -> Fetched {
 }
 
 /// A redirect to another origin, which is not followed: where it leads, and what to do.
-fn elsewhere(url: &str, response: &reqwest::Response) -> String {
-    let location = response
-        .headers()
-        .get(reqwest::header::LOCATION)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or("(no Location)");
+fn elsewhere(url: &str, location: &str) -> String {
     format!(
         "{url} redirects to {location}, on another origin: content-api mcp follows redirects \
          only within the site's origin; give --site the address the site is served from."
