@@ -636,3 +636,26 @@ fn watch_says_when_a_file_is_fixed_and_repeats_an_error_in_full() {
     assert_eq!(fixed.len(), 2, "{}", log.join("\n"));
     assert!(fixed.iter().all(|l| l.contains(EN_POST)), "{fixed:?}");
 }
+
+#[test]
+fn the_read_bounds_in_help_are_the_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = content_api::mcp::Bounds::DEFAULT;
+    let verify = content_api::verify::client::Bounds::DEFAULT;
+    for (command, bounds) in [
+        ("mcp", [mcp.max_bytes, mcp.deadline.as_secs()]),
+        ("verify", [verify.max_bytes, verify.deadline.as_secs()]),
+    ] {
+        let help = stdout(&run(dir.path(), &[command, "--help"], &[]));
+        let [bytes, seconds] = bounds;
+        for said in [
+            format!("{} MiB", bytes >> 20),
+            format!("{seconds} s in all"),
+        ] {
+            assert!(
+                help.contains(&said),
+                "`{command} --help` says {said}: {help}"
+            );
+        }
+    }
+}

@@ -109,12 +109,20 @@ pub(super) enum Command {
     /// as the browser tools (/.well-known/mcp/tools.js) answer; a bad input is an error result
     /// naming it. Logs go to stderr; stdout is the protocol. Exit status 2 when the folder holds
     /// no build or the site does not answer as a content-api API.
+    ///
+    /// Every read is bounded: a file of the API at most 64 MiB; a request to the site at most
+    /// 30 s in all, following redirects only within the site's origin (give --site the address
+    /// a site redirects to); in the folder, only regular files inside it (a link leading out is
+    /// no file, a FIFO is refused at once).
     Mcp(McpArgs),
     /// Check a deployed site against the API contract: every operation and document (GET and
     /// HEAD), a missing path, the other methods, the removed paths the publishing history
     /// names, the headers, media types and Markdown negotiation. One line per failed check and
     /// a summary; exit status 1 on any failure. Read-only, but for one request per method the
     /// 405 check sends to /api/posts.json.
+    ///
+    /// Each request may take 20 s in all (connecting, headers and body) and read at most 64 MiB;
+    /// no redirect is followed (a check sees the 3xx, and no request leaves the URL's origin).
     Verify(VerifyArgs),
 }
 

@@ -10,10 +10,11 @@
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_engine::render;
+use content_api_write as write;
 
 mod source;
 
-pub use source::{Fetched, Source};
+pub use source::{Bounds, Fetched, MAX_API_FILE_BYTES, Source};
 
 use crate::render::tools::{TOOLS, Tool};
 use rmcp::model::{
@@ -138,7 +139,7 @@ pub fn run(origin: Origin) -> Result<(), String> {
 
 fn describe(source: &Source) -> String {
     match source {
-        Source::Folder(dir) => format!("the output folder `{dir}`"),
+        Source::Folder(dir) => format!("the output folder `{}`", dir.display()),
         Source::Site { root, .. } => root.clone(),
     }
 }

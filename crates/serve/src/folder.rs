@@ -1,7 +1,8 @@
 //! Reading one file of the output folder: inside the folder, and one version of it.
 //!
 //! - The joined path is canonicalized (every symbolic link resolved) and must lie inside the
-//!   canonicalized output folder; a link that leads out of it answers "no such file".
+//!   canonicalized output folder; a link that leads out of it answers "no such file"
+//!   (`write::published`, which `mcp` reads through too).
 //! - The file is opened once (`O_NOFOLLOW`, `O_NONBLOCK` so a FIFO cannot hang a worker), its
 //!   metadata is read from that handle, and its bytes come from that handle. The writer
 //!   replaces files by renaming a complete temporary file over them, so an open handle always
@@ -16,13 +17,14 @@
 
 use super::rebase::Rewriter;
 use super::respond::{Body, full};
+use crate::write::published::{Opened, open_published};
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::{self, Read};
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
@@ -254,31 +256,10 @@ impl PublishedFolder {
     /// regular file there inside the output folder, `Err` for any other failure (a symbolic
     /// link loop, an unreadable file), which the server answers with 500.
     pub fn read(&self, relative: &str) -> io::Result<Option<Served>> {
-        let canonical = match std::fs::canonicalize(self.root.join(relative)) {
-            Ok(path) => path,
-            Err(err) if is_absent(&err) => return Ok(None),
-            Err(err) => return Err(err),
+        let (canonical, mut file, meta) = match open_published(&self.root, relative)? {
+            Opened::File { path, file, meta } => (path, file, meta),
+            Opened::Absent | Opened::NotAFile(_) => return Ok(None),
         };
-        if !canonical.starts_with(&self.root) {
-            tracing::debug!("refusing {relative}: it resolves outside the output folder");
-            return Ok(None);
-        }
-        let mut file = match std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-            .open(&canonical)
-        {
-            Ok(file) => file,
-            // ELOOP here: the last part became a symbolic link after it was resolved.
-            Err(err) if is_absent(&err) || err.raw_os_error() == Some(libc::ELOOP) => {
-                return Ok(None);
-            }
-            Err(err) => return Err(err),
-        };
-        let meta = file.metadata()?;
-        if !meta.is_file() {
-            return Ok(None);
-        }
         let identity = Identity {
             dev: meta.dev(),
             ino: meta.ino(),
@@ -302,7 +283,11 @@ impl PublishedFolder {
         }
         let (content, etag) = if identity.size <= CACHE_FILE_LIMIT {
             let mut buffer = Vec::with_capacity(identity.size as usize);
-            file.read_to_end(&mut buffer)?;
+            // One byte more than its size, so a file growing as it is read is not complete
+            // (and not cached), and the read is bounded.
+            (&mut file)
+                .take(identity.size + 1)
+                .read_to_end(&mut buffer)?;
             let etag = etag_of(&buffer);
             (Content::Bytes(Bytes::from(buffer)), etag)
         } else {
@@ -374,14 +359,6 @@ fn etag_of_file(file: &std::fs::File, len: u64) -> io::Result<String> {
         offset += read as u64;
     }
     Ok(format!("\"{:032x}\"", hasher.digest128()))
-}
-
-/// Errors that mean "there is no such file", as opposed to a failure.
-fn is_absent(err: &io::Error) -> bool {
-    matches!(
-        err.raw_os_error(),
-        Some(libc::ENOENT | libc::ENOTDIR | libc::ENAMETOOLONG | libc::EISDIR)
-    ) || err.kind() == io::ErrorKind::NotFound
 }
 
 #[cfg(test)]

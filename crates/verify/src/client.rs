@@ -3,14 +3,58 @@
 //! encodings that URL libraries normalise away), one request per connection, bounded in time.
 //! HTTPS goes through reqwest (rustls), which normalises `.` and `..` in a path; an encoded one
 //! (`%2e%2e`) is sent as written.
+//!
+//! Every request is bounded ([`Bounds`]): a deadline for the whole exchange (connecting, the
+//! headers and the body), a size for the response. No redirect is followed: a check sees the
+//! `3xx` itself, and the checks' requests never leave the origin they were given.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// Any single request longer than this is a failure: a hang is a bug.
+/// Any single request longer than this, from connecting to the body's last byte, is a
+/// failure: a hang is a bug.
 const PATIENCE: Duration = Duration::from_secs(20);
+
+/// The most bytes of one response that are read. The largest files the checks read are
+/// `api/posts.json` (about 420 bytes a post: 4.2 MB at 10,000 posts, docs/performance.md) and
+/// `llms-full.txt` (split into parts of 20 MiB of posts, `render::docs::llms_full_parts`); this
+/// holds either with room, and a larger or endless answer is an error, not a read until memory
+/// runs out.
+pub const MAX_RESPONSE_BYTES: u64 = 64 << 20;
+
+/// What one request may take.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// From connecting to the body's last byte.
+    pub deadline: Duration,
+    /// The most bytes of the response (on a raw socket, its head and framing included).
+    pub max_bytes: u64,
+}
+
+impl Bounds {
+    /// Every request's: [`PATIENCE`] and [`MAX_RESPONSE_BYTES`].
+    pub const DEFAULT: Bounds = Bounds {
+        deadline: PATIENCE,
+        max_bytes: MAX_RESPONSE_BYTES,
+    };
+
+    fn timed_out(&self, url: &str) -> String {
+        format!(
+            "timed out after {} s waiting for {url}",
+            self.deadline.as_secs_f32()
+        )
+    }
+
+    fn too_large(&self, url: &str) -> String {
+        format!(
+            "the response from {url} is larger than {} MiB; no file of the API or its documents \
+             is that large, so it was not read",
+            self.max_bytes >> 20
+        )
+    }
+}
 
 /// A response, read whole.
 #[derive(Debug)]
@@ -99,7 +143,6 @@ impl Http {
                 // fine.
                 let _ = rustls::crypto::ring::default_provider().install_default();
                 let client = reqwest::Client::builder()
-                    .timeout(PATIENCE)
                     .redirect(reqwest::redirect::Policy::none())
                     .user_agent(concat!(
                         "content-api/",
@@ -138,27 +181,38 @@ impl Http {
                 origin,
                 client,
                 runtime,
-            } => runtime.block_on(tls_request(client, origin, method, raw_path, headers)),
+            } => {
+                let url = format!("{origin}{raw_path}");
+                let bounds = Bounds::DEFAULT;
+                let exchange = tls_request(client, &url, method, headers, bounds);
+                runtime
+                    .block_on(async { tokio::time::timeout(bounds.deadline, exchange).await })
+                    .unwrap_or_else(|_| {
+                        Err(format!("{method} {raw_path}: {}", bounds.timed_out(&url)))
+                    })
+            }
         }
     }
 }
 
+/// `method url` through reqwest, its body read up to `bounds.max_bytes` (the caller bounds the
+/// time).
 async fn tls_request(
     client: &reqwest::Client,
-    origin: &str,
+    url: &str,
     method: &str,
-    raw_path: &str,
     headers: &[(&str, &str)],
+    bounds: Bounds,
 ) -> Result<Reply, String> {
     let method_value = reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
-    let mut request = client.request(method_value, format!("{origin}{raw_path}"));
+    let mut request = client.request(method_value, url);
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let response = request
+    let mut response = request
         .send()
         .await
-        .map_err(|e| format!("{method} {raw_path}: {e}"))?;
+        .map_err(|e| format!("{method} {url}: {e}"))?;
     let status = response.status().as_u16();
     let mut collected: BTreeMap<String, String> = BTreeMap::new();
     for (name, value) in response.headers() {
@@ -171,11 +225,24 @@ async fn tls_request(
             })
             .or_insert(value);
     }
-    let body = response
-        .bytes()
+    let too_large = || format!("{method} {url}: {}", bounds.too_large(url));
+    if response
+        .content_length()
+        .is_some_and(|len| len > bounds.max_bytes)
+    {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
         .await
-        .map_err(|e| format!("{method} {raw_path}: {e}"))?
-        .to_vec();
+        .map_err(|e| format!("{method} {url}: {e}"))?
+    {
+        if (body.len() + chunk.len()) as u64 > bounds.max_bytes {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
     Ok(Reply {
         status,
         headers: collected,
@@ -202,10 +269,30 @@ pub fn request_with_body(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Result<Reply, String> {
-    let mut stream = TcpStream::connect_timeout(&addr, PATIENCE)
+    exchange(addr, method, raw_path, headers, body, Bounds::DEFAULT)
+}
+
+/// [`request_with_body`] within `bounds`.
+pub fn exchange(
+    addr: SocketAddr,
+    method: &str,
+    raw_path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    bounds: Bounds,
+) -> Result<Reply, String> {
+    let deadline = Instant::now() + bounds.deadline;
+    let host = headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("host"))
+        .map_or_else(|| addr.to_string(), |(_, value)| value.to_string());
+    let url = format!("http://{host}{raw_path}");
+    let mut stream = TcpStream::connect_timeout(&addr, bounds.deadline)
         .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
-    stream.set_read_timeout(Some(PATIENCE)).ok();
-    stream.set_write_timeout(Some(PATIENCE)).ok();
+    let left = deadline.saturating_duration_since(Instant::now());
+    stream
+        .set_write_timeout(Some(left.max(Duration::from_millis(1))))
+        .ok();
     let mut head = format!("{method} {raw_path} HTTP/1.1\r\nConnection: close\r\n");
     if !headers
         .iter()
@@ -224,14 +311,42 @@ pub fn request_with_body(
         .write_all(head.as_bytes())
         .and_then(|()| stream.write_all(body))
         .map_err(|e| format!("cannot send {method} {raw_path}: {e}"))?;
-    let bytes = read_response(&mut stream, method == "HEAD")
-        .map_err(|e| format!("cannot read the answer to {method} {raw_path}: {e}"))?;
+    let bytes = match read_response(&mut stream, method == "HEAD", deadline, bounds.max_bytes) {
+        Ok(bytes) => bytes,
+        Err(Unread::TimedOut) => {
+            return Err(format!("{method} {raw_path}: {}", bounds.timed_out(&url)));
+        }
+        Err(Unread::TooLarge) => {
+            return Err(format!("{method} {raw_path}: {}", bounds.too_large(&url)));
+        }
+        Err(Unread::Io(e)) => {
+            return Err(format!(
+                "cannot read the answer to {method} {raw_path}: {e}"
+            ));
+        }
+    };
     parse(&bytes, method == "HEAD").map_err(|e| format!("{method} {raw_path}: {e}"))
 }
 
+/// Why a response was not read whole.
+enum Unread {
+    /// The deadline passed.
+    TimedOut,
+    /// More bytes than the bound.
+    TooLarge,
+    /// The connection failed.
+    Io(std::io::Error),
+}
+
 /// Reads one response: up to the end of its body as its headers frame it, not to the end of
-/// the connection (a server may keep it open despite `Connection: close`).
-fn read_response(stream: &mut TcpStream, head: bool) -> std::io::Result<Vec<u8>> {
+/// the connection (a server may keep it open despite `Connection: close`); by `deadline`, and
+/// at most `max_bytes`.
+fn read_response(
+    stream: &mut TcpStream,
+    head: bool,
+    deadline: Instant,
+    max_bytes: u64,
+) -> Result<Vec<u8>, Unread> {
     let mut bytes = Vec::new();
     let mut buffer = [0u8; 16 * 1024];
     loop {
@@ -259,11 +374,36 @@ fn read_response(stream: &mut TcpStream, head: bool) -> std::io::Result<Vec<u8>>
                 return Ok(bytes);
             }
         }
-        let read = stream.read(&mut buffer)?;
+        let read = read_by(stream, &mut buffer, deadline)?;
         if read == 0 {
             return Ok(bytes);
         }
+        if (bytes.len() + read) as u64 > max_bytes {
+            return Err(Unread::TooLarge);
+        }
         bytes.extend_from_slice(&buffer[..read]);
+    }
+}
+
+/// One read that waits no later than `deadline` (a server sending a byte now and then cannot
+/// stretch the exchange past it).
+fn read_by(stream: &mut TcpStream, buffer: &mut [u8], deadline: Instant) -> Result<usize, Unread> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(Unread::TimedOut);
+    }
+    stream.set_read_timeout(Some(left)).map_err(Unread::Io)?;
+    match stream.read(buffer) {
+        Ok(read) => Ok(read),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(Unread::TimedOut)
+        }
+        Err(e) => Err(Unread::Io(e)),
     }
 }
 
@@ -330,5 +470,120 @@ fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>, String> {
         }
         body.extend_from_slice(&rest[..size]);
         rest = &rest[size + 2..];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    /// A loopback server that answers one connection with `answer`, after reading the request.
+    fn server(answer: impl FnOnce(&mut TcpStream) + Send + 'static) -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            let Ok((mut stream, _)) = listener.accept() else {
+                return;
+            };
+            stream.set_read_timeout(Some(PATIENCE)).unwrap();
+            let _ = stream.read(&mut [0u8; 4096]);
+            answer(&mut stream);
+        });
+        addr
+    }
+
+    /// Holds the connection until the client closes it (or [`PATIENCE`] passes).
+    fn hold(stream: &mut TcpStream) {
+        let _ = stream.read(&mut [0u8; 1]);
+    }
+
+    const SMALL: Bounds = Bounds {
+        deadline: Duration::from_millis(500),
+        max_bytes: 1 << 20,
+    };
+
+    fn get(addr: SocketAddr) -> Result<Reply, String> {
+        exchange(addr, "GET", "/api/posts.json", &[], b"", SMALL)
+    }
+
+    /// Sends `head`, then up to four times [`SMALL`]'s bound of spaces (the loop ends).
+    fn endless(head: &'static [u8]) -> SocketAddr {
+        server(move |stream| {
+            let _ = stream.write_all(head);
+            for _ in 0..64 {
+                if stream.write_all(&[b' '; 64 << 10]).is_err() {
+                    return;
+                }
+            }
+        })
+    }
+
+    #[test]
+    fn an_endless_body_is_an_error_at_the_size_bound() {
+        for head in [
+            &b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n"[..],
+            b"HTTP/1.1 200 OK\r\ncontent-length: 999999999999\r\n\r\n",
+        ] {
+            let addr = endless(head);
+            let err = get(addr).unwrap_err();
+            assert_eq!(
+                err,
+                format!(
+                    "GET /api/posts.json: the response from http://{addr}/api/posts.json is \
+                     larger than 1 MiB; no file of the API or its documents is that large, so \
+                     it was not read"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn a_stalled_or_dripping_server_is_a_time_out_for_the_whole_exchange() {
+        let stalled = server(hold);
+        // A byte each 100 ms: every read is quick, the whole is not.
+        let dripping = server(|stream| {
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n");
+            for _ in 0..100 {
+                std::thread::sleep(Duration::from_millis(100));
+                if stream.write_all(b" ").is_err() {
+                    return;
+                }
+            }
+        });
+        for addr in [stalled, dripping] {
+            let err = get(addr).unwrap_err();
+            assert_eq!(
+                err,
+                format!(
+                    "GET /api/posts.json: timed out after 0.5 s waiting for \
+                     http://{addr}/api/posts.json"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn a_redirect_is_an_answer_never_followed() {
+        let elsewhere = TcpListener::bind("127.0.0.1:0").unwrap();
+        let location = format!("http://{}/api/posts.json", elsewhere.local_addr().unwrap());
+        let addr = server(move |stream| {
+            let reply =
+                format!("HTTP/1.1 302 Found\r\nlocation: {location}\r\ncontent-length: 0\r\n\r\n");
+            let _ = stream.write_all(reply.as_bytes());
+        });
+        let reply = get(addr).unwrap();
+        assert_eq!(reply.status, 302);
+        elsewhere.set_nonblocking(true).unwrap();
+        assert!(elsewhere.accept().is_err(), "nothing connected elsewhere");
+    }
+
+    #[test]
+    fn a_whole_response_within_the_bounds_is_read() {
+        let addr = server(|stream| {
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 3\r\n\r\n[1]");
+            hold(stream);
+        });
+        assert_eq!(get(addr).unwrap().body, b"[1]");
     }
 }

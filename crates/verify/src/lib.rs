@@ -75,3 +75,35 @@ pub fn target(url: &str, history: &[String]) -> Result<Target, String> {
         tag,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    #[test]
+    fn a_site_answering_without_end_is_an_error_at_the_size_bound() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            let Ok((mut stream, _)) = listener.accept() else {
+                return;
+            };
+            let _ = stream.read(&mut [0u8; 4096]);
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n");
+            // Twice the bound at most: the loop ends.
+            for _ in 0..((2 * client::MAX_RESPONSE_BYTES) >> 16) {
+                if stream.write_all(&[b' '; 1 << 16]).is_err() {
+                    return;
+                }
+            }
+        });
+        let err = target(&format!("http://{addr}"), &[]).err().unwrap();
+        assert!(
+            err.contains(&format!(
+                "http://{addr}/api/index.json is larger than 64 MiB"
+            )),
+            "{err}"
+        );
+    }
+}

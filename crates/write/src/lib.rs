@@ -40,6 +40,7 @@ mod manifest;
 mod ownership;
 pub mod pages_functions;
 mod plan;
+pub mod published;
 mod publisher;
 mod purge;
 mod report;

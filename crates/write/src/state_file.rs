@@ -84,23 +84,36 @@ pub fn read_state(
             kind: crate::source::kind_of(meta.file_type()),
         });
     }
+    read_bounded(file, &meta, path.as_str(), max_bytes).map(Some)
+}
+
+/// The bytes of `file`, an open regular file (`meta` its metadata), at most `max_bytes`: a
+/// file larger than its metadata said (growing as it is read) is refused too. `path` names
+/// it in errors.
+pub fn read_bounded(
+    file: std::fs::File,
+    meta: &std::fs::Metadata,
+    path: &str,
+    max_bytes: u64,
+) -> Result<Vec<u8>, StateReadError> {
+    let too_large = || StateReadError::TooLarge {
+        path: path.to_string(),
+        limit: max_bytes >> 20,
+    };
     if meta.len() > max_bytes {
-        return Err(StateReadError::TooLarge {
-            path: path.to_string(),
-            limit: max_bytes >> 20,
-        });
+        return Err(too_large());
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(max_bytes + 1)
         .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(StateReadError::TooLarge {
+        .map_err(|source| StateReadError::Io {
             path: path.to_string(),
-            limit: max_bytes >> 20,
-        });
+            source,
+        })?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large());
     }
-    Ok(Some(bytes))
+    Ok(bytes)
 }
 
 #[cfg(test)]
