@@ -488,6 +488,34 @@ fn a_link_out_of_the_content_folder_made_while_watching_publishes_nothing() {
     assert!(leaked.is_empty(), "published from outside: {leaked:?}");
 }
 
+/// Issue 37: the tool's own state folder removed while the daemon runs (`rm -rf
+/// out/.content-api`) is made again, and publishing goes on, as after the output folder's
+/// removal.
+#[test]
+fn the_state_folder_removed_while_watching_is_made_again() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    std::fs::remove_dir_all(daemon.out().join(".content-api")).unwrap();
+    std::fs::write(
+        daemon.path(POST),
+        edit_title(&daemon.path(POST), "After the state folder went"),
+    )
+    .unwrap();
+    daemon.settles("an edit after the state folder was removed");
+    daemon.wait_until("the manifest written again", || {
+        daemon.out().join(".content-api/manifest.json").is_file()
+    });
+    let errors: Vec<String> = daemon
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|line| line.contains("ERROR"))
+        .cloned()
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
 #[test]
 fn polling_finds_changes_too() {
     let daemon = Daemon::start(false, &["--poll", "100ms"]);

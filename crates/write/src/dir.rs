@@ -14,9 +14,9 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
 use std::io::Write;
 use std::os::fd::OwnedFd;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Files at least this long are replaced without freeing the old one on the writer's path
 /// (see [`OutDir::swap_in_large`]).
@@ -41,8 +41,9 @@ pub struct OutDir {
     fd: OwnedFd,
     /// The file system exchanges two names in one step (`RENAME_EXCHANGE`), until it says not.
     exchange: AtomicBool,
-    /// [`TEMP_FOLDER`], opened (and created) at the first write that needs it.
-    temp: OnceLock<OwnedFd>,
+    /// [`TEMP_FOLDER`], opened (and created) at the first write that needs it, and again
+    /// after someone removed it (`rm -rf out/.content-api`).
+    temp: Mutex<Option<Arc<OwnedFd>>>,
 }
 
 /// What is at a path below the folder, without following a link.
@@ -74,7 +75,7 @@ impl OutDir {
             path: path.to_owned(),
             fd,
             exchange: AtomicBool::new(true),
-            temp: OnceLock::new(),
+            temp: Mutex::new(None),
         })
     }
 
@@ -82,15 +83,46 @@ impl OutDir {
         &self.path
     }
 
-    /// The folder of temporary files, created when missing.
-    fn temp_folder(&self) -> Result<&OwnedFd, WriteError> {
-        if let Some(fd) = self.temp.get() {
-            return Ok(fd);
+    /// The folder of temporary files, created when missing; with `again`, opened anew (the
+    /// one held was removed).
+    fn temp_folder(&self, again: bool) -> Result<Arc<OwnedFd>, WriteError> {
+        let mut held = self
+            .temp
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(fd) = held.as_ref().filter(|_| !again) {
+            return Ok(fd.clone());
         }
-        let fd = self
-            .folder(TEMP_FOLDER, true)?
-            .expect("folders are created on the way");
-        Ok(self.temp.get_or_init(|| fd))
+        let fd = Arc::new(
+            self.folder(TEMP_FOLDER, true)?
+                .expect("folders are created on the way"),
+        );
+        *held = Some(fd.clone());
+        Ok(fd)
+    }
+
+    /// Creates the temporary file `temp` in the folder of temporary files. A folder removed
+    /// since it was opened answers ENOENT: it is made again, once, so a daemon outlives
+    /// someone deleting its state folder as it outlives the output folder's removal.
+    fn create_temp(
+        &self,
+        temp: &str,
+        relative: &str,
+    ) -> Result<(Arc<OwnedFd>, OwnedFd), WriteError> {
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let create =
+            |dir: &OwnedFd| rustix::fs::openat(dir, temp, flags, Mode::from_raw_mode(0o644));
+        let temp_dir = self.temp_folder(false)?;
+        match create(&temp_dir) {
+            Ok(fd) => Ok((temp_dir, fd)),
+            Err(Errno::NOENT) => {
+                let temp_dir = self.temp_folder(true)?;
+                let fd = create(&temp_dir).map_err(|errno| self.io(relative, errno))?;
+                Ok((temp_dir, fd))
+            }
+            Err(errno) => Err(self.io(relative, errno)),
+        }
     }
 
     /// The folder's own metadata, from the handle this was opened as (no new descriptor: it
@@ -193,11 +225,8 @@ impl OutDir {
         fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
     ) -> Result<(), WriteError> {
         let temp = temp_name(name);
-        let temp_dir = self.temp_folder()?;
-        let flags =
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let fd = rustix::fs::openat(temp_dir, &temp, flags, Mode::from_raw_mode(0o644))
-            .map_err(|errno| self.io(relative, errno))?;
+        let (temp_dir, fd) = self.create_temp(&temp, relative)?;
+        let temp_dir = &*temp_dir;
         let mut file = std::fs::File::from(fd);
         let fail = |source| WriteError::Io {
             path: self.path.join(relative),
