@@ -522,6 +522,24 @@ fn new_files_build_without_any_error_or_warning() {
         stderr(&again)
     );
     assert_eq!(std::fs::read(root.join(&path)).unwrap(), before);
+    assert!(!stderr(&again).contains("--date"), "{}", stderr(&again));
+    // Nor on another day: one slug per language (the build would refuse the pair).
+    let other_day = run(
+        root,
+        &["new", "post", title, "--lang", "es", "--date", "2020-01-01"],
+        &[],
+    );
+    assert_eq!(code(&other_day), 2, "{}", stderr(&other_day));
+    assert!(
+        stderr(&other_day).contains(&format!("already has the slug `{slug}`")),
+        "{}",
+        stderr(&other_day)
+    );
+    assert!(
+        !root
+            .join(format!("content/blog/es/2020-01-01_{slug}.md"))
+            .exists()
+    );
     let unknown = run(root, &["new", "post", "Other", "--series", "nope"], &[]);
     assert!(stderr(&unknown).contains("there is no series `nope`"));
     let nothing = run(root, &["new", "post", "!!!"], &[]);

@@ -163,6 +163,17 @@ fn create(settings: &Settings, args: &Request) -> Result<Utf8PathBuf, Refusal> {
     if path.symlink_metadata().is_ok() {
         return Err(already_exists(&path));
     }
+    // One slug per language: a post of another day with this slug would be published at the
+    // same URL, which the build refuses.
+    if let Some(folder) = relative.rsplit_once('/').map(|(folder, _)| folder)
+        && args.kind != Kind::Series
+        && let Some(taken) = slug_taken(&content.join(folder), &slug)
+    {
+        return Err(usage(
+            format!("{taken} already has the slug `{slug}`; nothing was written"),
+            "one slug per language: choose another title, or give another slug with --slug",
+        ));
+    }
     // The post's tags first: a post never exists with a tag the taxonomy lacks.
     for tag in &missing_tags {
         let (tag_path, text) = tag_file(content, tag, TierArg::Primary, None, None)?;
@@ -269,8 +280,27 @@ fn check_series(content: &Utf8Path, args: &Request) -> Result<(), Refusal> {
 fn already_exists(path: &Utf8Path) -> Refusal {
     usage(
         format!("{path} already exists; it was left as it is"),
-        "choose another title or --slug, or --date for another day",
+        "choose another title, or give another slug with --slug",
     )
+}
+
+/// The dated file of `folder` (`blog/en`, `slides/es`) whose slug is `slug`, if any.
+fn slug_taken(folder: &Utf8Path, slug: &str) -> Option<Utf8PathBuf> {
+    let entries = folder.read_dir_utf8().ok()?;
+    let mut taken: Vec<Utf8PathBuf> = entries
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name();
+            let stem = name
+                .strip_suffix(".md")
+                .or_else(|| name.strip_suffix(".mdx"));
+            stem.and_then(|stem| stem.split_once('_'))
+                .is_some_and(|(_, its)| its == slug)
+        })
+        .map(|entry| entry.path().to_owned())
+        .collect();
+    taken.sort();
+    taken.into_iter().next()
 }
 
 fn not_clean(relative: &str, diagnostics: &[Diagnostic]) -> Refusal {
