@@ -636,6 +636,13 @@ fn a_fifo_or_a_device_in_place_of_a_state_file_is_reported_never_a_hang() {
     std::os::unix::fs::symlink("/dev/zero", &manifest).unwrap();
     let run = site.build();
     assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    // What the warning says is what happens: the publish replaces the manifest.
+    assert!(
+        run.stderr.contains("replaces the manifest when it publishes"),
+        "{}",
+        run.stderr
+    );
+    assert!(manifest.symlink_metadata().unwrap().is_file(), "replaced");
     // A history given as a FIFO: an error naming it, at once.
     let fifo = site.root().join("history.fifo");
     mkfifo(&fifo);

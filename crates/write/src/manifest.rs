@@ -58,7 +58,7 @@ impl Manifest {
             Ok(None) => return Manifest::default(),
             Err(err) => {
                 tracing::warn!(
-                    "ignoring {err}: this build treats every file of the folder as not its own (the file stays where it is; delete it once you have looked at it)"
+                    "ignoring {err}: this build treats every file of the folder as not its own, and replaces the manifest when it publishes"
                 );
                 return Manifest::default();
             }
