@@ -638,7 +638,8 @@ fn a_fifo_or_a_device_in_place_of_a_state_file_is_reported_never_a_hang() {
     assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
     // What the warning says is what happens: the publish replaces the manifest.
     assert!(
-        run.stderr.contains("replaces the manifest when it publishes"),
+        run.stderr
+            .contains("replaces the manifest when it publishes"),
         "{}",
         run.stderr
     );

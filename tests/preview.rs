@@ -203,6 +203,32 @@ fn the_landing_page_links_every_document_and_follows_the_content_errors() {
     assert_eq!(diagnostics["diagnostics"], serde_json::json!([]));
 }
 
+/// Issue 37: a new file that never built, deleted, takes its errors off the landing page at
+/// once (they stayed until another save).
+#[test]
+fn a_broken_new_file_deleted_takes_its_errors_with_it() {
+    let preview = Preview::start();
+    let path = preview.content("blog/en/2026-01-01_never-built.md");
+    std::fs::write(&path, "---\ntitle: x\n---\n").unwrap();
+    preview.wait_for("the error on the landing page", || {
+        preview.get("/", &[]).text().contains("data-errors=\"2\"")
+    });
+    // Once the rebuild's documents lane is done too: nothing else is left to refresh the page.
+    let log = || std::fs::read_to_string(preview.root().join("serve.log")).unwrap_or_default();
+    preview.wait_for("the documents lane after the error", || {
+        log()
+            .split_once("has errors")
+            .is_some_and(|(_, after)| after.contains("documents lane:"))
+    });
+    std::fs::remove_file(&path).unwrap();
+    preview.wait_for("the errors gone with the file", || {
+        preview.get("/", &[]).text().contains("data-errors=\"0\"")
+    });
+    let diagnostics: serde_json::Value =
+        serde_json::from_slice(&preview.get("/__diagnostics", &[]).body).unwrap();
+    assert_eq!(diagnostics["diagnostics"], serde_json::json!([]));
+}
+
 #[test]
 fn a_new_base_url_in_watch_toml_is_followed_by_the_rewrite() {
     let preview = Preview::start();

@@ -66,6 +66,9 @@ impl Reporter<'_> {
         for path in &outcome.fixed {
             tracing::info!("{path} is fixed: no more errors");
         }
+        for path in &outcome.gone {
+            tracing::info!("{path} is deleted, and its errors with it");
+        }
         (self.on_progress)(Progress::Checked(session, outcome.lane));
         for diagnostic in &outcome.new_diagnostics {
             eprintln!("{}", session.render(diagnostic, self.color));

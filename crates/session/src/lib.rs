@@ -79,6 +79,9 @@ pub struct Outcome {
     pub new_diagnostics: Vec<Diagnostic>,
     /// Files whose errors were shown and are gone now: fixed (or fixed by another file).
     pub fixed: Vec<String>,
+    /// Files whose errors were shown, deleted before they ever built: their errors went
+    /// with them.
+    pub gone: Vec<String>,
     /// Errors in the current content (shown or not).
     pub errors: usize,
     /// What was written; `None` when nothing was published (no good state yet, or the write
@@ -109,6 +112,7 @@ impl Outcome {
             && self.held_back.is_empty()
             && self.new_diagnostics.is_empty()
             && self.fixed.is_empty()
+            && self.gone.is_empty()
             && self.report.as_ref().is_some_and(Report::is_empty)
     }
 }
@@ -279,7 +283,7 @@ impl Session {
         self.saved = batch.paths.clone();
         if self.pending.is_empty() && !batch.rescan {
             let mut outcome = Outcome::unchanged(self.has_published);
-            outcome.fixed = self.restored();
+            (outcome.fixed, outcome.gone) = self.restored();
             self.saved.clear();
             return Ok(outcome);
         }
@@ -392,6 +396,7 @@ impl Session {
             errors: diagnostics.iter().filter(|d| d.is_error()).count(),
             new_diagnostics,
             fixed,
+            gone: Vec::new(),
             report: Some(report),
             write_failed: false,
             took: started.elapsed(),
@@ -623,8 +628,9 @@ impl Session {
     }
 
     /// Files of the batch put back to the version the build holds (a broken file restored to
-    /// its last good text): nothing to rebuild, but the errors shown for them are gone.
-    fn restored(&mut self) -> Vec<String> {
+    /// its last good text, or a new broken file deleted): nothing to rebuild, but the errors
+    /// shown for them are gone. The files fixed, and those gone with their errors.
+    fn restored(&mut self) -> (Vec<String>, Vec<String>) {
         let paths: BTreeSet<ContentPath> = self
             .shown
             .iter()
@@ -632,10 +638,18 @@ impl Session {
             .filter_map(|d| ContentPath::new(&d.path))
             .collect();
         if paths.is_empty() {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         let current = self.diagnostics_after(false, paths.iter());
-        self.remember_shown_for(&current, false, paths.iter()).1
+        let fixed = self.remember_shown_for(&current, false, paths.iter()).1;
+        let gone = paths
+            .iter()
+            .map(ContentPath::as_str)
+            .filter(|path| self.workspace.text_of(path).is_none())
+            .filter(|path| !self.shown.iter().any(|d| d.path == *path))
+            .map(str::to_owned)
+            .collect();
+        (fixed, gone)
     }
 
     /// The diagnostics of `current` not shown before, or in a file the batch named.
