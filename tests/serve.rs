@@ -1091,3 +1091,18 @@ fn sigterm_stops_serve_while_a_client_reads_nothing() {
     assert!(took < Duration::from_secs(3), "stopped after {took:?}");
     drop(stalled);
 }
+
+/// Issue 37: clients that take every slot and say nothing cannot lock a new client out until
+/// their header timeout (30 s): the oldest are asked to give way, and the new one is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_filling_every_slot_give_way_to_a_new_client() {
+    let server = Server::start().await;
+    let addr = server.addr;
+    let idle: Vec<std::net::TcpStream> = (0..serve::MAX_CONNECTIONS + 8)
+        .map(|_| std::net::TcpStream::connect(addr).unwrap())
+        .collect();
+    // Answered (not left in the listen queue): `raw` fails after PATIENCE, under the 30 s.
+    let (status, body) = server.raw("GET /api/posts-en.json HTTP/1.1").await;
+    assert_eq!(status, 200, "{body}");
+    drop(idle);
+}

@@ -36,6 +36,7 @@ mod removed;
 mod respond;
 mod router;
 mod site;
+mod slots;
 
 pub use events::EVENTS_PATH;
 pub use folder::etag_of;
@@ -162,8 +163,7 @@ impl Feed {
     }
 }
 
-/// The most connections served at once (see the accept loop).
-pub const MAX_CONNECTIONS: usize = 512;
+pub use slots::MAX_CONNECTIONS;
 
 /// For a runtime's idle workers (`on_thread_park`): hands the memory this thread freed back to
 /// the OS, at most every 100 ms per thread, so the server's resident size returns to its
@@ -314,17 +314,9 @@ async fn run(
             state.files.root().display()
         );
     }
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
-    // At most this many connections at once: each costs its buffers and a chunk in flight,
-    // so the server's memory is bounded whatever the clients do; the others wait in the
-    // listen queue.
-    let open = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let slots = slots::Slots::new();
     loop {
-        let permit = tokio::select! {
-            permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
-            () = &mut shutdown => break,
-        };
         let (stream, _) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -337,13 +329,17 @@ async fn run(
             },
             () = &mut shutdown => break,
         };
+        // A slot before the first byte is read: the others wait here, in the listen queue.
+        let slot = tokio::select! {
+            slot = slots.take() => slot,
+            () = &mut shutdown => break,
+        };
         let _ = stream.set_nodelay(true);
         let state = state.clone();
         let config = state.config.clone();
         // Reading a file is a short blocking call (the output folder is local and mostly in the
         // page cache, and the cache skips the read for a version already served), made on the
         // worker thread as nginx does on its event loop rather than handed to another thread.
-        let proxying = matches!(state.site, Site::Proxy(_));
         let mut stopping = state.stop.clone();
         let service = service_fn(move |request: Request<Incoming>| {
             let state = state.clone();
@@ -376,41 +372,37 @@ async fn run(
                 TokioIo::new(raw_errors::ContractErrors::new(stream, config.clone())),
                 service,
             );
-        if proxying {
-            // A websocket upgrade (the dev server's hot reload) needs the upgradeable
-            // connection, which `graceful` cannot watch: it stops on the same signal.
-            tokio::spawn(async move {
-                let mut connection = std::pin::pin!(connection.with_upgrades());
-                tokio::select! {
-                    ended = connection.as_mut() => if let Err(err) = ended {
-                        tracing::debug!("connection ended: {err}");
-                    },
-                    _ = async { let _ = stopping.wait_for(|stopped| *stopped).await; } => {
-                        connection.as_mut().graceful_shutdown();
-                        let _ = tokio::time::timeout(SHUTDOWN_WAIT, connection).await;
-                    }
-                }
-                drop(permit);
-            });
-            continue;
-        }
-        let connection = graceful.watch(connection);
+        // Upgradeable: a websocket upgrade through `--site` (the dev server's hot reload).
         tokio::spawn(async move {
-            if let Err(err) = connection.await {
-                tracing::debug!("connection ended: {err}");
+            let mut connection = std::pin::pin!(connection.with_upgrades());
+            tokio::select! {
+                ended = connection.as_mut() => if let Err(err) = ended {
+                    tracing::debug!("connection ended: {err}");
+                },
+                () = slot.leave.notified() => {
+                    // Another client needs the slot: finish the answer under way, then close.
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+                _ = async { let _ = stopping.wait_for(|stopped| *stopped).await; } => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(SHUTDOWN_WAIT, connection).await;
+                }
             }
-            drop(permit);
+            drop(slot);
         });
     }
     drop(listener);
     let _ = stop_tx.send(true);
     // Short: a stop must not wait on a client that reads nothing (Ctrl-C ends the process
     // within a second in every phase).
-    if tokio::time::timeout(SHUTDOWN_WAIT, graceful.shutdown())
+    // Each connection gives up after SHUTDOWN_WAIT; this is the backstop.
+    let waited = SHUTDOWN_WAIT * 2;
+    if tokio::time::timeout(waited, slots.all_closed())
         .await
         .is_err()
     {
-        tracing::info!("closed the connections still open after {SHUTDOWN_WAIT:?}");
+        tracing::info!("closed the connections still open after {waited:?}");
     }
     Ok(())
 }
