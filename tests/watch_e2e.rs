@@ -516,6 +516,24 @@ fn the_state_folder_removed_while_watching_is_made_again() {
     assert!(errors.is_empty(), "{errors:#?}");
 }
 
+/// Issue 37: a document a site may write itself (`llms.txt`, `404.html`...) edited by hand in
+/// the output is taken as the site's own and kept, as the README says; deleted, it is the
+/// tool's again and written back.
+#[test]
+fn a_site_document_edited_in_the_output_is_kept_and_written_back_once_deleted() {
+    let daemon = Daemon::start(false, &[]);
+    daemon.settles("the first build");
+    let llms = daemon.out().join("llms.txt");
+    std::fs::write(&llms, "# The site's own\n").unwrap();
+    daemon.wait_for_log("llms.txt was replaced by the site's own: keeping it");
+    assert_eq!(
+        std::fs::read_to_string(&llms).unwrap(),
+        "# The site's own\n"
+    );
+    std::fs::remove_file(&llms).unwrap();
+    daemon.settles("the site's own llms.txt deleted");
+}
+
 #[test]
 fn polling_finds_changes_too() {
     let daemon = Daemon::start(false, &["--poll", "100ms"]);

@@ -733,9 +733,34 @@ impl Publisher {
     /// of files.
     pub fn is_intact(&mut self) -> bool {
         let whole = self.check(true);
-        // Both run: a folder's removals and a file's edits are repaired by the same publish.
+        // All run: a folder's removals and a file's edits are repaired by the same publish.
         let unedited = !self.find_edits();
-        whole && unedited
+        let kept = self.site_documents_kept();
+        whole && unedited && kept
+    }
+
+    /// Whether every document the site put in place of the tool's is still there. One the
+    /// site (or the author) deleted is the tool's again: the next publish writes it. A few
+    /// `stat`s: only the documents a site may replace are ever yielded this way.
+    fn site_documents_kept(&mut self) -> bool {
+        let gone: Vec<Arc<str>> = self
+            .yielded
+            .iter()
+            .filter(|path| is_recorded(path))
+            .filter(|path| {
+                self.dir()
+                    .entry(path)
+                    .is_ok_and(|entry| entry == Entry::Missing)
+            })
+            .cloned()
+            .collect();
+        for path in &gone {
+            self.yielded.remove(path);
+        }
+        if !gone.is_empty() {
+            self.last_groups.clear();
+        }
+        gone.is_empty()
     }
 
     /// Looks at the stamps of the next [`SWEEP_PER_CHECK`] files this daemon wrote: a file
