@@ -17,8 +17,9 @@
 //! Older versions kept the history in the output folder (`.content-api/published.json`). It is
 //! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
+use super::safe_path::check_output_path;
 use super::site_paths::relative;
-use super::state_file::{Links, read_state};
+use super::state_file::{Links, read_state, write_beside};
 use crate::config::SiteConfig;
 use crate::db::Published;
 use crate::model::is_valid_slug;
@@ -105,10 +106,14 @@ pub struct History {
 
 use crate::render::is_api_path;
 
-/// Whether `path` can be a history entry: an API path of the output grammar, `api/`, then
+/// Whether `path` can be a history entry: an output path ([`check_output_path`], the rule of
+/// every path a state file names) of the API's grammar, `api/`, then
 /// slug folders, then a slug file name ending in `.json` or `.html`. This rules out spaces,
 /// newlines, `..`, `*`, `:`, `!` and everything else a host file could interpret.
 pub fn is_history_entry(path: &str) -> bool {
+    if check_output_path(path).is_err() {
+        return false;
+    }
     let Some(rest) = path.strip_prefix("api/") else {
         return false;
     };
@@ -430,28 +435,6 @@ impl History {
         }
         text.into_bytes()
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
-fn write_beside(path: &Utf8Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_str().is_empty() => dir,
-        _ => Utf8Path::new("."),
-    };
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().unwrap_or("history");
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
 
 #[cfg(test)]
