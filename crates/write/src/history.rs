@@ -89,13 +89,18 @@ impl SiteIdentity {
 /// Whose history a file is, for the build reading it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Belongs {
-    /// This site's (or a file no build has claimed yet: the next recording build claims it).
+    /// This site's (or a file no build has claimed yet, beside this site's `watch.toml`: the
+    /// next recording build claims it).
     ThisSite,
     /// This site's, built into another output folder: read (its 410s hold there too), never
     /// recorded into (that build is not the deploy).
     ThisSiteElsewhere,
     /// Another site's: neither read nor recorded into.
     AnotherSite,
+    /// No build has claimed it (no `# site:` line: an older version wrote it), and this build
+    /// is not the site whose `watch.toml` sits beside it, the only one that may: neither read
+    /// nor recorded into.
+    Unclaimed,
 }
 
 /// The API paths (relative to the output folder, e.g. `api/posts.json`) published so far.
@@ -204,7 +209,15 @@ impl HistoryFile {
             })?;
             // The content folder is the site; a new base URL is the same site moved.
             belongs = match SiteIdentity::parse(text) {
-                None => Belongs::ThisSite,
+                None if is_site_beside(path, &identity) => Belongs::ThisSite,
+                None => {
+                    warnings.push(format!(
+                        "{path} names no site (an older version wrote it), and this build ({}) is not the site whose watch.toml sits beside it: it is neither read nor recorded into\n  = help: build that site from its watch.toml (its next recorded build adopts the file); if the file is this build's history, add this line at its top: {}",
+                        identity.describe(),
+                        identity.line().trim_end()
+                    ));
+                    Belongs::Unclaimed
+                }
                 Some(theirs)
                     if theirs.content == identity.content && theirs.out == identity.out =>
                 {
@@ -228,7 +241,7 @@ impl HistoryFile {
                     Belongs::AnotherSite
                 }
             };
-            if belongs != Belongs::AnotherSite {
+            if matches!(belongs, Belongs::ThisSite | Belongs::ThisSiteElsewhere) {
                 parse_lines(path, text, &mut paths, &mut warnings);
             }
         }
@@ -336,6 +349,26 @@ impl HistoryFile {
         Ok(self.history.paths.len() - before)
     }
 }
+
+/// Whether this build is the site the `watch.toml` beside `history` describes (the same
+/// content and output folders): the one build that may adopt a history no build has claimed,
+/// since the file and that `watch.toml` are committed together. A build of other content, or
+/// into another folder, run from there (`--content`, `--out`), is not.
+fn is_site_beside(history: &Utf8Path, identity: &SiteIdentity) -> bool {
+    let folder = match history.parent() {
+        Some(folder) if !folder.as_str().is_empty() => folder,
+        _ => Utf8Path::new("."),
+    };
+    let Ok(Some(mut declared)) = crate::config::load(&folder.join(CONFIG_FILE), false) else {
+        return false;
+    };
+    declared.history_file = history.to_owned();
+    let theirs = SiteIdentity::of(&declared);
+    theirs.content == identity.content && theirs.out == identity.out
+}
+
+/// The site's config file, in the folder a build runs from.
+const CONFIG_FILE: &str = "watch.toml";
 
 fn parse_lines(
     file: &Utf8Path,
