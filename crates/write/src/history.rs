@@ -209,10 +209,10 @@ impl HistoryFile {
             })?;
             // The content folder is the site; a new base URL is the same site moved.
             belongs = match SiteIdentity::parse(text) {
-                None if is_site_beside(path, &identity) => Belongs::ThisSite,
+                None if adopts(path, text, &identity) => Belongs::ThisSite,
                 None => {
                     warnings.push(format!(
-                        "{path} names no site (an older version wrote it), and this build ({}) is not the site whose watch.toml sits beside it: it is neither read nor recorded into\n  = help: build that site from its watch.toml (its next recorded build adopts the file); if the file is this build's history, add this line at its top: {}",
+                        "{path} names no site (an older version wrote it), and this build ({}) is not the site whose watch.toml sits beside it: it is neither read nor recorded into\n  = help: that site's next recorded build adopts it; if the file is this build's history, add this line at its top: {}",
                         identity.describe(),
                         identity.line().trim_end()
                     ));
@@ -350,21 +350,28 @@ impl HistoryFile {
     }
 }
 
-/// Whether this build is the site the `watch.toml` beside `history` describes (the same
-/// content and output folders): the one build that may adopt a history no build has claimed,
-/// since the file and that `watch.toml` are committed together. A build of other content, or
-/// into another folder, run from there (`--content`, `--out`), is not.
-fn is_site_beside(history: &Utf8Path, identity: &SiteIdentity) -> bool {
+/// Whether this build may adopt `history`, a file no build has claimed (`text` its text): when
+/// it is the site the `watch.toml` beside the file describes (the same content and output
+/// folders), since the two are committed together; a build of other content, or into another
+/// folder, run from there (`--content`, `--out`) is not. With no `watch.toml` beside it, only
+/// while it lists no path: an empty file is how a site without one asks to be recorded.
+fn adopts(history: &Utf8Path, text: &str, identity: &SiteIdentity) -> bool {
     let folder = match history.parent() {
         Some(folder) if !folder.as_str().is_empty() => folder,
         _ => Utf8Path::new("."),
     };
-    let Ok(Some(mut declared)) = crate::config::load(&folder.join(CONFIG_FILE), false) else {
-        return false;
-    };
-    declared.history_file = history.to_owned();
-    let theirs = SiteIdentity::of(&declared);
-    theirs.content == identity.content && theirs.out == identity.out
+    match crate::config::load(&folder.join(CONFIG_FILE), false) {
+        Ok(Some(mut declared)) => {
+            declared.history_file = history.to_owned();
+            let theirs = SiteIdentity::of(&declared);
+            theirs.content == identity.content && theirs.out == identity.out
+        }
+        Ok(None) => !text.lines().any(|line| {
+            let line = line.trim_end_matches('\r');
+            !line.is_empty() && !line.starts_with('#')
+        }),
+        Err(_) => false,
+    }
 }
 
 /// The site's config file, in the folder a build runs from.

@@ -210,10 +210,13 @@ fn a_history_no_build_claimed_is_adopted_only_by_the_site_whose_watch_toml_is_be
         text.contains("api/ours.json\napi/new.json")
             || text.contains("api/new.json\napi/ours.json")
     );
-    // Without a watch.toml beside it, no build adopts it.
+    // Without a watch.toml beside it, no build adopts it, unless it lists nothing yet (a site
+    // without one asks to be recorded by creating the file).
     std::fs::write(&file, older).unwrap();
     std::fs::remove_file(root.join("watch.toml")).unwrap();
     assert!(!HistoryFile::load(&ours).unwrap().records());
+    std::fs::write(&file, "# nothing yet\n").unwrap();
+    assert!(HistoryFile::load(&ours).unwrap().records());
 }
 
 #[test]
