@@ -671,3 +671,24 @@ fn an_unreadable_legacy_history_is_kept_where_it_is_and_the_message_says_so() {
         "never deleted"
     );
 }
+
+#[test]
+fn a_state_folder_that_is_a_link_is_never_written_through() {
+    let site = Site::new();
+    std::fs::write(site.root().join("watch.toml"), "").unwrap();
+    let elsewhere = site.root().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, site.root().join(".content-api")).unwrap();
+    let run = site.run(&["--once", "--today", TODAY]);
+    run.assert_success();
+    assert!(
+        run.stderr.contains(".content-api is a symbolic link"),
+        "named, with what to do:\n{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_dir(&elsewhere).unwrap().count(),
+        0,
+        "nothing written through the link"
+    );
+}

@@ -473,6 +473,40 @@ fn a_build_of_another_site_never_writes_this_sites_history() {
 }
 
 #[test]
+fn a_history_no_build_claimed_is_adopted_only_by_the_site_whose_watch_toml_is_beside_it() {
+    let site = site();
+    // As an older version wrote it: no `# site:` line.
+    let older = "api/timeline/en/retired.json\n";
+    site.write_root(HISTORY, older);
+    let other = Site::new();
+    let run = site.once(&[
+        "--content",
+        other.content().to_str().unwrap(),
+        "--out",
+        other.out().to_str().unwrap(),
+    ]);
+    run.assert_success();
+    assert!(
+        run.stderr.contains("names no site") && run.stderr.contains("# site: {"),
+        "says so, with the line to add if it is that build's:\n{}",
+        run.stderr
+    );
+    assert_eq!(site.read(HISTORY), older, "left untouched");
+    assert!(
+        !std::fs::read_to_string(other.out().join("_nginx_gone.conf"))
+            .unwrap()
+            .contains("retired"),
+        "nothing read from it"
+    );
+    // The site of the watch.toml beside it reads it and claims it.
+    let run = site.once(&[]);
+    run.assert_success();
+    assert!(!run.stderr.contains("names no site"), "{}", run.stderr);
+    assert!(site.read(HISTORY).contains("# site: {"));
+    assert_eq!(gone_rules(&site), ["/api/timeline/en/retired.json"]);
+}
+
+#[test]
 fn a_build_outside_any_site_creates_no_history_in_the_current_folder() {
     let site = Site::new();
     let run = site.build();

@@ -240,3 +240,40 @@ fn an_output_folder_emptied_before_each_build_still_gets_an_exact_list() {
         "{gone}"
     );
 }
+
+#[test]
+fn a_tampered_record_of_the_last_build_puts_nothing_foreign_in_the_list() {
+    let site = site();
+    build_listing(&site);
+    let state = site.root().join(".content-api/outputs.json");
+    let record = std::fs::read_to_string(&state).unwrap();
+    let hash = "\"00000000000000000000000000000001\"";
+    let forged = |extra: &str| record.replacen("\"files\":{", &format!("\"files\":{{{extra},"), 1);
+    let newline = format!("\"api/x\\nhttps://victim.example/everything\":{hash}");
+    let many: Vec<String> = (0..230_000)
+        .map(|n| format!("\"api/f{n}.json\":{hash}"))
+        .collect();
+    for (what, extra) in [("a newline", newline), ("230,000 paths", many.join(","))] {
+        std::fs::write(&state, forged(&extra)).unwrap();
+        site.write(
+            EN_POST,
+            EN_POST_TEXT.replace("Body.", &format!("Body with {what}.")),
+        );
+        let listed = build_listing(&site);
+        assert!(
+            listed.len() < 100
+                && listed
+                    .iter()
+                    .all(|url| url.starts_with(&format!("{BASE}/"))),
+            "{what}: {} URLs: {:?}",
+            listed.len(),
+            &listed[..listed.len().min(5)]
+        );
+        assert!(
+            !listed
+                .iter()
+                .any(|url| url.contains("victim") || url.contains("/api/f1.json")),
+            "{what}"
+        );
+    }
+}

@@ -5,12 +5,14 @@
 //! API path any deploy published (the removed ones keep answering 410) and each file's hash (the
 //! purge list names only what changed).
 //!
-//! Read back from the network, so untrusted: bounded in size by the reader, every history entry
-//! must be an API path of the output grammar and every file an output path of plain characters,
-//! or it is dropped and counted.
+//! Read back from the network, so untrusted: bounded in size by the reader and in files
+//! ([`MAX_RECORDED_FILES`]), every history entry must be an API path of the output grammar and
+//! every file an output path ([`check_output_path`]: plain characters, inside the folder), or it
+//! is dropped and counted.
 
 use super::history::{History, is_history_entry};
 use super::last_build::LastBuild;
+use super::safe_path::{MAX_RECORDED_FILES, check_output_path};
 use crate::render::Output;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -91,6 +93,12 @@ impl DeployRecord {
                 wire.base_url
             ));
         }
+        if wire.files.len() > MAX_RECORDED_FILES {
+            return Err(format!(
+                "it lists {} files, more than a build records ({MAX_RECORDED_FILES})",
+                wire.files.len()
+            ));
+        }
         let mut dropped = 0;
         let history = wire
             .history
@@ -105,7 +113,8 @@ impl DeployRecord {
             .files
             .into_iter()
             .filter_map(|(path, hex)| {
-                let hash = is_plain_output_path(&path)
+                let hash = check_output_path(&path)
+                    .is_ok()
                     .then(|| u128::from_str_radix(&hex, 16).ok())
                     .flatten();
                 dropped += usize::from(hash.is_none());
@@ -126,21 +135,6 @@ impl DeployRecord {
             dropped,
         })
     }
-}
-
-/// An output path that can go into a purge list as it is: relative, `/`-separated parts of
-/// letters, digits, `.`, `_`, `-` and `~`, none of them `.` or `..`. Every path this tool
-/// writes is one; a newline, a space, `..` or a scheme is not.
-fn is_plain_output_path(path: &str) -> bool {
-    path.len() <= 1024
-        && path.split('/').all(|part| {
-            !part.is_empty()
-                && part != "."
-                && part != ".."
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'~'))
-        })
 }
 
 #[cfg(test)]

@@ -17,8 +17,9 @@
 //! Older versions kept the history in the output folder (`.content-api/published.json`). It is
 //! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
+use super::safe_path::check_output_path;
 use super::site_paths::relative;
-use super::state_file::{Links, read_state};
+use super::state_file::{Links, read_state, write_beside};
 use crate::config::SiteConfig;
 use crate::db::Published;
 use crate::model::is_valid_slug;
@@ -88,13 +89,18 @@ impl SiteIdentity {
 /// Whose history a file is, for the build reading it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Belongs {
-    /// This site's (or a file no build has claimed yet: the next recording build claims it).
+    /// This site's (or a file no build has claimed yet, beside this site's `watch.toml`: the
+    /// next recording build claims it).
     ThisSite,
     /// This site's, built into another output folder: read (its 410s hold there too), never
     /// recorded into (that build is not the deploy).
     ThisSiteElsewhere,
     /// Another site's: neither read nor recorded into.
     AnotherSite,
+    /// No build has claimed it (no `# site:` line: an older version wrote it), and this build
+    /// is not the site whose `watch.toml` sits beside it, the only one that may: neither read
+    /// nor recorded into.
+    Unclaimed,
 }
 
 /// The API paths (relative to the output folder, e.g. `api/posts.json`) published so far.
@@ -105,10 +111,14 @@ pub struct History {
 
 use crate::render::is_api_path;
 
-/// Whether `path` can be a history entry: an API path of the output grammar, `api/`, then
+/// Whether `path` can be a history entry: an output path ([`check_output_path`], the rule of
+/// every path a state file names) of the API's grammar, `api/`, then
 /// slug folders, then a slug file name ending in `.json` or `.html`. This rules out spaces,
 /// newlines, `..`, `*`, `:`, `!` and everything else a host file could interpret.
 pub fn is_history_entry(path: &str) -> bool {
+    if check_output_path(path).is_err() {
+        return false;
+    }
     let Some(rest) = path.strip_prefix("api/") else {
         return false;
     };
@@ -199,7 +209,15 @@ impl HistoryFile {
             })?;
             // The content folder is the site; a new base URL is the same site moved.
             belongs = match SiteIdentity::parse(text) {
-                None => Belongs::ThisSite,
+                None if adopts(path, text, &identity) => Belongs::ThisSite,
+                None => {
+                    warnings.push(format!(
+                        "{path} names no site (an older version wrote it), and this build ({}) is not the site whose watch.toml sits beside it: it is neither read nor recorded into\n  = help: that site's next recorded build adopts it; if the file is this build's history, add this line at its top: {}",
+                        identity.describe(),
+                        identity.line().trim_end()
+                    ));
+                    Belongs::Unclaimed
+                }
                 Some(theirs)
                     if theirs.content == identity.content && theirs.out == identity.out =>
                 {
@@ -223,7 +241,7 @@ impl HistoryFile {
                     Belongs::AnotherSite
                 }
             };
-            if belongs != Belongs::AnotherSite {
+            if matches!(belongs, Belongs::ThisSite | Belongs::ThisSiteElsewhere) {
                 parse_lines(path, text, &mut paths, &mut warnings);
             }
         }
@@ -332,6 +350,33 @@ impl HistoryFile {
     }
 }
 
+/// Whether this build may adopt `history`, a file no build has claimed (`text` its text): when
+/// it is the site the `watch.toml` beside the file describes (the same content and output
+/// folders), since the two are committed together; a build of other content, or into another
+/// folder, run from there (`--content`, `--out`) is not. With no `watch.toml` beside it, only
+/// while it lists no path: an empty file is how a site without one asks to be recorded.
+fn adopts(history: &Utf8Path, text: &str, identity: &SiteIdentity) -> bool {
+    let folder = match history.parent() {
+        Some(folder) if !folder.as_str().is_empty() => folder,
+        _ => Utf8Path::new("."),
+    };
+    match crate::config::load(&folder.join(CONFIG_FILE), false) {
+        Ok(Some(mut declared)) => {
+            declared.history_file = history.to_owned();
+            let theirs = SiteIdentity::of(&declared);
+            theirs.content == identity.content && theirs.out == identity.out
+        }
+        Ok(None) => !text.lines().any(|line| {
+            let line = line.trim_end_matches('\r');
+            !line.is_empty() && !line.starts_with('#')
+        }),
+        Err(_) => false,
+    }
+}
+
+/// The site's config file, in the folder a build runs from.
+const CONFIG_FILE: &str = "watch.toml";
+
 fn parse_lines(
     file: &Utf8Path,
     text: &str,
@@ -430,28 +475,6 @@ impl History {
         }
         text.into_bytes()
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
-fn write_beside(path: &Utf8Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_str().is_empty() => dir,
-        _ => Utf8Path::new("."),
-    };
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().unwrap_or("history");
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
 
 #[cfg(test)]

@@ -5,15 +5,18 @@
 //! the last deploy; this file can. The purge list of a `build` is measured against it, and CI
 //! keeps it (with the publishing history) from one deploy to the next.
 //!
-//! Untrusted input: read with a size bound, without following a link or blocking on a FIFO,
-//! and ignored (with a message) when it is unreadable or belongs to another output folder or
-//! base URL.
+//! Untrusted input: read with a size bound, without following a link (at the file or at the
+//! state folder) or blocking on a FIFO, and ignored (with a message) when it is unreadable,
+//! belongs to another output folder or base URL, or is not one this tool wrote: a path that is
+//! not an output path ([`check_output_path`]: it would become a line of the purge list), or more
+//! files than a record holds ([`MAX_RECORDED_FILES`]).
 
 use crate::render::Output;
+use crate::safe_path::{MAX_RECORDED_FILES, check_output_path};
+use crate::state_file::Folder;
 use camino::{Utf8Path, Utf8PathBuf};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::sync::Arc;
 
 /// The file's name inside the state folder.
@@ -53,24 +56,27 @@ impl LastBuild {
     /// The record in `state_dir`, when there is one for this output folder and base URL.
     pub fn load(state_dir: &Utf8Path, out_dir: &Utf8Path, base_url: &str) -> Option<LastBuild> {
         let path = state_dir.join(LAST_BUILD_FILE);
-        let bytes = match read_bounded(&path) {
-            Ok(Some(bytes)) => bytes,
-            Ok(None) => return None,
-            Err(why) => {
-                tracing::warn!(
-                    "ignoring {path}: {why}; the purge list is measured against the output folder instead"
-                );
-                return None;
-            }
+        let ignore = |why: &dyn std::fmt::Display| -> Option<LastBuild> {
+            tracing::warn!(
+                "ignoring {path}: {why}; the purge list is measured against the output folder instead (delete the file: the next recorded build writes it again)"
+            );
+            None
+        };
+        let read = Folder::own(state_dir, false)
+            .map_err(|err| err.to_string())
+            .and_then(|folder| match folder {
+                Some(folder) => folder
+                    .read(LAST_BUILD_FILE, MAX_BYTES)
+                    .map_err(|err| err.to_string()),
+                None => Ok(None),
+            });
+        let bytes = match read {
+            Ok(bytes) => bytes?,
+            Err(why) => return ignore(&why),
         };
         let record: Record = match serde_json::from_slice(&bytes) {
             Ok(record) => record,
-            Err(err) => {
-                tracing::warn!(
-                    "ignoring {path}: not a record this version reads ({err}); the next recorded build replaces it"
-                );
-                return None;
-            }
+            Err(err) => return ignore(&format!("not a record this version reads ({err})")),
         };
         if record.format != FORMAT
             || record.base_url != base_url
@@ -79,12 +85,10 @@ impl LastBuild {
             tracing::debug!("{path} is another build's (folder or base URL)");
             return None;
         }
-        let files = record
-            .files
-            .into_iter()
-            .filter_map(|(path, hex)| Some((path, u128::from_str_radix(&hex, 16).ok()?)))
-            .collect();
-        Some(LastBuild { files })
+        match trusted_files(record.files) {
+            Ok(files) => Some(LastBuild { files }),
+            Err(why) => ignore(&why),
+        }
     }
 
     /// The record of `outputs` (the files this build owns in the folder).
@@ -135,46 +139,43 @@ impl LastBuild {
         };
         let mut bytes = serde_json::to_vec(&record).map_err(std::io::Error::other)?;
         bytes.push(b'\n');
-        let path = state_dir.join(LAST_BUILD_FILE);
-        if read_bounded(&path).ok().flatten().as_deref() == Some(&bytes[..]) {
+        let folder = Folder::own(state_dir, true)?.ok_or_else(|| {
+            std::io::Error::other(format!("{state_dir} was removed as it was made"))
+        })?;
+        if folder
+            .read(LAST_BUILD_FILE, MAX_BYTES)
+            .ok()
+            .flatten()
+            .as_deref()
+            == Some(&bytes[..])
+        {
             return Ok(());
         }
-        std::fs::create_dir_all(state_dir)?;
-        let temporary = state_dir.join(format!(".{LAST_BUILD_FILE}.{}.tmp", std::process::id()));
-        let written =
-            std::fs::write(&temporary, &bytes).and_then(|()| std::fs::rename(&temporary, &path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&temporary);
-        }
-        written
+        folder.write(LAST_BUILD_FILE, &bytes)
     }
 }
 
-/// The file at `path`: `None` when there is none; an error naming why when it is not a regular
-/// file, cannot be read, or is larger than [`MAX_BYTES`].
-fn read_bounded(path: &Utf8Path) -> Result<Option<Vec<u8>>, String> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path);
-    let file = match file {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => return Err(err.to_string()),
-    };
-    let meta = file.metadata().map_err(|err| err.to_string())?;
-    if !meta.is_file() {
-        return Err("it is not a regular file".into());
+/// The record's files, each an output path with its hash; `Err` says why the record is not
+/// one this tool wrote (it is then not used at all: one bad entry means nothing in it can be
+/// trusted, and the output folder is a sound baseline).
+fn trusted_files(files: BTreeMap<String, String>) -> Result<BTreeMap<String, u128>, String> {
+    if files.len() > MAX_RECORDED_FILES {
+        return Err(format!(
+            "it lists {} files, more than a build records ({MAX_RECORDED_FILES})",
+            files.len()
+        ));
     }
-    if meta.len() > MAX_BYTES {
-        return Err(format!("it is larger than {} MiB", MAX_BYTES >> 20));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|err| err.to_string())?;
-    Ok(Some(bytes))
+    files
+        .into_iter()
+        .map(|(path, hex)| {
+            if let Err(why) = check_output_path(&path) {
+                return Err(format!("it lists {path:?}, not an output path ({why})"));
+            }
+            let hash = u128::from_str_radix(&hex, 16)
+                .map_err(|_| format!("the hash of {path} is not a hash ({hex:?})"))?;
+            Ok((path, hash))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -246,6 +247,65 @@ mod tests {
         let fifo = std::ffi::CString::new(state.join(LAST_BUILD_FILE).as_str()).unwrap();
         // SAFETY: mkfifo(3) on a path this test owns.
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        assert_eq!(
+            LastBuild::load(&state, Utf8Path::new("dist"), "https://a.example"),
+            None
+        );
+    }
+
+    fn saved_record(files: &str) -> String {
+        format!(
+            r#"{{"format":1,"base_url":"https://a.example","out_dir":"dist","files":{{{files}}}}}"#
+        )
+    }
+
+    #[test]
+    fn a_record_naming_what_the_tool_never_writes_is_not_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = Utf8Path::from_path(dir.path()).unwrap().to_owned();
+        let load = || LastBuild::load(&state, Utf8Path::new("dist"), "https://a.example");
+        let hash = "00000000000000000000000000000001";
+        std::fs::write(
+            state.join(LAST_BUILD_FILE),
+            saved_record(&format!(r#""api/a.json":"{hash}""#)),
+        )
+        .unwrap();
+        assert!(load().is_some(), "a record as the tool writes it");
+        for key in [
+            r"api/x
+https://victim.example/everything",
+            "../../etc/passwd",
+            "/abs.json",
+            "api/a b.json",
+            ".content-api/manifest.json",
+        ] {
+            let files = format!(r#""api/a.json":"{hash}","{key}":"{hash}""#);
+            std::fs::write(state.join(LAST_BUILD_FILE), saved_record(&files)).unwrap();
+            assert_eq!(load(), None, "{key}");
+        }
+        let many: Vec<String> = (0..=MAX_RECORDED_FILES)
+            .map(|n| format!(r#""{n}":"{hash}""#))
+            .collect();
+        std::fs::write(state.join(LAST_BUILD_FILE), saved_record(&many.join(","))).unwrap();
+        assert_eq!(load(), None, "more files than a build records");
+    }
+
+    #[test]
+    fn a_state_folder_that_is_a_link_is_neither_read_nor_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Utf8Path::from_path(dir.path()).unwrap();
+        let elsewhere = root.join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        let state = root.join(".content-api");
+        std::os::unix::fs::symlink(&elsewhere, &state).unwrap();
+        let err = record(&[("api/a.json", "1")])
+            .save(&state, Utf8Path::new("dist"), "https://a.example")
+            .unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+        record(&[("api/a.json", "1")])
+            .save(&elsewhere, Utf8Path::new("dist"), "https://a.example")
+            .unwrap();
         assert_eq!(
             LastBuild::load(&state, Utf8Path::new("dist"), "https://a.example"),
             None

@@ -9,6 +9,7 @@
 //! its path, or a catch-all route of the site's own beside it, stops the build with what to do.
 
 use super::site_paths::relative;
+use super::state_file::Folder;
 use crate::config::SiteConfig;
 use crate::render::cloudflare::{FUNCTIONS_ROUTE, FUNCTIONS_ROUTE_MARK, functions_route};
 use crate::render::http::EDGE_MODULE;
@@ -90,14 +91,12 @@ pub fn install(config: &SiteConfig) -> Result<Option<Utf8PathBuf>, FunctionsErro
         Ok(_) => {}
         Err(source) => return Err(FunctionsError::Io { path, source }),
     }
-    let temporary = functions.join(format!(".content-api-route.{}.tmp", std::process::id()));
-    let written =
-        std::fs::write(&temporary, &text).and_then(|()| std::fs::rename(&temporary, &path));
-    if let Err(source) = written {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(FunctionsError::Io { path, source });
+    // Through a temporary file created beside it, never a link planted at its name.
+    match Folder::named(functions).and_then(|folder| folder.write(FUNCTIONS_ROUTE, text.as_bytes()))
+    {
+        Ok(()) => Ok(Some(path)),
+        Err(source) => Err(FunctionsError::Io { path, source }),
     }
-    Ok(Some(path))
 }
 
 /// The file at `path` when it is a regular file (never a link), up to 64 KiB: the route file is
@@ -277,6 +276,32 @@ mod tests {
         assert!(
             install(&config).unwrap().is_none(),
             "no route of ours beside it"
+        );
+    }
+
+    #[test]
+    fn the_route_is_never_written_through_a_link_at_its_temporary_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Utf8Path::from_path(dir.path()).unwrap();
+        let config = config_with_functions(root);
+        std::fs::write(root.join("victim"), "keep").unwrap();
+        let pid = std::process::id();
+        let planted = [format!(".content-api-route.{pid}.tmp")]
+            .into_iter()
+            .chain((0..3).map(|n| format!(".{FUNCTIONS_ROUTE}.{pid}-{n}.tmp")));
+        for name in planted {
+            std::os::unix::fs::symlink(root.join("victim"), root.join("functions").join(name))
+                .unwrap();
+        }
+        let path = install(&config).unwrap().expect("written");
+        assert_eq!(
+            std::fs::read_to_string(root.join("victim")).unwrap(),
+            "keep"
+        );
+        assert!(
+            std::fs::read_to_string(path)
+                .unwrap()
+                .starts_with(FUNCTIONS_ROUTE_MARK)
         );
     }
 }

@@ -8,13 +8,17 @@
 //! response, so a publish that rewrote it lists every URL of the output.
 
 use super::Report;
+use super::safe_path::check_output_path;
+use super::state_file::write_beside;
 use camino::Utf8Path;
 use std::collections::BTreeSet;
 
 /// The URLs of one output path: `{base_url}/{path}`, and for a folder's `index.html` also the
 /// folder's URL with and without the trailing slash (the address the documents link to).
+/// A path that is not an output path ([`check_output_path`]: one read from a tampered record)
+/// is no URL of the site's.
 fn urls_of(base_url: &str, path: &str, into: &mut BTreeSet<String>) {
-    if path == "_headers" || path == "_redirects" || path.starts_with(".content-api/") {
+    if path == "_headers" || path == "_redirects" || check_output_path(path).is_err() {
         return;
     }
     into.insert(format!("{base_url}/{path}"));
@@ -51,26 +55,12 @@ pub fn purge_urls<'a>(
 /// Writes the list to `file` (one URL a line; empty when nothing changed), through a temporary
 /// file and a rename, so a deploy step never reads half a list.
 pub fn write_purge_list(file: &Utf8Path, urls: &[String]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = match file.parent() {
-        Some(dir) if !dir.as_str().is_empty() => dir,
-        _ => Utf8Path::new("."),
-    };
-    let name = file.file_name().unwrap_or("purge");
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
-        for url in urls {
-            out.write_all(url.as_bytes())?;
-            out.write_all(b"\n")?;
-        }
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&temp, file)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    let mut text = String::with_capacity(urls.iter().map(|url| url.len() + 1).sum());
+    for url in urls {
+        text.push_str(url);
+        text.push('\n');
     }
-    result
+    write_beside(file, text.as_bytes())
 }
 
 #[cfg(test)]
@@ -116,5 +106,45 @@ mod tests {
             ["https://e.x/api/posts.json", "https://e.x/llms.txt"]
         );
         assert!(purge_urls(&Report::default(), "https://e.x", ["llms.txt"]).is_empty());
+    }
+
+    #[test]
+    fn a_path_that_is_no_output_path_is_no_url() {
+        let report = Report {
+            removed: vec![
+                "api/x\nhttps://victim.example/everything".into(),
+                "../up.json".into(),
+                "api/a b.json".into(),
+                "api/ok.json".into(),
+            ],
+            ..Report::default()
+        };
+        assert_eq!(
+            purge_urls(&report, "https://e.x", []),
+            ["https://e.x/api/ok.json"]
+        );
+    }
+
+    #[test]
+    fn the_list_is_never_written_through_a_link_at_its_temporary_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Utf8Path::from_path(dir.path()).unwrap();
+        std::fs::write(root.join("victim"), "keep").unwrap();
+        let pid = std::process::id();
+        let planted = [format!(".purge.txt.{pid}.tmp")]
+            .into_iter()
+            .chain((0..3).map(|n| format!(".purge.txt.{pid}-{n}.tmp")));
+        for name in planted {
+            std::os::unix::fs::symlink(root.join("victim"), root.join(name)).unwrap();
+        }
+        write_purge_list(&root.join("purge.txt"), &["https://e.x/a".into()]).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(root.join("victim")).unwrap(),
+            "keep"
+        );
+        assert_eq!(
+            std::fs::read_to_string(root.join("purge.txt")).unwrap(),
+            "https://e.x/a\n"
+        );
     }
 }

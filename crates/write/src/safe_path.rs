@@ -1,4 +1,7 @@
-//! The check every output path passes before anything is written.
+//! The check every output path passes before anything is written, and every path a state file
+//! names (the manifest, the intent record, the fingerprint, `outputs.json`, the deploy record
+//! read back from the live site, the history's lines) passes before it is used: one rule, so a
+//! state file can name nothing the tool could not have written itself.
 
 use super::dir::NAME_MAX;
 use std::fmt;
@@ -17,6 +20,8 @@ pub enum SafePathError {
     BadPart(String),
     /// A part longer than a file name can be (with its length in bytes).
     NameTooLong(String, usize),
+    /// A part with a character no output of this tool has (a control character, a space, `%`...).
+    NotPlain(String),
     /// Inside `.content-api/`, the tool's own state, which no output may replace.
     StateFolder,
 }
@@ -34,6 +39,11 @@ impl fmt::Display for SafePathError {
                 "the name {part:?} is {len} bytes long; file systems allow {NAME_MAX} \
                  (shorten the slug, tag or series name it comes from)"
             ),
+            SafePathError::NotPlain(part) => write!(
+                f,
+                "the path part {part:?} has a character outside ASCII letters, digits, `.`, `_`, \
+                 `-` and `~`, which no output of this tool has"
+            ),
             SafePathError::StateFolder => {
                 f.write_str("the path is inside .content-api/, the tool's own state")
             }
@@ -44,7 +54,7 @@ impl fmt::Display for SafePathError {
 impl std::error::Error for SafePathError {}
 
 /// Accepts `a/b/c.json`: relative, `/`-separated, and no part that is empty, `.`, `..`, or
-/// contains a backslash, a colon (Windows drive) or a NUL.
+/// contains a backslash, a colon (Windows drive) or a control character (a NUL, a newline).
 pub fn check_relative(path: &str) -> Result<(), SafePathError> {
     if path.is_empty() {
         return Err(SafePathError::Empty);
@@ -53,8 +63,8 @@ pub fn check_relative(path: &str) -> Result<(), SafePathError> {
         return Err(SafePathError::Absolute);
     }
     for part in path.split('/') {
-        let bad =
-            part.is_empty() || part == "." || part == ".." || part.contains(['\\', '\0', ':']);
+        let bad = part.is_empty() || part == "." || part == ".." || part.contains(['\\', ':']);
+        let bad = bad || part.contains(char::is_control);
         if bad {
             return Err(SafePathError::BadPart(part.to_string()));
         }
@@ -63,18 +73,34 @@ pub fn check_relative(path: &str) -> Result<(), SafePathError> {
 }
 
 /// [`check_relative`], plus what the file system and the tool need of an output path: every
-/// part fits in a file name, and nothing is inside the state folder. State files name outputs
-/// with it too, so an edited manifest cannot make the tool remove its own state.
+/// part fits in a file name, is plain (ASCII letters, digits, `.`, `_`, `-`, `~`: slugs and the
+/// tool's fixed names, so a path is its own URL, with nothing a purge list or a host file could
+/// read otherwise), and nothing is inside the state folder. State files name outputs with it
+/// too, so an edited manifest cannot make the tool remove its own state, nor an edited record
+/// put a line of its choosing in a purge list.
 pub fn check_output_path(path: &str) -> Result<(), SafePathError> {
     check_relative(path)?;
     if path.starts_with(STATE_FOLDER) {
         return Err(SafePathError::StateFolder);
     }
-    match path.split('/').find(|part| part.len() > NAME_MAX) {
-        Some(part) => Err(SafePathError::NameTooLong(part.to_string(), part.len())),
-        None => Ok(()),
+    for part in path.split('/') {
+        if part.len() > NAME_MAX {
+            return Err(SafePathError::NameTooLong(part.to_string(), part.len()));
+        }
+        if !part.bytes().all(is_plain) {
+            return Err(SafePathError::NotPlain(part.to_string()));
+        }
     }
+    Ok(())
 }
+
+fn is_plain(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-' | b'~')
+}
+
+/// The most files a record of one build may list (`outputs.json`, the deploy record): what
+/// their size bounds were chosen for. A record listing more is not one this tool wrote.
+pub const MAX_RECORDED_FILES: usize = 200_000;
 
 #[cfg(test)]
 mod tests {
@@ -104,6 +130,9 @@ mod tests {
             "c:/x",
             "a/\0",
             "./a",
+            "api/x\nhttps://victim.example/everything",
+            "api/x\r.json",
+            "api/\u{7f}.json",
         ] {
             assert!(check_relative(path).is_err(), "{path:?}");
         }
@@ -123,5 +152,23 @@ mod tests {
             Err(SafePathError::StateFolder)
         );
         assert!(check_output_path("../x").is_err());
+    }
+
+    #[test]
+    fn output_paths_are_plain_so_each_is_its_own_url() {
+        for path in [
+            "api/x y.json",
+            "api/%2e%2e/x.json",
+            "api/x.json?y",
+            "api/#x",
+            "api/caf\u{e9}.json",
+            "api/\u{2028}.json",
+        ] {
+            assert!(
+                matches!(check_output_path(path), Err(SafePathError::NotPlain(_))),
+                "{path:?}"
+            );
+        }
+        assert_eq!(check_output_path("api/timeline/en/rust_1~2.json"), Ok(()));
     }
 }

@@ -3,9 +3,18 @@
 //! untrusted input, so each is opened without blocking (a FIFO in its place is an error, not a
 //! hang), must be a regular file, and is read up to a bound (a link to `/dev/zero` or a huge
 //! file is an error naming it, not a read until memory runs out).
+//!
+//! And writing those kept outside the output folder (the history, `outputs.json`, the purge
+//! list, the Pages route): [`Folder::write`], through a temporary file that is created, never
+//! opened (`O_CREAT | O_EXCL | O_NOFOLLOW`: a link or file planted at its name is not written
+//! through), then renamed, all relative to the folder held open, which for the tool's own state
+//! folder may not be a link.
 
-use camino::Utf8Path;
-use std::io::Read;
+use camino::{Utf8Path, Utf8PathBuf};
+use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::io::Errno;
+use std::io::{Read, Write};
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::OpenOptionsExt;
 
 /// Why a state file was not read.
@@ -116,6 +125,155 @@ pub fn read_bounded(
     Ok(bytes)
 }
 
+/// A folder held open, that state files are read from and written into by name.
+pub struct Folder {
+    path: Utf8PathBuf,
+    fd: OwnedFd,
+}
+
+impl Folder {
+    /// A folder the user chose (the history's, the purge list's, the Pages Functions'),
+    /// created when missing; it may be a link to a folder.
+    pub fn named(path: &Utf8Path) -> std::io::Result<Folder> {
+        std::fs::create_dir_all(path)?;
+        Folder::open(path, Links::Follow)
+    }
+
+    /// The tool's own state folder (`.content-api` beside the history), created when `create`;
+    /// `Ok(None)` when missing and not created. A link there is an error naming it: the state
+    /// is the tool's, so it is never written through a link that someone else could point
+    /// anywhere (the same rule as the output folder's `.content-api`).
+    pub fn own(path: &Utf8Path, create: bool) -> std::io::Result<Option<Folder>> {
+        if create {
+            if let Some(parent) = path.parent().filter(|p| !p.as_str().is_empty()) {
+                std::fs::create_dir_all(parent)?;
+            }
+            match std::fs::create_dir(path) {
+                Err(err) if err.kind() != std::io::ErrorKind::AlreadyExists => return Err(err),
+                _ => {}
+            }
+        }
+        match Folder::open(path, Links::Refuse) {
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            opened => opened.map(Some),
+        }
+    }
+
+    fn open(path: &Utf8Path, links: Links) -> std::io::Result<Folder> {
+        let mut flags = OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC;
+        if links == Links::Refuse {
+            flags |= OFlags::NOFOLLOW;
+        }
+        match rustix::fs::open(path.as_std_path(), flags, Mode::empty()) {
+            Ok(fd) => Ok(Folder {
+                path: path.to_owned(),
+                fd,
+            }),
+            Err(Errno::LOOP | Errno::NOTDIR) => Err(std::io::Error::other(not_a_folder(path))),
+            Err(errno) => Err(errno.into()),
+        }
+    }
+
+    pub fn path(&self) -> &Utf8Path {
+        &self.path
+    }
+
+    /// [`read_state`] of the file `name` in this folder (a link at `name` is an error).
+    pub fn read(&self, name: &str, max_bytes: u64) -> Result<Option<Vec<u8>>, StateReadError> {
+        let path = self.path.join(name);
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let file = match rustix::fs::openat(&self.fd, name, flags, Mode::empty()) {
+            Ok(fd) => std::fs::File::from(fd),
+            Err(Errno::NOENT) => return Ok(None),
+            Err(Errno::LOOP) => {
+                return Err(StateReadError::NotAFile {
+                    path: path.to_string(),
+                    kind: "a symbolic link",
+                });
+            }
+            Err(errno) => {
+                return Err(StateReadError::Io {
+                    path: path.to_string(),
+                    source: errno.into(),
+                });
+            }
+        };
+        let meta = file.metadata().map_err(|source| StateReadError::Io {
+            path: path.to_string(),
+            source,
+        })?;
+        if !meta.is_file() {
+            return Err(StateReadError::NotAFile {
+                path: path.to_string(),
+                kind: crate::source::kind_of(meta.file_type()),
+            });
+        }
+        read_bounded(file, &meta, path.as_str(), max_bytes).map(Some)
+    }
+
+    /// Puts `bytes` at `name` in this folder: written into a new temporary file, synced, then
+    /// renamed over `name` (a link at `name` is replaced, not followed), so a reader sees the
+    /// old or the new file.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+        let (temp, fd) = self.create_temp(name)?;
+        let mut file = std::fs::File::from(fd);
+        let written = file
+            .write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| {
+                rustix::fs::renameat(&self.fd, &temp, &self.fd, name).map_err(Into::into)
+            });
+        if written.is_err() {
+            let _ = rustix::fs::unlinkat(&self.fd, &temp, AtFlags::empty());
+        }
+        written
+    }
+
+    /// A new temporary file beside `name`: created, never opened (`O_EXCL | O_NOFOLLOW`), under
+    /// the next free name when something already holds one (a leftover, or a planted link).
+    fn create_temp(&self, name: &str) -> std::io::Result<(String, OwnedFd)> {
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        // Cut so the temporary name fits in a file name whatever the target's length.
+        let mut keep = name.len().min(100);
+        while !name.is_char_boundary(keep) {
+            keep -= 1;
+        }
+        let mut n = 0;
+        loop {
+            let temp = format!(".{}.{}-{n}.tmp", &name[..keep], std::process::id());
+            match rustix::fs::openat(&self.fd, &temp, flags, Mode::from_raw_mode(0o644)) {
+                Ok(fd) => return Ok((temp, fd)),
+                Err(Errno::EXIST) if n < 100 => n += 1,
+                Err(errno) => return Err(errno.into()),
+            }
+        }
+    }
+}
+
+/// Writes `bytes` to `path` through [`Folder::write`] in its folder (created when missing), a
+/// folder the user chose.
+pub fn write_beside(path: &Utf8Path, bytes: &[u8]) -> std::io::Result<()> {
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_str().is_empty() => folder,
+        _ => Utf8Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other(format!("{path} names no file")))?;
+    Folder::named(folder)?.write(name, bytes)
+}
+
+fn not_a_folder(path: &Utf8Path) -> String {
+    let what = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => "a symbolic link",
+        _ => "not a folder",
+    };
+    format!(
+        "{path} is {what}: content-api keeps its state only in a folder of its own, never through a link (remove it; the next recorded build makes the folder)"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +310,38 @@ mod tests {
                 .unwrap()
                 .unwrap(),
             b"fine"
+        );
+    }
+
+    #[test]
+    fn a_write_never_goes_through_a_link_at_its_temporary_name_or_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Utf8Path::from_path(dir.path()).unwrap();
+        let victim = root.join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        // Links planted at every temporary name the next writes could choose.
+        let folder = Folder::named(&root.join("site")).unwrap();
+        for n in 0..3 {
+            let temp = root.join(format!("site/.state.{}-{n}.tmp", std::process::id()));
+            std::os::unix::fs::symlink(&victim, temp).unwrap();
+        }
+        folder.write("state", b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(
+            std::fs::read_to_string(root.join("site/state")).unwrap(),
+            "new"
+        );
+        // The tool's own state folder may not be a link.
+        std::fs::create_dir(root.join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(root.join("elsewhere"), root.join("site/.content-api")).unwrap();
+        let err = Folder::own(&root.join("site/.content-api"), true)
+            .err()
+            .expect("a link is refused");
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert!(
+            Folder::own(&root.join("site/none"), false)
+                .unwrap()
+                .is_none()
         );
     }
 }

@@ -121,6 +121,7 @@ fn only_api_paths_are_recorded_sorted_one_a_line_and_written_only_when_they_chan
 fn bad_lines_are_reported_with_file_and_line_and_never_kept() {
     let (_keep, root) = dir();
     let file = root.join("content-api.history");
+    std::fs::write(root.join("watch.toml"), "").unwrap();
     std::fs::write(
         &file,
         "# comment\napi/ok.json\r\n<<<<<<< HEAD\napi/../../etc/passwd\n\napi/x.json 200\n",
@@ -151,6 +152,7 @@ fn a_legacy_history_is_validated_merged_and_moved_once() {
     )
     .unwrap();
     let file = root.join("content-api.history");
+    std::fs::write(root.join("watch.toml"), "").unwrap();
     std::fs::write(&file, "api/new.json\n").unwrap();
     let mut history = HistoryFile::load(&site(&file, &out)).unwrap();
     assert!(history.has_legacy());
@@ -169,6 +171,52 @@ fn a_legacy_history_is_validated_merged_and_moved_once() {
     let again = HistoryFile::load(&site(&file, &out)).unwrap();
     assert!(!again.has_legacy());
     assert_eq!(again.history(), history.history());
+}
+
+#[test]
+fn a_history_no_build_claimed_is_adopted_only_by_the_site_whose_watch_toml_is_beside_it() {
+    let (_keep, root) = dir();
+    let file = root.join("content-api.history");
+    let older = "api/ours.json\n";
+    std::fs::write(&file, older).unwrap();
+    std::fs::write(root.join("watch.toml"), "content_dir = \"posts\"\n").unwrap();
+    // Another site's build run from this folder (other content, or the defaults' folders).
+    let mut other = site(&file, &root.join("out"));
+    for content in [root.join("content"), root.join("../elsewhere/content")] {
+        other.content_dir = content;
+        let mut theirs = HistoryFile::load(&other).unwrap();
+        assert_eq!(theirs.history().paths().count(), 0, "nothing read");
+        assert!(!theirs.records());
+        assert_eq!(theirs.warnings.len(), 1, "{:?}", theirs.warnings);
+        assert!(
+            theirs.warnings[0].contains("neither read nor recorded")
+                && theirs.warnings[0].contains("# site: {"),
+            "{:?}",
+            theirs.warnings
+        );
+        theirs.record(["api/theirs.json"]).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), older, "untouched");
+    }
+    // The site of that watch.toml reads it and, recording, claims it.
+    let mut ours = site(&file, &root.join("out"));
+    ours.content_dir = root.join("posts");
+    let mut history = HistoryFile::load(&ours).unwrap();
+    assert!(history.warnings.is_empty(), "{:?}", history.warnings);
+    assert!(history.records());
+    history.record(["api/new.json"]).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains(r#""content":"posts""#), "{text}");
+    assert!(
+        text.contains("api/ours.json\napi/new.json")
+            || text.contains("api/new.json\napi/ours.json")
+    );
+    // Without a watch.toml beside it, no build adopts it, unless it lists nothing yet (a site
+    // without one asks to be recorded by creating the file).
+    std::fs::write(&file, older).unwrap();
+    std::fs::remove_file(root.join("watch.toml")).unwrap();
+    assert!(!HistoryFile::load(&ours).unwrap().records());
+    std::fs::write(&file, "# nothing yet\n").unwrap();
+    assert!(HistoryFile::load(&ours).unwrap().records());
 }
 
 #[test]
