@@ -600,6 +600,30 @@ proptest! {
     }
 }
 
+/// Issue 37 (the links storm, seed 2012): a series' only chapter is deleted, then a new post
+/// joins the series. The new post gets the deleted one's input from the pool, with a new path,
+/// so the series' members hold the same input as before the series emptied: its paths must
+/// still be set.
+#[test]
+fn a_series_that_empties_then_gets_a_new_chapter_lists_it() {
+    let mut harness = Harness::new();
+    harness.run(&Op::CreateSeries);
+    let chapter = Op::Create {
+        lang: false,
+        day: 1500,
+        words: vec![0],
+        tags: vec![1],
+        series: Some((2, 1)),
+        draft: false,
+    };
+    harness.run(&chapter);
+    let first = harness.pick_owned(0).unwrap();
+    harness.run(&Op::Delete {
+        post: harness.posts().iter().position(|p| *p == first).unwrap(),
+    });
+    harness.run(&chapter);
+}
+
 #[test]
 fn a_deleted_folder_and_a_recreated_folder_are_followed() {
     let mut harness = Harness::new();

@@ -62,7 +62,8 @@ fn storms_on_a_site_with_links_end_equal_to_a_fresh_build() {
     let burst = seeds(&[201, 202, 203])
         .into_iter()
         .map(|seed| run_on(&Site::generate_linked(seed), seed, Pace::Burst, BURST_EDITS));
-    let human = seeds(&[204])
+    // 2012: a moved post joins a Spanish series that had emptied (issue 37).
+    let human = seeds(&[204, 2012])
         .into_iter()
         .map(|seed| run_on(&Site::generate_linked(seed), seed, Pace::Human, HUMAN_EDITS));
     check(burst.chain(human).collect());

@@ -534,6 +534,98 @@ fn a_site_document_edited_in_the_output_is_kept_and_written_back_once_deleted() 
     daemon.settles("the site's own llms.txt deleted");
 }
 
+/// Issue 37: a post that is a link to another post (both content paths). The OS reports an
+/// edit at the target's path only; the link's path reads the same file, so it is republished
+/// too: after an edit in place, an atomic save (a new file at the target's path), and the
+/// target removed (the link then leads nowhere, an error) and written again.
+#[test]
+fn a_post_linked_to_another_post_is_republished_when_its_target_changes() {
+    const LINK: &str = "blog/en/2024-07-01_linked.md";
+    const TARGET: &str = "blog/es/2023-08-27_training-for-my-first-half-marathon.md";
+    let daemon = Daemon::start_with(false, &[], |content| {
+        std::os::unix::fs::symlink(
+            "../es/2023-08-27_training-for-my-first-half-marathon.md",
+            content.join(LINK),
+        )
+        .unwrap();
+    });
+    daemon.settles("the first build");
+    let target = daemon.path(TARGET);
+    std::fs::write(&target, edit_title(&target, "Edited in place")).unwrap();
+    daemon.settles("an edit in place of a linked post's target");
+    let text = edit_title(&target, "Saved atomically");
+    std::fs::write(daemon.path("blog/es/.training.md.tmp"), text).unwrap();
+    std::fs::rename(daemon.path("blog/es/.training.md.tmp"), &target).unwrap();
+    daemon.settles("an atomic save of a linked post's target");
+    let text = std::fs::read_to_string(&target).unwrap();
+    std::fs::remove_file(&target).unwrap();
+    daemon.wait_for_log("2024-07-01_linked.md");
+    std::fs::write(&target, text.replace("Saved atomically", "Written again")).unwrap();
+    daemon.settles("a linked post's target removed and written again");
+    assert!(daemon.output().contains_key("blog/linked.md"));
+}
+
+/// Issue 37: more link shapes, each compared with a fresh build. Hard links between two posts
+/// parted by an atomic save; a linked folder's target replaced as a checkout does (removed,
+/// then written again file by file); the link replaced by a real folder; a link to another post
+/// made and removed while watching.
+#[test]
+fn links_replaced_parted_made_and_removed_while_watching_are_followed() {
+    use std::os::unix::fs::symlink;
+    const HARD_LINK: &str = "blog/en/2024-01-05_a-hard-link.md";
+    const HARD_LINKED: &str = "blog/en/2023-04-09_hello-from-medellin.md";
+    const SPANISH: &str = "2024-06-02_running-up-las-palmas.md";
+    let daemon = Daemon::start_with(false, &[], |content| {
+        std::fs::create_dir(content.join("_shared")).unwrap();
+        std::fs::rename(content.join("blog/es"), content.join("_shared/es")).unwrap();
+        symlink("../_shared/es", content.join("blog/es")).unwrap();
+        std::fs::hard_link(content.join(HARD_LINKED), content.join(HARD_LINK)).unwrap();
+    });
+    daemon.settles("the first build");
+    let atomic_save = |path: &Path, title: &str| {
+        let tmp = path.with_extension("md.tmp");
+        std::fs::write(&tmp, edit_title(path, title)).unwrap();
+        std::fs::rename(&tmp, path).unwrap();
+    };
+    atomic_save(&daemon.path(HARD_LINK), "No longer a hard link");
+    daemon.settles("an atomic save parting two hard links");
+    let other = daemon.path(HARD_LINKED);
+    std::fs::write(&other, edit_title(&other, "The other one")).unwrap();
+    daemon.settles("an edit of the other, parted, post");
+
+    let shared = daemon.path("_shared/es");
+    let aside = daemon.site.path().join("es-aside");
+    std::fs::rename(&shared, &aside).unwrap();
+    std::fs::create_dir(&shared).unwrap();
+    for entry in std::fs::read_dir(&aside).unwrap().flatten() {
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), shared.join(entry.file_name())).unwrap();
+        }
+    }
+    daemon.settles("a linked folder's target replaced");
+    let spanish = shared.join(SPANISH);
+    std::fs::write(&spanish, edit_title(&spanish, "In the new target")).unwrap();
+    daemon.settles("an edit in a linked folder's replaced target");
+
+    std::fs::remove_file(daemon.path("blog/es")).unwrap();
+    std::fs::rename(&aside, daemon.path("blog/es")).unwrap();
+    daemon.settles("a linked folder replaced by a real folder");
+    let edited = daemon.path("blog/es").join(SPANISH);
+    std::fs::write(&edited, edit_title(&edited, "In the real folder")).unwrap();
+    std::fs::write(&spanish, edit_title(&spanish, "In the old target")).unwrap();
+    daemon.settles("edits in the real folder and the old target");
+
+    const LINK: &str = "blog/en/2024-07-01_linked.md";
+    symlink(format!("../es/{SPANISH}"), daemon.path(LINK)).unwrap();
+    daemon.settles("a link to another post made");
+    std::fs::write(&edited, edit_title(&edited, "Through a new link")).unwrap();
+    daemon.settles("an edit at a new link's target");
+    std::fs::remove_file(daemon.path(LINK)).unwrap();
+    daemon.settles("a link to another post removed");
+    std::fs::write(&edited, edit_title(&edited, "No link any more")).unwrap();
+    daemon.settles("an edit at a former link's target");
+}
+
 #[test]
 fn polling_finds_changes_too() {
     let daemon = Daemon::start(false, &["--poll", "100ms"]);

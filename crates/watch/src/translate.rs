@@ -134,15 +134,30 @@ impl Translator {
         !reaching.is_empty()
     }
 
-    /// Adds a changed content path, and the other content paths that read the same file.
+    /// Adds a changed content path, and the other content paths that read the same file: hard
+    /// links, and links whose target is this path or above it (`blog/en/a.md -> ../es/b.md`:
+    /// the OS reports an edit at `blog/es/b.md` only).
     fn add_content(&self, relative: String, listing_changed: bool, changes: &mut Changes) {
-        if listing_changed && let Some((folder, _)) = relative.rsplit_once('/') {
-            changes.folders.insert(folder.to_string());
+        let linked = self.aliases.reaching(&self.content_root.join(&relative));
+        let linked =
+            linked
+                .iter()
+                .filter_map(|link| match self.target(&self.content_root.join(link)) {
+                    Some(Target::Content(link)) => Some(link),
+                    _ => None,
+                });
+        let sharing: Vec<String> = self
+            .aliases
+            .sharing(&relative)
+            .map(str::to_string)
+            .collect();
+        for path in sharing.into_iter().chain(linked).chain([relative]) {
+            // The link's folder too: a link whose target came or went may change the aliases.
+            if listing_changed && let Some((folder, _)) = path.rsplit_once('/') {
+                changes.folders.insert(folder.to_string());
+            }
+            changes.content.insert(path);
         }
-        for other in self.aliases.sharing(&relative) {
-            changes.content.insert(other.to_string());
-        }
-        changes.content.insert(relative);
     }
 
     fn target(&self, path: &Path) -> Option<Target> {

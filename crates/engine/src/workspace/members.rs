@@ -26,6 +26,10 @@ pub(super) trait MembersInput: Copy {
         durability: Durability,
     ) -> Self;
     fn files(self, db: &Database) -> &Arc<[SourceFile]>;
+    /// Whether the input holds `files` as they are now.
+    fn holds(self, db: &Database, files: &[SourceFile]) -> bool {
+        **self.files(db) == *files
+    }
     fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>);
 }
 
@@ -69,6 +73,12 @@ impl MembersInput for SeriesMembers {
     fn files(self, db: &Database) -> &Arc<[SourceFile]> {
         SeriesMembers::files(self, db)
     }
+    /// The paths too: a deleted chapter's input, pooled, may come back at another path
+    /// (`Workspace::put`), and an emptied series keeps its input, so equal files can hold old
+    /// paths.
+    fn holds(self, db: &Database, files: &[SourceFile]) -> bool {
+        **self.files(db) == *files && *self.paths(db) == paths_of(db, files)
+    }
     fn set_files_to(self, db: &mut Database, files: Arc<[SourceFile]>) {
         let paths = paths_of(db, &files);
         if *self.paths(db) != paths {
@@ -76,9 +86,11 @@ impl MembersInput for SeriesMembers {
                 .with_durability(MEMBERS_DURABILITY)
                 .to(paths);
         }
-        self.set_files(db)
-            .with_durability(MEMBERS_DURABILITY)
-            .to(files);
+        if **self.files(db) != *files {
+            self.set_files(db)
+                .with_durability(MEMBERS_DURABILITY)
+                .to(files);
+        }
     }
 }
 
@@ -116,7 +128,7 @@ pub(super) fn sync_members<K, M: MembersInput>(
         names_changed |= listed.contains_key(&name) != files.is_some();
         let Some(files) = files else { continue };
         match inputs.get(&name) {
-            Some(&input) if **input.files(db) == *files => {}
+            Some(&input) if input.holds(db, &files) => {}
             Some(&input) => {
                 input.set_files_to(db, files);
                 members_changed = true;
