@@ -658,7 +658,7 @@ fn watch_says_when_a_file_is_fixed_and_repeats_an_error_in_full() {
 #[test]
 fn the_read_bounds_in_help_are_the_codes() {
     let dir = tempfile::tempdir().unwrap();
-    let mcp = content_api::mcp::Bounds::DEFAULT;
+    let mcp = content_api::mcp::BOUNDS;
     let verify = content_api::verify::client::Bounds::DEFAULT;
     for (command, bounds) in [
         ("mcp", [mcp.max_bytes, mcp.deadline.as_secs()]),

@@ -14,7 +14,7 @@ use content_api_write as write;
 
 mod source;
 
-pub use source::{Bounds, Fetched, MAX_API_FILE_BYTES, Source};
+pub use source::{BOUNDS, Fetched, MAX_API_FILE_BYTES, Source};
 
 use crate::render::tools::{TOOLS, Tool};
 use rmcp::model::{

@@ -8,8 +8,9 @@
 use crate::render::{OPERATIONS, Operation};
 use crate::write::published::read_published;
 use camino::Utf8Path;
+use content_api_verify::client::Bounds;
+use content_api_verify::live::{describe, is_loopback};
 use serde_json::Value;
-use std::error::Error as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -26,22 +27,11 @@ const DEADLINE: Duration = Duration::from_secs(30);
 /// Redirects followed within the site's origin, per request (a loop is an error, not a hang).
 const MAX_REDIRECTS: usize = 10;
 
-/// How much one request to a live site may take.
-#[derive(Clone, Copy, Debug)]
-pub struct Bounds {
-    /// From connecting to the body's last byte.
-    pub deadline: Duration,
-    /// The most bytes of a body.
-    pub max_bytes: u64,
-}
-
-impl Bounds {
-    /// The command's: [`DEADLINE`] and [`MAX_API_FILE_BYTES`].
-    pub const DEFAULT: Bounds = Bounds {
-        deadline: DEADLINE,
-        max_bytes: MAX_API_FILE_BYTES,
-    };
-}
+/// How much one request to a live site may take: [`DEADLINE`] and [`MAX_API_FILE_BYTES`].
+pub const BOUNDS: Bounds = Bounds {
+    deadline: DEADLINE,
+    max_bytes: MAX_API_FILE_BYTES,
+};
 
 /// The answer for one file of the API.
 #[derive(Debug)]
@@ -88,7 +78,7 @@ impl Source {
     /// A live site, given by its root URL (or its index's URL): its `/api/index.json` must
     /// answer, and list every operation the tools read at the path this build's table has.
     pub async fn site(url: &str) -> Result<Source, String> {
-        Source::site_within(url, Bounds::DEFAULT).await
+        Source::site_within(url, BOUNDS).await
     }
 
     /// [`Source::site`], each request within `bounds`.
@@ -137,9 +127,7 @@ impl Source {
                 bounds,
             } => {
                 let url = format!("{root}/{path}");
-                match tokio::time::timeout(bounds.deadline, get(client, &url, bounds.max_bytes))
-                    .await
-                {
+                match tokio::time::timeout(bounds.deadline, get(client, &url, *bounds)).await {
                     Ok(fetched) => fetched,
                     Err(_) => Fetched::Failed(format!(
                         "timed out after {} s waiting for {url}.",
@@ -179,8 +167,9 @@ fn client_for(url: &url::Url) -> Result<reqwest::Client, String> {
         .map_err(|err| format!("cannot start an HTTP client: {err}"))
 }
 
-/// GETs `url`, its body read up to `max_bytes` (the caller bounds the time).
-async fn get(client: &reqwest::Client, url: &str, max_bytes: u64) -> Fetched {
+/// GETs `url`, its body read up to `bounds.max_bytes` (the caller bounds the time).
+async fn get(client: &reqwest::Client, url: &str, bounds: Bounds) -> Fetched {
+    let max_bytes = bounds.max_bytes;
     let response = client
         .get(url)
         .header(reqwest::header::ACCEPT, "application/json")
@@ -188,7 +177,12 @@ async fn get(client: &reqwest::Client, url: &str, max_bytes: u64) -> Fetched {
         .await;
     let mut response = match response {
         Ok(response) => response,
-        Err(err) => return Fetched::Failed(format!("GET {url} failed: {}.", describe(&err))),
+        Err(err) => {
+            return Fetched::Failed(format!(
+                "GET {url} failed: {}.",
+                describe(&err, bounds.deadline)
+            ));
+        }
     };
     let status = response.status();
     if status == reqwest::StatusCode::NOT_FOUND {
@@ -223,7 +217,10 @@ async fn get(client: &reqwest::Client, url: &str, max_bytes: u64) -> Fetched {
             Ok(Some(chunk)) => body.extend_from_slice(&chunk),
             Ok(None) => return text(body, url),
             Err(err) => {
-                return Fetched::Failed(format!("GET {url} failed: {}.", describe(&err)));
+                return Fetched::Failed(format!(
+                    "GET {url} failed: {}.",
+                    describe(&err, bounds.deadline)
+                ));
             }
         }
     }
@@ -242,27 +239,6 @@ fn text(bytes: Vec<u8>, name: &str) -> Fetched {
     match String::from_utf8(bytes) {
         Ok(text) => Fetched::Found(text),
         Err(_) => Fetched::Failed(format!("{name} is not UTF-8.")),
-    }
-}
-
-/// reqwest's error with its causes (the top one alone says little: "error sending request").
-fn describe(err: &reqwest::Error) -> String {
-    let mut text = err.to_string();
-    let mut cause = err.source();
-    while let Some(inner) = cause {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
-        cause = inner.source();
-    }
-    text
-}
-
-fn is_loopback(url: &url::Url) -> bool {
-    match url.host() {
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        Some(url::Host::Domain(name)) => name == "localhost",
-        None => false,
     }
 }
 
@@ -436,18 +412,5 @@ mod tests {
                 .is_ok(),
             "a redirect within the origin is followed"
         );
-    }
-
-    #[test]
-    fn only_local_addresses_skip_the_proxy() {
-        for (url, local) in [
-            ("http://127.0.0.1:4321", true),
-            ("http://[::1]:80", true),
-            ("http://localhost:4321", true),
-            ("https://example.com", false),
-            ("http://10.0.0.1", false),
-        ] {
-            assert_eq!(is_loopback(&url::Url::parse(url).unwrap()), local, "{url}");
-        }
     }
 }

@@ -77,8 +77,9 @@ pub fn fetch(url: &str, limit: Duration, max_bytes: u64) -> Result<Fetched, Stri
     })
 }
 
-/// reqwest's error with its causes, led by what happened.
-fn describe(err: &reqwest::Error, limit: Duration) -> String {
+/// reqwest's error with its causes, led by what happened (the top one alone says little:
+/// "error sending request"); `limit` is the request's deadline, named for a timeout.
+pub fn describe(err: &reqwest::Error, limit: Duration) -> String {
     if err.is_timeout() {
         return format!("no answer within {} s", limit.as_secs_f32());
     }
@@ -96,7 +97,8 @@ fn describe(err: &reqwest::Error, limit: Duration) -> String {
     text
 }
 
-fn is_loopback(url: &url::Url) -> bool {
+/// Whether `url` names this machine: such a request skips any proxy of the environment.
+pub fn is_loopback(url: &url::Url) -> bool {
     match url.host() {
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
         Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
@@ -108,6 +110,19 @@ fn is_loopback(url: &url::Url) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_local_addresses_skip_the_proxy() {
+        for (url, local) in [
+            ("http://127.0.0.1:4321", true),
+            ("http://[::1]:80", true),
+            ("http://localhost:4321", true),
+            ("https://example.com", false),
+            ("http://10.0.0.1", false),
+        ] {
+            assert_eq!(is_loopback(&url::Url::parse(url).unwrap()), local, "{url}");
+        }
+    }
     use std::io::{Read, Write};
     use std::net::TcpListener;
 

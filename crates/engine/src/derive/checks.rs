@@ -6,7 +6,7 @@ use super::taxonomy::tag_tiers;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::parse::{
-    parse_deck, parse_post, parse_series, parse_skill, parse_tag, post_meta, tag_meta,
+    Parsed, parse_deck, parse_post, parse_series, parse_skill, parse_tag, post_meta, tag_meta,
 };
 use crate::source::{FileRole, classify};
 use std::collections::BTreeMap;
@@ -68,26 +68,24 @@ pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
 /// A deck's own errors, with its mistyped keys.
 #[salsa::tracked(returns(ref))]
 fn deck_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
-    let parsed = parse_deck(db, file);
-    let mut out = parsed.diagnostics.clone();
-    out.extend(near_miss_errors(
-        db,
-        file.path(db).as_str(),
-        &parsed.unknown_keys,
-    ));
-    out
+    with_mistyped_keys(db, file, parse_deck(db, file))
 }
 
 /// A series' own errors, with its mistyped keys.
 #[salsa::tracked(returns(ref))]
 fn series_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
-    let parsed = parse_series(db, file);
+    with_mistyped_keys(db, file, parse_series(db, file))
+}
+
+/// The parse's errors of `file` and those of its keys that are near misses of known ones.
+fn with_mistyped_keys<T>(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    parsed: &Parsed<T>,
+) -> Vec<Diagnostic> {
     let mut out = parsed.diagnostics.clone();
-    out.extend(near_miss_errors(
-        db,
-        file.path(db).as_str(),
-        &parsed.unknown_keys,
-    ));
+    let path = file.path(db).as_str();
+    out.extend(near_miss_errors(db, path, &parsed.unknown_keys));
     out
 }
 
