@@ -3,13 +3,16 @@
 //!
 //! "Changed" is what the publisher wrote: it writes a file only when its bytes differ from the
 //! disk's, so the list is exact against the output folder the build started from. State files
-//! (`.content-api/`) are not URLs. `_redirects` is not either; what it changes (a path now
-//! answering 410) is a removed file, listed as such. `_headers` changes the headers of every
+//! (`.content-api/`) are not URLs, nor are the files that configure a host and are never
+//! served (`render::http::HOST_FILES`: `_headers`, `_redirects`, `_worker.js`,
+//! `_content-api.js`, `_nginx_gone.conf`...). What `_redirects` changes (a path now answering
+//! 410) is a removed file, listed as such. `_headers` changes the headers of every
 //! response, so a publish that rewrote it lists every URL of the output.
 
 use super::Report;
 use super::safe_path::check_output_path;
 use super::state_file::write_beside;
+use crate::render::http::HOST_FILES;
 use camino::Utf8Path;
 use std::collections::BTreeSet;
 
@@ -18,7 +21,7 @@ use std::collections::BTreeSet;
 /// A path that is not an output path ([`check_output_path`]: one read from a tampered record)
 /// is no URL of the site's.
 fn urls_of(base_url: &str, path: &str, into: &mut BTreeSet<String>) {
-    if path == "_headers" || path == "_redirects" || check_output_path(path).is_err() {
+    if HOST_FILES.contains(&path) || check_output_path(path).is_err() {
         return;
     }
     into.insert(format!("{base_url}/{path}"));
@@ -68,13 +71,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn written_and_removed_paths_become_urls_and_state_files_do_not() {
+    fn written_and_removed_paths_become_urls_and_state_and_host_files_do_not() {
         let report = Report {
             written: vec![
                 "blog/x.md".into(),
                 "_redirects".into(),
                 "developers/index.html".into(),
                 ".content-api/manifest.json".into(),
+                "_content-api.js".into(),
+                "_nginx_gone.conf".into(),
+                "_worker.js".into(),
+                "_routes.json".into(),
             ],
             removed: vec!["api/timeline/en/gone.json".into()],
             ..Report::default()
