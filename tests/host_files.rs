@@ -387,3 +387,47 @@ fn check_and_build_report_what_cloudflare_pages_would_refuse() {
         );
     }
 }
+
+/// Issue 38: the site's `robots.txt` read as RFC 9309 reads it, named by the file its owner
+/// edits (`public/robots.txt`, which the generator copied into the output), in the same words
+/// by `check` and `build`. The seed site's shape (everyone off `/api/`, named AI crawlers with
+/// their own `Allow: /` groups) is the site's choice: no warning.
+#[test]
+fn robots_groups_are_read_as_rfc_9309_reads_them_and_named_by_their_source() {
+    let site = Site::new();
+    let copy = |text: &str| {
+        std::fs::create_dir_all(site.root().join("public")).unwrap();
+        std::fs::create_dir_all(site.out()).unwrap();
+        std::fs::write(site.root().join("public/robots.txt"), text).unwrap();
+        std::fs::write(site.out().join("robots.txt"), text).unwrap();
+    };
+    let runs = || {
+        [
+            site.run(&["check", "--today", TODAY]),
+            site.run(&["build", "--today", TODAY]),
+        ]
+    };
+    copy(
+        "User-agent: *\nAllow: /\nDisallow: /api/\n\nUser-agent: GPTBot\nAllow: /\n\nUser-agent: ClaudeBot\nAllow: /\n",
+    );
+    for run in runs() {
+        run.assert_success();
+        assert!(!run.stderr.contains("robots.txt"), "{}", run.stderr);
+    }
+    copy("User-agent: *\nAllow: /\nDisallow: /api/\n");
+    let [checked, built] = runs();
+    let line = |run: &Run| {
+        run.stderr
+            .lines()
+            .find(|line| line.contains("robots.txt"))
+            .unwrap_or_else(|| panic!("no robots.txt line in {}", run.stderr))
+            .to_string()
+    };
+    assert_eq!(line(&checked), line(&built));
+    assert!(
+        line(&built).starts_with("warning: ")
+            && line(&built).contains("public/robots.txt (copied to ./out/robots.txt):3: `Disallow: /api/` keeps every crawler without a group of its own away from the API"),
+        "{}",
+        built.stderr
+    );
+}

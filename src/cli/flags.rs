@@ -95,9 +95,10 @@ impl Flags for ContentFlag {
 #[derive(Debug, Clone, Args)]
 pub struct OutFlags {
     /// Output folder (overrides `out_dir`; default `out`). Only files this tool wrote are ever
-    /// changed or removed there: `_headers` and `_redirects` of the site are merged (the tool's
-    /// rules in a marked block), the site's `404.html` is kept, and any other file of the site
-    /// in the way stops the build before it writes.
+    /// changed or removed there: the site's `_headers` is merged (the tool's rules in a marked
+    /// block at its end), `_redirects` is never written unless `netlify = true` (then merged
+    /// the same way), the site's own `404.html`, `llms.txt`, `llms-full.txt` and `auth.md` are
+    /// kept, and any other file of the site in the way stops the build before it writes.
     #[arg(long, value_name = "DIR")]
     pub out: Option<Utf8PathBuf>,
 

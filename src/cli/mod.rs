@@ -19,6 +19,7 @@ mod new;
 mod once;
 mod placeholders;
 mod progress;
+mod robots;
 mod serve;
 mod settings;
 mod site_files;

@@ -155,8 +155,9 @@ pub fn run(settings: &Settings) -> ExitCode {
             if let Err(exit) = install_pages_route(config) {
                 return exit;
             }
+            // In `check`'s words: a pull request's check says what its deploy will.
             for warning in super::site_files::warnings(config) {
-                tracing::warn!("{warning}");
+                eprintln!("warning: {warning}");
             }
             unchanged::save(
                 probe,

@@ -27,7 +27,7 @@ const DEADLINE: Duration = Duration::from_secs(30);
 /// Redirects followed within the site's origin, per request (a loop is an error, not a hang).
 const MAX_REDIRECTS: usize = 10;
 
-/// How much one request to a live site may take: [`DEADLINE`] and [`MAX_API_FILE_BYTES`].
+/// How much one request to a live site may take: 30 s and [`MAX_API_FILE_BYTES`].
 pub const BOUNDS: Bounds = Bounds {
     deadline: DEADLINE,
     max_bytes: MAX_API_FILE_BYTES,

@@ -34,7 +34,7 @@ pub struct Bounds {
 }
 
 impl Bounds {
-    /// Every request's: [`PATIENCE`] and [`MAX_RESPONSE_BYTES`].
+    /// Every request's: 20 s and [`MAX_RESPONSE_BYTES`].
     pub const DEFAULT: Bounds = Bounds {
         deadline: PATIENCE,
         max_bytes: MAX_RESPONSE_BYTES,

@@ -48,6 +48,7 @@ mod safe_path;
 pub mod shutdown;
 mod site_documents;
 mod site_paths;
+pub mod site_source;
 pub mod state_file;
 mod writing;
 

@@ -102,9 +102,10 @@ pub(super) fn read_file(path: &Path) -> FileContents {
     }
 }
 
-/// Reads `root/relative` as [`read_file`] does, unless a symbolic link on the way leads out of
+/// Reads the content file `root/relative` as UTF-8 text (a regular file, at most
+/// 8 MB, opened without waiting), unless a symbolic link on the way leads out of
 /// the content folder (`root`): then it is skipped with a warning and is `Missing`, as a scan
-/// sees it.
+/// sees it. The one way outside `source` to read a content file.
 pub fn read_content(root: &Path, relative: &str) -> FileContents {
     let path = root.join(relative);
     if let Some(target) = ContentFolder::new(root).outside(&path) {
