@@ -331,23 +331,43 @@ fn a_document_the_site_puts_in_place_of_the_tools_is_kept() {
     assert!(read(&site, "404.html").contains("Not Found"));
 }
 
+/// Issue 38: only a site rule the owner can act on is reported: one that matches only the
+/// tool's paths is dead where the tool sets the same headers (delete it, or those lines), in the
+/// same words by `check` and `build`; the site's `/*` rule is left alone (the tool's value wins
+/// on its paths, the site's everywhere else, as intended).
 #[test]
 fn the_sites_header_rules_on_the_tools_paths_are_reported_and_the_tools_values_win() {
     let site = Site::new();
     std::fs::create_dir_all(site.out()).unwrap();
-    let site_headers = "/*\n  Cache-Control: public, max-age=0, must-revalidate\n\n/.well-known/api-catalog\n  Cache-Control: public, max-age=300\n  X-Robots-Tag: noindex\n";
+    let site_headers = "/*\n  Cache-Control: public, max-age=0, must-revalidate\n\n/.well-known/api-catalog\n  Cache-Control: public, max-age=300\n  X-Robots-Tag: noindex\n\n/.well-known/mcp/server-card.json\n  Cache-Control: public, max-age=300\n";
     std::fs::write(site.out().join("_headers"), site_headers).unwrap();
+    let checked = site.run(&["check", "--today", TODAY, "--out", "out"]);
     let run = site.build();
     run.assert_success();
-    assert!(
+    let said = |run: &Run| -> Vec<String> {
         run.stderr
-            .contains("_headers:1: the site's rule `/*` sets cache-control"),
+            .lines()
+            .filter(|line| line.contains("_headers:"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(said(&checked), said(&run), "check and build say the same");
+    let said = said(&run);
+    assert_eq!(said.len(), 2, "{}", run.stderr);
+    assert!(
+        said[0].contains(
+            "_headers:4: in the site's rule `/.well-known/api-catalog`, cache-control never applies"
+        ),
         "{}",
         run.stderr
     );
     assert!(
+        said[1].contains("_headers:8: the site's rule `/.well-known/mcp/server-card.json` is dead"),
+        "{}",
         run.stderr
-            .contains("_headers:4: the site's rule `/.well-known/api-catalog`"),
+    );
+    assert!(
+        run.stderr.contains("delete the rule (line 8"),
         "{}",
         run.stderr
     );

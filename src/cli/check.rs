@@ -19,6 +19,12 @@ pub fn run(settings: &Settings) -> ExitCode {
             for warning in super::site_files::warnings(&settings.config) {
                 eprintln!("warning: {warning}");
             }
+            // As the build's publish says them.
+            if let Some((_, ours)) = outputs.iter().find(|(path, _)| &**path == "_headers") {
+                for warning in crate::write::headers_warnings(&settings.config.out_dir, ours) {
+                    tracing::warn!("{warning}");
+                }
+            }
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(checked.workspace);
             tracing::info!(

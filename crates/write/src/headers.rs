@@ -110,6 +110,10 @@ pub struct Overlap {
     pub headers: Vec<String>,
     /// The tool's patterns concerned.
     pub tool_patterns: Vec<String>,
+    /// The site rule matches only paths of the tool's: what it sets there never applies.
+    pub only_tools: bool,
+    /// Every header the site rule sets, lowercase, sorted.
+    pub site_headers: Vec<String>,
 }
 
 /// The tool's block (as rendered: a rule per path, for a folder of the tool's own) fitted to the
@@ -117,6 +121,7 @@ pub struct Overlap {
 /// paths). Returns the block's text and the site rules it overrides.
 pub fn fit_block(ours: &str, site: &str, yielded: &HashSet<Arc<str>>) -> (String, Vec<Overlap>) {
     let site_rules = parse(site);
+    let tool_patterns: Vec<String> = parse(ours).into_iter().map(|rule| rule.pattern).collect();
     let mut overlaps: Vec<Overlap> = Vec::new();
     let mut out = String::new();
     for line in ours.lines().filter(|l| l.starts_with('#')) {
@@ -173,6 +178,8 @@ pub fn fit_block(ours: &str, site: &str, yielded: &HashSet<Arc<str>>) -> (String
                     line: site_rule.line,
                     headers: shared,
                     tool_patterns: vec![rule.pattern.clone()],
+                    only_tools: matches_only_tools(&site_rule.pattern, &tool_patterns),
+                    site_headers: names_set(site_rule),
                 }),
             }
         }
@@ -193,6 +200,27 @@ pub fn fit_block(ours: &str, site: &str, yielded: &HashSet<Arc<str>>) -> (String
     (out, overlaps)
 }
 
+/// Whether the site's `pattern` matches only paths of the tool's: one of its exact paths, or
+/// a pattern under `/api/` (the API's namespace).
+fn matches_only_tools(pattern: &str, tool_patterns: &[String]) -> bool {
+    let literal = pattern.split(['*', ':']).next().unwrap_or("");
+    let exact = literal.len() == pattern.len();
+    (exact && tool_patterns.iter().any(|ours| ours == pattern)) || literal.starts_with("/api/")
+}
+
+/// The headers `rule` sets (not those it detaches), lowercase, sorted.
+fn names_set(rule: &Rule) -> Vec<String> {
+    let mut names: Vec<String> = rule
+        .headers
+        .iter()
+        .filter(|(name, _)| !name.starts_with("! "))
+        .map(|(name, _)| name.to_ascii_lowercase())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// A pattern matching the same files as `pattern` without being the same text (a second block
 /// with the same pattern would replace the site's).
 fn widen(pattern: &str) -> String {
@@ -208,26 +236,32 @@ fn rule_names_file(pattern: &str, file: &str) -> bool {
     pattern.strip_prefix('/') == Some(file)
 }
 
-/// One line per overlap, for the build's warnings: the site's line, what it sets, and which
-/// value wins.
-pub fn describe(overlap: &Overlap, file: &str) -> String {
-    let shown: Vec<&str> = overlap
-        .tool_patterns
-        .iter()
-        .take(3)
-        .map(String::as_str)
-        .collect();
-    let more = overlap.tool_patterns.len().saturating_sub(shown.len());
-    let mut paths = shown.join(", ");
-    if more > 0 {
-        paths.push_str(&format!(" and {more} more"));
+/// The warning for a site rule the tool's block overrides, when the owner has something to do:
+/// a rule that matches only the tool's paths is dead where the tool sets what it sets (delete
+/// it, or those lines). A rule that also matches the site's paths (`/*`) is `None`: the tool's
+/// value wins on its paths, the site's everywhere else, as intended. `file` names the file the
+/// owner edits.
+pub fn describe(overlap: &Overlap, file: &str) -> Option<String> {
+    if !overlap.only_tools {
+        return None;
     }
-    format!(
-        "{file}:{}: the site's rule `{}` sets {} on paths content-api serves ({paths}): content-api's value wins there, the site's everywhere else",
-        overlap.line,
-        overlap.pattern,
-        overlap.headers.join(", "),
-    )
+    let line = overlap.line;
+    let pattern = &overlap.pattern;
+    let all_dead = overlap
+        .site_headers
+        .iter()
+        .all(|name| overlap.headers.contains(name));
+    Some(if all_dead {
+        format!(
+            "{file}:{line}: the site's rule `{pattern}` is dead: it matches only content-api's paths, whose own {} replace everything it sets\n  = help: delete the rule (line {line} and its header lines) from {file}",
+            overlap.headers.join(", ")
+        )
+    } else {
+        format!(
+            "{file}:{line}: in the site's rule `{pattern}`, {} never applies: it matches only content-api's paths, where content-api's value wins\n  = help: delete those header lines of the rule from {file}; the rest of it still applies",
+            overlap.headers.join(", ")
+        )
+    })
 }
 
 #[cfg(test)]

@@ -59,6 +59,7 @@ pub use last_build::{LAST_BUILD_FILE, LastBuild, state_dir};
 pub use manifest::MANIFEST_PATH;
 pub use ownership::{
     BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError, as_written,
+    headers_warnings,
 };
 pub use publisher::Publisher;
 pub use report::Report;

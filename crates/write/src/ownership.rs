@@ -323,14 +323,37 @@ pub fn write_merged(
         source,
     })?;
     let (merged, overlaps) = merge(relative, &ours, &site, yielded);
+    let shown = crate::site_source::shown(out_dir, relative);
     for overlap in &overlaps {
-        tracing::warn!("{}", super::headers::describe(overlap, target.as_str()));
+        if let Some(warning) = super::headers::describe(overlap, &shown) {
+            tracing::warn!("{warning}");
+        }
     }
     if existing.as_deref().map(str::as_bytes) == Some(&merged[..]) {
         return Ok(false);
     }
     write_atomically(out_dir, relative, &merged)?;
     Ok(true)
+}
+
+/// What a publish of `ours` (the tool's `_headers`) would warn about the site's rules in the
+/// output folder's `_headers`, without writing: `check` says what `build` will.
+pub fn headers_warnings(out_dir: &Utf8Path, ours: &Output) -> Vec<String> {
+    let target = out_dir.join(HEADERS);
+    let Ok(Some(existing)) = read_text(&target) else {
+        return Vec::new();
+    };
+    let in_manifest = super::manifest::Manifest::load(out_dir).contains(HEADERS);
+    let (Ok(site), Ok(ours)) = (site_part(&target, &existing, in_manifest), ours.to_vec()) else {
+        return Vec::new();
+    };
+    let (_, overlaps) =
+        super::headers::fit_block(&String::from_utf8_lossy(&ours), &site, &HashSet::new());
+    let shown = crate::site_source::shown(out_dir, HEADERS);
+    overlaps
+        .iter()
+        .filter_map(|overlap| super::headers::describe(overlap, &shown))
+        .collect()
 }
 
 /// Takes the tool's block out of a merged host file that is no longer an output: the file is
