@@ -301,10 +301,30 @@ mod tests {
         assert_eq!(overlaps[0].line, 1);
         assert_eq!(overlaps[0].headers, ["cache-control"]);
         assert_eq!(overlaps[0].tool_patterns.len(), 3);
-        let text = describe(&overlaps[0], "dist/_headers");
+        // Working as intended: nothing for the owner to do.
+        assert_eq!(describe(&overlaps[0], "dist/_headers"), None);
+    }
+
+    #[test]
+    fn a_site_rule_on_the_tools_paths_only_is_dead_there() {
+        let site = "/api/*\n  Cache-Control: no-store\n\n/auth.md\n  Cache-Control: public, max-age=300\n  X-Robots-Tag: noindex\n";
+        let (_, overlaps) = fit_block(OURS, site, &HashSet::new());
+        let said: Vec<String> = overlaps
+            .iter()
+            .filter_map(|overlap| describe(overlap, "public/_headers"))
+            .collect();
+        assert_eq!(said.len(), 2, "{said:?}");
         assert!(
-            text.starts_with("dist/_headers:1: the site's rule `/*` sets cache-control"),
-            "{text}"
+            said[0].starts_with("public/_headers:1: the site's rule `/api/*` is dead"),
+            "{}",
+            said[0]
+        );
+        assert!(
+            said[1].starts_with(
+                "public/_headers:4: in the site's rule `/auth.md`, cache-control never applies"
+            ),
+            "{}",
+            said[1]
         );
     }
 
