@@ -238,8 +238,19 @@ fn a_fresh_clone_without_out_answers_410_for_what_an_earlier_build_published() {
     untag_english_post(&site);
     let clone = site.clone_without_out();
     assert!(!clone.out().exists());
-    clone.once(&[]).assert_success();
+    let built = clone.once(&[]);
+    built.assert_success();
     assert_eq!(gone_rules(&clone), ["/api/timeline/en/rust.json"]);
+    // One line says which paths answer 410 from this deploy on; the next build, none.
+    assert!(
+        built.stderr.contains(
+            "1 removed API path answers 410 Gone from this deploy on: /api/timeline/en/rust.json"
+        ),
+        "{}",
+        built.stderr
+    );
+    let again = clone.once(&[]);
+    assert!(!again.stderr.contains("410 Gone"), "{}", again.stderr);
 
     // And `serve` in a fresh clone answers 410 too (it builds before it listens).
     let clone = site.clone_without_out();

@@ -22,6 +22,40 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// One line for the API paths that answer 410 Gone from this deploy on: those the last deploy
+/// served (`removed_since`, when it is known), else every removed path the history names.
+fn announce_gone(gone: &[Arc<str>], removed_since: Option<Vec<String>>) {
+    /// Paths named on the line; the rest are counted.
+    const SHOWN: usize = 8;
+    let newly: Vec<&str> = match &removed_since {
+        Some(removed) => gone
+            .iter()
+            .map(|path| &**path)
+            .filter(|path| removed.iter().any(|r| r == path))
+            .collect(),
+        None => gone.iter().map(|path| &**path).collect(),
+    };
+    if newly.is_empty() {
+        return;
+    }
+    let mut shown: Vec<String> = newly.iter().take(SHOWN).map(|p| format!("/{p}")).collect();
+    if newly.len() > SHOWN {
+        shown.push(format!("and {} more", newly.len() - SHOWN));
+    }
+    let since = if removed_since.is_some() {
+        " from this deploy on"
+    } else {
+        ""
+    };
+    tracing::info!(
+        "{} removed API path{} answer{} 410 Gone{since}: {}",
+        newly.len(),
+        plural(newly.len()),
+        if newly.len() == 1 { "s" } else { "" },
+        shown.join(", ")
+    );
+}
+
 pub fn run(settings: &Settings) -> ExitCode {
     let started = Instant::now();
     let config = &settings.config;
@@ -152,6 +186,8 @@ pub fn run(settings: &Settings) -> ExitCode {
                 );
             }
             tracing::debug!("published at {:?}", started.elapsed());
+            let removed_since = baseline.as_ref().map(|baseline| baseline.changes(&now).1);
+            announce_gone(crate::render::gone_paths(workspace.db()), removed_since);
             if let Err(exit) = install_pages_route(config) {
                 return exit;
             }

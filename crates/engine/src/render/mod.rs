@@ -29,6 +29,7 @@ pub mod tools;
 pub mod wire;
 
 pub use document_files::AGENT_SKILLS_INDEX;
+pub use gone::gone_paths;
 pub use groups::{Files, LAGGING_DOCUMENTS, Lane};
 pub use http::HOST_FILES;
 pub use index::{DOCUMENTS, Document};
