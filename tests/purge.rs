@@ -47,7 +47,8 @@ fn read_list(site: &Site) -> Vec<String> {
 fn served(site: &Site) -> BTreeMap<String, Vec<u8>> {
     let mut urls = BTreeMap::new();
     for (path, bytes) in read_tree(&site.out()) {
-        if path.starts_with(".content-api/") || path == "_headers" || path == "_redirects" {
+        // State files and the files that configure a host are never served.
+        if path.starts_with(".content-api/") || content_api::render::HOST_FILES.contains(&&*path) {
             continue;
         }
         if let Some(folder) = path.strip_suffix("/index.html") {
