@@ -48,6 +48,19 @@ pub fn run(build: &BuildArgs, args: &VerifyArgs) -> ExitCode {
     progress.show(&format!("reading {url}/api/index.json ..."));
     let target = match target(&url, &history, &options) {
         Ok(target) => target,
+        Err(_) if options.deadline.is_some_and(|d| Instant::now() >= d) => {
+            progress.clear();
+            for (name, _) in CHECKS {
+                println!("skip {name}: {OUT_OF_TIME}");
+            }
+            println!(
+                "0 of 0 checks hold on {url} ({} not checked); time ran out after {} s \
+                 (--timeout) while reading the site's API",
+                CHECKS.len(),
+                limit.as_secs()
+            );
+            return ExitCode::FAILURE;
+        }
         Err(err) => {
             progress.clear();
             eprintln!("error: cannot verify {url}: {err}");

@@ -216,11 +216,25 @@ impl Target {
             .find_map(|file| files.get_key_value(&file).map(|(file, _)| file.as_str()))
     }
 
-    /// Whether the document at `path` is the site's own: the deploy record lists every file
-    /// content-api published, and not this one (without a record, every document is taken as
-    /// the tool's).
-    pub fn site_owns(&self, path: &str) -> bool {
-        self.published.is_some() && self.published_file(path).is_none()
+    /// Whether the document answered is the site's own: not content-api's code, and either the
+    /// deploy record lists no file at its path or the bytes are not the ones content-api built
+    /// there (a document the build keeps as the site's is still recorded with the tool's
+    /// hash). Without a record, every document is taken as the tool's.
+    pub fn site_owns(&self, answered: &Answered) -> bool {
+        let Some(files) = &self.published else {
+            return false;
+        };
+        if Target::tool_answered(answered) {
+            return false;
+        }
+        match self.published_file(&answered.path) {
+            None => true,
+            Some(file) => {
+                recorded_by_bytes(file)
+                    && answered.hash.is_some()
+                    && answered.hash.as_ref() != files.get(file)
+            }
+        }
     }
 
     /// Who answered, in words: content-api's own code when the answer carries its layer header;
@@ -248,8 +262,16 @@ impl Target {
             Some(file) if answered.hash.is_none() || answered.hash.as_ref() == files.get(file) => {
                 format!("the host's static files (content-api's `{file}`)")
             }
+            Some(file) if !recorded_by_bytes(file) => format!(
+                "the host's static files, presumably (content-api's `{file}`; the record hashes \
+                 this assembled file by its parts, so its bytes are not compared)"
+            ),
+            Some(file) if file.ends_with(".html") => format!(
+                "the site's Functions or middleware (the answer is not content-api's `{file}`)"
+            ),
             Some(file) => format!(
-                "the site's Functions or middleware (not the bytes of content-api's `{file}`)"
+                "the site: its own file, or its Functions or middleware (not the bytes \
+                 content-api built for `{file}`)"
             ),
             None => "the site (its own file or its own code: content-api published nothing at \
                      this path)"
@@ -261,6 +283,13 @@ impl Target {
     pub fn tool_answered(answered: &Answered) -> bool {
         answered.layer.is_some()
     }
+}
+
+/// Whether the deploy record's hash of `file` is the hash of its bytes. A file assembled from
+/// parts (the post lists and timelines under `api/`, `llms-full.txt` and its parts: the
+/// `Assembly` outputs of `render::output`) is recorded by the hash of its parts' digests.
+fn recorded_by_bytes(file: &str) -> bool {
+    !(file.starts_with("api/") || file.starts_with("llms-full"))
 }
 
 /// One check's result.

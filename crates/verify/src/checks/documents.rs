@@ -49,7 +49,8 @@ fn header_rules(path: &str) -> String {
 
 /// The tool's caching and CORS on a document (its policy): a warning naming what to change.
 pub(super) fn document_headers(t: &Target, reply: &Reply, notes: &mut Vec<Finding>) {
-    let path = super::Answered::of(reply).path;
+    let answered = super::Answered::of(reply);
+    let path = answered.path.clone();
     let cache = reply.header("cache-control");
     let cors = reply.header("access-control-allow-origin");
     let want = crate::render::http::CACHE_CONTROL;
@@ -60,7 +61,7 @@ pub(super) fn document_headers(t: &Target, reply: &Reply, notes: &mut Vec<Findin
         "Cache-Control is {cache:?} and Access-Control-Allow-Origin {cors:?}; content-api gives \
          its documents {want:?} and \"*\""
     );
-    let fix = if t.site_owns(&path) {
+    let fix = if t.site_owns(&answered) {
         format!(
             "{} (this document is the site's own; deleting {} lets content-api write its own, \
              with its headers)",
@@ -81,7 +82,7 @@ pub(super) fn discovery_documents(t: &Target, notes: &mut Vec<Finding>) -> Resul
     for (path, media) in DISCOVERY {
         let reply = get(t, path)?;
         status(&reply, 200)?;
-        let owned = t.site_owns(path);
+        let owned = t.site_owns(&super::Answered::of(&reply));
         if owned {
             notes.push(
                 Finding::about(
@@ -128,7 +129,7 @@ pub(super) fn catalog_media_types(t: &Target, notes: &mut Vec<Finding>) -> Resul
         let got = reply.header("content-type");
         if got != Some(media) {
             let why = format!("Content-Type is {got:?}; the AI catalog declares {media:?}");
-            let class = if t.site_owns(path) {
+            let class = if t.site_owns(&super::Answered::of(&reply)) {
                 Class::Site
             } else {
                 Class::Policy
