@@ -462,6 +462,7 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
     let Some(wrangler) = hosts::find_program("CONTENT_API_WRANGLER", "wrangler") else {
         return;
     };
+    // Each finding once: the llms.txt warning is the discovery documents' check's alone.
     let (dir, _host, addr) = seed_shaped_site(&wrangler);
     let site = dir.path().join("site");
     let (code, report) = verify(&site, addr, &[]);
@@ -532,6 +533,13 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
     );
     // At most one line of any body.
     assert!(!report.contains("<!doctype"), "{report}");
+    assert_eq!(
+        report
+            .matches(&format!("{origin}/llms.txt (answered by"))
+            .count(),
+        2,
+        "one warning and one note: {report}"
+    );
 
     let (code, strict) = verify(&site, addr, &["--strict"]);
     assert_eq!(code, Some(1), "{strict}");

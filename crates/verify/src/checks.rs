@@ -136,26 +136,26 @@ impl Finding {
 #[derive(Debug)]
 pub enum Stop {
     /// A rule of the contract does not hold (or a request had no answer).
-    Failed(Finding),
+    Failed(Box<Finding>),
     /// What the check needs does not exist on this site (the reason), or time ran out.
     NotChecked(String),
 }
 
 impl From<Finding> for Stop {
     fn from(finding: Finding) -> Stop {
-        Stop::Failed(finding)
+        Stop::Failed(Box::new(finding))
     }
 }
 
 impl From<String> for Stop {
     fn from(why: String) -> Stop {
-        Stop::Failed(Finding {
+        Stop::Failed(Box::new(Finding {
             class: Class::Contract,
             url: String::new(),
             answered: None,
             why,
             fix: None,
-        })
+        }))
     }
 }
 
@@ -426,15 +426,15 @@ fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
 }
 
 /// `cond`, or a contract failure about `reply`.
-fn expect_on(reply: &Reply, cond: bool, what: impl FnOnce() -> String) -> Result<(), Finding> {
+fn expect_on(reply: &Reply, cond: bool, what: impl FnOnce() -> String) -> Result<(), Stop> {
     if cond {
         Ok(())
     } else {
-        Err(Finding::about(Class::Contract, reply, what()))
+        Err(Finding::about(Class::Contract, reply, what()).into())
     }
 }
 
-fn status(reply: &Reply, want: u16) -> Result<(), Finding> {
+fn status(reply: &Reply, want: u16) -> Result<(), Stop> {
     expect_on(reply, reply.status == want, || {
         format!(
             "status {} (want {want}); body {}",
@@ -444,13 +444,13 @@ fn status(reply: &Reply, want: u16) -> Result<(), Finding> {
     })
 }
 
-fn header_is(reply: &Reply, name: &str, want: &str) -> Result<(), Finding> {
+fn header_is(reply: &Reply, name: &str, want: &str) -> Result<(), Stop> {
     expect_on(reply, reply.header(name) == Some(want), || {
         format!("{name} is {:?}, want {want:?}", reply.header(name))
     })
 }
 
-fn contract_headers(reply: &Reply) -> Result<(), Finding> {
+fn contract_headers(reply: &Reply) -> Result<(), Stop> {
     header_is(reply, "cache-control", crate::render::http::CACHE_CONTROL)?;
     header_is(reply, "access-control-allow-origin", "*")
 }
@@ -620,8 +620,8 @@ fn headers_everywhere(t: &Target, notes: &mut Vec<Finding>) -> Result<(), Stop> 
         contract_headers(&get(t, gone)?)?;
     }
     // A discovery document's headers are the tool's policy, not the contract's (whose header
-    // rules are its endpoints'): a warning.
-    documents::document_headers(t, &get(t, "/llms.txt")?, notes);
+    // rules are its endpoints'): "every discovery document answers" warns about them.
+    let _ = notes;
     Ok(())
 }
 
@@ -755,7 +755,7 @@ pub fn run_with(t: &Target, progress: &mut dyn FnMut(usize, &str)) -> Vec<Outcom
                 Err(Stop::Failed(mut finding)) => {
                     // A check of the tool's policy fails as a warning.
                     finding.class = finding.class.max(class_of(name));
-                    findings.push(finding);
+                    findings.push(*finding);
                 }
             }
             Outcome {

@@ -88,8 +88,8 @@ pub(super) fn discovery_documents(t: &Target, notes: &mut Vec<Finding>) -> Resul
                 Finding::about(
                     Class::Site,
                     &reply,
-                    "the site's own document: content-api published none at this path and \
-                     keeps the site's",
+                    "the site's own document (not the bytes content-api built for this \
+                     path): the build keeps the site's",
                 )
                 .fix(format!(
                     "{}; delete it to let content-api write its own",
