@@ -147,4 +147,131 @@ mod tests {
             "{err}"
         );
     }
+
+    /// `openssl` with `args` in `dir`; `false` when it is not installed.
+    fn openssl(dir: &std::path::Path, args: &[&str]) -> bool {
+        match std::process::Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+        {
+            Ok(status) => {
+                assert!(status.success(), "openssl {args:?}");
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    #[test]
+    fn a_private_certificate_authority_is_refused_by_name_and_trusted_with_its_pem() {
+        // A CA made here, a certificate for localhost it signs, and `openssl s_server -WWW`
+        // serving one file over TLS with it.
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        if !openssl(d, &["version"]) {
+            eprintln!("skipped: no openssl");
+            return;
+        }
+        for args in [
+            &[
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.pem",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=Test CA",
+            ][..],
+            &[
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                "site.key",
+                "-out",
+                "site.csr",
+                "-subj",
+                "/CN=localhost",
+            ],
+        ] {
+            openssl(d, args);
+        }
+        std::fs::write(
+            d.join("ext"),
+            "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n",
+        )
+        .unwrap();
+        openssl(
+            d,
+            &[
+                "x509",
+                "-req",
+                "-in",
+                "site.csr",
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-out",
+                "site.pem",
+                "-days",
+                "2",
+                "-extfile",
+                "ext",
+            ],
+        );
+        std::fs::write(d.join("hello.json"), "[1]").unwrap();
+        let port = {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            listener.local_addr().unwrap().port()
+        };
+        let mut server = std::process::Command::new("openssl")
+            .args([
+                "s_server",
+                "-accept",
+                &format!("127.0.0.1:{port}"),
+                "-cert",
+                "site.pem",
+            ])
+            .args(["-key", "site.key", "-WWW", "-quiet"])
+            .current_dir(d)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let url = url::Url::parse(&format!("https://localhost:{port}/")).unwrap();
+        let ca = std::fs::read(d.join("ca.pem")).unwrap();
+        // Until it listens (a bound that detects a server that never starts).
+        let mut trusted = Err(String::new());
+        for _ in 0..100 {
+            let http = Http::for_url_trusting(&url, std::slice::from_ref(&ca)).unwrap();
+            trusted = http.send("GET", "/hello.json", &[]);
+            if trusted.is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let refused = Http::for_url(&url).unwrap().send("GET", "/hello.json", &[]);
+        let _ = server.kill();
+        let _ = server.wait();
+        let reply = trusted.unwrap();
+        assert_eq!((reply.status, reply.body.as_slice()), (200, &b"[1]"[..]));
+        let err = refused.unwrap_err();
+        assert!(
+            err.contains(
+                "TLS: the site's certificate was refused: invalid peer certificate: UnknownIssuer"
+            ) && err.contains("--ca-file"),
+            "{err}"
+        );
+    }
 }

@@ -83,12 +83,19 @@ pub fn describe(err: &reqwest::Error, limit: Duration) -> String {
     if err.is_timeout() {
         return format!("no answer within {} s", limit.as_secs_f32());
     }
-    let mut text = if let Some(tls) = tls_error(err) {
+    let whole = chain(err);
+    let tls = tls_error(err).map(|tls| tls.to_string()).or_else(|| {
+        // rustls-platform-verifier's error reaches reqwest's chain as text only.
+        whole
+            .find("invalid peer certificate")
+            .map(|at| whole[at..].to_string())
+    });
+    let mut text = if let Some(tls) = tls {
         return format!(
             "TLS: the site's certificate was refused: {tls} (to trust a private certificate \
              authority: `verify --ca-file PEM`, or add it to the system's store)"
         );
-    } else if chain(err).contains("dns error") {
+    } else if whole.contains("dns error") {
         "DNS: cannot resolve the host name".to_string()
     } else if err.is_connect() {
         "cannot connect".to_string()
