@@ -24,6 +24,10 @@ const TABLES = {
       "Accept"
     ]
   ],
+  "layer": [
+    "Content-Api-Layer",
+    "cloudflare-pages"
+  ],
   "documentHeaders": {
     ".well-known/api-catalog": [
       [
@@ -94,6 +98,7 @@ const GONE = new Set(TABLES.gone);
 
 function withHeaders(headers, path) {
   for (const [name, value] of TABLES.contractHeaders) headers.set(name, value);
+  headers.set(TABLES.layer[0], TABLES.layer[1]);
   for (const [name, value] of TABLES.documentHeaders[path] || []) headers.set(name, value);
   return headers;
 }

@@ -117,12 +117,26 @@ pub(super) enum Command {
     Mcp(McpArgs),
     /// Check a deployed site against the API contract: every operation and document (GET and
     /// HEAD), a missing path, the other methods, the removed paths the publishing history
-    /// names, the headers, media types and Markdown negotiation. One line per failed check and
-    /// a summary; exit status 1 on any failure. Read-only, but for one request per method the
-    /// 405 check sends to /api/posts.json.
+    /// names, the headers, media types and Markdown negotiation. Read-only, but for one request
+    /// per method the 405 check sends to /api/posts.json.
+    ///
+    /// Each finding is one of three: FAIL, a rule of the API contract (its endpoints, their
+    /// errors and headers, the discovery documents answering at their paths); warn, a stricter
+    /// policy of content-api's own (negotiation by quality values, the headers and media types
+    /// of documents, ETags), a failure only with --strict; note, what the site chose (a
+    /// document it keeps as its own, its own Markdown negotiation). Each names the URL
+    /// requested, who answered it (content-api's edge layer, nginx block or `serve`, by the
+    /// Content-Api-Layer header they set; else the host's static files when the body is the
+    /// bytes the site's deploy record lists; else the site's own file or code), and what to
+    /// change. A check whose subject the site does not have (no series, no tag, nothing removed
+    /// yet) is not checked, with the reason. Exit status 1 on any failure, or when the time
+    /// limit runs out (the checks not run are listed); 2 when the site does not answer as a
+    /// content-api API.
     ///
     /// Each request may take 20 s in all (connecting, headers and body) and read at most 64 MiB;
     /// no redirect is followed (a check sees the 3xx, and no request leaves the URL's origin).
+    /// HTTPS trusts the system's certificate authorities (SSL_CERT_FILE or SSL_CERT_DIR replace
+    /// them); --ca-file adds a private one.
     Verify(VerifyArgs),
 }
 
@@ -155,6 +169,20 @@ pub(super) struct VerifyArgs {
     pub out: OutFlags,
     #[command(flatten)]
     pub history: HistoryFlag,
+
+    /// Fail on the warnings too (content-api's stricter policies, not the contract's rules).
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Stop after SECONDS in all; the checks not run by then are listed, and the exit status
+    /// is 1.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub timeout: u64,
+
+    /// Trust the certificate authorities in this PEM file too (a site whose certificate a
+    /// private authority signed). Repeatable.
+    #[arg(long, value_name = "PEM")]
+    pub ca_file: Vec<std::path::PathBuf>,
 }
 
 impl Command {

@@ -2,7 +2,7 @@
 //! (built by `render::problem`, the same constructors as the static error documents).
 
 use crate::config::SiteConfig;
-use crate::render::http::{ALLOW, CONTRACT_HEADERS};
+use crate::render::http::{ALLOW, CONTRACT_HEADERS, LAYER_HEADER};
 use crate::render::problem::request_problem;
 use crate::render::wire::{ErrorCode, to_json};
 use bytes::Bytes;
@@ -24,10 +24,13 @@ pub fn empty() -> Body {
 }
 
 /// A response builder with the headers every response carries (`render::http`'s table:
-/// one-hour caching, open CORS, no content sniffing, `Vary: Accept`).
+/// one-hour caching, open CORS, no content sniffing, `Vary: Accept`), and `render::http`'s
+/// layer header naming `serve`.
 pub fn with_contract_headers(status: StatusCode) -> hyper::http::response::Builder {
     CONTRACT_HEADERS.iter().fold(
-        Response::builder().status(status),
+        Response::builder()
+            .status(status)
+            .header(LAYER_HEADER, crate::render::http::layer("serve")),
         |builder, (name, value)| builder.header(*name, *value),
     )
 }

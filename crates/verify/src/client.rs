@@ -59,6 +59,8 @@ impl Bounds {
 /// A response, read whole.
 #[derive(Debug)]
 pub struct Reply {
+    /// The URL requested (origin and path as sent).
+    pub url: String,
     /// The status code.
     pub status: u16,
     /// Header names lower-cased; repeated headers joined with ", ".
@@ -82,11 +84,26 @@ impl Reply {
 
     /// The body as JSON, or why it is not.
     pub fn json(&self) -> Result<serde_json::Value, String> {
-        serde_json::from_slice(&self.body).map_err(|e| {
-            let text = self.text();
-            format!("body is not JSON ({e}): {}", &text[..text.len().min(200)])
-        })
+        serde_json::from_slice(&self.body)
+            .map_err(|e| format!("body is not JSON ({e}): {}", self.first_line()))
     }
+
+    /// The body's first line, at most 160 characters: what a report shows of a body.
+    pub fn first_line(&self) -> String {
+        first_line(&self.text())
+    }
+}
+
+/// `text`'s first non-empty line, at most 160 characters, marked `…` when cut.
+pub fn first_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let cut = line.char_indices().nth(160).map_or(line.len(), |(i, _)| i);
+    let more = cut < line.len() || text.trim().lines().nth(1).is_some();
+    format!("{:?}{}", &line[..cut], if more { " …" } else { "" })
 }
 
 /// How requests reach a host.
@@ -116,8 +133,15 @@ impl Http {
         Http::Plain { addr, host }
     }
 
-    /// A client for `url`'s origin: plain HTTP for `http://`, reqwest for `https://`.
+    /// A client for `url`'s origin: plain HTTP for `http://`, reqwest for `https://`, which
+    /// trusts the system's certificate authorities.
     pub fn for_url(url: &url::Url) -> Result<Http, String> {
+        Http::for_url_trusting(url, &[])
+    }
+
+    /// [`Http::for_url`], trusting for HTTPS also the certificate authorities in `ca_pem` (PEM
+    /// bundles): a site whose certificate a private authority signed.
+    pub fn for_url_trusting(url: &url::Url, ca_pem: &[Vec<u8>]) -> Result<Http, String> {
         let host = url
             .host_str()
             .ok_or_else(|| format!("{url} names no host"))?;
@@ -142,7 +166,21 @@ impl Http {
                 // reqwest's rustls takes the process's crypto provider (ring); already set is
                 // fine.
                 let _ = rustls::crypto::ring::default_provider().install_default();
-                let client = reqwest::Client::builder()
+                let mut extra = Vec::new();
+                for pem in ca_pem {
+                    extra.extend(
+                        reqwest::Certificate::from_pem_bundle(pem)
+                            .map_err(|err| format!("not a PEM certificate: {err}"))?,
+                    );
+                }
+                let mut builder = reqwest::Client::builder();
+                if !extra.is_empty() {
+                    builder = builder.tls_certs_merge(extra);
+                }
+                if crate::live::is_loopback(url) {
+                    builder = builder.no_proxy();
+                }
+                let client = builder
                     .redirect(reqwest::redirect::Policy::none())
                     .user_agent(concat!(
                         "content-api/",
@@ -169,13 +207,35 @@ impl Http {
         raw_path: &str,
         headers: &[(&str, &str)],
     ) -> Result<Reply, String> {
+        self.send_within(method, raw_path, headers, Bounds::DEFAULT)
+    }
+
+    /// The URL of `raw_path` on this host.
+    pub fn url(&self, raw_path: &str) -> String {
+        match self {
+            Http::Plain { addr, host } => match host {
+                Some(host) => format!("http://{host}{raw_path}"),
+                None => format!("http://{addr}{raw_path}"),
+            },
+            Http::Tls { origin, .. } => format!("{origin}{raw_path}"),
+        }
+    }
+
+    /// [`Http::send`] within `bounds`.
+    pub fn send_within(
+        &self,
+        method: &str,
+        raw_path: &str,
+        headers: &[(&str, &str)],
+        bounds: Bounds,
+    ) -> Result<Reply, String> {
         match self {
             Http::Plain { addr, host } => {
                 let mut all: Vec<(&str, &str)> = headers.to_vec();
                 if let Some(host) = host {
                     all.push(("Host", host));
                 }
-                request(*addr, method, raw_path, &all)
+                exchange(*addr, method, raw_path, &all, b"", bounds)
             }
             Http::Tls {
                 origin,
@@ -183,7 +243,6 @@ impl Http {
                 runtime,
             } => {
                 let url = format!("{origin}{raw_path}");
-                let bounds = Bounds::DEFAULT;
                 let exchange = tls_request(client, &url, method, headers, bounds);
                 runtime
                     .block_on(async { tokio::time::timeout(bounds.deadline, exchange).await })
@@ -209,10 +268,13 @@ async fn tls_request(
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let mut response = request
-        .send()
-        .await
-        .map_err(|e| format!("{method} {url}: {e}"))?;
+    let describe = |e: reqwest::Error| {
+        format!(
+            "{method} {url}: {}",
+            crate::live::describe(&e, bounds.deadline)
+        )
+    };
+    let mut response = request.send().await.map_err(describe)?;
     let status = response.status().as_u16();
     let mut collected: BTreeMap<String, String> = BTreeMap::new();
     for (name, value) in response.headers() {
@@ -233,17 +295,14 @@ async fn tls_request(
         return Err(too_large());
     }
     let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| format!("{method} {url}: {e}"))?
-    {
+    while let Some(chunk) = response.chunk().await.map_err(describe)? {
         if (body.len() + chunk.len()) as u64 > bounds.max_bytes {
             return Err(too_large());
         }
         body.extend_from_slice(&chunk);
     }
     Ok(Reply {
+        url: url.to_string(),
         status,
         headers: collected,
         body,
@@ -287,8 +346,16 @@ pub fn exchange(
         .find(|(name, _)| name.eq_ignore_ascii_case("host"))
         .map_or_else(|| addr.to_string(), |(_, value)| value.to_string());
     let url = format!("http://{host}{raw_path}");
-    let mut stream = TcpStream::connect_timeout(&addr, bounds.deadline)
-        .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
+    let mut stream = TcpStream::connect_timeout(&addr, bounds.deadline).map_err(|e| {
+        if matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        ) {
+            format!("{method} {raw_path}: {}", bounds.timed_out(&url))
+        } else {
+            format!("cannot connect to {addr} for {url}: {e}")
+        }
+    })?;
     let left = deadline.saturating_duration_since(Instant::now());
     stream
         .set_write_timeout(Some(left.max(Duration::from_millis(1))))
@@ -310,7 +377,16 @@ pub fn exchange(
     stream
         .write_all(head.as_bytes())
         .and_then(|()| stream.write_all(body))
-        .map_err(|e| format!("cannot send {method} {raw_path}: {e}"))?;
+        .map_err(|e| {
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) {
+                format!("{method} {raw_path}: {}", bounds.timed_out(&url))
+            } else {
+                format!("cannot send {method} {url}: {e}")
+            }
+        })?;
     let bytes = match read_response(&mut stream, method == "HEAD", deadline, bounds.max_bytes) {
         Ok(bytes) => bytes,
         Err(Unread::TimedOut) => {
@@ -320,12 +396,13 @@ pub fn exchange(
             return Err(format!("{method} {raw_path}: {}", bounds.too_large(&url)));
         }
         Err(Unread::Io(e)) => {
-            return Err(format!(
-                "cannot read the answer to {method} {raw_path}: {e}"
-            ));
+            return Err(format!("cannot read the answer to {method} {url}: {e}"));
         }
     };
-    parse(&bytes, method == "HEAD").map_err(|e| format!("{method} {raw_path}: {e}"))
+    let mut reply =
+        parse(&bytes, method == "HEAD").map_err(|e| format!("{method} {raw_path}: {e}"))?;
+    reply.url = url;
+    Ok(reply)
 }
 
 /// Why a response was not read whole.
@@ -445,6 +522,7 @@ fn parse(bytes: &[u8], head: bool) -> Result<Reply, String> {
         rest.to_vec()
     };
     Ok(Reply {
+        url: String::new(),
         status,
         headers,
         body,

@@ -83,11 +83,56 @@ pub fn describe(err: &reqwest::Error, limit: Duration) -> String {
     if err.is_timeout() {
         return format!("no answer within {} s", limit.as_secs_f32());
     }
-    let mut text = if err.is_connect() {
+    let whole = chain(err);
+    let tls = tls_error(err).map(|tls| tls.to_string()).or_else(|| {
+        // rustls-platform-verifier's error reaches reqwest's chain as text only.
+        whole
+            .find("invalid peer certificate")
+            .map(|at| whole[at..].to_string())
+    });
+    let mut text = if let Some(tls) = tls {
+        return format!(
+            "TLS: the site's certificate was refused: {tls} (to trust a private certificate \
+             authority: `verify --ca-file PEM`, or add it to the system's store)"
+        );
+    } else if whole.contains("dns error") {
+        "DNS: cannot resolve the host name".to_string()
+    } else if err.is_connect() {
         "cannot connect".to_string()
     } else {
         "the request failed".to_string()
     };
+    let mut cause = err.source();
+    while let Some(inner) = cause {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        cause = inner.source();
+    }
+    text
+}
+
+/// The rustls error among `err`'s causes (tokio-rustls wraps it in an `io::Error`).
+pub fn tls_error(err: &reqwest::Error) -> Option<&rustls::Error> {
+    let mut cause = err.source();
+    while let Some(inner) = cause {
+        if let Some(tls) = inner.downcast_ref::<rustls::Error>() {
+            return Some(tls);
+        }
+        if let Some(tls) = inner
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .and_then(|io| io.downcast_ref::<rustls::Error>())
+        {
+            return Some(tls);
+        }
+        cause = inner.source();
+    }
+    None
+}
+
+/// `err` and its causes, as one line.
+fn chain(err: &reqwest::Error) -> String {
+    let mut text = err.to_string();
     let mut cause = err.source();
     while let Some(inner) = cause {
         text.push_str(": ");

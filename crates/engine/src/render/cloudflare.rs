@@ -18,7 +18,7 @@
 
 use super::gone::gone_paths;
 use super::host_files::{STATE_FOLDER, twin_pages};
-use super::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS};
+use super::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, LAYER_HEADER, METHODS};
 use super::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
 use super::output::Output;
 use super::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
@@ -89,6 +89,7 @@ fn worker_source(config: &SiteConfig, gone: &[&str]) -> String {
         "methods": METHODS,
         "allow": ALLOW,
         "contractHeaders": CONTRACT_HEADERS,
+        "layer": [LAYER_HEADER, super::http::layer("cloudflare")],
         "documentHeaders": document_headers,
         "documentTypes": DOCUMENT_TYPES.iter().map(|(p, t)| (p.to_string(), Value::from(*t))).collect::<serde_json::Map<_, _>>(),
         "extensionTypes": EXTENSION_TYPES.iter().map(|(e, t)| (e.to_string(), Value::from(*t))).collect::<serde_json::Map<_, _>>(),

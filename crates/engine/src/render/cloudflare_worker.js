@@ -14,6 +14,7 @@ const GONE = new Set(TABLES.gone);
 
 function withHeaders(headers, path) {
   for (const [name, value] of TABLES.contractHeaders) headers.set(name, value);
+  headers.set(TABLES.layer[0], TABLES.layer[1]);
   for (const [name, value] of TABLES.documentHeaders[path] || []) headers.set(name, value);
   return headers;
 }

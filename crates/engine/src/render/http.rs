@@ -31,6 +31,28 @@ pub const CONTRACT_HEADERS: [(&str, &str); 4] = [
     ("Vary", "Accept"),
 ];
 
+/// The header by which every answer of content-api's own code names that code: the edge layer
+/// on Cloudflare Pages (`_worker.js` or `_content-api.js`), the nginx block, `content-api
+/// serve`. A host's static files (`_headers` rules) and a site's own Functions never carry it,
+/// so `content-api verify` tells who answered a request by it. Not in [`CONTRACT_HEADERS`]:
+/// `_headers` must not set it.
+pub const LAYER_HEADER: &str = "Content-Api-Layer";
+
+/// [`LAYER_HEADER`]'s value on each host's answers: (host, value).
+pub const LAYERS: [(&str, &str); 3] = [
+    ("cloudflare", "cloudflare-pages"),
+    ("nginx", "nginx"),
+    ("serve", "serve"),
+];
+
+/// [`LAYER_HEADER`]'s value for `host` (a key of [`LAYERS`]).
+pub fn layer(host: &str) -> &'static str {
+    LAYERS
+        .iter()
+        .find(|(name, _)| *name == host)
+        .map_or("", |(_, value)| value)
+}
+
 /// Headers that particular documents carry besides the contract's: (path relative to the
 /// output folder, name, value). RFC 9727 section 2: the API catalog links to itself with
 /// `rel="api-catalog"`, so a `HEAD` finds it.

@@ -249,8 +249,10 @@ fn type_tables() -> (String, String) {
 /// The contract's headers and `extra`, on every status (`always`). Every location states them
 /// all, because a location with one `add_header` of its own inherits none from the server.
 fn headers(extra: &[(&str, &str)]) -> String {
+    let layer = [(super::http::LAYER_HEADER, super::http::layer("nginx"))];
     CONTRACT_HEADERS
         .iter()
+        .chain(&layer)
         .chain(extra)
         .map(|(name, value)| format!("        add_header {name} '{value}' always;\n"))
         .collect()
@@ -302,6 +304,7 @@ mod tests {
             )
         );
         assert!(block.contains("add_header Allow 'GET, HEAD' always;"));
+        assert!(block.contains("add_header Content-Api-Layer 'nginx' always;"));
         assert!(block.contains("include /srv/out/_nginx_gone.conf;"));
         assert!(block.contains("${path_json}"));
         assert_eq!(block.matches('{').count(), block.matches('}').count());
