@@ -193,8 +193,8 @@ fn assert_target_conforms(host: &str, target: &Target) {
 #[test]
 fn serve_holds_the_contract() {
     let fixture = Fixture::new();
-    let log = fixture.dir.path().join("serve.log");
-    let mut child = Command::new(binary())
+    let mut serve = Command::new(binary());
+    serve
         .args(["serve", "--addr", "127.0.0.1:0", "--today", SAMPLE_TODAY])
         .arg("--content")
         .arg(fixture.content())
@@ -202,26 +202,8 @@ fn serve_holds_the_contract() {
         .arg(fixture.out())
         .arg("--history")
         .arg(history_of(&fixture.out()))
-        .current_dir(repo())
-        .process_group(0)
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut host = Host {
-        child,
-        name: "content-api serve",
-        log,
-    };
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
-    let addr: SocketAddr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .and_then(|rest| rest.trim_end_matches('/').parse().ok())
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    host.wait_ready(addr, Duration::from_secs(30));
+        .current_dir(repo());
+    let (_host, addr) = spawn_serve(serve, &fixture.dir.path().join("serve.log"));
     assert_conformance(
         "content-api serve",
         &fixture,
@@ -464,20 +446,26 @@ fn cloudflare_pages_holds_the_contract() {
 /// `content-api serve` in `site` (its `watch.toml`, content and output), as of `today`; returns
 /// the host and its address once it answers.
 fn serve_in(site: &Path, today: &str) -> (Host, SocketAddr) {
-    let log = site.join("serve.log");
-    let mut child = Command::new(binary())
+    let mut serve = Command::new(binary());
+    serve
         .args(["serve", "--addr", "127.0.0.1:0", "--today", today])
-        .current_dir(site)
+        .current_dir(site);
+    spawn_serve(serve, &site.join("serve.log"))
+}
+
+/// Starts `serve` (its stderr in `log`) and waits until it answers at the address it prints.
+fn spawn_serve(mut serve: Command, log: &Path) -> (Host, SocketAddr) {
+    let mut child = serve
         .process_group(0)
         .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
+        .stderr(std::fs::File::create(log).unwrap())
         .spawn()
         .unwrap();
     let stdout = child.stdout.take().unwrap();
     let mut host = Host {
         child,
         name: "content-api serve",
-        log,
+        log: log.to_path_buf(),
     };
     let mut line = String::new();
     BufReader::new(stdout).read_line(&mut line).unwrap();

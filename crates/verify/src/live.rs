@@ -92,8 +92,9 @@ pub fn describe(err: &reqwest::Error, limit: Duration) -> String {
     });
     let mut text = if let Some(tls) = tls {
         return format!(
-            "TLS: the site's certificate was refused: {tls} (to trust a private certificate \
-             authority: `verify --ca-file PEM`, or add it to the system's store)"
+            "TLS: the site's certificate was refused: {tls} (a private certificate authority: \
+             add it to the system's store, or name its PEM file with SSL_CERT_FILE or \
+             `verify --ca-file`)"
         );
     } else if whole.contains("dns error") {
         "DNS: cannot resolve the host name".to_string()
@@ -102,12 +103,7 @@ pub fn describe(err: &reqwest::Error, limit: Duration) -> String {
     } else {
         "the request failed".to_string()
     };
-    let mut cause = err.source();
-    while let Some(inner) = cause {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
-        cause = inner.source();
-    }
+    text.push_str(&causes(err));
     text
 }
 
@@ -132,7 +128,12 @@ pub fn tls_error(err: &reqwest::Error) -> Option<&rustls::Error> {
 
 /// `err` and its causes, as one line.
 fn chain(err: &reqwest::Error) -> String {
-    let mut text = err.to_string();
+    err.to_string() + &causes(err)
+}
+
+/// `: cause: its cause...` of `err`.
+fn causes(err: &reqwest::Error) -> String {
+    let mut text = String::new();
     let mut cause = err.source();
     while let Some(inner) = cause {
         text.push_str(": ");
