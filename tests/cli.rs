@@ -677,3 +677,41 @@ fn the_read_bounds_in_help_are_the_codes() {
         }
     }
 }
+
+/// Issue 38: `verify` shows which check it is at on a terminal (one line, rewritten), and
+/// nothing of the kind when stderr is a pipe.
+#[test]
+fn verify_shows_its_progress_on_a_terminal_only() {
+    let site = Site::new();
+    let mut serve = Command::new(common::BIN)
+        .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
+        .current_dir(site.root())
+        .env_remove("CI")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(serve.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let origin = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    let on_terminal = run_on_terminal(site.root(), &format!("verify {origin}"), &[]);
+    let piped = run(site.root(), &["verify", &origin], &[]);
+    let _ = serve.kill();
+    let _ = serve.wait();
+    let Some(on_terminal) = on_terminal else {
+        return;
+    };
+    assert!(on_terminal.contains("checking 1/"), "{on_terminal}");
+    assert!(
+        !stderr(&piped).contains("checking 1/"),
+        "{}",
+        stderr(&piped)
+    );
+}
