@@ -683,28 +683,17 @@ fn the_read_bounds_in_help_are_the_codes() {
 #[test]
 fn verify_shows_its_progress_on_a_terminal_only() {
     let site = Site::new();
-    let mut serve = Command::new(common::BIN)
-        .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
-        .current_dir(site.root())
-        .env_remove("CI")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(serve.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let origin = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
+    let served = common::Served::spawn(
+        Command::new(common::BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
+            .current_dir(site.root())
+            .env_remove("CI")
+            .stderr(Stdio::null()),
+    );
+    let origin = served.origin.clone();
     let on_terminal = run_on_terminal(site.root(), &format!("verify {origin}"), &[]);
     let piped = run(site.root(), &["verify", &origin], &[]);
-    let _ = serve.kill();
-    let _ = serve.wait();
+    drop(served);
     let Some(on_terminal) = on_terminal else {
         return;
     };

@@ -198,6 +198,17 @@ impl SiteExt for Site {
     }
 }
 
+/// A build run from `site`'s folder (its `watch.toml` and history) of `other`'s content into
+/// `other`'s output folder.
+fn once_for_other_site(site: &Site, other: &Site) -> Run {
+    site.once(&[
+        "--content",
+        other.content().to_str().unwrap(),
+        "--out",
+        other.out().to_str().unwrap(),
+    ])
+}
+
 fn history_lines(site: &Site) -> Vec<String> {
     site.read(HISTORY)
         .lines()
@@ -454,12 +465,7 @@ fn a_build_of_another_site_never_writes_this_sites_history() {
     other.write("tags/go.md", TAG_TEXT.replace("name: rust", "name: go"));
     other.write(EN_POST, EN_POST_TEXT.replace("\"rust\"", "\"go\""));
     other.write(ES_POST, ES_POST_TEXT.replace("\"rust\"", "\"go\""));
-    let run = site.once(&[
-        "--content",
-        other.content().to_str().unwrap(),
-        "--out",
-        other.out().to_str().unwrap(),
-    ]);
+    let run = once_for_other_site(&site, &other);
     run.assert_success();
     assert!(
         run.stderr.contains("neither read nor recorded"),
@@ -490,12 +496,7 @@ fn a_history_no_build_claimed_is_adopted_only_by_the_site_whose_watch_toml_is_be
     let older = "api/timeline/en/retired.json\n";
     site.write_root(HISTORY, older);
     let other = Site::new();
-    let run = site.once(&[
-        "--content",
-        other.content().to_str().unwrap(),
-        "--out",
-        other.out().to_str().unwrap(),
-    ]);
+    let run = once_for_other_site(&site, &other);
     run.assert_success();
     assert!(
         run.stderr.contains("names no site") && run.stderr.contains("# site: {"),
