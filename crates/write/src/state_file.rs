@@ -67,15 +67,26 @@ pub fn read_state(
     if links == Links::Refuse {
         flags |= libc::O_NOFOLLOW;
     }
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path);
+    read_opened(opened, path.as_str(), max_bytes)
+}
+
+/// The bytes of a state file just opened (`opened`, without following a link at its name where
+/// that is refused), at most `max_bytes`; `Ok(None)` when nothing was there. Only a regular
+/// file is read. `path` names it in errors.
+fn read_opened(
+    opened: std::io::Result<std::fs::File>,
+    path: &str,
+    max_bytes: u64,
+) -> Result<Option<Vec<u8>>, StateReadError> {
     let io = |source: std::io::Error| StateReadError::Io {
         path: path.to_string(),
         source,
     };
-    let file = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags)
-        .open(path)
-    {
+    let file = match opened {
         Ok(file) => file,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) if err.raw_os_error() == Some(libc::ELOOP) => {
@@ -93,7 +104,7 @@ pub fn read_state(
             kind: crate::source::kind_of(meta.file_type()),
         });
     }
-    read_bounded(file, &meta, path.as_str(), max_bytes).map(Some)
+    read_bounded(file, &meta, path, max_bytes).map(Some)
 }
 
 /// The bytes of `file`, an open regular file (`meta` its metadata), at most `max_bytes`: a
@@ -180,35 +191,11 @@ impl Folder {
 
     /// [`read_state`] of the file `name` in this folder (a link at `name` is an error).
     pub fn read(&self, name: &str, max_bytes: u64) -> Result<Option<Vec<u8>>, StateReadError> {
-        let path = self.path.join(name);
         let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        let file = match rustix::fs::openat(&self.fd, name, flags, Mode::empty()) {
-            Ok(fd) => std::fs::File::from(fd),
-            Err(Errno::NOENT) => return Ok(None),
-            Err(Errno::LOOP) => {
-                return Err(StateReadError::NotAFile {
-                    path: path.to_string(),
-                    kind: "a symbolic link",
-                });
-            }
-            Err(errno) => {
-                return Err(StateReadError::Io {
-                    path: path.to_string(),
-                    source: errno.into(),
-                });
-            }
-        };
-        let meta = file.metadata().map_err(|source| StateReadError::Io {
-            path: path.to_string(),
-            source,
-        })?;
-        if !meta.is_file() {
-            return Err(StateReadError::NotAFile {
-                path: path.to_string(),
-                kind: crate::source::kind_of(meta.file_type()),
-            });
-        }
-        read_bounded(file, &meta, path.as_str(), max_bytes).map(Some)
+        let opened = rustix::fs::openat(&self.fd, name, flags, Mode::empty())
+            .map(std::fs::File::from)
+            .map_err(std::io::Error::from);
+        read_opened(opened, self.path.join(name).as_str(), max_bytes)
     }
 
     /// Puts `bytes` at `name` in this folder: written into a new temporary file, synced, then
