@@ -1,6 +1,6 @@
 //! Every diagnostic of the build: per-file parse errors, cross-file checks, and walk problems.
 
-use super::keys::{front_matter_rules, near_miss_errors, unknown_key_reports};
+use super::keys::{front_matter_rules, near_miss_errors, suspicious, unknown_key_reports};
 use super::series::series_by_name;
 use super::taxonomy::tag_tiers;
 use crate::db::{LangTree, Site, SourceFile};
@@ -140,12 +140,7 @@ fn unknown_tag(path: &str, tag: &str, near: Option<&str>, strict: bool) -> Diagn
         ));
     };
     let message = format!("tag `{tag}` is not in the taxonomy: did you mean `{meant}`?");
-    let diagnostic = if strict {
-        Diagnostic::error(path, message + " (with CI set this fails the build)")
-    } else {
-        Diagnostic::warning(path, message)
-    };
-    diagnostic
+    suspicious(path, message, strict)
         .label(format!("no tags/{tag}.md; tags/{meant}.md exists"))
         .help(format!(
             "fix it to `{meant}`; if `{tag}` is a new tag, create it with `content-api new tag {tag}`"

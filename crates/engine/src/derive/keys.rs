@@ -87,6 +87,16 @@ pub fn unknown_key_reports(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
         .collect()
 }
 
+/// What is only suspicious (an unknown key, a tag one keystroke from a known one): a warning,
+/// or an error that says why when the rules are strict (`CI`).
+pub(super) fn suspicious(path: &str, message: String, strict: bool) -> Diagnostic {
+    if strict {
+        Diagnostic::error(path, message + " (with CI set this fails the build)")
+    } else {
+        Diagnostic::warning(path, message)
+    }
+}
+
 fn path_of(db: &dyn salsa::Database, file: SourceFile) -> &str {
     file.path(db).as_str()
 }
@@ -102,12 +112,7 @@ fn report(path: &str, key: &UnknownKey, name: &str, count: usize, strict: bool) 
         )
     };
     let message = format!("front-matter key `{name}` is not one content-api reads ({files})");
-    let diagnostic = if strict {
-        Diagnostic::error(path, message + "; with CI set this fails the build")
-    } else {
-        Diagnostic::warning(path, message)
-    };
-    diagnostic
+    suspicious(path, message, strict)
         .at(key.location.clone())
         .label("ignored by content-api")
         .help(format!(
