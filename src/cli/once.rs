@@ -24,15 +24,17 @@ use std::time::Instant;
 
 /// One line for the API paths that answer 410 Gone from this deploy on: those the last deploy
 /// served (`removed_since`, when it is known), else every removed path the history names.
-fn announce_gone(gone: &[Arc<str>], removed_since: Option<Vec<String>>) {
+fn announce_gone(gone: &[Arc<str>], removed_since: Option<&[String]>) {
     /// Paths named on the line; the rest are counted.
     const SHOWN: usize = 8;
-    let newly: Vec<&str> = match &removed_since {
-        Some(removed) => gone
-            .iter()
-            .map(|path| &**path)
-            .filter(|path| removed.iter().any(|r| r == path))
-            .collect(),
+    let newly: Vec<&str> = match removed_since {
+        Some(removed) => {
+            let removed: HashSet<&str> = removed.iter().map(String::as_str).collect();
+            gone.iter()
+                .map(|path| &**path)
+                .filter(|path| removed.contains(path))
+                .collect()
+        }
         None => gone.iter().map(|path| &**path).collect(),
     };
     if newly.is_empty() {
@@ -161,15 +163,17 @@ pub fn run(settings: &Settings) -> ExitCode {
                     .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
                     .flatten(),
             };
+            // What changed since the last deploy, when it is known: the purge list and the line
+            // of paths now gone read it.
+            let measured = baseline.as_ref().map(|baseline| {
+                let (written, removed) = baseline.changes(&now);
+                Report {
+                    written,
+                    removed,
+                    unchanged: 0,
+                }
+            });
             if let Some(file) = &settings.purge_list {
-                let measured = baseline.as_ref().map(|baseline| {
-                    let (written, removed) = baseline.changes(&now);
-                    Report {
-                        written,
-                        removed,
-                        unchanged: 0,
-                    }
-                });
                 let urls = purge_urls(
                     measured.as_ref().unwrap_or(&report),
                     &config.base_url,
@@ -186,7 +190,7 @@ pub fn run(settings: &Settings) -> ExitCode {
                 );
             }
             tracing::debug!("published at {:?}", started.elapsed());
-            let removed_since = baseline.as_ref().map(|baseline| baseline.changes(&now).1);
+            let removed_since = measured.as_ref().map(|since| since.removed.as_slice());
             announce_gone(crate::render::gone_paths(workspace.db()), removed_since);
             if let Err(exit) = install_pages_route(config) {
                 return exit;
