@@ -16,8 +16,8 @@ use std::time::Duration;
 
 /// The most bytes a tool reads of one file of the API. The largest a tool reads is
 /// `api/posts.json`, every post's summary (its size for several site sizes is in
-/// docs/performance.md): this holds it for sites many times the largest measured; more is not a file of the API but a
-/// mistake or a hostile server, and is refused before memory runs out.
+/// docs/performance.md): this holds it for sites many times the largest measured. More is not
+/// a file of the API but a mistake or a hostile server, and is refused before memory runs out.
 pub const MAX_API_FILE_BYTES: u64 = 64 << 20;
 
 /// How long one request to a live site may take, from connecting to the body's last byte: a
