@@ -32,10 +32,10 @@ pub mod cli;
 // use for them.
 pub use content_api_engine::{build, db, derive, parse, render, workspace};
 pub use content_api_mcp as mcp;
-pub use content_api_model::{diag, model};
+pub use content_api_model::{config, content, diag, model};
 pub use content_api_serve as serve;
 pub use content_api_session as session;
-pub use content_api_source::{config, source};
+pub use content_api_source::{source, watch_toml};
 pub use content_api_verify as verify;
 pub use content_api_watch as watch;
 pub use content_api_write as write;

@@ -1,14 +1,15 @@
 //! A one-shot build past its memory budget leaves post bodies on disk and reads each again as it
-//! writes the files that publish it (`workspace::bodies`): the bytes must be those of a build
+//! writes the files that publish it (`session::load`): the bytes must be those of a build
 //! that held every body, and a body that changed in between must stop the build, not be
 //! published unchecked.
 
 mod common;
 
 use common::*;
+use content_api::content::{FileContents, Scan};
 use content_api::render::Files;
-use content_api::source::{self, FileContents, Scan};
-use content_api::workspace::{self, Lifetime, Workspace};
+use content_api::source;
+use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, write};
 use std::path::Path;
 use std::sync::Arc;
@@ -47,7 +48,7 @@ fn detached(scan: &Scan) -> usize {
 }
 
 fn same_bytes_either_way(content: &Path) {
-    let on_disk = workspace::scan_for_build(content, 0);
+    let on_disk = content_api::session::load::scan_for_build(content, 0);
     assert!(
         detached(&on_disk) > 10,
         "most posts' bodies should be left on disk, {} were",
@@ -83,7 +84,7 @@ fn a_body_that_changed_before_it_was_written_stops_the_build_and_names_the_file(
         EN_POST,
         format!("{}{body}", &EN_POST_TEXT[..EN_POST_TEXT.len() - 7]),
     );
-    let scan = workspace::scan_for_build(&content, 0);
+    let scan = content_api::session::load::scan_for_build(&content, 0);
     assert_eq!(detached(&scan), 2, "both posts' bodies are left on disk");
     let workspace = workspace_for(scan, &content, &site.out());
     let outputs: Files = build::outputs(workspace.db()).into();

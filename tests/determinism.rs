@@ -9,7 +9,7 @@ use content_api::{build, source};
 use proptest::prelude::*;
 use std::sync::Arc;
 
-fn outputs_for(scan: source::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
+fn outputs_for(scan: content_api::content::Scan) -> Vec<(Arc<str>, Vec<u8>)> {
     let today = sample_today();
     let workspace = Workspace::new(
         Arc::new(sample_config()),

@@ -6,11 +6,11 @@
 mod common;
 
 use common::*;
+use content_api::build;
+use content_api::content::{ContentPath, FileContents};
 use content_api::render::DOCUMENTS;
 use content_api::render::media_type;
-use content_api::source::{ContentPath, FileContents};
 use content_api::workspace::{Lifetime, Workspace};
-use content_api::{build, source};
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -889,7 +889,7 @@ fn every_document_is_a_planned_output_even_without_content() {
         Arc::new(sample_config()),
         today,
         false,
-        source::Scan::default(),
+        content_api::content::Scan::default(),
         Lifetime::Once,
         Default::default(),
     );

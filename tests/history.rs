@@ -17,10 +17,10 @@ mod common;
 mod live_site;
 
 use common::*;
+use content_api::content::{ContentPath, FileContents};
 use content_api::session::{Batch, Session};
-use content_api::source::{ContentPath, FileContents};
 use content_api::workspace::Workspace;
-use content_api::{build, config};
+use content_api::{build, watch_toml};
 use std::sync::Arc;
 
 const HALF_MARATHON: [&str; 2] = [
@@ -307,7 +307,7 @@ fn a_drafts_preview_and_a_watch_session_never_record() {
 
     // A watch session: a tag added and removed within it was never deployed.
     let config = Arc::new(
-        config::load(
+        watch_toml::load(
             camino::Utf8Path::from_path(&site.root().join("watch.toml")).unwrap(),
             true,
         )

@@ -4,6 +4,8 @@
 //! These checks read the sources and manifests as text and fail with
 //! `path:line: [rule] what to do` for every breach of what remains:
 //!
+//! - which crates of the workspace a crate depends on: only those its row of [`LAYERS`] names
+//!   (the code map of ARCHITECTURE.md; Cargo alone refuses only cycles);
 //! - what a crate links: the crates in [`LINK_RULES`] never depend, directly, through another
 //!   crate of the workspace or for their own tests, on the listed crates (so their tests link
 //!   no HTTP server, async runtime or file watcher);
@@ -29,6 +31,53 @@ use std::fmt;
 use std::path::Path;
 
 // ---- The rules. ----
+
+/// Each crate of the workspace and the workspace crates it may depend on, for its tests too:
+/// (crate, crates, why).
+const LAYERS: &[(&str, &[&str], &str)] = &[
+    ("model", &[], "plain values: the bottom layer"),
+    (
+        "source",
+        &["model"],
+        "it reads the disk into the model's values",
+    ),
+    (
+        "engine",
+        &["model"],
+        "a pure function of its inputs: no crate that reads the disk; the one read it makes is \
+         through the `BodyReader` its input carries",
+    ),
+    (
+        "write",
+        &["model", "source", "engine"],
+        "it writes what the engine rendered",
+    ),
+    (
+        "session",
+        &["model", "source", "engine", "write"],
+        "it reads the content, sets the engine's inputs and publishes",
+    ),
+    (
+        "watch",
+        &["source"],
+        "it turns events into changes and reads no content",
+    ),
+    (
+        "serve",
+        &["model", "engine", "write"],
+        "it serves what `write` published",
+    ),
+    (
+        "mcp",
+        &["engine", "write", "verify"],
+        "it answers the tools from a published folder or a live site",
+    ),
+    (
+        "verify",
+        &["engine"],
+        "it checks a site over HTTP against the contract",
+    ),
+];
 
 /// Crates that must not link some others: (crates, what they must not link, why).
 const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
@@ -311,6 +360,7 @@ fn check_all(
 ) -> Vec<Problem> {
     let files = lex_all(files);
     let mut problems = Vec::new();
+    problems.extend(check_layers(manifests));
     problems.extend(check_links(manifests));
     problems.extend(check_cycles(&files, known_cycles));
     for file in &files {
@@ -328,6 +378,42 @@ fn check_all(
 /// The workspace crate a dependency names (`content-api-engine` → `engine`), if it is one.
 fn workspace_crate(dependency: &str) -> Option<&str> {
     dependency.strip_prefix("content-api-")
+}
+
+/// Every workspace crate a manifest names (for its tests too) that its row of [`LAYERS`] does
+/// not, and every crate without a row.
+fn check_layers(manifests: &BTreeMap<String, Manifest>) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (name, manifest) in manifests {
+        let path = format!("crates/{name}/Cargo.toml");
+        let Some((_, allowed, why)) = LAYERS.iter().find(|(layer, ..)| layer == name) else {
+            problems.push(Problem {
+                path,
+                line: 1,
+                rule: "layers",
+                message: format!("`{name}` has no row in LAYERS: add one, with its reason"),
+            });
+            continue;
+        };
+        let named = manifest
+            .dependencies
+            .iter()
+            .chain(&manifest.dev_dependencies);
+        for inner in named.filter_map(|dependency| workspace_crate(dependency)) {
+            if !allowed.contains(&inner) {
+                problems.push(Problem {
+                    path: path.clone(),
+                    line: 1,
+                    rule: "layers",
+                    message: format!(
+                        "`{name}` depends on `{inner}`, which its row of LAYERS does not name \
+                         ({why}): move what it needs to a crate it may use"
+                    ),
+                });
+            }
+        }
+    }
+    problems
 }
 
 /// For each rule's crate, every forbidden crate it links, with the chain of workspace crates

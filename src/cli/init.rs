@@ -163,7 +163,7 @@ mod tests {
 
     #[test]
     fn the_commented_config_parses_to_the_defaults() {
-        let parsed = crate::config::parse("watch.toml", WATCH_TOML, camino::Utf8Path::new("."))
+        let parsed = crate::watch_toml::parse("watch.toml", WATCH_TOML, camino::Utf8Path::new("."))
             .expect("watch.toml of init parses");
         let defaults = crate::config::SiteConfig::defaults(camino::Utf8Path::new("."));
         assert_eq!(parsed.base_url, defaults.base_url);
@@ -182,8 +182,9 @@ mod tests {
             })
             .collect::<Vec<_>>()
             .join("\n");
-        let parsed = crate::config::parse("watch.toml", &uncommented, camino::Utf8Path::new("."))
-            .unwrap_or_else(|d| panic!("{d}"));
+        let parsed =
+            crate::watch_toml::parse("watch.toml", &uncommented, camino::Utf8Path::new("."))
+                .unwrap_or_else(|d| panic!("{d}"));
         assert_eq!(parsed.base_url, "https://example.com");
         assert_eq!(parsed.author, "Your Name");
         assert_eq!(parsed.timezone, chrono_tz::UTC);

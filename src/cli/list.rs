@@ -6,7 +6,8 @@ use super::flags::{ConfigFlag, ContentFlag, Flags, Given, TodayFlag};
 use super::once::{BODY_BUDGET, content_folder_problem, plural};
 use super::{EXIT_USAGE, Settings};
 use crate::derive::{ScheduleEntry, ScheduleState, schedule};
-use crate::workspace::{Lifetime, Workspace, scan_for_build};
+use crate::session::load::scan_for_build;
+use crate::workspace::{Lifetime, Workspace};
 use clap::{Args, ValueEnum};
 use std::process::ExitCode;
 

@@ -11,8 +11,9 @@ use crate::build;
 use crate::diag::Diagnostic;
 use crate::render::Files;
 use crate::render::Output;
+use crate::session::load::{scan_for_build, scan_listed_for_build};
 use crate::source::StampedFile;
-use crate::workspace::{Lifetime, Workspace, scan_for_build, scan_listed_for_build};
+use crate::workspace::{Lifetime, Workspace};
 use crate::write::{
     DEPLOY_RECORD_PATH, DeployRecord, HistoryFile, LastBuild, Probe, Publisher, Report,
     pages_functions, purge_urls, state_dir, write_purge_list,

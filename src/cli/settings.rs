@@ -1,8 +1,9 @@
 //! Resolving flags and `watch.toml` into the settings of a run.
 
 use super::BuildArgs;
-use crate::config::{self, SiteConfig, normalise_base_url};
+use crate::config::SiteConfig;
 use crate::db::Preview;
+use crate::watch_toml::{self, normalise_base_url};
 use camino::Utf8PathBuf;
 use chrono::NaiveDate;
 use std::sync::Arc;
@@ -56,12 +57,12 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
         Some(path) => (path.clone(), true),
         None => (Utf8PathBuf::from("watch.toml"), false),
     };
-    let loaded = config::load(&path, required).map_err(|diagnostic| {
+    let loaded = watch_toml::load(&path, required).map_err(|diagnostic| {
         let text = std::fs::read_to_string(&path).ok();
         diagnostic.render(text.as_deref(), color)
     })?;
     let config_path = loaded.is_some().then(|| path.clone());
-    let mut config = loaded.unwrap_or_else(|| SiteConfig::defaults(camino::Utf8Path::new(".")));
+    let mut config = loaded.unwrap_or_else(|| watch_toml::without_file(camino::Utf8Path::new(".")));
     if let Some(content) = &args.content {
         config.content_dir = content.clone();
     }
@@ -80,7 +81,7 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
             })?;
     }
     for claim in &args.take_over {
-        config::check_take_over(claim).map_err(|why| {
+        watch_toml::check_take_over(claim).map_err(|why| {
             format!("error: invalid --take-over: {why}\n  = help: name a path in the output folder, for example --take-over api/")
         })?;
         if !config.hosting.take_over.contains(claim) {

@@ -2,7 +2,7 @@
 //! tests that compare a watch session's output with it.
 
 use content_api::config::SiteConfig;
-use content_api::workspace::{self, Lifetime, Workspace};
+use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, write};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -27,7 +27,7 @@ pub fn fresh_build(
         ..(*config).clone()
     })
     .expect("the publishing history loads");
-    let scan = workspace::scan_for_build(config.content_dir.as_std_path(), 0);
+    let scan = content_api::session::load::scan_for_build(config.content_dir.as_std_path(), 0);
     let workspace = Workspace::new(
         config,
         today,

@@ -182,7 +182,7 @@ pub fn published_post_count(content: &Path) -> usize {
 /// The configuration in `path` (a `watch.toml`), which must exist and be valid.
 pub fn load_config(path: &Path) -> content_api::config::SiteConfig {
     let path = camino::Utf8Path::from_path(path).expect("a UTF-8 path");
-    content_api::config::load(path, true)
+    content_api::watch_toml::load(path, true)
         .unwrap_or_else(|e| panic!("{path}: {e:?}"))
         .unwrap_or_else(|| panic!("{path} is missing"))
 }

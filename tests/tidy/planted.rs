@@ -167,6 +167,26 @@ fn a_dev_dependency_counts_for_its_own_crate_only() {
     );
 }
 
+#[test]
+fn a_crate_depending_on_a_layer_its_row_does_not_name_is_reported() {
+    let mut upward = manifests();
+    upward
+        .get_mut("engine")
+        .unwrap()
+        .dev_dependencies
+        .push("content-api-source".into());
+    upward.insert("extra".into(), Manifest::default());
+    let problems = check_all(&clean(), &upward, &[]);
+    assert_eq!(
+        shown(problems.iter().map(clone_problem).collect()),
+        [
+            "crates/engine/Cargo.toml:1: [layers]",
+            "crates/extra/Cargo.toml:1: [layers]",
+        ]
+    );
+    assert!(problems[0].message.contains("`engine` depends on `source`"));
+}
+
 fn clone_problem(p: &Problem) -> Problem {
     Problem {
         path: p.path.clone(),

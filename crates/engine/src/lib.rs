@@ -1,9 +1,10 @@
 //! The query engine: the salsa inputs ([`db`], set only by [`workspace`]), the queries over
 //! them (`parse`, [`derive`](mod@derive), [`render`]), and [`build`], which evaluates them in parallel.
 //!
-//! A pure function of its inputs: no file system, network, clock, environment or process API
-//! (`clippy.toml` lists them), but for the one read of a body left on disk that
-//! `render::output::chunk` makes through `source::DiskBody`.
+//! A pure function of its inputs: it depends on `model` alone among the workspace's crates, and
+//! uses no file system, network, clock, environment or process API (`clippy.toml` lists them).
+//! The one read it makes, of a post body a one-shot build left on disk, goes through the
+//! `content::BodyReader` its caller put in the input (`render::output::chunk`).
 
 pub mod build;
 pub mod db;
@@ -13,5 +14,4 @@ pub mod render;
 pub mod workspace;
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_model::{diag, model};
-use content_api_source::{config, source};
+use content_api_model::{config, content, diag, model};

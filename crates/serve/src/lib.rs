@@ -23,7 +23,7 @@
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_engine::render;
-use content_api_source::config;
+use content_api_model::config;
 use content_api_write as write;
 
 mod events;

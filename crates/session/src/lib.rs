@@ -21,17 +21,19 @@
 //! whole set of files, so the manifest is right after each lane.
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_engine::{build, db, derive, render, workspace};
-use content_api_model::diag;
-use content_api_source::{config, source};
+use content_api_engine::{build, db, derive, parse, render, workspace};
+use content_api_model::{config, content, diag};
+use content_api_source::source;
 use content_api_write as write;
 
+pub mod load;
+
 use crate::config::SiteConfig;
+use crate::content::{ContentPath, FileContents, FileRole, Scan, classify};
 use crate::db::{Database, Preview};
 use crate::derive::{ScheduleEntry, ScheduleState, file_diagnostics, preview_of, schedule_entry};
 use crate::diag::Diagnostic;
 use crate::render::{Files, Lane};
-use crate::source::{ContentPath, FileContents, FileRole, Scan, classify};
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::{HistoryFile, Publisher, Report, Stop, WriteError};
 use chrono::NaiveDate;

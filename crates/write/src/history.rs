@@ -360,7 +360,7 @@ fn adopts(history: &Utf8Path, text: &str, identity: &SiteIdentity) -> bool {
         Some(folder) if !folder.as_str().is_empty() => folder,
         _ => Utf8Path::new("."),
     };
-    match crate::config::load(&folder.join(CONFIG_FILE), false) {
+    match crate::watch_toml::load(&folder.join(CONFIG_FILE), false) {
         Ok(Some(mut declared)) => {
             declared.history_file = history.to_owned();
             let theirs = SiteIdentity::of(&declared);

@@ -25,8 +25,8 @@
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_engine::{db, render};
-use content_api_model::model;
-use content_api_source::{config, source};
+use content_api_model::{config, content, model};
+use content_api_source::{source, watch_toml};
 
 mod deploy_record;
 mod dir;

@@ -1,9 +1,9 @@
 //! The salsa inputs. Changing one of these is the only way the output can change.
 
 use crate::config::SiteConfig;
+use crate::content::{ContentPath, FileContents};
 use crate::diag::Diagnostic;
 use crate::model::{Lang, SortKey};
-use crate::source::{ContentPath, FileContents};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;

@@ -3,12 +3,12 @@
 use super::keys::{front_matter_rules, near_miss_errors, suspicious, unknown_key_reports};
 use super::series::series_by_name;
 use super::taxonomy::tag_tiers;
+use crate::content::{FileRole, classify};
 use crate::db::{LangTree, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::parse::{
     Parsed, parse_deck, parse_post, parse_series, parse_skill, parse_tag, post_meta, tag_meta,
 };
-use crate::source::{FileRole, classify};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

@@ -27,8 +27,8 @@ pub use series::{
 pub use slides::published_decks;
 pub use taxonomy::{tag_definitions, tag_tiers};
 
+use crate::content::{FileRole, classify};
 use crate::db::{LangTree, Site, SourceFile};
-use crate::source::{FileRole, classify};
 
 /// The language tree a post or deck file belongs to.
 pub fn tree_of(db: &dyn salsa::Database, file: SourceFile) -> Option<LangTree> {

@@ -2,10 +2,10 @@
 //! (published, scheduled for a later date, or a draft), whatever the preview flags. What
 //! `content-api list` prints and the preview's landing page shows.
 
+use crate::content::{FileRole, classify};
 use crate::db::{Site, SourceFile};
 use crate::model::{Lang, Timestamp};
 use crate::parse::{deck_meta, post_meta};
-use crate::source::{FileRole, classify};
 use chrono::NaiveDate;
 
 /// A post's or deck's state in production.

@@ -3,9 +3,9 @@
 
 use super::posts::post_links;
 use super::tree_of;
+use crate::content::{FileRole, classify};
 use crate::db::{Index, LangTree, SeriesMembers, Site, SourceFile};
 use crate::parse::{post_meta, series_meta};
-use crate::source::{FileRole, classify};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

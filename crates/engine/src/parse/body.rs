@@ -4,7 +4,7 @@
 //! drops the blank lines around it: no carriage returns, and no line that reads like one of
 //! `llms-full.txt`'s section lines (which that file would indent). Such a body is the same
 //! range of the file's bytes in every output, which is what lets a one-shot build leave it on
-//! disk (`workspace::bodies`).
+//! disk (`session::load`).
 
 /// The lines that open and close a post's section of `llms-full.txt`. A body line starting like
 /// one is indented there by one space, so that they always mean a section boundary.

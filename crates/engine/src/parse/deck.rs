@@ -3,9 +3,9 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::{Parsed, check_image, check_url, dated_stem, frontmatter, text_or_failure};
+use crate::content::{FileRole, classify};
 use crate::db::SourceFile;
 use crate::model::{DeckMeta, DeckType, Lang};
-use crate::source::{FileRole, classify};
 use std::sync::Arc;
 
 #[salsa::tracked(returns(ref))]

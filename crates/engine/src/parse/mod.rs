@@ -24,10 +24,10 @@ pub use series::{parse_series, parse_series_text, series_meta};
 pub use skill::{parse_skill, skill_meta};
 pub use tag::{parse_tag, parse_tag_text, tag_meta};
 
+use crate::content::FileContents;
 use crate::db::SourceFile;
 use crate::diag::{Diagnostic, Location};
 use crate::model::{SLUG_PATTERN, is_valid_slug};
-use crate::source::FileContents;
 use chrono::NaiveDate;
 use std::sync::Arc;
 

@@ -3,10 +3,10 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::{Parsed, check_image, dated_stem, frontmatter, text_or_failure};
+use crate::content::{FileRole, classify};
 use crate::db::SourceFile;
 use crate::diag::Location;
 use crate::model::{Lang, PostMeta};
-use crate::source::{FileRole, classify};
 use std::sync::Arc;
 
 /// A parsed post, plus where its `series` value is (for the cross-file "unknown series" check).

@@ -3,9 +3,9 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::{Parsed, check_image, frontmatter, named_stem, text_or_failure};
+use crate::content::{FileRole, classify};
 use crate::db::SourceFile;
 use crate::model::SeriesDef;
-use crate::source::{FileRole, classify};
 
 /// The localizable fields: each may also appear as `<field><Lang>` (`titleEs`).
 const LOCALIZED: [&str; 3] = ["title", "description", "heroImage"];

@@ -2,9 +2,9 @@
 
 use super::fields::FrontMatter;
 use super::{Parsed, frontmatter, named_stem, text_or_failure};
+use crate::content::{FileRole, classify};
 use crate::db::SourceFile;
 use crate::model::SkillMeta;
-use crate::source::{FileRole, classify};
 
 #[salsa::tracked(returns(ref))]
 pub fn parse_skill(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SkillMeta> {

@@ -3,9 +3,9 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::{Parsed, frontmatter, named_stem, text_or_failure};
+use crate::content::{FileRole, classify};
 use crate::db::SourceFile;
 use crate::model::{TagDef, Tier};
-use crate::source::{FileRole, classify};
 
 #[salsa::tracked(returns(ref))]
 pub fn parse_tag(db: &dyn salsa::Database, file: SourceFile) -> Parsed<TagDef> {

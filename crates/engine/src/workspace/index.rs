@@ -465,8 +465,8 @@ mod tests {
             .map(|i| {
                 SourceFile::new(
                     &db,
-                    crate::source::ContentPath::new(&format!("blog/en/x{i}.md")).unwrap(),
-                    crate::source::FileContents::Missing,
+                    crate::content::ContentPath::new(&format!("blog/en/x{i}.md")).unwrap(),
+                    crate::content::FileContents::Missing,
                 )
             })
             .collect();

@@ -6,9 +6,9 @@
 
 use super::Workspace;
 use super::index::LIST_DURABILITY;
+use crate::content::{ContentPath, FileContents, FileRole, classify};
 use crate::db::{Database, SourceFile};
 use crate::model::Lang;
-use crate::source::{ContentPath, FileContents, FileRole, classify};
 use salsa::{Durability, Setter};
 use std::collections::HashMap;
 use std::sync::Arc;

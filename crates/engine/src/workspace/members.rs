@@ -2,9 +2,9 @@
 //! `SeriesMembers`): created when a name first gets a published post, set only when its list of
 //! files differs, and kept when the list empties, for when the name comes back.
 
+use crate::content::ContentPath;
 use crate::db::{Database, SeriesMembers, SourceFile, TagMembers};
 use crate::model::Lang;
-use crate::source::ContentPath;
 use salsa::{Durability, Setter};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;

@@ -5,18 +5,15 @@
 //! It also maintains the index inputs (`index`, `members`) from the per-file summaries (so it
 //! sits after `derive`): after each batch it sets the index entries of the changed posts.
 
-mod bodies;
 mod index;
 mod lists;
 mod members;
 
 use crate::config::SiteConfig;
+use crate::content::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
 use crate::db::{Database, LangTree, Preview, Published, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
-use crate::source::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
-pub use bodies::scan_for_build;
-pub use bodies::scan_listed_for_build;
 use chrono::NaiveDate;
 use index::{Indexes, summary};
 use lists::Lists;

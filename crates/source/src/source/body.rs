@@ -1,103 +1,67 @@
-//! A post body left on disk by a one-shot build: where it is, and its digest, so that the writer
-//! can read it again when it writes the files that publish it, and know it is the text the build
-//! read.
-//!
-//! On a large site the bodies are a large share of a build's peak memory when held from the
-//! scan to the last write, for text the build only copies out (docs/performance.md).
+//! Reading a post body left on disk again ([`BodyFiles`], the [`BodyReader`] a one-shot build's
+//! scan hands the engine with each [`DiskBody`]), checked against the digest the build read.
 
+use crate::content::{BodyReader, DiskBody};
 use std::io;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
-use std::path::PathBuf;
 use xxhash_rust::xxh3::xxh3_64;
 
-/// A range of a content file's bytes, as they were when the build read them.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct DiskBody {
-    /// The file, as the scan read it.
-    disk_path: PathBuf,
-    /// Where the range starts, in bytes.
-    start: u64,
-    len: u32,
-    /// The xxh3-64 hash of the range's bytes when the build read them.
-    digest: u64,
-}
+/// The content files on disk, as a one-shot build's bodies are read again from them.
+pub struct BodyFiles;
 
-impl DiskBody {
-    /// `text[range]` of the file at `disk_path`; `None` when the range is not a `str` range of
-    /// `text` or is longer than 4 GB.
-    pub fn new(disk_path: PathBuf, text: &str, range: std::ops::Range<usize>) -> Option<DiskBody> {
-        let bytes = text.get(range.clone())?.as_bytes();
-        Some(DiskBody {
-            disk_path,
-            start: range.start as u64,
-            len: u32::try_from(bytes.len()).ok()?,
-            digest: xxh3_64(bytes),
-        })
-    }
+/// The reader every [`DiskBody`] made by a scan carries.
+pub static BODY_FILES: BodyFiles = BodyFiles;
 
-    /// The length in bytes.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Whether the range is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The xxh3-64 hash of the bytes: what a hash over an output's pieces takes for this one.
-    pub fn digest(&self) -> u64 {
-        self.digest
-    }
-
+impl BodyReader for BodyFiles {
     /// Reads the range again into `buf`. An error when the file cannot be read or its bytes
     /// differ from what the build read: the file changed while the build ran, and what it would
     /// publish would not be what it checked. (Opened without waiting, as every content read is;
     /// no `fstat`: whatever replaced the file, its bytes must match the digest or the read fails.)
-    pub fn read<'b>(&self, buf: &'b mut Vec<u8>) -> io::Result<&'b [u8]> {
+    fn read<'b>(&self, body: &DiskBody, buf: &'b mut Vec<u8>) -> io::Result<&'b [u8]> {
         let file = std::fs::OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
-            .open(&self.disk_path)
-            .map_err(|err| self.unreadable(err))?;
+            .open(body.disk_path())
+            .map_err(|err| unreadable(body, err))?;
         buf.clear();
-        buf.resize(self.len(), 0);
-        match file.read_exact_at(buf, self.start) {
+        buf.resize(body.len(), 0);
+        match file.read_exact_at(buf, body.start()) {
             Ok(()) => {}
             Err(err) if err.kind() == io::ErrorKind::UnexpectedEof => {
-                return Err(self.changed("it is shorter now"));
+                return Err(changed(body, "it is shorter now"));
             }
-            Err(err) => return Err(self.unreadable(err)),
+            Err(err) => return Err(unreadable(body, err)),
         }
-        if xxh3_64(buf) != self.digest {
-            return Err(self.changed("its text differs"));
+        if xxh3_64(buf) != body.digest() {
+            return Err(changed(body, "its text differs"));
         }
         // The bytes the scan read and checked as UTF-8, as the digest says; the writer takes
         // bytes, so they are not decoded a second time.
         Ok(buf)
     }
+}
 
-    fn changed(&self, how: &str) -> io::Error {
-        io::Error::other(format!(
-            "{} changed while the build was running ({how}): run the build again",
-            self.disk_path.display()
-        ))
-    }
+fn changed(body: &DiskBody, how: &str) -> io::Error {
+    io::Error::other(format!(
+        "{} changed while the build was running ({how}): run the build again",
+        body.disk_path().display()
+    ))
+}
 
-    fn unreadable(&self, err: io::Error) -> io::Error {
-        io::Error::new(
-            err.kind(),
-            format!(
-                "cannot read {} again for its body: {err}",
-                self.disk_path.display()
-            ),
-        )
-    }
+fn unreadable(body: &DiskBody, err: io::Error) -> io::Error {
+    io::Error::new(
+        err.kind(),
+        format!(
+            "cannot read {} again for its body: {err}",
+            body.disk_path().display()
+        ),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     const TEXT: &str = "---\ntitle: a\n---\nThe body.\n";
     const BODY: std::ops::Range<usize> = 17..27;
@@ -105,7 +69,7 @@ mod tests {
     fn body_of(dir: &tempfile::TempDir) -> (PathBuf, DiskBody) {
         let path = dir.path().join("post.md");
         std::fs::write(&path, TEXT).unwrap();
-        let body = DiskBody::new(path.clone(), TEXT, BODY).unwrap();
+        let body = DiskBody::new(&BODY_FILES, path.clone(), TEXT, BODY).unwrap();
         (path, body)
     }
 

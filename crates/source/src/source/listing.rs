@@ -2,8 +2,8 @@
 //! cheaply, that it holds exactly the files a folder has after a batch of changes there.
 
 use super::contain::ContentFolder;
-use super::path::{ContentPath, FileRole, classify};
 use super::walk::in_content_folder;
+use crate::content::{ContentPath, FileRole, classify};
 use std::path::Path;
 
 /// The content files directly in `relative` (a `/`-separated folder below `root`): the paths a

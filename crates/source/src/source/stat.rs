@@ -1,8 +1,8 @@
 //! The content folder's metadata without reading a file: what `build` compares with the last
 //! build's fingerprint to see, without parsing, that nothing changed.
 
-use super::path::ContentPath;
 use super::walk::find;
+use crate::content::ContentPath;
 use rayon::prelude::*;
 use rustix::fs::{AtFlags, Mode, OFlags};
 use std::collections::HashMap;
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(stamped, scanned);
         assert_eq!(stamped, ["blog/en/2024-01-01_a.md", "tags/rust.md"]);
         // A build reads the probe's list instead of walking again: the same files, roles, text.
-        let described = |scan: crate::source::Scan| -> Vec<String> {
+        let described = |scan: crate::content::Scan| -> Vec<String> {
             scan.files
                 .into_iter()
                 .map(|f| format!("{} {:?} {:?}", f.path, f.role, f.contents))

@@ -2,48 +2,16 @@
 //! problems found on the way (odd names, symlink loops) that belong to no readable file.
 
 use super::contain::{ContentFolder, OUTSIDE_HELP, OUTSIDE_MESSAGE};
-use super::path::{ContentPath, FileRole, classify};
-use super::read::{FileContents, kind_of, read_file};
+use super::read::{kind_of, read_file};
+use crate::content::{
+    ContentPath, FileContents, FileRole, Scan, ScanProblem, ScannedFile, classify,
+};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 /// The top-level folders that can hold content. Nothing else is walked, so a stray
 /// `node_modules/` or `.git/` next to the content costs nothing.
 const CONTENT_FOLDERS: [&str; 5] = ["blog", "slides", "tags", "series", "agent-skills"];
-
-/// One content file found by a scan.
-#[derive(Debug)]
-pub struct ScannedFile {
-    /// Where it is.
-    pub path: ContentPath,
-    /// What it is, from its path.
-    pub role: FileRole,
-    /// What was read.
-    pub contents: FileContents,
-}
-
-/// A problem found while walking that is not about a file's contents.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ScanProblem {
-    /// The path as it can be shown (lossy when the name is not UTF-8).
-    pub path: String,
-    /// What is wrong.
-    pub message: String,
-    /// What to do about it.
-    pub help: String,
-    /// Errors fail the build; the others are warnings.
-    pub is_error: bool,
-}
-
-/// The result of scanning the content folder, sorted by path.
-#[derive(Debug, Default)]
-pub struct Scan {
-    /// The content files, read.
-    pub files: Vec<ScannedFile>,
-    /// Problems of the walk itself (link loops, unreadable folders, misplaced Markdown, names
-    /// that are not UTF-8).
-    pub problems: Vec<ScanProblem>,
-}
 
 /// Walks `root`, classifies every file, and reads the content files in parallel. Symlinks are
 /// followed while they stay inside the content folder (`root` itself may be a link: a

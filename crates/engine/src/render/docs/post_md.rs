@@ -4,12 +4,12 @@
 use super::post_page_path;
 use super::text::{language_name, markdown, normalized_body, strip_mdx_esm};
 use crate::config::SiteConfig;
+use crate::content::FileContents;
 use crate::db::{Site, SourceFile};
 use crate::model::PostMeta;
 use crate::parse::body::unchanged_body_range;
 use crate::parse::{parse_post, post_meta};
 use crate::render::{Chunk, Output};
-use crate::source::FileContents;
 use std::sync::Arc;
 
 /// A post's Markdown variant: its file ([`super::post_markdown_file`]) is the title block and

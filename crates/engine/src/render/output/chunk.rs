@@ -1,7 +1,7 @@
 //! A piece of an output file: text in memory, or a post body on disk; and the digest a hash
 //! over pieces takes for it.
 
-use crate::source::DiskBody;
+use crate::content::DiskBody;
 use std::cell::RefCell;
 use std::io;
 use std::sync::Arc;

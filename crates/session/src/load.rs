@@ -1,12 +1,14 @@
-//! Which post bodies a one-shot build holds in memory, and reading the content folder that way.
+//! Loading the content folder for a one-shot build (`build`, `list`), and which post bodies it
+//! holds in memory.
 //!
 //! A body published as read (`parse::body`) is the same range of its file in every output
 //! that holds it. Past a budget, a one-shot build keeps only such a post's text up to its body
 //! ([`FileContents::Detached`]), and the writer reads the range again when it writes.
 
+use crate::content::{ContentPath, DiskBody, FileContents, FileRole, Scan};
 use crate::parse::body::{has_section_line, unchanged_body_range};
 use crate::parse::frontmatter;
-use crate::source::{self, ContentPath, DiskBody, FileContents, FileRole, Scan, StampedFile};
+use crate::source::{self, BODY_FILES, StampedFile};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -72,7 +74,7 @@ impl BodyBudget {
         if range.is_empty() || has_section_line(&text[range.clone()]) {
             return contents;
         }
-        let Some(body) = DiskBody::new(disk_path.to_owned(), text, range) else {
+        let Some(body) = DiskBody::new(&BODY_FILES, disk_path.to_owned(), text, range) else {
             return contents;
         };
         FileContents::Detached {
@@ -95,7 +97,7 @@ impl BodyBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::classify;
+    use crate::content::classify;
 
     fn keep(budget: &BodyBudget, relative: &str, text: &str) -> FileContents {
         let path = ContentPath::new(relative).unwrap();

@@ -1,0 +1,383 @@
+//! Reading `watch.toml` into the site's settings (`model::config::SiteConfig`), with located
+//! errors.
+//!
+//! The file is optional. Relative paths in it are resolved against the folder that holds it,
+//! so a build behaves the same from any working directory. Command-line flags override it
+//! (see `cli`).
+
+use crate::config::{Licence, LiveRecord, SiteConfig};
+use crate::diag::{Diagnostic, Location};
+use camino::Utf8Path;
+use serde::Deserialize;
+
+/// The settings of a site with no `watch.toml`, at `root`: every default, and its Pages
+/// Functions folder when `root` has one.
+pub fn without_file(root: &Utf8Path) -> SiteConfig {
+    from_file(FileConfig::default(), root).expect("defaults are valid")
+}
+
+/// `file`'s values over the defaults; `Err((key, why))` for a value that is not valid.
+fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, String)> {
+    let mut config = SiteConfig::defaults(root);
+    let site = file.site;
+    if let Some(base_url) = file.base_url.as_deref() {
+        config.base_url =
+            normalise_base_url(base_url).map_err(|why| ("base_url".to_string(), why))?;
+    }
+    if let Some(timezone) = file.timezone.as_deref() {
+        config.timezone = timezone.parse().map_err(|_| {
+            (
+                "timezone".to_string(),
+                "unknown time zone; use an IANA name such as \"UTC\", \"Europe/Madrid\" or \"America/Bogota\"".to_string(),
+            )
+        })?;
+    }
+    if let Some(version) = file.api.version {
+        if !is_semver(&version) {
+            return Err((
+                "version".into(),
+                "the API version must be a semantic version such as \"1.0.0\"".into(),
+            ));
+        }
+        config.api_version = version;
+    }
+    if let Some(dir) = file.content_dir.as_deref() {
+        config.content_dir = root.join(dir);
+    }
+    if let Some(dir) = file.out_dir.as_deref() {
+        config.out_dir = root.join(dir);
+    }
+    if let Some(file) = file.history_file.as_deref() {
+        config.history_file = root.join(file);
+    }
+    if let Some(name) = site.name {
+        config.name = name;
+    }
+    if let Some(description) = site.description {
+        config.description = description;
+    }
+    if let Some(author) = site.author {
+        config.author = author;
+    }
+    if let Some(name) = site.contact_name {
+        config.contact.name = name;
+    }
+    config.contact.email = site.contact_email;
+    config.contact.url = site.contact_url;
+    if site.licence.is_some() || site.licence_url.is_some() {
+        config.licence = Licence::new(
+            site.licence.unwrap_or(config.licence.name),
+            site.licence_url,
+        );
+    }
+    if let Some(debounce_ms) = file.watch.debounce_ms {
+        config.watch.debounce_ms = debounce_ms;
+    }
+    let hosting = &mut config.hosting;
+    hosting.pages_functions = Some(
+        root.join(
+            file.hosting
+                .pages_functions
+                .as_deref()
+                .unwrap_or(DEFAULT_PAGES_FUNCTIONS),
+        ),
+    )
+    .filter(|dir| dir.is_dir());
+    if let Some(netlify) = file.hosting.netlify {
+        hosting.netlify = netlify;
+    }
+    if let Some(max) = file.hosting.cloudflare_max_files {
+        hosting.cloudflare_max_files = max;
+    }
+    hosting.live_record = match file.hosting.live_record.as_deref() {
+        None | Some("read") => LiveRecord::Read,
+        Some("optional") => LiveRecord::Optional,
+        Some("off") => LiveRecord::Off,
+        Some(other) => {
+            return Err((
+                "live_record".into(),
+                format!(
+                    "`{other}` is not a choice: \"read\" (the default), \"optional\" or \"off\""
+                ),
+            ));
+        }
+    };
+    hosting.take_over = file
+        .hosting
+        .take_over
+        .into_iter()
+        .map(|claim| check_take_over(&claim).map(|()| claim))
+        .collect::<Result<_, _>>()
+        .map_err(|why| ("take_over".to_string(), why))?;
+    config.front_matter.site_keys = file.front_matter.site_keys;
+    Ok(config)
+}
+
+/// What `watch.toml` may contain. Unknown keys are errors: a misspelt key would otherwise be
+/// silently ignored.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    base_url: Option<String>,
+    content_dir: Option<String>,
+    out_dir: Option<String>,
+    history_file: Option<String>,
+    timezone: Option<String>,
+    #[serde(default)]
+    site: SiteSection,
+    #[serde(default)]
+    api: ApiSection,
+    #[serde(default)]
+    watch: WatchSection,
+    #[serde(default)]
+    hosting: HostingSection,
+    #[serde(default)]
+    front_matter: FrontMatterSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatterSection {
+    #[serde(default)]
+    site_keys: Vec<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HostingSection {
+    pages_functions: Option<String>,
+    netlify: Option<bool>,
+    cloudflare_max_files: Option<u64>,
+    live_record: Option<String>,
+    #[serde(default)]
+    take_over: Vec<String>,
+}
+
+/// Where a site's Cloudflare Pages Functions are, relative to the config file's folder (the
+/// folder `wrangler` runs in).
+pub const DEFAULT_PAGES_FUNCTIONS: &str = "functions";
+
+/// A `take_over` entry is an output path or folder (`api/`), relative, without `..`.
+pub fn check_take_over(claim: &str) -> Result<(), String> {
+    let ok = !claim.is_empty()
+        && !claim.starts_with('/')
+        && claim
+            .trim_end_matches('/')
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..");
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{claim}` is not a path in the output folder: write it relative to the folder, like \"api/\" (a folder) or \"openapi.json\" (a file)"
+        ))
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SiteSection {
+    name: Option<String>,
+    description: Option<String>,
+    author: Option<String>,
+    contact_name: Option<String>,
+    contact_email: Option<String>,
+    contact_url: Option<String>,
+    licence: Option<String>,
+    licence_url: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApiSection {
+    version: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WatchSection {
+    debounce_ms: Option<u64>,
+}
+
+/// Loads the config file at `path`. `Ok(None)` when the file does not exist and `required` is
+/// false (the default `watch.toml` is optional; one named with `--config` is not).
+pub fn load(path: &Utf8Path, required: bool) -> Result<Option<SiteConfig>, Diagnostic> {
+    let text = match read_config(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound && !required => return Ok(None),
+        Err(err) => {
+            return Err(Diagnostic::error(
+                path.as_str(),
+                format!("cannot read the config file: {err}"),
+            )
+            .help("check the path given with --config"));
+        }
+    };
+    let root = path.parent().unwrap_or(Utf8Path::new("."));
+    let root = if root.as_str().is_empty() {
+        Utf8Path::new(".")
+    } else {
+        root
+    };
+    parse(path.as_str(), &text, root).map(Some)
+}
+
+/// The config file's text: opened without blocking (a FIFO is an error, not a hang), a regular
+/// file of at most 1 MiB.
+fn read_config(path: &Utf8Path) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let mut text = String::new();
+    file.take(1 << 20).read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// Parses config text; `root` is the folder relative paths are resolved against.
+pub fn parse(path: &str, text: &str, root: &Utf8Path) -> Result<SiteConfig, Diagnostic> {
+    let file: FileConfig = toml::from_str(text).map_err(|err| {
+        let mut diagnostic = Diagnostic::error(path, format!("invalid config: {}", err.message()))
+            .help("see the commented example watch.toml in the README for every key");
+        if let Some(span) = err.span() {
+            diagnostic = diagnostic.at(Location::in_text(text, span));
+        }
+        diagnostic
+    })?;
+    from_file(file, root).map_err(|(key, why)| {
+        let at = find_key(text, &key);
+        let mut diagnostic = Diagnostic::error(path, format!("invalid `{key}`: {why}"));
+        if let Some(range) = at {
+            diagnostic = diagnostic.at(Location::in_text(text, range));
+        }
+        diagnostic.help(format!("fix `{key}` in {path}"))
+    })
+}
+
+fn find_key(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with(key) {
+            let start = offset + (line.len() - line.trim_start().len());
+            return Some(start..offset + line.trim_end().len());
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Checks that `raw` is an absolute http(s) URL with no query or fragment, and drops a trailing
+/// slash so that `url("/api/x")` never doubles it.
+pub fn normalise_base_url(raw: &str) -> Result<String, String> {
+    let parsed = url::Url::parse(raw).map_err(|err| {
+        format!("`{raw}` is not a URL ({err}); write it like \"https://example.com\"")
+    })?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(format!("`{raw}` must start with https:// or http://"));
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(format!("`{raw}` must not have a query (?) or fragment (#)"));
+    }
+    Ok(raw.trim_end_matches('/').to_string())
+}
+
+fn is_semver(version: &str) -> bool {
+    let core = version.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::DEFAULT_BASE_URL;
+
+    #[test]
+    fn an_empty_file_gives_the_documented_defaults() {
+        let config = parse("watch.toml", "", Utf8Path::new("site")).unwrap();
+        assert_eq!(config.base_url, DEFAULT_BASE_URL);
+        assert_eq!(config.content_dir, "site/content");
+        assert_eq!(config.out_dir, "site/out");
+        assert_eq!(config.history_file, "site/content-api.history");
+        assert_eq!(config.timezone, chrono_tz::UTC);
+        assert_eq!(config.api_version, "1.0.0");
+    }
+
+    #[test]
+    fn base_url_loses_its_trailing_slash() {
+        let config = parse(
+            "w.toml",
+            "base_url = \"https://example.com/\"\n",
+            Utf8Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(
+            config.url("/api/index.json"),
+            "https://example.com/api/index.json"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_key_is_an_error_at_its_line() {
+        let err = parse(
+            "w.toml",
+            "base_url = \"https://a.b\"\ncontnt_dir = \"x\"\n",
+            Utf8Path::new("."),
+        )
+        .unwrap_err();
+        assert!(err.message.contains("contnt_dir"), "{}", err.message);
+        assert_eq!(err.location.unwrap().line, 2);
+    }
+
+    #[test]
+    fn a_known_licence_gets_its_own_url_and_terms() {
+        let licence = |text: &str| parse("w.toml", text, Utf8Path::new(".")).unwrap().licence;
+        let cc0 = licence("[site]\nlicence = \"CC0 1.0\"\n");
+        assert_eq!(
+            cc0.url.as_deref(),
+            Some("https://creativecommons.org/publicdomain/zero/1.0/")
+        );
+        assert!(!cc0.requires_attribution() && cc0.url_names.is_none());
+        let default = licence("");
+        assert_eq!(default.name, "CC BY 4.0");
+        assert!(default.requires_attribution());
+        let unknown = licence("[site]\nlicence = \"All rights reserved\"\n");
+        assert_eq!((unknown.url, unknown.known), (None, None));
+        // An unknown name with a known URL takes that licence's terms; a known name with the
+        // URL of another licence is flagged.
+        let by_url = licence(
+            "[site]\nlicence = \"Creative Commons BY\"\nlicence_url = \"https://creativecommons.org/licenses/by/4.0/\"\n",
+        );
+        assert_eq!(by_url.known.map(|k| k.spdx), Some("CC-BY-4.0"));
+        assert!(by_url.url_names.is_none());
+        let mismatch = licence(
+            "[site]\nlicence = \"CC0 1.0\"\nlicence_url = \"https://creativecommons.org/licenses/by/4.0/\"\n",
+        );
+        assert_eq!(mismatch.known.map(|k| k.spdx), Some("CC0-1.0"));
+        assert_eq!(mismatch.url_names.map(|k| k.spdx), Some("CC-BY-4.0"));
+    }
+
+    #[test]
+    fn bad_values_name_the_key_and_the_fix() {
+        let err = parse(
+            "w.toml",
+            "timezone = \"Mars/Olympus\"\n",
+            Utf8Path::new("."),
+        )
+        .unwrap_err();
+        assert!(err.message.contains("timezone"));
+        assert!(err.message.contains("IANA"));
+        let err = parse("w.toml", "base_url = \"ftp://x\"\n", Utf8Path::new(".")).unwrap_err();
+        assert!(err.message.contains("https://"));
+        let err = parse("w.toml", "[api]\nversion = \"v1\"\n", Utf8Path::new(".")).unwrap_err();
+        assert_eq!(err.location.unwrap().line, 2);
+    }
+}
