@@ -29,7 +29,8 @@
 mod corpus;
 
 use content_api::config::SiteConfig;
-use content_api::session::{Batch, Session};
+use content_api::session::Session;
+use content_api::source::ChangeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -212,7 +213,7 @@ fn main() {
                 };
                 std::fs::write(&file, edited).unwrap();
                 session
-                    .apply(&Batch {
+                    .apply(&ChangeSet {
                         paths: [path.clone()].into(),
                         ..Default::default()
                     })
@@ -277,7 +278,7 @@ fn measure_first_edits(
         std::fs::write(&file, edited).unwrap();
         let saved = wall.elapsed();
         session
-            .apply(&Batch {
+            .apply(&ChangeSet {
                 paths: [path.clone()].into(),
                 ..Default::default()
             })
@@ -335,7 +336,7 @@ fn measure_renames(
         let new = format!("{stem}-r{i}.md");
         std::fs::rename(content.join(&old), content.join(&new)).unwrap();
         session
-            .apply(&Batch {
+            .apply(&ChangeSet {
                 paths: [old, new.clone()].into(),
                 ..Default::default()
             })
@@ -387,7 +388,7 @@ impl Measure {
             let (started, cpu) = (Instant::now(), cpu_time());
             std::fs::write(&file, edited).unwrap();
             let outcome = session
-                .apply(&Batch {
+                .apply(&ChangeSet {
                     paths: [path].into(),
                     ..Default::default()
                 })

@@ -18,7 +18,8 @@ mod live_site;
 
 use common::*;
 use content_api::content::{ContentPath, FileContents};
-use content_api::session::{Batch, Session};
+use content_api::session::Session;
+use content_api::source::ChangeSet;
 use content_api::workspace::Workspace;
 use content_api::{build, watch_toml};
 use std::sync::Arc;
@@ -324,7 +325,7 @@ fn a_drafts_preview_and_a_watch_session_never_record() {
         EN_POST,
         EN_POST_TEXT.replace("[\"rust\"]", "[\"rust\", \"fleeting\"]"),
     );
-    let batch = |paths: &[&str]| Batch {
+    let batch = |paths: &[&str]| ChangeSet {
         paths: paths.iter().map(|p| p.to_string()).collect(),
         rescan: false,
         ..Default::default()

@@ -202,7 +202,8 @@ fn any_other_file_of_the_site_in_the_way_stops_the_build_before_it_writes() {
 
 #[test]
 fn watch_rebuilds_keep_the_sites_files_too() {
-    use content_api::session::{Batch, Session};
+    use content_api::session::Session;
+    use content_api::source::ChangeSet;
     use std::sync::Arc;
     let site = site_with_its_own_files();
     let mut config = content_api::config::SiteConfig::defaults(
@@ -219,7 +220,7 @@ fn watch_rebuilds_keep_the_sites_files_too() {
         "{first:?}"
     );
     assert_eq!(read(&site, "404.html"), SITE_404);
-    let batch = Batch {
+    let batch = ChangeSet {
         paths: [EN_POST.to_string()].into(),
         rescan: false,
         ..Default::default()

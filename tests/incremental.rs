@@ -13,7 +13,8 @@ mod common;
 use common::{copy_sample_content, fresh_build, read_tree, sample_config_in, sample_today};
 use content_api::config::SiteConfig;
 use content_api::render::{LAGGING_DOCUMENTS, Lane};
-use content_api::session::{Batch, RebuildError, Session};
+use content_api::session::{RebuildError, Session};
+use content_api::source::ChangeSet;
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, source};
 use proptest::prelude::*;
@@ -251,7 +252,7 @@ impl Harness {
     /// Tells the session about `paths`, as the watcher would, and returns the outcome's
     /// held-back paths.
     fn apply(&mut self, paths: &[&str]) -> Vec<String> {
-        let batch = Batch {
+        let batch = ChangeSet {
             paths: paths.iter().map(|p| p.to_string()).collect(),
             ..Default::default()
         };
@@ -649,7 +650,7 @@ fn a_rescan_resynchronises_everything() {
     harness.write(path, &text);
     let outcome = harness
         .session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             paths: Default::default(),
             rescan: true,
             ..Default::default()
@@ -677,7 +678,7 @@ fn a_listed_folder_is_made_equal_to_the_disk() {
     harness.write(&copy, &text);
     let outcome = harness
         .session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             folders: ["blog/en".to_string()].into(),
             ..Default::default()
         })
@@ -693,7 +694,7 @@ fn a_vanished_content_folder_publishes_nothing() {
     let before = harness.output();
     let aside = tempfile::tempdir().unwrap();
     std::fs::rename(&harness.content, aside.path().join("content")).unwrap();
-    let result = harness.session.apply(&Batch {
+    let result = harness.session.apply(&ChangeSet {
         rescan: true,
         ..Default::default()
     });
@@ -705,7 +706,7 @@ fn a_vanished_content_folder_publishes_nothing() {
     std::fs::rename(aside.path().join("content"), &harness.content).unwrap();
     harness
         .session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             rescan: true,
             ..Default::default()
         })
@@ -764,7 +765,7 @@ fn errors_at_startup_publish_nothing_until_fixed() {
     );
     std::fs::write(&broken, good).unwrap();
     let outcome = session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             paths: ["blog/en/2023-04-09_hello-from-medellin.md".to_string()].into(),
             ..Default::default()
         })
@@ -781,7 +782,7 @@ fn an_error_is_reported_once_while_it_persists() {
     harness.write(path, &good.replacen("---\n", "---\ndraft: \"yes\"\n", 1));
     let first = harness
         .session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             paths: [path.to_string()].into(),
             ..Default::default()
         })
@@ -792,7 +793,7 @@ fn an_error_is_reported_once_while_it_persists() {
     harness.write(other, &(harness.read(other) + "\nMore.\n"));
     let second = harness
         .session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             paths: [other.to_string()].into(),
             ..Default::default()
         })
@@ -818,7 +819,7 @@ fn an_error_is_reported_once_while_it_persists() {
     harness.write(path, &good);
     let fixed = harness
         .session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             paths: [path.to_string()].into(),
             ..Default::default()
         })
@@ -880,7 +881,7 @@ fn a_body_edit_publishes_its_twin_first_and_llms_full_txt_in_the_documents_lane(
     harness.write(path, &format!("{text}\nA third.\n"));
     let outcome = harness
         .session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             paths: [path.to_string()].into(),
             ..Default::default()
         })
@@ -908,7 +909,7 @@ fn a_documents_lane_stopped_for_an_edit_keeps_its_files_off_the_next_edits_path(
         harness.write(path, &format!("{text}\n{line}\n"));
         harness
             .session
-            .apply(&Batch {
+            .apply(&ChangeSet {
                 paths: [path.to_string()].into(),
                 ..Default::default()
             })

@@ -7,7 +7,8 @@ use common::{
     copy_sample_content, query_names, runs_of, sample_config_in, sample_today, synthetic,
 };
 use content_api::db::Database;
-use content_api::session::{Batch, Outcome, Session};
+use content_api::session::{Outcome, Session};
+use content_api::source::ChangeSet;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -57,7 +58,7 @@ impl Site {
         std::fs::write(&file, edit(std::fs::read_to_string(&file).unwrap())).unwrap();
         let outcome = self
             .session
-            .apply(&Batch {
+            .apply(&ChangeSet {
                 paths: [path.to_string()].into(),
                 ..Default::default()
             })
@@ -310,7 +311,7 @@ fn retitle(
     session.database().take_executions();
     session.database().take_validations();
     let outcome = session
-        .apply(&Batch {
+        .apply(&ChangeSet {
             paths: [path.to_string()].into(),
             ..Default::default()
         })
@@ -397,7 +398,7 @@ fn after_edits_across_many_posts_a_title_edit_looks_at_the_edited_posts_entries_
         let text = std::fs::read_to_string(&file).unwrap();
         std::fs::write(&file, with_field(&text, "title", "\"Edited\"")).unwrap();
         session
-            .apply(&Batch {
+            .apply(&ChangeSet {
                 paths: [path.to_string()].into(),
                 ..Default::default()
             })

@@ -169,11 +169,12 @@ impl Reporter<'_> {
 /// an editor's temporary file beside them, such as sed's `sedXXXXXX`, is not content and is
 /// not named), or the folders listed again.
 pub(super) fn describe_changes(changes: &Changes) -> String {
-    if changes.rescan {
+    if changes.content.rescan {
         return "rescan".into();
     }
     let content: Vec<&str> = changes
         .content
+        .paths
         .iter()
         .map(String::as_str)
         .filter(|path| is_content(path))
@@ -181,7 +182,7 @@ pub(super) fn describe_changes(changes: &Changes) -> String {
     if content.is_empty() {
         return format!(
             "{} listed again",
-            list(changes.folders.iter().map(String::as_str))
+            list(changes.content.folders.iter().map(String::as_str))
         );
     }
     format!("{} changed", list(content.into_iter()))
@@ -206,19 +207,23 @@ fn list<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::ChangeSet;
 
     #[test]
     fn rebuild_lines_name_content_files_only() {
         let changes = Changes {
-            content: [
-                "blog/en/2024-01-01_a.md",
-                "blog/en/sedfjQqoK",
-                "blog/en/.2024-01-01_a.md.swp",
-                "tags/rust.md",
-            ]
-            .map(String::from)
-            .into(),
-            folders: ["blog/en".to_string()].into(),
+            content: ChangeSet {
+                paths: [
+                    "blog/en/2024-01-01_a.md",
+                    "blog/en/sedfjQqoK",
+                    "blog/en/.2024-01-01_a.md.swp",
+                    "tags/rust.md",
+                ]
+                .map(String::from)
+                .into(),
+                folders: ["blog/en".to_string()].into(),
+                ..ChangeSet::default()
+            },
             ..Changes::default()
         };
         assert_eq!(
@@ -226,8 +231,11 @@ mod tests {
             "blog/en/2024-01-01_a.md, tags/rust.md changed"
         );
         let only_scratch = Changes {
-            content: ["blog/en/sedAbC123".to_string()].into(),
-            folders: ["blog/en".to_string()].into(),
+            content: ChangeSet {
+                paths: ["blog/en/sedAbC123".to_string()].into(),
+                folders: ["blog/en".to_string()].into(),
+                ..ChangeSet::default()
+            },
             ..Changes::default()
         };
         assert_eq!(describe_changes(&only_scratch), "blog/en listed again");

@@ -17,7 +17,8 @@ use super::once::content_folder_problem;
 use super::progress::Progress as StatusLine;
 use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::render::Lane;
-use crate::session::{Batch, RebuildError, Session};
+use crate::session::{RebuildError, Session};
+use crate::source::ChangeSet;
 use crate::watch::{Changes, Mode, Watcher};
 use crate::write::{pages_functions, shutdown};
 use std::process::ExitCode;
@@ -315,8 +316,14 @@ impl<'a> Daemon<'a> {
         }
         if matches!(self.mode, Mode::Poll(_)) {
             let mut again = self.recheck.take().map(|(_, c)| c).unwrap_or_default();
-            again.content.extend(changes.content.iter().cloned());
-            again.folders.extend(changes.folders.iter().cloned());
+            again
+                .content
+                .paths
+                .extend(changes.content.paths.iter().cloned());
+            again
+                .content
+                .folders
+                .extend(changes.content.folders.iter().cloned());
             self.recheck = Some((Instant::now() + RECHECK_AFTER, again));
         }
         let what = describe_changes(&changes);
@@ -328,15 +335,13 @@ impl<'a> Daemon<'a> {
         if self.watcher.is_none() {
             return; // The content folder is gone; the tick notices its return.
         }
-        if changes.content.is_empty() && changes.folders.is_empty() && !changes.rescan {
+        if changes.content.is_empty()
+            && changes.content.folders.is_empty()
+            && !changes.content.rescan
+        {
             return;
         }
-        let batch = Batch {
-            paths: changes.content.clone(),
-            folders: changes.folders.clone(),
-            rescan: changes.rescan,
-        };
-        match self.session.apply(&batch) {
+        match self.session.apply(&changes.content) {
             Ok(outcome) => {
                 if outcome.lane == Some(Lane::Api)
                     && let Some(first) = changes.first_event
@@ -383,9 +388,9 @@ impl<'a> Daemon<'a> {
                     "the content folder {} was replaced or is back: reading all of it",
                     self.settings.config.content_dir
                 );
-                let rescan = Batch {
+                let rescan = ChangeSet {
                     rescan: true,
-                    ..Batch::default()
+                    ..ChangeSet::default()
                 };
                 match self.session.apply(&rescan) {
                     Ok(outcome) => self

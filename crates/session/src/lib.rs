@@ -34,6 +34,7 @@ use crate::db::{Database, Preview};
 use crate::derive::{ScheduleEntry, ScheduleState, file_diagnostics, preview_of, schedule_entry};
 use crate::diag::Diagnostic;
 use crate::render::{Files, Lane};
+use crate::source::ChangeSet;
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::{HistoryFile, Publisher, Report, Stop, WriteError};
 use chrono::NaiveDate;
@@ -41,18 +42,6 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// What the watcher reports: paths relative to the content folder, or "resynchronise".
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Batch {
-    /// `/`-separated paths below the content folder (files or folders, existing or not).
-    pub paths: BTreeSet<String>,
-    /// Folders whose listing may have changed: the content files the session holds in each
-    /// are made to equal what the folder has on disk (see [`Session::apply`]).
-    pub folders: BTreeSet<String>,
-    /// The watcher lost events (queue overflow, or it says so): compare everything with disk.
-    pub rescan: bool,
-}
 
 /// Why a rebuild did not publish.
 #[derive(Debug, thiserror::Error)]
@@ -119,7 +108,7 @@ impl Outcome {
     }
 }
 
-/// A watch-mode build that lives across changes: each [`Batch`] the watcher reports becomes
+/// A watch-mode build that lives across changes: each [`ChangeSet`] the watcher reports becomes
 /// one rebuild, published only when the content it would publish has no errors.
 pub struct Session {
     workspace: Workspace,
@@ -260,20 +249,20 @@ impl Session {
     /// Re-reads what `batch` names and rebuilds. A batch that changes nothing (the disk holds
     /// what the build already uses) does no work and returns an empty outcome.
     ///
-    /// After the paths, every folder of `batch.folders` is listed, and the files the session
+    /// After the paths, every folder of `changes.folders` is listed, and the files the session
     /// holds there are made to equal the listing: whatever the watcher could not be sure of (a
     /// rename with one half missing, a chain of renames in one quiet period, a lost event) is
     /// found that way. When the content folder is gone, nothing is staged or published.
-    pub fn apply(&mut self, batch: &Batch) -> Result<Outcome, RebuildError> {
+    pub fn apply(&mut self, changes: &ChangeSet) -> Result<Outcome, RebuildError> {
         let started = Instant::now();
         self.check_content_folder()?;
-        if batch.rescan {
+        if changes.rescan {
             self.stage_scan(source::scan(&self.content_dir));
         } else {
-            for path in &batch.paths {
+            for path in &changes.paths {
                 self.stage_path(path);
             }
-            for folder in &batch.folders {
+            for folder in &changes.folders {
                 self.stage_listing(folder);
             }
         }
@@ -282,8 +271,8 @@ impl Session {
             self.pending.clear();
             return Err(gone);
         }
-        self.saved = batch.paths.clone();
-        if self.pending.is_empty() && !batch.rescan {
+        self.saved = changes.paths.clone();
+        if self.pending.is_empty() && !changes.rescan {
             let mut outcome = Outcome::unchanged(self.has_published);
             (outcome.fixed, outcome.gone) = self.restored();
             self.saved.clear();

@@ -71,7 +71,8 @@ impl Gathered {
 
     /// When the batch is handed on if no other event arrives before.
     fn deadline(&self, timing: Timing) -> Instant {
-        let finished = self.saves.all_finished() && !self.changes.rescan && self.errors.is_empty();
+        let finished =
+            self.saves.all_finished() && !self.changes.content.rescan && self.errors.is_empty();
         let wait = match timing.settle {
             Some(settle) if finished => settle.min(timing.quiet),
             _ => timing.quiet,
@@ -177,9 +178,14 @@ mod tests {
             }
         });
         assert_eq!(batches.len(), 1);
-        let paths: Vec<&str> = batches[0].content.iter().map(String::as_str).collect();
+        let paths: Vec<&str> = batches[0]
+            .content
+            .paths
+            .iter()
+            .map(String::as_str)
+            .collect();
         assert_eq!(paths, ["blog/es/a.md", "blog/es/b.md"]);
-        assert!(batches[0].folders.contains("blog/es"));
+        assert!(batches[0].content.folders.contains("blog/es"));
     }
 
     const QUIET: Duration = Duration::from_millis(30);
@@ -280,7 +286,7 @@ mod tests {
             );
             batch.add(event(close_write(), &path), now, &translator());
         }
-        assert_eq!(batch.changes.content.len(), 300);
+        assert_eq!(batch.changes.content.paths.len(), 300);
         assert_eq!(batch.deadline(NATIVE), now + SETTLE);
 
         // Through the loop: 300 closes queued back to back are handed on once.
@@ -293,7 +299,7 @@ mod tests {
         let mut batches = Vec::new();
         run(rx, NATIVE, translator(), |signal| {
             if let Signal::Changes(changes) = signal {
-                batches.push(changes.content.len());
+                batches.push(changes.content.paths.len());
             }
         });
         assert_eq!(batches, [300]);

@@ -33,7 +33,7 @@ impl Translator {
     /// Adds what `event` (seen at `time`) says to `changes`.
     pub(super) fn add(&self, event: &Event, time: Instant, changes: &mut Changes) {
         if event.need_rescan() {
-            changes.rescan = true;
+            changes.content.rescan = true;
         }
         let Some(listing_changed) = relevance(&event.kind) else {
             return;
@@ -51,7 +51,7 @@ impl Translator {
     /// as folders (or everything is, when the error names no path).
     pub(super) fn add_error(&self, error: &notify::Error, changes: &mut Changes) {
         if error.paths.is_empty() {
-            changes.rescan = true;
+            changes.content.rescan = true;
         }
         for path in &error.paths {
             self.classify(path, true, changes);
@@ -70,11 +70,11 @@ impl Translator {
     /// again for its links, and gives this batch's unmatched paths a second look.
     pub(super) fn finish_batch(&mut self, changes: &mut Changes) {
         let unmatched = self.unmatched.take();
-        let links_may_change = changes.rescan
+        let links_may_change = changes.content.rescan
             || changes.root
-            || changes.content.iter().any(|path| {
+            || changes.content.paths.iter().any(|path| {
                 let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-                changes.folders.contains(folder)
+                changes.content.folders.contains(folder)
                     && self.aliases.may_change_at(&self.content_root, path)
             })
             || (!self.aliases.is_empty() && unmatched.iter().any(|(_, listing)| *listing));
@@ -117,7 +117,7 @@ impl Translator {
             }
             Some(Target::Config) => changes.config = true,
             Some(Target::Root) => changes.root = true,
-            Some(Target::NotUtf8) => changes.rescan = true,
+            Some(Target::NotUtf8) => changes.content.rescan = true,
             Some(Target::Content(relative)) => self.add_content(relative, listing_changed, changes),
         }
     }
@@ -154,9 +154,9 @@ impl Translator {
         for path in sharing.into_iter().chain(linked).chain([relative]) {
             // The link's folder too: a link whose target came or went may change the aliases.
             if listing_changed && let Some((folder, _)) = path.rsplit_once('/') {
-                changes.folders.insert(folder.to_string());
+                changes.content.folders.insert(folder.to_string());
             }
-            changes.content.insert(path);
+            changes.content.paths.insert(path);
         }
     }
 
@@ -268,8 +268,11 @@ mod tests {
                 &["/site/content/blog/en/4913"],
             ),
         ]);
-        assert_eq!(sorted(&changes.content), ["blog/en/a.md", "blog/es/a.md"]);
-        assert!(!changes.config && !changes.rescan && !changes.root);
+        assert_eq!(
+            sorted(&changes.content.paths),
+            ["blog/en/a.md", "blog/es/a.md"]
+        );
+        assert!(!changes.config && !changes.content.rescan && !changes.root);
     }
 
     #[test]
@@ -288,9 +291,9 @@ mod tests {
                 &["/site/content/tags/rust.md"],
             ),
         ]);
-        assert_eq!(sorted(&changes.folders), ["blog/en", "blog/es"]);
+        assert_eq!(sorted(&changes.content.folders), ["blog/en", "blog/es"]);
         assert_eq!(
-            sorted(&changes.content),
+            sorted(&changes.content.paths),
             ["blog/en/a.md", "blog/es/b.md", "tags/rust.md"]
         );
     }
@@ -340,9 +343,9 @@ mod tests {
     #[test]
     fn a_rescan_flag_with_or_without_paths_asks_for_a_rescan() {
         let overflow = Event::new(EventKind::Other).set_flag(Flag::Rescan);
-        assert!(translate(std::slice::from_ref(&overflow)).rescan);
+        assert!(translate(std::slice::from_ref(&overflow)).content.rescan);
         let overflow = overflow.add_path(PathBuf::from("/site/content/blog"));
-        assert!(translate(&[overflow]).rescan);
+        assert!(translate(&[overflow]).content.rescan);
     }
 
     #[test]
@@ -351,7 +354,7 @@ mod tests {
             EventKind::Modify(ModifyKind::Metadata(MetadataKind::WriteTime)),
             &["/site/content/blog/en/a.md"],
         )]);
-        assert_eq!(changes.content.len(), 1);
+        assert_eq!(changes.content.paths.len(), 1);
     }
 
     #[test]
@@ -361,7 +364,10 @@ mod tests {
             EventKind::Access(AccessKind::Close(AccessMode::Write)),
             &post,
         );
-        assert_eq!(sorted(&translate(&[closed]).content), ["blog/en/a.md"]);
+        assert_eq!(
+            sorted(&translate(&[closed]).content.paths),
+            ["blog/en/a.md"]
+        );
         let read = event(
             EventKind::Access(AccessKind::Close(AccessMode::Read)),
             &post,

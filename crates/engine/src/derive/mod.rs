@@ -17,9 +17,7 @@ mod taxonomy;
 
 pub use checks::{TreeCheck, all_diagnostics, file_diagnostics, post_diagnostics, tree_checks};
 pub use posts::{post_links, preview_of, published_posts, sort_key, tag_members, tag_names};
-pub use schedule::{
-    Entry as ScheduleEntry, State as ScheduleState, entry as schedule_entry, schedule,
-};
+pub use schedule::{ScheduleEntry, ScheduleState, schedule, schedule_entry};
 pub use series::{
     first_chapter_hero, localized_series, post_series_position, series_chapters, series_members,
     series_names,

@@ -10,7 +10,7 @@ use chrono::NaiveDate;
 
 /// A post's or deck's state in production.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum State {
+pub enum ScheduleState {
     /// Published: not a draft, dated today or earlier.
     Published,
     /// Not a draft, dated after today: it goes live at the start of its date in the site's
@@ -20,24 +20,24 @@ pub enum State {
     Draft,
 }
 
-impl State {
+impl ScheduleState {
     /// Production's view: drafts never, anything else from the UTC date of its `pubDate` on
     /// (the rule of `is_published` without a preview).
-    pub fn of(draft: bool, pub_date: Timestamp, today: NaiveDate) -> State {
+    pub fn of(draft: bool, pub_date: Timestamp, today: NaiveDate) -> ScheduleState {
         if draft {
-            State::Draft
+            ScheduleState::Draft
         } else if pub_date.utc_date() > today {
-            State::Scheduled
+            ScheduleState::Scheduled
         } else {
-            State::Published
+            ScheduleState::Published
         }
     }
 }
 
 /// One post or deck, as `list` and the landing page show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub state: State,
+pub struct ScheduleEntry {
+    pub state: ScheduleState,
     /// `post` or `deck`.
     pub kind: &'static str,
     pub lang: Lang,
@@ -52,13 +52,13 @@ pub struct Entry {
 /// reports it) but is named in `broken`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Schedule {
-    pub entries: Vec<Entry>,
+    pub entries: Vec<ScheduleEntry>,
     /// Posts and decks that do not parse, by path.
     pub broken: Vec<String>,
 }
 
 /// The posts and decks whose state `keep` accepts (and every one that does not parse).
-pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(State) -> bool) -> Schedule {
+pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(ScheduleState) -> bool) -> Schedule {
     let site = Site::get(db);
     let today = site.today(db);
     let mut out = Vec::new();
@@ -70,7 +70,7 @@ pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(State) -> bool) -> Sched
                 broken.push(file.path(db).as_str().to_string());
                 return;
             };
-            let state = State::of(draft, pub_date, today);
+            let state = ScheduleState::of(draft, pub_date, today);
             // Most posts are published: their title is not copied unless asked for.
             if keep(state) {
                 out.push(entry_of(db, file, state, kind, lang, pub_date, title));
@@ -94,7 +94,7 @@ pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(State) -> bool) -> Sched
 }
 
 /// One post's or deck's entry (`None`: not a post or deck, or it does not parse).
-pub fn entry(db: &dyn salsa::Database, file: SourceFile) -> Option<Entry> {
+pub fn schedule_entry(db: &dyn salsa::Database, file: SourceFile) -> Option<ScheduleEntry> {
     let today = Site::get(db).today(db);
     let (kind, lang, draft, pub_date, title) = match classify(file.path(db)) {
         FileRole::Post { lang, .. } => {
@@ -107,20 +107,20 @@ pub fn entry(db: &dyn salsa::Database, file: SourceFile) -> Option<Entry> {
         }
         _ => return None,
     };
-    let state = State::of(draft, pub_date, today);
+    let state = ScheduleState::of(draft, pub_date, today);
     Some(entry_of(db, file, state, kind, lang, pub_date, title))
 }
 
 fn entry_of(
     db: &dyn salsa::Database,
     file: SourceFile,
-    state: State,
+    state: ScheduleState,
     kind: &'static str,
     lang: Lang,
     pub_date: Timestamp,
     title: &str,
-) -> Entry {
-    Entry {
+) -> ScheduleEntry {
+    ScheduleEntry {
         state,
         kind,
         lang,
@@ -139,14 +139,20 @@ mod tests {
         let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
         let date = |text: &str| Timestamp::parse(text).unwrap();
         assert_eq!(
-            State::of(false, date("2026-11-22"), today),
-            State::Published
+            ScheduleState::of(false, date("2026-11-22"), today),
+            ScheduleState::Published
         );
         assert_eq!(
-            State::of(false, date("2026-11-23"), today),
-            State::Scheduled
+            ScheduleState::of(false, date("2026-11-23"), today),
+            ScheduleState::Scheduled
         );
-        assert_eq!(State::of(true, date("2020-01-01"), today), State::Draft);
-        assert_eq!(State::of(true, date("2030-01-01"), today), State::Draft);
+        assert_eq!(
+            ScheduleState::of(true, date("2020-01-01"), today),
+            ScheduleState::Draft
+        );
+        assert_eq!(
+            ScheduleState::of(true, date("2030-01-01"), today),
+            ScheduleState::Draft
+        );
     }
 }

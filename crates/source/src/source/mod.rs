@@ -7,6 +7,7 @@
 //! functions.
 
 mod body;
+mod changes;
 mod contain;
 mod links;
 mod listing;
@@ -15,6 +16,7 @@ mod stat;
 mod walk;
 
 pub use body::{BODY_FILES, BodyFiles};
+pub use changes::ChangeSet;
 pub use links::Aliases;
 pub use listing::list_folder;
 pub use read::{kind_of, read_content};
