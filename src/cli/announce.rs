@@ -1,6 +1,6 @@
 //! What the daemon says about each rebuild: one line per rebuild (what changed, what was
 //! written, how long it took), every new or re-saved diagnostic in full, a line per fixed file,
-//! the purge list, and [`Progress`] for `serve`.
+//! the purge list, and [`DaemonEvent`] for `serve`.
 
 use crate::content::{ContentPath, FileRole, classify};
 use crate::derive::ScheduleState;
@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// What the watch loop tells its caller (`serve` starts answering, and announces rebuilds).
-pub enum Progress<'a> {
+pub enum DaemonEvent<'a> {
     /// The first build of a session is done (published, or reported as broken).
     Ready,
     /// A publish wrote or removed files, or the documents lane ran (the output then equals a
@@ -23,7 +23,7 @@ pub enum Progress<'a> {
     Checked(&'a Session, Option<Lane>),
 }
 
-/// Prints what rebuilds did, and tells `on_progress` about every publish that changed files.
+/// Prints what rebuilds did, and tells `on_event` about every publish that changed files.
 pub(super) struct Reporter<'a> {
     pub(super) color: bool,
     /// `--purge-list`: rewritten after every publish with the URLs it changed or removed.
@@ -32,7 +32,7 @@ pub(super) struct Reporter<'a> {
     /// each lane holds them too, so the one written once the documents lane followed names
     /// everything the rebuild changed (the API lane's URLs are not lost when it is rewritten).
     pub(super) purge_pending: BTreeSet<String>,
-    pub(super) on_progress: &'a mut dyn FnMut(Progress<'_>),
+    pub(super) on_event: &'a mut dyn FnMut(DaemonEvent<'_>),
 }
 
 impl Reporter<'_> {
@@ -69,7 +69,7 @@ impl Reporter<'_> {
         for path in &outcome.gone {
             tracing::info!("{path} is deleted, and its errors with it");
         }
-        (self.on_progress)(Progress::Checked(session, outcome.lane));
+        (self.on_event)(DaemonEvent::Checked(session, outcome.lane));
         for diagnostic in &outcome.new_diagnostics {
             eprintln!("{}", session.render(diagnostic, self.color));
         }
@@ -117,7 +117,7 @@ impl Reporter<'_> {
             Some(report) if report.is_empty() => {
                 tracing::info!("{what}: nothing to write ({took}{since_event}){lane}");
                 if documents_lane {
-                    (self.on_progress)(Progress::Published(report, outcome.lane));
+                    (self.on_event)(DaemonEvent::Published(report, outcome.lane));
                 }
             }
             Some(report) => {
@@ -133,7 +133,7 @@ impl Reporter<'_> {
                         )
                     },
                 );
-                (self.on_progress)(Progress::Published(report, outcome.lane));
+                (self.on_event)(DaemonEvent::Published(report, outcome.lane));
             }
         }
         // A draft or a scheduled post publishes nothing: say what it is, and how to see it.

@@ -1,12 +1,12 @@
 //! `content-api check`: every check of a build, and no write at all.
 
 use super::once::{Failure, load_and_check, plural};
-use super::progress::Progress;
+use super::status_line::StatusLine;
 use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
 use std::process::ExitCode;
 
 pub fn run(settings: &Settings) -> ExitCode {
-    let progress = Progress::on_stderr();
+    let progress = StatusLine::for_build();
     match load_and_check(settings, &progress, None, None) {
         Ok(checked) => {
             // What the host would refuse: the outputs rendered, nothing written.

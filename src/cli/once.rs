@@ -4,7 +4,7 @@
 //! what CI runs to deploy, so what it published is what production served.
 
 use super::live_record::{self, Live};
-use super::progress::Progress;
+use super::status_line::StatusLine;
 use super::unchanged;
 use super::{EXIT_CONTENT_ERRORS, EXIT_OUTPUT, EXIT_USAGE, Settings, write_error_exit};
 use crate::build;
@@ -62,7 +62,7 @@ fn announce_gone(gone: &[Arc<str>], removed_since: Option<&[String]>) {
 pub fn run(settings: &Settings) -> ExitCode {
     let started = Instant::now();
     let config = &settings.config;
-    let progress = Progress::on_stderr();
+    let progress = StatusLine::for_build();
     // Take the output folder first: another writer there is reported before any work.
     let mut publisher = match Publisher::open(&config.out_dir) {
         Ok(publisher) => publisher.one_shot().taking_over(&config.hosting.take_over),
@@ -291,7 +291,7 @@ pub enum Failure {
 /// committed one.
 pub fn load_and_check(
     settings: &Settings,
-    progress: &Progress,
+    progress: &StatusLine,
     walked: Option<&[StampedFile]>,
     live: Option<&DeployRecord>,
 ) -> Result<Checked, Failure> {

@@ -7,7 +7,7 @@
 //! watch loop, then the server.
 
 use super::once::content_folder_problem;
-use super::watch::{Progress, WatchArgs, run_with};
+use super::watch::{DaemonEvent, WatchArgs, run_with};
 use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, resolve};
 use crate::db::Preview;
 use crate::derive::ScheduleState;
@@ -147,7 +147,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, listen: &Listen) -> E
     let code = run_with(build_args, watch_args, &mut |progress| match progress {
         // The one line on stdout, once the first build is done: scripts and tests read the
         // address (useful with port 0) and can send requests at once.
-        Progress::Ready if server.is_some() => {
+        DaemonEvent::Ready if server.is_some() => {
             if let Err(err) = std::fs::create_dir_all(&config.out_dir) {
                 tracing::error!("cannot create {}: {err}", config.out_dir);
             }
@@ -156,9 +156,11 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, listen: &Listen) -> E
             announce_site(&site, &origin);
             let _ = std::io::stdout().flush();
         }
-        Progress::Ready => {}
-        Progress::Published(report, lane) => feed.send(Rebuild::from_report(report).in_lane(lane)),
-        Progress::Checked(session, lane) => {
+        DaemonEvent::Ready => {}
+        DaemonEvent::Published(report, lane) => {
+            feed.send(Rebuild::from_report(report).in_lane(lane))
+        }
+        DaemonEvent::Checked(session, lane) => {
             feed.send_base_url(&session.config().base_url);
             feed.send_diagnostics(diagnostics_of(session));
             // Every API-lane publish is followed by a documents lane: what will go live (a walk

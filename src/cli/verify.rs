@@ -6,10 +6,10 @@
 
 use super::args::VerifyArgs;
 use super::flags::BuildArgs;
+use super::status_line::StatusLine;
 use super::{EXIT_USAGE, resolve};
 use crate::verify::checks::{self, Class, OUT_OF_TIME, Outcome};
 use crate::verify::{CHECKS, Options, Target, target};
-use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -44,7 +44,7 @@ pub fn run(build: &BuildArgs, args: &VerifyArgs) -> ExitCode {
         .url
         .clone()
         .unwrap_or_else(|| settings.config.base_url.clone());
-    let mut progress = Progress::new();
+    let progress = StatusLine::on_terminal();
     progress.show(&format!("reading {url}/api/index.json ..."));
     let target = match target(&url, &history, &options) {
         Ok(target) => target,
@@ -171,36 +171,5 @@ fn report(target: &Target, outcomes: &[Outcome], strict: bool) -> Summary {
         warnings: if strict { 0 } else { count(Class::Policy) },
         notes: count(Class::Site),
         not_checked: outcomes.len() - checked,
-    }
-}
-
-/// One line on stderr, rewritten in place, when stderr is a terminal.
-struct Progress {
-    on: bool,
-}
-
-impl Progress {
-    fn new() -> Progress {
-        Progress {
-            on: std::io::stderr().is_terminal(),
-        }
-    }
-
-    fn show(&mut self, text: &str) {
-        if self.on {
-            let width = 78;
-            let cut: String = text.chars().take(width).collect();
-            let mut err = std::io::stderr();
-            let _ = write!(err, "\r\x1b[K{cut}");
-            let _ = err.flush();
-        }
-    }
-
-    fn clear(&mut self) {
-        if self.on {
-            let mut err = std::io::stderr();
-            let _ = write!(err, "\r\x1b[K");
-            let _ = err.flush();
-        }
     }
 }

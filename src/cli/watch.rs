@@ -10,11 +10,11 @@
 //! portal) follows once edits pause, and at the latest a moment after the first API publish
 //! it has not followed (`documents`).
 
-pub use super::announce::Progress;
+pub use super::announce::DaemonEvent;
 use super::announce::{Reporter, describe_changes};
 pub use super::flags::WatchArgs;
 use super::once::content_folder_problem;
-use super::progress::Progress as StatusLine;
+use super::status_line::StatusLine;
 use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::render::Lane;
 use crate::session::{RebuildError, Session};
@@ -73,11 +73,11 @@ pub fn run(args: &BuildArgs, watch_args: &WatchArgs) -> ExitCode {
     run_with(args, watch_args, &mut |_| {})
 }
 
-/// Like [`run`], telling `on_progress` about the first build and every publish.
+/// Like [`run`], telling `on_event` about the first build and every publish.
 pub fn run_with(
     args: &BuildArgs,
     watch_args: &WatchArgs,
-    on_progress: &mut dyn FnMut(Progress<'_>),
+    on_event: &mut dyn FnMut(DaemonEvent<'_>),
 ) -> ExitCode {
     let mut settings = match resolve(args) {
         Ok(settings) => settings,
@@ -116,7 +116,7 @@ pub fn run_with(
             tx: &tx,
             changes_waiting: &changes_waiting,
         };
-        let daemon = match Daemon::start(&settings, args, mode, inbox, on_progress) {
+        let daemon = match Daemon::start(&settings, args, mode, inbox, on_event) {
             Ok(daemon) => daemon,
             Err(code) => return code,
         };
@@ -157,7 +157,7 @@ impl<'a> Daemon<'a> {
         args: &'a BuildArgs,
         mode: Mode,
         inbox: Inbox<'a>,
-        on_progress: &'a mut dyn FnMut(Progress<'_>),
+        on_event: &'a mut dyn FnMut(DaemonEvent<'_>),
     ) -> Result<Daemon<'a>, ExitCode> {
         let config = settings.config.clone();
         if let Some(problem) = content_folder_problem(&config.content_dir) {
@@ -172,7 +172,7 @@ impl<'a> Daemon<'a> {
         })?;
         // The first build reads, checks and writes everything: on a large site that takes
         // seconds, so a terminal shows a status line meanwhile (never CI logs or pipes).
-        let status = StatusLine::on_stderr();
+        let status = StatusLine::for_build();
         status.phase("first build: reading, checking and writing the content");
         let started = Session::start(config.clone(), settings.today(), settings.preview());
         status.clear();
@@ -194,10 +194,10 @@ impl<'a> Daemon<'a> {
             color: settings.color,
             purge_list: settings.purge_list.clone(),
             purge_pending: Default::default(),
-            on_progress,
+            on_event,
         };
         reporter.report(&session, &outcome, None, "initial build");
-        (reporter.on_progress)(Progress::Ready);
+        (reporter.on_event)(DaemonEvent::Ready);
         tracing::info!(
             "watching {} ({}); writing to {}; Ctrl-C to stop",
             config.content_dir,
