@@ -1,98 +1,16 @@
-//! The per-kind file lists (`LangTree::posts`/`decks`, `Site::tags`/`series`/`skills`): made
-//! equal to the path table after a file appeared or disappeared, and given a file's new input
-//! at its first edit. Set only when a list differs: the post lists at LOW
+//! The per-kind file lists (`LangTree::posts`/`decks`, `Site::tags`/`series`/`skills`) as
+//! [`Lists`]: made equal to the path table after a file appeared or disappeared, and given a
+//! file's new input at its first edit. Set only when a list differs: the post lists at LOW
 //! ([`LIST_DURABILITY`]), the deck lists at MEDIUM, the tag, series and skill lists at HIGH (see
 //! `Workspace::new`).
 
-use super::Workspace;
 use super::index::LIST_DURABILITY;
 use crate::content::{ContentPath, FileContents, FileRole, classify};
-use crate::db::{Database, SourceFile};
+use crate::db::{Database, Site, SourceFile};
 use crate::model::Lang;
 use salsa::{Durability, Setter};
 use std::collections::HashMap;
 use std::sync::Arc;
-
-impl Workspace {
-    /// Puts the new inputs of `replaced` (old → new) where the file lists hold the old ones. The
-    /// paths are the same, so the lists stay sorted; only the lists that hold one are set.
-    pub(super) fn replace_in_lists(&mut self, replaced: &HashMap<SourceFile, SourceFile>) {
-        let swap = |list: &Arc<[SourceFile]>| -> Option<Arc<[SourceFile]>> {
-            list.iter()
-                .any(|file| replaced.contains_key(file))
-                .then(|| {
-                    list.iter()
-                        .map(|file| *replaced.get(file).unwrap_or(file))
-                        .collect()
-                })
-        };
-        let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
-        let db = &mut self.db;
-        let (medium, high) = (Durability::MEDIUM, Durability::HIGH);
-        for tree in [en, es] {
-            if let Some(posts) = swap(tree.posts(db)) {
-                tree.set_posts(db)
-                    .with_durability(LIST_DURABILITY)
-                    .to(posts);
-            }
-            if let Some(decks) = swap(tree.decks(db)) {
-                tree.set_decks(db).with_durability(medium).to(decks);
-            }
-        }
-        if let Some(tags) = swap(site.tags(db)) {
-            site.set_tags(db).with_durability(high).to(tags);
-        }
-        if let Some(series) = swap(site.series(db)) {
-            site.set_series(db).with_durability(high).to(series);
-        }
-        if let Some(skills) = swap(site.skills(db)) {
-            site.set_skills(db).with_durability(high).to(skills);
-        }
-    }
-
-    /// Recomputes the per-kind file lists from the table (existing files only, sorted by path)
-    /// and sets the ones that differ.
-    pub(super) fn sync_lists(&mut self) {
-        let lists = Lists::collect(&self.db, &self.files);
-        let (en, es, site) = (self.site.en(&self.db), self.site.es(&self.db), self.site);
-        let db = &mut self.db;
-        if **en.posts(db) != *lists.en_posts {
-            en.set_posts(db)
-                .with_durability(LIST_DURABILITY)
-                .to(lists.en_posts.into());
-        }
-        if **es.posts(db) != *lists.es_posts {
-            es.set_posts(db)
-                .with_durability(LIST_DURABILITY)
-                .to(lists.es_posts.into());
-        }
-        if **en.decks(db) != *lists.en_decks {
-            en.set_decks(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.en_decks.into());
-        }
-        if **es.decks(db) != *lists.es_decks {
-            es.set_decks(db)
-                .with_durability(Durability::MEDIUM)
-                .to(lists.es_decks.into());
-        }
-        if **site.tags(db) != *lists.tags {
-            site.set_tags(db)
-                .with_durability(Durability::HIGH)
-                .to(lists.tags.into());
-        }
-        if **site.series(db) != *lists.series {
-            site.set_series(db)
-                .with_durability(Durability::HIGH)
-                .to(lists.series.into());
-        }
-        if **site.skills(db) != *lists.skills {
-            site.set_skills(db)
-                .with_durability(Durability::HIGH)
-                .to(lists.skills.into());
-        }
-    }
-}
 
 /// The existing content files by kind, each list sorted by path: what the `LangTree`s and
 /// `Site` hold.
@@ -134,6 +52,86 @@ impl Lists {
             FileRole::Series { .. } => self.series.push(file),
             FileRole::Skill { .. } => self.skills.push(file),
             FileRole::Misplaced { .. } | FileRole::Ignored => {}
+        }
+    }
+
+    /// Puts the new inputs of `replaced` (old → new) where the file lists of `site` hold the old
+    /// ones. The paths are the same, so the lists stay sorted; only the lists that hold one are
+    /// set.
+    pub(super) fn replace_inputs(
+        db: &mut Database,
+        site: Site,
+        replaced: &HashMap<SourceFile, SourceFile>,
+    ) {
+        let swap = |list: &Arc<[SourceFile]>| -> Option<Arc<[SourceFile]>> {
+            list.iter()
+                .any(|file| replaced.contains_key(file))
+                .then(|| {
+                    list.iter()
+                        .map(|file| *replaced.get(file).unwrap_or(file))
+                        .collect()
+                })
+        };
+        let (en, es) = (site.en(db), site.es(db));
+        let (medium, high) = (Durability::MEDIUM, Durability::HIGH);
+        for tree in [en, es] {
+            if let Some(posts) = swap(tree.posts(db)) {
+                tree.set_posts(db)
+                    .with_durability(LIST_DURABILITY)
+                    .to(posts);
+            }
+            if let Some(decks) = swap(tree.decks(db)) {
+                tree.set_decks(db).with_durability(medium).to(decks);
+            }
+        }
+        if let Some(tags) = swap(site.tags(db)) {
+            site.set_tags(db).with_durability(high).to(tags);
+        }
+        if let Some(series) = swap(site.series(db)) {
+            site.set_series(db).with_durability(high).to(series);
+        }
+        if let Some(skills) = swap(site.skills(db)) {
+            site.set_skills(db).with_durability(high).to(skills);
+        }
+    }
+
+    /// Sets the file lists of `site` that differ from these.
+    pub(super) fn set_where_different(self, db: &mut Database, site: Site) {
+        let (en, es) = (site.en(db), site.es(db));
+        if **en.posts(db) != *self.en_posts {
+            en.set_posts(db)
+                .with_durability(LIST_DURABILITY)
+                .to(self.en_posts.into());
+        }
+        if **es.posts(db) != *self.es_posts {
+            es.set_posts(db)
+                .with_durability(LIST_DURABILITY)
+                .to(self.es_posts.into());
+        }
+        if **en.decks(db) != *self.en_decks {
+            en.set_decks(db)
+                .with_durability(Durability::MEDIUM)
+                .to(self.en_decks.into());
+        }
+        if **es.decks(db) != *self.es_decks {
+            es.set_decks(db)
+                .with_durability(Durability::MEDIUM)
+                .to(self.es_decks.into());
+        }
+        if **site.tags(db) != *self.tags {
+            site.set_tags(db)
+                .with_durability(Durability::HIGH)
+                .to(self.tags.into());
+        }
+        if **site.series(db) != *self.series {
+            site.set_series(db)
+                .with_durability(Durability::HIGH)
+                .to(self.series.into());
+        }
+        if **site.skills(db) != *self.skills {
+            site.set_skills(db)
+                .with_durability(Durability::HIGH)
+                .to(self.skills.into());
         }
     }
 }

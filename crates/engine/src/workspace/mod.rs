@@ -379,11 +379,11 @@ impl Workspace {
             applied.changed.push(path);
         }
         if !replaced.is_empty() {
-            self.replace_in_lists(&replaced);
+            Lists::replace_inputs(&mut self.db, self.site, &replaced);
             watched(&mut self.indexes).replace(&mut self.db, &replaced);
         }
         if applied.structural {
-            self.sync_lists();
+            Lists::collect(&self.db, &self.files).set_where_different(&mut self.db, self.site);
         }
         self.refresh_indexes(applied.changed.clone().iter(), &gone);
         // An input joins the set when created (a first edit, a new path) and leaves it when its
