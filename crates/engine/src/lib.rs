@@ -13,5 +13,6 @@ pub mod render;
 pub mod workspace;
 
 // The layers below, under the names they have in every crate of the workspace.
+use content_api_contract::{html, http, media, operations, paths, problem, tools, wire};
 use content_api_model::{diag, model};
 use content_api_source::{config, source};

@@ -12,7 +12,7 @@
 use super::Report;
 use super::safe_path::check_output_path;
 use super::state_file::write_beside;
-use crate::render::http::HOST_FILES;
+use crate::http::HOST_FILES;
 use camino::Utf8Path;
 use std::collections::BTreeSet;
 

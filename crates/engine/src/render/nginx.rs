@@ -7,15 +7,15 @@
 //! included file, which nginx reads at start and on `nginx -s reload`.
 
 use super::gone::gone_paths;
-use super::http::{
-    ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
-};
-use super::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
 use super::output::Output;
-use super::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
-use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
 use crate::db::Site;
+use crate::http::{
+    ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
+};
+use crate::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
+use crate::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
+use crate::wire::{ErrorCode, to_json};
 use std::fmt::Write as _;
 
 /// Why a configuration cannot be written.
@@ -176,7 +176,7 @@ pub fn gone_file(db: &dyn salsa::Database) -> Output {
         let body = to_json(&request_problem(config, ErrorCode::Gone, &instance, ""));
         // A body nginx cannot hold (a `$` in the configuration) falls back to the static one.
         let body = nginx_string(&body).or_else(|_| {
-            nginx_string(&to_json(&super::problem::static_problem(
+            nginx_string(&to_json(&crate::problem::static_problem(
                 config,
                 ErrorCode::Gone,
             )))
@@ -249,7 +249,7 @@ fn type_tables() -> (String, String) {
 /// The contract's headers and `extra`, on every status (`always`). Every location states them
 /// all, because a location with one `add_header` of its own inherits none from the server.
 fn headers(extra: &[(&str, &str)]) -> String {
-    let layer = [(super::http::LAYER_HEADER, super::http::layer("nginx"))];
+    let layer = [(crate::http::LAYER_HEADER, crate::http::layer("nginx"))];
     CONTRACT_HEADERS
         .iter()
         .chain(&layer)
@@ -262,7 +262,7 @@ fn headers(extra: &[(&str, &str)]) -> String {
 fn json_type() -> String {
     format!(
         "        types {{ }}\n        default_type {};\n",
-        super::media_type("error.json")
+        crate::media::media_type("error.json")
     )
 }
 

@@ -17,19 +17,20 @@
 //! - `{namespace}/api`: the API they read.
 
 use super::catalogs::site_host;
-use super::text::{clip, module_script_tag};
+use super::text::clip;
 use crate::config::SiteConfig;
-use crate::render::document_files::MCP_TOOLS_MODULE;
+use crate::html::module_script_tag;
+use crate::paths::MCP_TOOLS_MODULE;
 use crate::render::index::document;
-use crate::render::tools::TOOLS;
-use crate::render::wire::to_json;
+use crate::tools::TOOLS;
+use crate::wire::to_json;
 use serde_json::{Map, Value, json};
 
 pub const SERVER_CARD_SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
 /// The tool as the card lists it: the MCP `Tool` shape plus the operations it reads.
-fn card_tool(tool: &crate::render::tools::Tool) -> Value {
+fn card_tool(tool: &crate::tools::Tool) -> Value {
     let mut json = tool.mcp_json();
     json["operations"] = tool
         .operations()

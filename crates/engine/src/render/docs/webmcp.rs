@@ -8,10 +8,10 @@
 //! No URL in it is absolute, so one build works on every host, under any base path and in the
 //! preview. Depends on nothing but the table: the same bytes for every site.
 
-use super::text::module_script_tag;
-use crate::render::document_files::MCP_TOOLS_MODULE;
-use crate::render::operations::Operation;
-use crate::render::tools::{Reads, TOOLS, Tool};
+use crate::html::module_script_tag;
+use crate::operations::Operation;
+use crate::paths::MCP_TOOLS_MODULE;
+use crate::tools::{Reads, TOOLS, Tool};
 use serde_json::{Map, Value, json};
 
 /// The fixed part of the module.
