@@ -12,8 +12,8 @@
 //!   one generated route file in the site's `functions/` (`FUNCTIONS_ROUTE`) imports it: the
 //!   site's own middleware runs first and its own routes keep their paths.
 //!
-//! Everything the module knows comes from the contract tables (`render::http`,
-//! `render::media`), the error bodies of `render::problem` and the removed paths
+//! Everything the module knows comes from the contract tables (`http`,
+//! `media`), the error bodies of `problem` and the removed paths
 //! (`gone::gone_paths`), written into it as JSON: the logic is fixed, the data is generated.
 
 use super::gone::gone_paths;

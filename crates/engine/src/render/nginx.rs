@@ -1,8 +1,8 @@
 //! nginx (1.22 and later): the `server` block `content-api hosting nginx` prints, and the
 //! per-build file it includes (`_nginx_gone.conf`, the removed API paths answered 410).
 //!
-//! Everything is generated from the contract tables (`render::http`, `render::media`) and the
-//! error bodies of `render::problem`, so nginx answers as `content-api serve` does. The server
+//! Everything is generated from the contract tables (`http`, `media`) and the
+//! error bodies of `problem`, so nginx answers as `content-api serve` does. The server
 //! block depends on the configuration and the output folder only; a build rewrites the
 //! included file, which nginx reads at start and on `nginx -s reload`.
 
@@ -193,7 +193,7 @@ pub fn gone_file(db: &dyn salsa::Database) -> Output {
 }
 
 /// The `map`s that decide Markdown negotiation by the `Accept` header's quality values, as
-/// `render::http::prefers_markdown` does: each of text/markdown and text/html gets the quality of
+/// `http::prefers_markdown` does: each of text/markdown and text/html gets the quality of
 /// the most specific range naming it (`text/markdown`, `text/*`, `*/*`; none: 0), as four digits
 /// (`0.9` is `0900`), and Markdown is preferred when its digits are greater: a common prefix,
 /// then a greater digit, which one regular expression with a back-reference decides.
@@ -231,7 +231,7 @@ fn negotiation_maps() -> String {
     )
 }
 
-/// The `types` lines and the `charset_types` list, from `render::media`'s extension table.
+/// The `types` lines and the `charset_types` list, from `media`'s extension table.
 fn type_tables() -> (String, String) {
     let mut types = String::new();
     let mut charset_types = Vec::new();

@@ -8,7 +8,7 @@
 //!
 //! What it says, under the site's own reverse-DNS keys in `_meta` (v1 cards do not enumerate
 //! tools, and `remotes` is for HTTP endpoints, which a static site has none of):
-//! - `{namespace}/tools`: every tool of `render::tools::TOOLS`, in the MCP `Tool` shape
+//! - `{namespace}/tools`: every tool of `tools::TOOLS`, in the MCP `Tool` shape
 //!   (`name`, `title`, `description`, `inputSchema`, `annotations`) plus the API operations it
 //!   reads;
 //! - how to reach them: `{namespace}/browser`, the WebMCP module a page includes

@@ -2,7 +2,7 @@
 //! tools with `document.modelContext` (`navigator.modelContext` in earlier browsers), each
 //! answering from this site's static API.
 //!
-//! Generated: the tool table (`render::tools::TOOLS`, the same JSON Schema and texts as the card
+//! Generated: the tool table (`tools::TOOLS`, the same JSON Schema and texts as the card
 //! and `content-api mcp`, plus the file each reads) and the site root relative to the module's
 //! own URL, then the fixed runtime `webmcp.js` (input checks, the search filter, registration).
 //! No URL in it is absolute, so one build works on every host, under any base path and in the
