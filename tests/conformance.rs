@@ -169,7 +169,7 @@ fn assert_target_conforms(host: &str, target: &Target) {
     let mismatches = checks::negotiation(target);
     assert!(
         mismatches.is_empty(),
-        "{host}: negotiation disagrees with render::http::NEGOTIATION_CASES:\n{}",
+        "{host}: negotiation disagrees with http::NEGOTIATION_CASES:\n{}",
         mismatches.join("\n")
     );
     let outcomes = checks::run(target);

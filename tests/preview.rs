@@ -18,7 +18,7 @@ const POST: &str = "blog/en/2026-11-08_a-remote-week-in-salento.md";
 /// tool's state, under `api/` only JSON).
 fn is_served(path: &str) -> bool {
     !(path.starts_with(".content-api/")
-        || content_api::render::HOST_FILES.contains(&path)
+        || content_api::http::HOST_FILES.contains(&path)
         || (path.starts_with("api/") && !path.ends_with(".json")))
 }
 

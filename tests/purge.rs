@@ -48,7 +48,7 @@ fn served(site: &Site) -> BTreeMap<String, Vec<u8>> {
     let mut urls = BTreeMap::new();
     for (path, bytes) in read_tree(&site.out()) {
         // State files and the files that configure a host are never served.
-        if path.starts_with(".content-api/") || content_api::render::HOST_FILES.contains(&&*path) {
+        if path.starts_with(".content-api/") || content_api::http::HOST_FILES.contains(&&*path) {
             continue;
         }
         if let Some(folder) = path.strip_suffix("/index.html") {

@@ -13,7 +13,6 @@
 //!   `render::host_files`, or the engine's `db` and `workspace`), a use through a parent's
 //!   re-export (`super::Output`, where `mod.rs` has `pub use output::Output`) counting as a use
 //!   of the module that defines it;
-//! - which modules of the engine `serve`, `mcp` and `verify` name ([`ENGINE_MODULES_ALLOWED`]);
 //! - salsa input setters only in [`SETTERS_ONLY_IN`];
 //! - `Serialize` only in [`SERIALIZE_HOME`] and the [`SERIALIZE_EXCEPTIONS`];
 //! - a `//!` header on every file.
@@ -42,14 +41,19 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
         "it reads the disk into the model's values",
     ),
     (
-        "engine",
+        "contract",
         &["model"],
+        "the API's published rules and shapes: plain tables over the settings, no I/O",
+    ),
+    (
+        "engine",
+        &["model", "contract"],
         "a pure function of its inputs: no crate that reads the disk; the one read it makes is \
          through the `BodyReader` its input carries",
     ),
     (
         "write",
-        &["model", "source", "engine"],
+        &["model", "source", "contract", "engine"],
         "it writes what the engine rendered",
     ),
     (
@@ -64,17 +68,17 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "serve",
-        &["model", "engine", "write"],
-        "it serves what `write` published",
+        &["model", "contract", "write"],
+        "it serves what `write` published by the contract's rules, never the engine's queries",
     ),
     (
         "mcp",
-        &["engine", "write", "verify"],
-        "it answers the tools from a published folder or a live site",
+        &["contract", "write", "verify"],
+        "it answers the contract's tools from a published folder or a live site",
     ),
     (
         "verify",
-        &["engine"],
+        &["contract"],
         "it checks a site over HTTP against the contract",
     ),
 ];
@@ -82,13 +86,15 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
 /// Crates that must not link some others: (crates, what they must not link, why).
 const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
     (
-        &["model", "source", "engine", "write", "session", "watch"],
+        &[
+            "model", "source", "contract", "engine", "write", "session", "watch",
+        ],
         &["tokio", "hyper", "hyper-util", "reqwest", "rmcp"],
         "the build side runs without an async runtime or a network stack: only `serve`, `mcp`, \
          `verify` and the binary use them",
     ),
     (
-        &["model", "source", "engine", "write", "session"],
+        &["model", "source", "contract", "engine", "write", "session"],
         &["notify"],
         "only `watch` watches files: the build side is driven by the changes it is handed",
     ),
@@ -97,32 +103,20 @@ const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
         &["salsa", "serde", "serde_json"],
         "plain values: no query engine and no wire format",
     ),
-];
-
-/// Crates that may name only some modules of the engine: (crate, modules, why).
-const ENGINE_MODULES_ALLOWED: &[(&str, &[&str], &str)] = &[
     (
-        "serve",
-        &["render"],
-        "the server reads what `write` published, never the content's parse or derive",
-    ),
-    (
-        "mcp",
-        &["render"],
-        "the tools are `render::tools`, answered from the API's files",
-    ),
-    (
-        "verify",
-        &["render"],
-        "the checks read the contract's tables in `render`, and a site over HTTP",
+        &["contract", "verify"],
+        &["salsa", "saphyr", "saphyr-parser"],
+        "the contract is tables and pure functions, and `verify` speaks it over HTTP: neither \
+         links the query engine or the YAML parser",
     ),
 ];
 
 /// The only files that may call a salsa input setter (`x.set_field(db)….to(v)`).
 const SETTERS_ONLY_IN: &str = "crates/engine/src/workspace/";
 
-/// Where the wire format lives: `Serialize` is derived (or implemented) only here...
-const SERIALIZE_HOME: &str = "crates/engine/src/render/";
+/// Where the wire format lives: `Serialize` is derived (or implemented) only in the contract and
+/// in the engine's rendering...
+const SERIALIZE_HOME: &[&str] = &["crates/contract/src/", "crates/engine/src/render/"];
 
 /// ...and for these types: (file or folder, type, why).
 const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
@@ -160,11 +154,6 @@ const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "crates/serve/src/",
         "Rebuild",
         "the change stream: one Server-Sent Event per publish at `/__events`",
-    ),
-    (
-        "crates/serve/src/preview/",
-        "ContentDiagnostic",
-        "the preview's change stream and `/__diagnostics`: the content's errors as JSON for the landing page",
     ),
 ];
 
@@ -364,7 +353,6 @@ fn check_all(
     problems.extend(check_links(manifests));
     problems.extend(check_cycles(&files, known_cycles));
     for file in &files {
-        problems.extend(check_engine_modules(file));
         problems.extend(check_setters(file));
         problems.extend(check_serialize(file));
         problems.extend(check_header(file));
@@ -689,32 +677,6 @@ fn strongly_connected<'a>(graph: &BTreeMap<&'a str, Vec<&'a str>>) -> Vec<Vec<&'
 
 // ---- Setters, Serialize, headers. ----
 
-/// A path `content_api_engine::m` naming a module `m` its crate's row of
-/// [`ENGINE_MODULES_ALLOWED`] does not list (each crate reaches the engine only through such
-/// paths: its `lib.rs` imports the modules it uses).
-fn check_engine_modules(file: &File) -> Vec<Problem> {
-    let krate = module_path(file.path).remove(0);
-    let Some((_, allowed, why)) = ENGINE_MODULES_ALLOWED.iter().find(|(c, _, _)| *c == krate)
-    else {
-        return Vec::new();
-    };
-    file.paths
-        .iter()
-        .filter(|path| path.segments[0] == "content_api_engine")
-        .filter(|path| !allowed.contains(&path.segments[1].as_str()))
-        .map(|path| Problem {
-            path: file.path.to_string(),
-            line: path.line,
-            rule: "engine modules",
-            message: format!(
-                "`{krate}` names `content_api_engine::{}`: it may use only {allowed:?} of the \
-                 engine ({why})",
-                path.segments[1]
-            ),
-        })
-        .collect()
-}
-
 /// `.set_x(…)` directly followed by `.to(` or `.with_durability(`: salsa's setter builder.
 fn check_setters(file: &File) -> Vec<Problem> {
     if file.path.starts_with(SETTERS_ONLY_IN) {
@@ -806,7 +768,10 @@ fn serialized_types(tokens: &[lex::Token]) -> Vec<(String, usize)> {
 }
 
 fn check_serialize(file: &File) -> Vec<Problem> {
-    if file.path.starts_with(SERIALIZE_HOME) {
+    if SERIALIZE_HOME
+        .iter()
+        .any(|home| file.path.starts_with(home))
+    {
         return Vec::new();
     }
     serialized_types(&file.tokens)
@@ -821,8 +786,9 @@ fn check_serialize(file: &File) -> Vec<Problem> {
             line,
             rule: "Serialize",
             message: format!(
-                "`{name}` is serializable outside {SERIALIZE_HOME}: only `render` knows the wire \
-                 format; convert in `render`, or name the type in SERIALIZE_EXCEPTIONS with why"
+                "`{name}` is serializable outside {SERIALIZE_HOME:?}: only the contract and \
+                 `render` know the wire format; convert there, or name the type in \
+                 SERIALIZE_EXCEPTIONS with why"
             ),
         })
         .collect()

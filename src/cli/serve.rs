@@ -12,10 +12,9 @@ use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, resolve};
 use crate::db::Preview;
 use crate::derive::ScheduleState;
 use crate::diag::Severity;
+use crate::preview::{DiagnosticView, PendingEntry, PendingList};
 use crate::render::Lane;
-use crate::serve::{
-    self, ContentDiagnostic, Feed, LANDING_PATH_SHARED, Pending, Rebuild, Schedule, Site, Upstream,
-};
+use crate::serve::{self, Feed, LANDING_PATH_SHARED, Rebuild, Site, Upstream};
 use crate::session::Session;
 use std::io::Write as _;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -158,7 +157,7 @@ pub fn run(build_args: &BuildArgs, watch_args: &WatchArgs, listen: &Listen) -> E
         }
         DaemonEvent::Ready => {}
         DaemonEvent::Published(report, lane) => {
-            feed.send(Rebuild::from_report(report).in_lane(lane))
+            feed.send(Rebuild::from_report(report).in_lane(lane.map(Lane::name)))
         }
         DaemonEvent::Checked(session, lane) => {
             feed.send_base_url(&session.config().base_url);
@@ -247,15 +246,15 @@ async fn bind_first_free(start: SocketAddr, more: u16) -> Result<TcpListener, St
 }
 
 /// The drafts and scheduled content of the session's content, as the landing page shows them.
-fn schedule_of(session: &Session, preview: Preview) -> Schedule {
+fn schedule_of(session: &Session, preview: Preview) -> PendingList {
     let found = crate::derive::schedule(session.database(), |state| {
         state != ScheduleState::Published
     });
-    Schedule {
+    PendingList {
         entries: found
             .entries
             .into_iter()
-            .map(|entry| Pending {
+            .map(|entry| PendingEntry {
                 draft: entry.state == ScheduleState::Draft,
                 kind: entry.kind,
                 lang: entry.lang.as_str(),
@@ -271,11 +270,11 @@ fn schedule_of(session: &Session, preview: Preview) -> Schedule {
 }
 
 /// The session's current diagnostics, rendered as the terminal shows them (no colour).
-fn diagnostics_of(session: &Session) -> Vec<ContentDiagnostic> {
+fn diagnostics_of(session: &Session) -> Vec<DiagnosticView> {
     session
         .current_diagnostics()
         .into_iter()
-        .map(|d| ContentDiagnostic {
+        .map(|d| DiagnosticView {
             severity: match d.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",

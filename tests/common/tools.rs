@@ -223,7 +223,7 @@ fn every_tag_and_series(out: &Path, file: &dyn Fn(&str) -> String) -> Vec<Case> 
 /// The error text of a bad call, as the tool table words it (an invalid input, or a name the
 /// site does not have).
 fn expected_error(tool: &str, arguments: &Value) -> String {
-    let tool = content_api::render::tools::Tool::by_name(tool).unwrap();
+    let tool = content_api::tools::Tool::by_name(tool).unwrap();
     match tool.request(Some(arguments)) {
         Err(text) => text,
         Ok(request) => request.not_found,

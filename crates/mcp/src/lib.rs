@@ -1,6 +1,6 @@
-//! `content-api mcp`: the site's tools (`render::tools::TOOLS`, the ones the server card lists
-//! and the browser module registers) served over stdio with the official MCP Rust SDK (rmcp),
-//! reading a built output folder or a live site (`source`).
+//! `content-api mcp`: the site's tools (the contract's `tools::TOOLS`, the ones the server card
+//! lists and the browser module registers) served over stdio with the official MCP Rust SDK
+//! (rmcp), reading a built output folder or a live site (`api_source`).
 //!
 //! A call does what the browser module does: the input checked by the table
 //! (`Tool::request`), one file of the API read, and the file's text as the result (for
@@ -9,14 +9,14 @@
 //! tool's for the same site.
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_engine::render;
+use content_api_contract::{operations, tools};
 use content_api_write as write;
 
-mod source;
+mod api_source;
 
-pub use source::{BOUNDS, Fetched, MAX_API_FILE_BYTES, Source};
+pub use api_source::{ApiSource, BOUNDS, Fetched, MAX_API_FILE_BYTES};
 
-use crate::render::tools::{TOOLS, Tool};
+use crate::tools::{TOOLS, Tool};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -26,7 +26,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 /// One tool call: the result's text, and whether it is an error result.
-pub async fn call(source: &Source, tool: &Tool, arguments: Option<&Value>) -> (String, bool) {
+pub async fn call(source: &ApiSource, tool: &Tool, arguments: Option<&Value>) -> (String, bool) {
     let request = match tool.request(arguments) {
         Ok(request) => request,
         Err(problem) => return (problem, true),
@@ -50,7 +50,7 @@ const INSTRUCTIONS: &str = "Read-only tools over one site's public JSON API (pos
 
 /// The MCP server: the tool table over one source.
 struct Server {
-    source: Source,
+    source: ApiSource,
 }
 
 impl ServerHandler for Server {
@@ -117,8 +117,8 @@ pub fn run(origin: Origin) -> Result<(), String> {
         .map_err(|err| format!("cannot start the async runtime: {err}"))?;
     runtime.block_on(async {
         let source = match origin {
-            Origin::Folder(dir) => Source::folder(&dir)?,
-            Origin::Site(url) => Source::site(&url).await?,
+            Origin::Folder(dir) => ApiSource::folder(&dir)?,
+            Origin::Site(url) => ApiSource::site(&url).await?,
         };
         tracing::info!(
             "serving {} tools over stdio from {}",
@@ -137,9 +137,9 @@ pub fn run(origin: Origin) -> Result<(), String> {
     })
 }
 
-fn describe(source: &Source) -> String {
+fn describe(source: &ApiSource) -> String {
     match source {
-        Source::Folder(dir) => format!("the output folder `{}`", dir.display()),
-        Source::Site { root, .. } => root.clone(),
+        ApiSource::Folder(dir) => format!("the output folder `{}`", dir.display()),
+        ApiSource::Site { root, .. } => root.clone(),
     }
 }

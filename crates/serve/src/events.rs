@@ -20,8 +20,8 @@
 //! when the server shuts down. Not part of the API contract: production has no such path.
 
 use super::Rebuild;
-use super::preview::ContentDiagnostic;
 use super::respond::{Body, empty};
+use crate::DiagnosticView;
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;
@@ -48,7 +48,7 @@ pub fn frame(rebuild: &Rebuild) -> Bytes {
 }
 
 /// The SSE frame of the content's current diagnostics.
-pub fn diagnostics_frame(diagnostics: &[ContentDiagnostic]) -> Bytes {
+pub fn diagnostics_frame(diagnostics: &[DiagnosticView]) -> Bytes {
     let data = serde_json::json!({ "diagnostics": diagnostics });
     Bytes::from(format!("event: diagnostics\ndata: {data}\n\n"))
 }

@@ -3,7 +3,7 @@
 //!
 //! The server reads only what `write` published: the files, the manifest and the history of
 //! published API paths. It never parses content or renders anything but error bodies (with
-//! `render::problem`), so it cannot disagree with the static host about what exists.
+//! `problem`), so it cannot disagree with the static host about what exists.
 //!
 //! - `path`: request path → safe relative path → candidate files;
 //! - `folder`: reading one version of one file inside the output folder, with its ETag;
@@ -22,7 +22,10 @@
 //! the server through a [`Feed`].
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_engine::render;
+use content_api_contract::{html, http, media, paths, problem, wire};
+// The values the build side sends the preview: the contract's `preview` (this crate's own
+// `preview` module serves them).
+use content_api_contract::preview::{DiagnosticView, PendingList};
 use content_api_model::config;
 use content_api_write as write;
 
@@ -40,11 +43,10 @@ mod slots;
 
 pub use events::EVENTS_PATH;
 pub use folder::etag_of;
-pub use preview::{ContentDiagnostic, LANDING_PATH_SHARED, Pending, Schedule};
+pub use preview::LANDING_PATH_SHARED;
 pub use site::{DECLINED_HEADER, PAGE_HEADERS_HEADER, Site, Upstream};
 
 use crate::config::SiteConfig;
-use crate::render::Lane;
 use crate::write::Report;
 use bytes::Bytes;
 use camino::Utf8PathBuf;
@@ -84,7 +86,7 @@ impl Rebuild {
     pub fn from_report(report: &Report) -> Rebuild {
         let urls = |paths: &mut dyn Iterator<Item = &str>| -> Vec<String> {
             paths
-                .filter(|p| !path::HOST_FILES.contains(p))
+                .filter(|p| !http::HOST_FILES.contains(p))
                 .map(|p| format!("/{p}"))
                 .collect()
         };
@@ -95,10 +97,11 @@ impl Rebuild {
         }
     }
 
-    /// The rebuild as the publish of `lane` (`None`: both lanes at once).
-    pub fn in_lane(self, lane: Option<Lane>) -> Rebuild {
+    /// The rebuild as the publish of the watch-mode lane named `lane` (`None`: both lanes at
+    /// once). A name, not the engine's lane: the server only passes it on.
+    pub fn in_lane(self, lane: Option<&'static str>) -> Rebuild {
         Rebuild {
-            lane: lane.map_or("all", Lane::name),
+            lane: lane.unwrap_or("all"),
             ..self
         }
     }
@@ -114,11 +117,11 @@ impl Rebuild {
 pub enum Update {
     Rebuild(Rebuild),
     /// The content's current diagnostics (shown by the preview; empty once all is fixed).
-    Diagnostics(Arc<[ContentDiagnostic]>),
+    Diagnostics(Arc<[DiagnosticView]>),
     /// The production base URL now in force (the preview rewrites it).
     BaseUrl(Arc<str>),
     /// The drafts and scheduled content (shown by the preview).
-    Schedule(Arc<Schedule>),
+    Schedule(Arc<PendingList>),
 }
 
 /// Handed to the build side: every publish sends one Rebuild (SSE subscribers get it), and
@@ -144,12 +147,12 @@ impl Feed {
     }
 
     /// Tells the server the content's current diagnostics (all of them, not only new ones).
-    pub fn send_diagnostics(&self, diagnostics: Vec<ContentDiagnostic>) {
+    pub fn send_diagnostics(&self, diagnostics: Vec<DiagnosticView>) {
         let _ = self.0.send(Update::Diagnostics(diagnostics.into()));
     }
 
     /// Tells the server what will go live (the drafts and scheduled content, all of them).
-    pub fn send_schedule(&self, schedule: Schedule) {
+    pub fn send_schedule(&self, schedule: PendingList) {
         let _ = self.0.send(Update::Schedule(Arc::new(schedule)));
     }
 
@@ -196,7 +199,7 @@ struct State {
     /// Becomes true at shutdown (ends the event streams).
     stop: watch::Receiver<bool>,
     /// Only with `content-api serve`: the landing page and the base URL rewrite.
-    preview: Option<preview::Preview>,
+    preview: Option<preview::PreviewState>,
     /// Who answers what the output folder does not hold.
     site: Site,
     /// Changes with every publish that changed something (`site::Freshness`).
@@ -239,7 +242,7 @@ pub fn preview_on(
     site: Site,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
-    let preview = preview::Preview::new(
+    let preview = preview::PreviewState::new(
         &config.base_url,
         origin.clone(),
         out_dir.clone(),
@@ -269,7 +272,7 @@ fn serve_with(
     config: Arc<SiteConfig>,
     site: Arc<SiteConfig>,
     feed: Feed,
-    (preview, shared): (Option<preview::Preview>, Site),
+    (preview, shared): (Option<preview::PreviewState>, Site),
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
     let updates = feed.subscribe();
@@ -291,7 +294,7 @@ async fn run(
     out_dir: Utf8PathBuf,
     (config, configured): (Arc<SiteConfig>, Arc<SiteConfig>),
     mut updates: broadcast::Receiver<Update>,
-    (preview, site): (Option<preview::Preview>, Site),
+    (preview, site): (Option<preview::PreviewState>, Site),
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let files = folder::PublishedFolder::new(out_dir.as_std_path())?;

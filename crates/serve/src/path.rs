@@ -7,8 +7,7 @@
 //! plain names. `folder` then checks, after resolving symbolic links, that the file is inside
 //! the output folder.
 
-pub use crate::render::http::HOST_FILES;
-use crate::render::http::{is_api_path, markdown_twin};
+use crate::http::{HOST_FILES, is_api_path, markdown_twin};
 use percent_encoding::percent_decode_str;
 
 /// A request path that passed the safety rules, relative to the output folder (no leading `/`;
@@ -75,7 +74,7 @@ impl SafePath {
     ///
     /// - Under `/api/`: the `.json` file itself, nothing else (no Markdown, no HTML).
     /// - Elsewhere: with `markdown` (the client asked for `text/markdown`), the page's Markdown
-    ///   twin first (`render::http::markdown_twin`: `x.md` for `x`, `x/` and `x/index.html`),
+    ///   twin first (`http::markdown_twin`: `x.md` for `x`, `x/` and `x/index.html`),
     ///   then the resource;
     ///   a folder URL is answered by its `index.html`, and `x` by `x.html` or `x/index.html`,
     ///   as static hosts do.
@@ -114,8 +113,6 @@ fn has_extension(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.contains('.')
 }
-
-pub use crate::render::http::prefers_markdown;
 
 #[cfg(test)]
 mod tests {

@@ -13,8 +13,8 @@
 
 use super::respond::with_contract_headers;
 use crate::config::SiteConfig;
-use crate::render::problem::problem;
-use crate::render::wire::{ErrorCode, to_json};
+use crate::problem::problem;
+use crate::wire::{ErrorCode, to_json};
 use hyper::StatusCode;
 use std::io::{self, IoSlice};
 use std::pin::Pin;

@@ -1,10 +1,10 @@
 //! Responses: the contract's headers, and the error responses with their section-7 bodies
-//! (built by `render::problem`, the same constructors as the static error documents).
+//! (built by `problem`, the same constructors as the static error documents).
 
 use crate::config::SiteConfig;
-use crate::render::http::{ALLOW, CONTRACT_HEADERS, LAYER_HEADER};
-use crate::render::problem::request_problem;
-use crate::render::wire::{ErrorCode, to_json};
+use crate::http::{ALLOW, CONTRACT_HEADERS, LAYER_HEADER};
+use crate::problem::request_problem;
+use crate::wire::{ErrorCode, to_json};
 use bytes::Bytes;
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Empty, Full};
@@ -23,24 +23,24 @@ pub fn empty() -> Body {
     Empty::new().boxed_unsync()
 }
 
-/// A response builder with the headers every response carries (`render::http`'s table:
-/// one-hour caching, open CORS, no content sniffing, `Vary: Accept`), and `render::http`'s
+/// A response builder with the headers every response carries (`http`'s table:
+/// one-hour caching, open CORS, no content sniffing, `Vary: Accept`), and `http`'s
 /// layer header naming `serve`.
 pub fn with_contract_headers(status: StatusCode) -> hyper::http::response::Builder {
     CONTRACT_HEADERS.iter().fold(
         Response::builder()
             .status(status)
-            .header(LAYER_HEADER, crate::render::http::layer("serve")),
+            .header(LAYER_HEADER, crate::http::layer("serve")),
         |builder, (name, value)| builder.header(*name, *value),
     )
 }
 
 /// An error response: status, headers, and the JSON body (its length only, for `HEAD`).
-fn error(code: ErrorCode, body: &crate::render::wire::Error, head: bool) -> Response<Body> {
+fn error(code: ErrorCode, body: &crate::wire::Error, head: bool) -> Response<Body> {
     let json = to_json(body);
     let status = StatusCode::from_u16(code.status()).expect("error statuses are valid");
     let mut builder = with_contract_headers(status)
-        .header(CONTENT_TYPE, crate::render::media_type("error.json"))
+        .header(CONTENT_TYPE, crate::media::media_type("error.json"))
         .header(CONTENT_LENGTH, json.len());
     if code == ErrorCode::MethodNotAllowed {
         builder = builder.header(ALLOW_HEADER, ALLOW);
@@ -55,7 +55,7 @@ pub fn not_found(config: &SiteConfig, path: &str, head: bool) -> Response<Body> 
     error(code, &request_problem(config, code, path, ""), head)
 }
 
-/// 405 `method_not_allowed`, with `Allow: GET, HEAD`. `OPTIONS` too: see `render::http::METHODS`.
+/// 405 `method_not_allowed`, with `Allow: GET, HEAD`. `OPTIONS` too: see `http::METHODS`.
 pub fn method_not_allowed(config: &SiteConfig, path: &str, method: &str) -> Response<Body> {
     let code = ErrorCode::MethodNotAllowed;
     error(code, &request_problem(config, code, path, method), false)

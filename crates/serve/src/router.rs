@@ -1,20 +1,19 @@
 //! One request, one response: the HTTP rules of the contract (sections 4.1, 5, 7, 8).
 //!
 //! Order of the rules: the method (405 for anything but GET and HEAD, `OPTIONS` included: see
-//! `render::http::METHODS`), the live-update stream, then the path: refused paths and paths
+//! `http::METHODS`), the live-update stream, then the path: refused paths and paths
 //! with no file are 404, unless an earlier build published them (410). Query strings, credentials and cookies are never read.
 //! A failure while reading, or a panic, is a 500 and the server goes on.
 
 use super::State;
 use super::events::{self, EVENTS_PATH};
 use super::folder::Served;
-use super::path::{Refused, SafePath, prefers_markdown};
+use super::path::{Refused, SafePath};
 use super::respond::{
     Body, empty, gone, internal_error, method_not_allowed, not_found, with_contract_headers,
 };
-use crate::render::http::markdown_twin;
-use crate::render::http::{document_headers, is_api_path};
-use crate::render::media_type;
+use crate::http::{document_headers, is_api_path, markdown_twin, prefers_markdown};
+use crate::media::media_type;
 use hyper::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, IF_NONE_MATCH};
 use hyper::{Method, Request, Response, StatusCode};
 use std::panic::AssertUnwindSafe;

@@ -74,7 +74,7 @@ pub struct Answered {
     pub path: String,
     /// The status.
     pub status: u16,
-    /// `render::http::LAYER_HEADER`'s value: content-api's own code answered.
+    /// `http::LAYER_HEADER`'s value: content-api's own code answered.
     pub layer: Option<String>,
     /// The body's hash (xxh3-128, hex); `None` for an empty body.
     pub hash: Option<String>,
@@ -89,9 +89,7 @@ impl Answered {
         Answered {
             path,
             status: reply.status,
-            layer: reply
-                .header(crate::render::http::LAYER_HEADER)
-                .map(str::to_string),
+            layer: reply.header(crate::http::LAYER_HEADER).map(str::to_string),
             hash: (!reply.body.is_empty())
                 .then(|| format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&reply.body))),
         }
@@ -287,7 +285,8 @@ impl Target {
 
 /// Whether the deploy record's hash of `file` is the hash of its bytes. A file assembled from
 /// parts (the post lists and timelines under `api/`, `llms-full.txt` and its parts: the
-/// `Assembly` outputs of `render::output`) is recorded by the hash of its parts' digests.
+/// `Assembly` outputs of the engine's `render::output`) is recorded by the hash of its parts'
+/// digests.
 fn recorded_by_bytes(file: &str) -> bool {
     !(file.starts_with("api/") || file.starts_with("llms-full"))
 }
@@ -451,7 +450,7 @@ fn header_is(reply: &Reply, name: &str, want: &str) -> Result<(), Stop> {
 }
 
 fn contract_headers(reply: &Reply) -> Result<(), Stop> {
-    header_is(reply, "cache-control", crate::render::http::CACHE_CONTROL)?;
+    header_is(reply, "cache-control", crate::http::CACHE_CONTROL)?;
     header_is(reply, "access-control-allow-origin", "*")
 }
 

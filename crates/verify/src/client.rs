@@ -19,7 +19,7 @@ const PATIENCE: Duration = Duration::from_secs(20);
 
 /// The most bytes of one response that are read. The largest files the checks read are
 /// `api/posts.json` (every post's summary; its size for several site sizes is in
-/// docs/performance.md) and `llms-full.txt` (split into parts of 20 MiB of posts,
+/// docs/performance.md) and `llms-full.txt` (split into parts of 20 MiB of posts, the engine's
 /// `render::docs::llms_full_parts`). This holds either for sites many times the largest
 /// measured; a larger or endless answer is an error, not a read until memory runs out.
 pub const MAX_RESPONSE_BYTES: u64 = 64 << 20;

@@ -4,7 +4,7 @@
 //! checks send to `/api/posts.json`.
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_engine::render;
+use content_api_contract::{http, problem};
 
 pub mod checks;
 pub mod client;
@@ -87,7 +87,7 @@ pub fn target(url: &str, history: &[String], options: &Options) -> Result<Target
     target.published = deploy_record(&target, &prefix);
     // Published once, and neither an endpoint's URL now nor one of the static error bodies
     // (outputs of every build that no endpoint lists).
-    let error_bodies = crate::render::problem::STATIC_PROBLEMS.map(|(_, path)| path);
+    let error_bodies = crate::problem::STATIC_PROBLEMS.map(|(_, path)| path);
     target.gone = history
         .iter()
         .filter(|path| path.ends_with(".json") && !error_bodies.contains(&path.as_str()))

@@ -109,7 +109,7 @@ pub struct History {
     paths: BTreeSet<Arc<str>>,
 }
 
-use crate::render::is_api_path;
+use crate::http::is_api_path;
 
 /// Whether `path` can be a history entry: an output path ([`check_output_path`], the rule of
 /// every path a state file names) of the API's grammar, `api/`, then

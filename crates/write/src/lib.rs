@@ -24,6 +24,7 @@
 //!   following a symbolic link (`dir`).
 
 // The layers below, under the names they have in every crate of the workspace.
+use content_api_contract::{http, paths};
 use content_api_engine::{db, render};
 use content_api_model::{config, content, model};
 use content_api_source::{source, watch_toml};

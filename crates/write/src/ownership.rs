@@ -52,10 +52,10 @@ pub fn yields_to_site(path: &str, output: &Output) -> bool {
     if YIELDS_TO_SITE.contains(&path) {
         return true;
     }
-    if path.ends_with(".md") && crate::render::is_post_twin(path) {
+    if path.ends_with(".md") && crate::http::is_post_twin(path) {
         return true;
     }
-    path == crate::render::AGENT_SKILLS_INDEX
+    path == crate::paths::AGENT_SKILLS_INDEX
         && output.to_vec().is_ok_and(|bytes| {
             serde_json::from_slice::<serde_json::Value>(&bytes)
                 .is_ok_and(|index| index["skills"].as_array().is_some_and(Vec::is_empty))
@@ -198,7 +198,7 @@ pub fn claim<'a>(
             continue;
         }
         if file && yields_to_site(path, output) {
-            if crate::render::is_post_twin(path) {
+            if crate::http::is_post_twin(path) {
                 yielded_twins += 1;
             } else {
                 tracing::info!("{target} is the site's own: keeping it");

@@ -11,8 +11,8 @@
 use super::site_paths::relative;
 use super::state_file::Folder;
 use crate::config::SiteConfig;
+use crate::http::EDGE_MODULE;
 use crate::render::cloudflare::{FUNCTIONS_ROUTE, FUNCTIONS_ROUTE_MARK, functions_route};
-use crate::render::http::EDGE_MODULE;
 use camino::{Utf8Path, Utf8PathBuf};
 use std::io::Read;
 

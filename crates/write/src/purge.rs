@@ -4,7 +4,7 @@
 //! "Changed" is what the publisher wrote: it writes a file only when its bytes differ from the
 //! disk's, so the list is exact against the output folder the build started from. State files
 //! (`.content-api/`) are not URLs, nor are the files that configure a host and are never
-//! served (`render::http::HOST_FILES`: `_headers`, `_redirects`, `_worker.js`,
+//! served (`http::HOST_FILES`: `_headers`, `_redirects`, `_worker.js`,
 //! `_content-api.js`, `_nginx_gone.conf`...). What `_redirects` changes (a path now answering
 //! 410) is a removed file, listed as such. `_headers` changes the headers of every
 //! response, so a publish that rewrote it lists every URL of the output.
@@ -12,7 +12,7 @@
 use super::Report;
 use super::safe_path::check_output_path;
 use super::state_file::write_beside;
-use crate::render::http::HOST_FILES;
+use crate::http::HOST_FILES;
 use camino::Utf8Path;
 use std::collections::BTreeSet;
 

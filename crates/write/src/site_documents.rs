@@ -12,7 +12,7 @@
 use super::manifest::MAX_STATE_BYTES;
 use super::ownership;
 use super::state_file::{Links, read_state};
-use crate::render::AGENT_SKILLS_INDEX;
+use crate::paths::AGENT_SKILLS_INDEX;
 use camino::Utf8Path;
 use std::collections::BTreeMap;
 use xxhash_rust::xxh3::xxh3_128;

@@ -3,18 +3,30 @@
 use super::docs;
 use super::gone::redirects_file;
 use super::groups::{
-    Files, Lane, OutputFile, OutputGroup, OutputKind, series_path, site_documents, timeline_path,
+    Files, Lane, OutputFile, OutputGroup, OutputKind, aggregate_documents, series_path,
+    timeline_path,
 };
 use super::index::api_index_json;
 use super::output::Output;
-use super::posts::{all_posts_json, posts_json};
+use super::posts::{all_posts_json, post_entry_json, posts_json};
 use super::runs::{PostList, Run, list_runs, run_range};
 use super::slides::slides_json;
 use super::static_docs::static_documents;
-use super::timelines::{series_detail_json, series_listing_json, tag_timeline_json};
-use crate::db::{Index, LangTree, Site};
+use super::timelines::{
+    series_detail_json, series_listing_json, tag_timeline_json, timeline_post_json,
+};
+use crate::db::{Index, LangTree, Site, SourceFile};
 use crate::derive::{series_members, series_names, tag_members, tag_names};
 use std::sync::Arc;
+
+/// Renders the per-post fragments of one post (its index entry, its timeline entry, its
+/// Markdown variant and its `llms-full.txt` section) ahead of the files that join them, so a
+/// build can spread this work over threads.
+pub fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
+    post_entry_json(db, file);
+    timeline_post_json(db, file);
+    docs::prepare_post(db, file);
+}
 
 /// The files of one group.
 pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
@@ -54,7 +66,7 @@ fn aggregate_files(db: &dyn salsa::Database) -> Files {
 }
 
 fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
-    site_documents(db)
+    aggregate_documents(db)
         .iter()
         .filter(|file| file.kind.lane() == lane)
         .map(|file| (file.path.clone(), render_output(db, file)))

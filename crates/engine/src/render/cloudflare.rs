@@ -12,19 +12,19 @@
 //!   one generated route file in the site's `functions/` (`FUNCTIONS_ROUTE`) imports it: the
 //!   site's own middleware runs first and its own routes keep their paths.
 //!
-//! Everything the module knows comes from the contract tables (`render::http`,
-//! `render::media`), the error bodies of `render::problem` and the removed paths
+//! Everything the module knows comes from the contract tables (`http`,
+//! `media`), the error bodies of `problem` and the removed paths
 //! (`gone::gone_paths`), written into it as JSON: the logic is fixed, the data is generated.
 
 use super::gone::gone_paths;
 use super::host_files::{STATE_FOLDER, twin_pages};
-use super::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, LAYER_HEADER, METHODS};
-use super::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
 use super::output::Output;
-use super::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
-use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
 use crate::db::Site;
+use crate::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, LAYER_HEADER, METHODS};
+use crate::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
+use crate::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
+use crate::wire::{ErrorCode, to_json};
 use serde_json::{Value, json};
 
 /// The worker's logic. Reads the constants the build writes above it.
@@ -89,12 +89,12 @@ fn worker_source(config: &SiteConfig, gone: &[&str]) -> String {
         "methods": METHODS,
         "allow": ALLOW,
         "contractHeaders": CONTRACT_HEADERS,
-        "layer": [LAYER_HEADER, super::http::layer("cloudflare")],
+        "layer": [LAYER_HEADER, crate::http::layer("cloudflare")],
         "documentHeaders": document_headers,
         "documentTypes": DOCUMENT_TYPES.iter().map(|(p, t)| (p.to_string(), Value::from(*t))).collect::<serde_json::Map<_, _>>(),
         "extensionTypes": EXTENSION_TYPES.iter().map(|(e, t)| (e.to_string(), Value::from(*t))).collect::<serde_json::Map<_, _>>(),
         "defaultType": DEFAULT_TYPE,
-        "jsonType": super::media_type("error.json"),
+        "jsonType": crate::media::media_type("error.json"),
         "hidden": HOST_FILES,
         "hiddenFolders": [STATE_FOLDER],
         "missing": format!("/{STATE_FOLDER}/not-found"),

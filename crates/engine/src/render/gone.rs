@@ -4,9 +4,9 @@
 
 use super::groups::api_output_paths;
 use super::output::Output;
-use super::problem::STATIC_PROBLEMS;
-use super::wire::ErrorCode;
 use crate::db::Site;
+use crate::problem::STATIC_PROBLEMS;
+use crate::wire::ErrorCode;
 use std::fmt::Write as _;
 use std::sync::Arc;
 

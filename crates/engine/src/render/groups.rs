@@ -9,13 +9,14 @@
 //! one of the corpus's files.
 
 use super::docs;
-use super::http;
-use super::operations::Operation;
 use super::runs::RUN;
 use super::static_docs::static_documents;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::derive::{published_posts, series_names, tag_names};
+use crate::http;
 use crate::model::Lang;
+use crate::operations::Operation;
+use crate::paths;
 use std::sync::Arc;
 
 fn op(id: &str) -> &'static Operation {
@@ -92,10 +93,10 @@ impl Lane {
 /// reads their bytes, so while they lag the API every URL still resolves and every API file is
 /// the one a fresh build writes.
 pub const LAGGING_DOCUMENTS: [&str; 4] = [
-    docs::DEVELOPERS_HTML,
-    docs::DEVELOPERS_MD,
-    docs::LLMS_TXT,
-    docs::LLMS_FULL_TXT,
+    paths::DEVELOPERS_HTML,
+    paths::DEVELOPERS_MD,
+    paths::LLMS_TXT,
+    paths::LLMS_FULL_TXT,
 ];
 
 /// One site-wide document, by its path relative to the output folder.
@@ -116,13 +117,13 @@ impl OutputKind {
             OutputKind::Posts(Lang::Es) => op("listPostsInSpanish").file(&[]),
             OutputKind::SeriesListing(lang) => op("listSeries").file(&[lang.as_str()]),
             OutputKind::Slides(lang) => op("getSlidesTimeline").file(&[lang.as_str()]),
-            OutputKind::LlmsTxt => docs::LLMS_TXT.into(),
-            OutputKind::LlmsFullTxt => docs::LLMS_FULL_TXT.into(),
+            OutputKind::LlmsTxt => paths::LLMS_TXT.into(),
+            OutputKind::LlmsFullTxt => paths::LLMS_FULL_TXT.into(),
             OutputKind::Skill { name, .. } => docs::skill_output_file(name),
-            OutputKind::SkillsIndex => docs::AGENT_SKILLS_INDEX.into(),
-            OutputKind::AiCatalog => docs::AI_CATALOG.into(),
-            OutputKind::Developers => docs::DEVELOPERS_HTML.into(),
-            OutputKind::DevelopersMarkdown => docs::DEVELOPERS_MD.into(),
+            OutputKind::SkillsIndex => paths::AGENT_SKILLS_INDEX.into(),
+            OutputKind::AiCatalog => paths::AI_CATALOG.into(),
+            OutputKind::Developers => paths::DEVELOPERS_HTML.into(),
+            OutputKind::DevelopersMarkdown => paths::DEVELOPERS_MD.into(),
             OutputKind::Redirects => "_redirects".into(),
             OutputKind::NginxGone => http::NGINX_GONE_FILE.into(),
             OutputKind::Worker => unreachable!("the edge module's path depends on the site"),
@@ -146,7 +147,7 @@ impl OutputKind {
 /// The site-wide documents, sorted by path. Re-runs when a skill appears or disappears (or the
 /// configuration changes); backdates otherwise.
 #[salsa::tracked(returns(ref))]
-pub fn site_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
+pub fn aggregate_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
     let config = Site::get(db).config(db);
     let mut kinds = vec![
         OutputKind::ApiIndex,
@@ -250,7 +251,7 @@ pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
 /// a tag, series or site document appeared or disappeared.
 #[salsa::tracked(returns(ref))]
 pub fn api_output_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
-    let mut paths: Vec<Arc<str>> = site_documents(db)
+    let mut paths: Vec<Arc<str>> = aggregate_documents(db)
         .iter()
         .map(|file| file.path.clone())
         .filter(|path| is_api_path(path))

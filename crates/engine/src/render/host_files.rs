@@ -4,12 +4,13 @@
 //! are in `gone`.
 
 use super::docs;
-use super::docs::text::html;
-use super::http::{API_PREFIX, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES};
-use super::problem::static_problem;
-use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
+use crate::html;
+use crate::http::{API_PREFIX, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES};
 use crate::model::Lang;
+use crate::paths;
+use crate::problem::static_problem;
+use crate::wire::{ErrorCode, to_json};
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -42,16 +43,20 @@ pub fn headers_file(skills: &[String]) -> String {
     };
     block(
         &format!("/{API_PREFIX}*"),
-        Some(super::media_type("api/x.json")),
+        Some(crate::media::media_type("api/x.json")),
         "",
     );
     for path in header_paths(skills) {
-        if path == docs::DEVELOPERS_HTML {
+        if path == paths::DEVELOPERS_HTML {
             // Its URL is the folder's (`/developers/`): the rule names the folder.
             let folder = path.trim_end_matches("index.html");
             block(&format!("/{folder}*"), None, path);
         } else {
-            block(&format!("/{path}"), Some(super::media_type(path)), path);
+            block(
+                &format!("/{path}"),
+                Some(crate::media::media_type(path)),
+                path,
+            );
         }
     }
     out
@@ -63,7 +68,7 @@ pub fn headers_output(db: &dyn salsa::Database) -> super::Output {
     let skills = docs::published_skills(db);
     let mut files = Vec::new();
     if !skills.is_empty() {
-        files.push(docs::AGENT_SKILLS_INDEX.to_string());
+        files.push(paths::AGENT_SKILLS_INDEX.to_string());
         files.extend(skills.iter().map(|(name, _)| docs::skill_output_file(name)));
     }
     super::Output::new(headers_file(&files))
@@ -75,7 +80,7 @@ fn header_paths(skills: &[String]) -> Vec<&str> {
     let mut paths: Vec<&str> = super::DOCUMENTS
         .iter()
         .map(|document| document.file)
-        .filter(|file| *file != docs::AGENT_SKILLS_INDEX)
+        .filter(|file| *file != paths::AGENT_SKILLS_INDEX)
         .collect();
     paths.extend(skills.iter().map(String::as_str));
     paths
@@ -93,7 +98,7 @@ pub fn not_found_page(config: &SiteConfig) -> String {
          <p>Every URL of the API is listed at <a href=\"/api/index.json\">/api/index.json</a>, \
          and the API is described at <a href=\"/openapi.json\">/openapi.json</a>.</p>\n\
          </body>\n</html>\n",
-        html(&config.name)
+        html::escape(&config.name)
     )
 }
 
@@ -109,13 +114,13 @@ pub fn api_not_found_page(config: &SiteConfig) -> String {
 /// pages under it (`developers`).
 pub fn twin_pages() -> Vec<String> {
     let mut pages = Vec::new();
-    for twin in [docs::DEVELOPERS_MD, docs::AUTH_MD] {
+    for twin in [paths::DEVELOPERS_MD, paths::AUTH_MD] {
         if let Some(page) = twin.strip_suffix(".md") {
             pages.push(page.to_string());
         }
     }
     for lang in Lang::ALL {
-        let twin = docs::post_markdown_file(lang, "x");
+        let twin = paths::post_markdown_file(lang, "x");
         if let Some((folder, _)) = twin.rsplit_once('/') {
             pages.push(format!("{folder}/"));
         }

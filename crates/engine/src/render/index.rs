@@ -1,12 +1,12 @@
 //! `api/index.json` (getApiIndex): the entry point, with every URL the templates resolve to.
 
-use super::document_files as docs;
-use super::operations::{OPERATIONS, Operation, PathParam};
 use super::output::Output;
-use super::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, to_json};
 use crate::db::Site;
 use crate::derive::{series_names, tag_names};
 use crate::model::Lang;
+use crate::operations::{OPERATIONS, Operation, PathParam};
+use crate::paths;
+use crate::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, to_json};
 
 /// A document the site publishes for agents and tools (contract section 4.3, plus the developer
 /// portal). `api/index.json` links every one of them under `name`.
@@ -38,70 +38,70 @@ pub const DOCUMENTS: [Document; 11] = [
     Document {
         name: "developers",
         path: "/developers",
-        file: docs::DEVELOPERS_HTML,
+        file: paths::DEVELOPERS_HTML,
         title: "Developer documentation",
         purpose: "Quickstart, every endpoint with a live example, the error model, versioning, authentication and limits.",
     },
     Document {
         name: "developers_markdown",
         path: "/developers.md",
-        file: docs::DEVELOPERS_MD,
+        file: paths::DEVELOPERS_MD,
         title: "Developer documentation (Markdown)",
         purpose: "The developer documentation as Markdown, for agents.",
     },
     Document {
         name: "llms_txt",
         path: "/llms.txt",
-        file: docs::LLMS_TXT,
+        file: paths::LLMS_TXT,
         title: "llms.txt",
         purpose: "Curated site map for language models (llmstxt.org format).",
     },
     Document {
         name: "llms_full_txt",
         path: "/llms-full.txt",
-        file: docs::LLMS_FULL_TXT,
+        file: paths::LLMS_FULL_TXT,
         title: "llms-full.txt",
         purpose: "Every published post with its Markdown body, for retrieval and grounding.",
     },
     Document {
         name: "auth",
         path: "/auth.md",
-        file: docs::AUTH_MD,
+        file: paths::AUTH_MD,
         title: "Access policy",
         purpose: "Everything is public, anonymous and read-only: no keys, no accounts, no tiers.",
     },
     Document {
         name: "api_catalog",
         path: "/.well-known/api-catalog",
-        file: docs::API_CATALOG,
+        file: paths::API_CATALOG,
         title: "API catalog",
         purpose: "RFC 9727 linkset pointing at the API, its OpenAPI description and its documentation.",
     },
     Document {
         name: "ai_catalog",
         path: "/.well-known/ai-catalog.json",
-        file: docs::AI_CATALOG,
+        file: paths::AI_CATALOG,
         title: "AI catalog",
         purpose: "Manifest of every agent-facing artifact the site publishes.",
     },
     Document {
         name: "mcp_server_card",
         path: "/.well-known/mcp/server-card.json",
-        file: docs::MCP_SERVER_CARD,
+        file: paths::MCP_SERVER_CARD,
         title: "MCP server card",
         purpose: "Server card for the read-only site tools, each mapped onto API operations, and how to reach them: in the browser and over stdio.",
     },
     Document {
         name: "mcp_tools_module",
         path: "/.well-known/mcp/tools.js",
-        file: docs::MCP_TOOLS_MODULE,
+        file: paths::MCP_TOOLS_MODULE,
         title: "Browser tools (WebMCP)",
         purpose: "ES module that registers the server card's tools with the browser's WebMCP API; a page adds it with one script tag.",
     },
     Document {
         name: "agent_skills",
         path: "/.well-known/agent-skills/index.json",
-        file: docs::AGENT_SKILLS_INDEX,
+        file: paths::AGENT_SKILLS_INDEX,
         title: "Agent skills index",
         purpose: "Discovery index of the agent skills the site publishes, with SHA-256 digests.",
     },

@@ -1,21 +1,21 @@
 //! nginx (1.22 and later): the `server` block `content-api hosting nginx` prints, and the
 //! per-build file it includes (`_nginx_gone.conf`, the removed API paths answered 410).
 //!
-//! Everything is generated from the contract tables (`render::http`, `render::media`) and the
-//! error bodies of `render::problem`, so nginx answers as `content-api serve` does. The server
+//! Everything is generated from the contract tables (`http`, `media`) and the
+//! error bodies of `problem`, so nginx answers as `content-api serve` does. The server
 //! block depends on the configuration and the output folder only; a build rewrites the
 //! included file, which nginx reads at start and on `nginx -s reload`.
 
 use super::gone::gone_paths;
-use super::http::{
-    ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
-};
-use super::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
 use super::output::Output;
-use super::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
-use super::wire::{ErrorCode, to_json};
 use crate::config::SiteConfig;
 use crate::db::Site;
+use crate::http::{
+    ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
+};
+use crate::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
+use crate::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
+use crate::wire::{ErrorCode, to_json};
 use std::fmt::Write as _;
 
 /// Why a configuration cannot be written.
@@ -176,7 +176,7 @@ pub fn gone_file(db: &dyn salsa::Database) -> Output {
         let body = to_json(&request_problem(config, ErrorCode::Gone, &instance, ""));
         // A body nginx cannot hold (a `$` in the configuration) falls back to the static one.
         let body = nginx_string(&body).or_else(|_| {
-            nginx_string(&to_json(&super::problem::static_problem(
+            nginx_string(&to_json(&crate::problem::static_problem(
                 config,
                 ErrorCode::Gone,
             )))
@@ -193,7 +193,7 @@ pub fn gone_file(db: &dyn salsa::Database) -> Output {
 }
 
 /// The `map`s that decide Markdown negotiation by the `Accept` header's quality values, as
-/// `render::http::prefers_markdown` does: each of text/markdown and text/html gets the quality of
+/// `http::prefers_markdown` does: each of text/markdown and text/html gets the quality of
 /// the most specific range naming it (`text/markdown`, `text/*`, `*/*`; none: 0), as four digits
 /// (`0.9` is `0900`), and Markdown is preferred when its digits are greater: a common prefix,
 /// then a greater digit, which one regular expression with a back-reference decides.
@@ -231,7 +231,7 @@ fn negotiation_maps() -> String {
     )
 }
 
-/// The `types` lines and the `charset_types` list, from `render::media`'s extension table.
+/// The `types` lines and the `charset_types` list, from `media`'s extension table.
 fn type_tables() -> (String, String) {
     let mut types = String::new();
     let mut charset_types = Vec::new();
@@ -249,7 +249,7 @@ fn type_tables() -> (String, String) {
 /// The contract's headers and `extra`, on every status (`always`). Every location states them
 /// all, because a location with one `add_header` of its own inherits none from the server.
 fn headers(extra: &[(&str, &str)]) -> String {
-    let layer = [(super::http::LAYER_HEADER, super::http::layer("nginx"))];
+    let layer = [(crate::http::LAYER_HEADER, crate::http::layer("nginx"))];
     CONTRACT_HEADERS
         .iter()
         .chain(&layer)
@@ -262,7 +262,7 @@ fn headers(extra: &[(&str, &str)]) -> String {
 fn json_type() -> String {
     format!(
         "        types {{ }}\n        default_type {};\n",
-        super::media_type("error.json")
+        crate::media::media_type("error.json")
     )
 }
 

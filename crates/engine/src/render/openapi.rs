@@ -1,11 +1,11 @@
 //! `openapi.json`: an OpenAPI 3.1 description generated from the wire types and the operation
 //! table, so it describes exactly what the build writes.
 
-use super::http::{ALLOW_ORIGIN, CACHE_CONTROL};
-use super::operations::{OPERATION_TAGS, OPERATIONS, PathParam};
-use super::wire;
 use crate::config::SiteConfig;
+use crate::http::{ALLOW_ORIGIN, CACHE_CONTROL};
 use crate::model::{SLUG_PATTERN, ascii_name};
+use crate::operations::{OPERATION_TAGS, OPERATIONS, PathParam};
+use crate::wire;
 use schemars::SchemaGenerator;
 use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value, json};

@@ -4,11 +4,11 @@ use super::output::Assembly;
 use super::output::Output;
 use super::output::Part;
 use super::runs::{PostList, Run};
-use super::wire::{PostIndexEntry, to_json};
 use crate::db::{Index, LangTree, SourceFile};
 use crate::derive::{post_series_position, tag_tiers};
 use crate::model::Tier;
 use crate::parse::post_meta;
+use crate::wire::{PostIndexEntry, to_json};
 use std::sync::Arc;
 
 /// One post's index entry, serialized once and reused by every index that lists it.

@@ -1,11 +1,12 @@
 //! `api/slides-timeline/{lang}.json`.
 
 use super::output::{Output, json_array};
-use super::wire::{Fragments, SlideDeck, SlideDeckType, SlidesTimeline, to_json, to_json_spliced};
+use super::splice::to_json_spliced;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::derive::published_decks;
 use crate::model::DeckType;
 use crate::parse::deck_meta;
+use crate::wire::{Fragments, SlideDeck, SlideDeckType, SlidesTimeline, to_json};
 use std::sync::Arc;
 
 #[salsa::tracked(returns(ref))]

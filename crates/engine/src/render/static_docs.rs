@@ -5,9 +5,10 @@
 use super::docs;
 use super::host_files::{api_not_found_page, not_found_page, routes_file};
 use super::output::Output;
-use super::problem::{STATIC_PROBLEMS, static_problem};
-use super::wire::to_json;
 use crate::db::Site;
+use crate::paths;
+use crate::problem::{STATIC_PROBLEMS, static_problem};
+use crate::wire::to_json;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -18,17 +19,17 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
     let mut files: BTreeMap<Arc<str>, Output> = BTreeMap::new();
     let openapi = super::openapi::openapi_document(config);
     files.insert("openapi.json".into(), Output::new(to_json(&openapi)));
-    files.insert(docs::AUTH_MD.into(), Output::new(docs::auth_md(config)));
+    files.insert(paths::AUTH_MD.into(), Output::new(docs::auth_md(config)));
     files.insert(
-        docs::API_CATALOG.into(),
+        paths::API_CATALOG.into(),
         Output::new(docs::api_catalog(config)),
     );
     files.insert(
-        docs::MCP_SERVER_CARD.into(),
+        paths::MCP_SERVER_CARD.into(),
         Output::new(docs::server_card(config)),
     );
     files.insert(
-        docs::MCP_TOOLS_MODULE.into(),
+        paths::MCP_TOOLS_MODULE.into(),
         Output::new(docs::webmcp_module()),
     );
     for (code, path) in STATIC_PROBLEMS {

@@ -3,10 +3,7 @@
 
 use super::output::{Assembly, Chunk, Output, Part, json_array};
 use super::runs::{PostList, Run};
-use super::wire::{
-    Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,
-    around_fragments, to_json, to_json_spliced,
-};
+use super::splice::to_json_spliced;
 use crate::db::{LangTree, SeriesMembers, Site, SourceFile, TagMembers};
 use crate::derive::{
     first_chapter_hero, localized_series, post_series_position, series_members, series_names,
@@ -14,6 +11,10 @@ use crate::derive::{
 };
 use crate::model::Timestamp;
 use crate::parse::post_meta;
+use crate::wire::{
+    Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,
+    around_fragments, to_json,
+};
 use std::sync::Arc;
 
 /// One post as a timeline entry, serialized once for every timeline and series that lists it.

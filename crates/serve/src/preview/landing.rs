@@ -3,10 +3,11 @@
 //! overlays do); the latest rebuilds. Rendered on each request from the server's state and the
 //! manifest; the live-reload script swaps in a fresh copy after every event.
 
-use super::{ContentDiagnostic, LoggedRebuild, SCRIPT_TAG, Schedule};
-use crate::render::docs::MCP_TOOLS_MODULE;
-use crate::render::docs::text::{html, module_script_tag};
+use super::{LoggedRebuild, SCRIPT_TAG};
+use crate::html::{self, module_script_tag};
+use crate::paths::MCP_TOOLS_MODULE;
 use crate::write::Manifest;
+use crate::{DiagnosticView, PendingList};
 use camino::Utf8Path;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -47,8 +48,8 @@ pub struct Landing<'a> {
     pub base_url: &'a str,
     pub origin: &'a str,
     pub out_dir: &'a Utf8Path,
-    pub diagnostics: &'a [ContentDiagnostic],
-    pub schedule: &'a Schedule,
+    pub diagnostics: &'a [DiagnosticView],
+    pub schedule: &'a PendingList,
     pub rebuilds: &'a [LoggedRebuild],
 }
 
@@ -89,9 +90,9 @@ impl Landing<'_> {
              <p class=\"muted\">Serving the output folder <code>{}</code> at <code>{}</code>. \
              URLs in what this server sends point here; the files themselves keep the production \
              base URL <code>{}</code>.</p>",
-            html(self.out_dir.as_str()),
-            html(self.origin),
-            html(self.base_url),
+            html::escape(self.out_dir.as_str()),
+            html::escape(self.origin),
+            html::escape(self.base_url),
         );
         let links = [
             ("developers/index.html", "/developers/", "Developer portal"),
@@ -141,9 +142,9 @@ impl Landing<'_> {
                 out,
                 "<article class=\"diagnostic {}\"><h3><code>{}</code> {}</h3><pre>{}</pre></article>",
                 d.severity,
-                html(&position),
-                html(&d.message),
-                html(d.rendered.trim_end()),
+                html::escape(&position),
+                html::escape(&d.message),
+                html::escape(d.rendered.trim_end()),
             );
         }
         out.push_str("</section>\n");
@@ -172,7 +173,7 @@ impl Landing<'_> {
         let _ = writeln!(
             out,
             "<p class=\"muted\">A scheduled post or deck goes live at midnight in {} on its date (a running <code>serve</code> or <code>watch</code> publishes it then, CI at its next build); {}. A draft goes live once its <code>draft: true</code> is removed; {}.</p>",
-            html(&schedule.timezone),
+            html::escape(&schedule.timezone),
             shown(schedule.future_shown, "--future"),
             shown(schedule.drafts_shown, "--drafts"),
         );
@@ -189,12 +190,12 @@ impl Landing<'_> {
             let _ = writeln!(
                 out,
                 "<li class=\"{class}\"><time datetime=\"{}\">{}</time> · {}, {}: <strong>{}</strong> <code>{}</code></li>",
-                html(&pending.date),
-                html(&when),
+                html::escape(&pending.date),
+                html::escape(&when),
                 pending.kind,
                 pending.lang,
-                html(&pending.title),
-                html(&pending.path),
+                html::escape(&pending.title),
+                html::escape(&pending.path),
             );
         }
         out.push_str("</ul>\n</section>\n");
@@ -222,7 +223,7 @@ impl Landing<'_> {
                     .changed
                     .iter()
                     .take(CHANGED_SHOWN)
-                    .map(|url| format!("<a href=\"{0}\">{0}</a>", html(url)))
+                    .map(|url| format!("<a href=\"{0}\">{0}</a>", html::escape(url)))
                     .collect();
                 if !shown.is_empty() {
                     let more = r.changed.len().saturating_sub(CHANGED_SHOWN);
@@ -270,11 +271,15 @@ fn documents_section(out: &mut String, documents: &[String]) {
         let _ = writeln!(
             out,
             "<details{open}><summary>{} ({})</summary><ul class=\"documents\">",
-            html(&title),
+            html::escape(&title),
             paths.len()
         );
         for path in paths {
-            let _ = writeln!(out, "<li><a href=\"/{0}\">/{0}</a></li>", html(path));
+            let _ = writeln!(
+                out,
+                "<li><a href=\"/{0}\">/{0}</a></li>",
+                html::escape(path)
+            );
         }
         out.push_str("</ul></details>\n");
     }
@@ -284,7 +289,7 @@ fn documents_section(out: &mut String, documents: &[String]) {
 /// PublishedFolder this server answers: not the host's configuration, not the tool's state, and under
 /// `api/` only JSON (`api/404.html` is for static hosts).
 pub fn is_document(path: &str) -> bool {
-    !crate::path::HOST_FILES.contains(&path)
+    !crate::http::HOST_FILES.contains(&path)
         && !path.starts_with(".content-api/")
         && (!path.starts_with("api/") || path.ends_with(".json"))
 }
@@ -300,7 +305,7 @@ mod tests {
 
     #[test]
     fn errors_come_first_escaped_with_their_position_and_full_text() {
-        let diagnostics = [ContentDiagnostic {
+        let diagnostics = [DiagnosticView {
             severity: "error",
             path: "blog/en/2024-01-01_x.md".into(),
             line: Some(3),
@@ -321,9 +326,9 @@ mod tests {
             origin: "http://127.0.0.1:4321",
             out_dir: Utf8Path::new("/nonexistent-out"),
             diagnostics: &diagnostics,
-            schedule: &Schedule {
+            schedule: &PendingList {
                 entries: vec![
-                    super::super::Pending {
+                    content_api_contract::preview::PendingEntry {
                         draft: false,
                         kind: "post",
                         lang: "en",
@@ -331,7 +336,7 @@ mod tests {
                         date: "2026-12-01".into(),
                         title: "Soon <3".into(),
                     },
-                    super::super::Pending {
+                    content_api_contract::preview::PendingEntry {
                         draft: true,
                         kind: "deck",
                         lang: "es",

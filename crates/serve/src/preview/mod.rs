@@ -18,6 +18,7 @@ mod landing;
 use super::Rebuild;
 use super::folder::{Served, etag_of};
 use super::respond::{Body, empty, full};
+use crate::{DiagnosticView, PendingList};
 use bytes::Bytes;
 use camino::Utf8PathBuf;
 use hyper::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE};
@@ -39,54 +40,6 @@ const SCRIPT_TAG: &str = "<script src=\"/__preview.js\" defer></script>\n";
 /// How many rebuilds the landing page lists.
 const REBUILDS_SHOWN: usize = 10;
 
-/// One problem in the content, as the preview shows it (the build side renders it: the server
-/// never parses content).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct ContentDiagnostic {
-    /// `"error"` or `"warning"`.
-    pub severity: &'static str,
-    /// Relative to the content folder.
-    pub path: String,
-    /// 1-based, when the problem has a position.
-    pub line: Option<usize>,
-    /// 1-based, when the problem has a position.
-    pub column: Option<usize>,
-    /// The one-line message, without the source excerpt.
-    pub message: String,
-    /// The full message as the terminal shows it (source line, underline, help), no colour.
-    pub rendered: String,
-}
-
-/// What will go live: the drafts and scheduled posts and decks, as the landing page shows them
-/// (the build side lists them: the server never parses content).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Schedule {
-    /// Soonest first.
-    pub entries: Vec<Pending>,
-    /// The site's time zone (scheduled content goes live at midnight there).
-    pub timezone: String,
-    /// This preview publishes drafts (`--drafts`).
-    pub drafts_shown: bool,
-    /// This preview publishes scheduled content (`--future`).
-    pub future_shown: bool,
-}
-
-/// One draft or scheduled post or deck.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pending {
-    /// `true`: a draft; `false`: scheduled.
-    pub draft: bool,
-    /// `post` or `deck`.
-    pub kind: &'static str,
-    /// `en` or `es`.
-    pub lang: &'static str,
-    /// Relative to the content folder.
-    pub path: String,
-    /// `YYYY-MM-DD`: the date it goes live on (a draft: its date, once it is no draft).
-    pub date: String,
-    pub title: String,
-}
-
 /// One publish, as the landing page lists it.
 #[derive(Clone, Debug)]
 struct LoggedRebuild {
@@ -94,14 +47,16 @@ struct LoggedRebuild {
     rebuild: Rebuild,
 }
 
-pub struct Preview {
+/// What the preview knows between requests: the base URL, the content's problems, what will go
+/// live and the latest rebuilds (named apart from the engine's `db::Preview`, the preview modes).
+pub struct PreviewState {
     /// The production base URL the output holds (follows `watch.toml` reloads).
     base_url: Mutex<Arc<str>>,
     /// Where the author opens this server (`http://127.0.0.1:8421`, or the dev server in front).
     origin: String,
     out_dir: Utf8PathBuf,
-    diagnostics: Mutex<Arc<[ContentDiagnostic]>>,
-    schedule: Mutex<Arc<Schedule>>,
+    diagnostics: Mutex<Arc<[DiagnosticView]>>,
+    schedule: Mutex<Arc<PendingList>>,
     rebuilds: Mutex<VecDeque<LoggedRebuild>>,
     /// `/`, or [`LANDING_PATH_SHARED`].
     landing_path: &'static str,
@@ -109,11 +64,11 @@ pub struct Preview {
     script: String,
 }
 
-impl Preview {
+impl PreviewState {
     /// `shared`: the origin is shared with a site's dev server, which owns `/` and the favicon.
-    pub fn new(base_url: &str, origin: String, out_dir: Utf8PathBuf, shared: bool) -> Preview {
+    pub fn new(base_url: &str, origin: String, out_dir: Utf8PathBuf, shared: bool) -> PreviewState {
         let landing_path = if shared { LANDING_PATH_SHARED } else { "/" };
-        Preview {
+        PreviewState {
             landing_path,
             script: SCRIPT.replace(
                 "const LANDING = \"/\";",
@@ -154,7 +109,7 @@ impl Preview {
     }
 
     /// Stores the current diagnostics; false when they are the ones already stored.
-    pub fn set_diagnostics(&self, diagnostics: Arc<[ContentDiagnostic]>) -> bool {
+    pub fn set_diagnostics(&self, diagnostics: Arc<[DiagnosticView]>) -> bool {
         let mut current = self.diagnostics.lock().unwrap_or_else(|p| p.into_inner());
         if *current == diagnostics {
             return false;
@@ -164,7 +119,7 @@ impl Preview {
     }
 
     /// Stores what will go live; false when it is what is already stored.
-    pub fn set_schedule(&self, schedule: Arc<Schedule>) -> bool {
+    pub fn set_schedule(&self, schedule: Arc<PendingList>) -> bool {
         let mut current = self.schedule.lock().unwrap_or_else(|p| p.into_inner());
         if *current == schedule {
             return false;
@@ -173,14 +128,14 @@ impl Preview {
         true
     }
 
-    fn schedule(&self) -> Arc<Schedule> {
+    fn schedule(&self) -> Arc<PendingList> {
         self.schedule
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
     }
 
-    fn diagnostics(&self) -> Arc<[ContentDiagnostic]> {
+    fn diagnostics(&self) -> Arc<[DiagnosticView]> {
         self.diagnostics
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -286,8 +241,8 @@ fn add_script(html: &mut Vec<u8>) {
 mod tests {
     use super::*;
 
-    fn preview() -> Preview {
-        Preview::new(
+    fn preview() -> PreviewState {
+        PreviewState::new(
             "https://a.example",
             "http://127.0.0.1:4321".into(),
             Utf8PathBuf::from("out"),
@@ -331,7 +286,7 @@ mod tests {
             std::str::from_utf8(&file.small_bytes().unwrap()).unwrap(),
         );
         let here = preview().adapt(same);
-        let there = Preview::new(
+        let there = PreviewState::new(
             "https://a.example",
             "http://127.0.0.1:4322".into(),
             Utf8PathBuf::from("out"),
@@ -347,7 +302,7 @@ mod tests {
 
     #[test]
     fn beside_a_site_the_landing_page_moves_and_the_script_knows_where() {
-        let shared = Preview::new(
+        let shared = PreviewState::new(
             "https://a.example",
             "http://localhost:4321".into(),
             Utf8PathBuf::from("/nonexistent-out"),
@@ -370,7 +325,7 @@ mod tests {
     #[test]
     fn diagnostics_are_stored_only_when_they_change() {
         let preview = preview();
-        let one: Arc<[ContentDiagnostic]> = Arc::from([ContentDiagnostic {
+        let one: Arc<[DiagnosticView]> = Arc::from([DiagnosticView {
             severity: "error",
             path: "blog/en/x.md".into(),
             line: Some(2),

@@ -53,7 +53,7 @@ pub(super) fn document_headers(t: &Target, reply: &Reply, notes: &mut Vec<Findin
     let path = answered.path.clone();
     let cache = reply.header("cache-control");
     let cors = reply.header("access-control-allow-origin");
-    let want = crate::render::http::CACHE_CONTROL;
+    let want = crate::http::CACHE_CONTROL;
     if reply.status != 200 || (cache == Some(want) && cors == Some("*")) {
         return;
     }
@@ -268,7 +268,7 @@ pub(super) fn api_ignores_markdown(t: &Target, _: &mut Vec<Finding>) -> Result<(
     Ok(())
 }
 
-/// The negotiation table (`render::http::NEGOTIATION_CASES`) on the portal's page: Markdown
+/// The negotiation table (`http::NEGOTIATION_CASES`) on the portal's page: Markdown
 /// exactly where the rule says so, HTML everywhere else. Returns the cases that disagree.
 pub fn negotiation(t: &Target) -> Vec<String> {
     negotiate(t)
@@ -295,7 +295,7 @@ fn negotiate(t: &Target) -> Vec<(String, Option<Reply>)> {
         Err(err) => return vec![(format!("/developers.md: {err}"), None)],
     };
     let mut failures = Vec::new();
-    for (accept, markdown) in crate::render::NEGOTIATION_CASES {
+    for (accept, markdown) in crate::http::NEGOTIATION_CASES {
         let headers: &[(&str, &str)] = if accept.is_empty() {
             &[]
         } else {
@@ -341,7 +341,7 @@ pub(super) fn negotiation_check(t: &Target, notes: &mut Vec<Finding>) -> Result<
     let why = format!(
         "{} of {} Accept headers are not negotiated by quality values (RFC 9110, 12.5.1): {}",
         cases.len(),
-        crate::render::NEGOTIATION_CASES.len(),
+        crate::http::NEGOTIATION_CASES.len(),
         cases.join("; ")
     );
     let mut warning = Finding::about(Class::Policy, first, why);

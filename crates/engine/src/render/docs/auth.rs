@@ -4,7 +4,7 @@
 use super::licence::{licence_name, reuse_or_see_licence};
 use super::page::{Block, Page, code, link, text};
 use crate::config::SiteConfig;
-use crate::render::http::CACHE_CONTROL;
+use crate::http::CACHE_CONTROL;
 use crate::render::index::{AUTH_REQUIRED, AUTH_SCHEME, AUTHENTICATION, document};
 
 /// The Markdown of `auth.md` (depends on the configuration only).

@@ -6,12 +6,12 @@ use super::skill_output_file;
 use super::skills::published_skills;
 use crate::config::SiteConfig;
 use crate::db::Site;
+use crate::media::{API_CATALOG_PROFILE, media_type};
+use crate::operations::Operation;
 use crate::parse::skill_meta;
 use crate::render::Output;
 use crate::render::index::{DOCUMENTS, Document, document};
-use crate::render::media::{API_CATALOG_PROFILE, media_type};
-use crate::render::operations::Operation;
-use crate::render::wire::to_json;
+use crate::wire::to_json;
 use serde_json::{Value, json};
 
 /// One target link of a linkset: `href`, plus `type` from the media type of the file it is

@@ -4,9 +4,9 @@
 use super::licence::{capitalized, reuse_or_see_licence};
 use super::post_md::{metadata_line, post_markdown};
 use super::text::{markdown, site_summary};
-use super::{LLMS_FULL_TXT, LLMS_TXT};
 use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
+use crate::paths::{LLMS_FULL_TXT, LLMS_TXT};
 use std::sync::Arc;
 // The lines that open a post's section (with its id and language as attributes) and close it.
 use crate::parse::body::{SECTION_CLOSE as CLOSE, SECTION_OPEN as OPEN, has_section_line};

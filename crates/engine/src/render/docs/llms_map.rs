@@ -14,10 +14,10 @@ use crate::derive::{
     tag_names,
 };
 use crate::model::Lang;
+use crate::operations::OPERATIONS;
 use crate::parse::{deck_meta, skill_meta};
 use crate::render::Output;
 use crate::render::index::{DOCUMENTS, document, resolved_paths};
-use crate::render::operations::OPERATIONS;
 
 /// `- [name](url): notes`, on one line.
 fn item(name: &str, url: &str, notes: &str) -> String {

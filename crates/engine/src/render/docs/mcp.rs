@@ -8,7 +8,7 @@
 //!
 //! What it says, under the site's own reverse-DNS keys in `_meta` (v1 cards do not enumerate
 //! tools, and `remotes` is for HTTP endpoints, which a static site has none of):
-//! - `{namespace}/tools`: every tool of `render::tools::TOOLS`, in the MCP `Tool` shape
+//! - `{namespace}/tools`: every tool of `tools::TOOLS`, in the MCP `Tool` shape
 //!   (`name`, `title`, `description`, `inputSchema`, `annotations`) plus the API operations it
 //!   reads;
 //! - how to reach them: `{namespace}/browser`, the WebMCP module a page includes
@@ -17,19 +17,20 @@
 //! - `{namespace}/api`: the API they read.
 
 use super::catalogs::site_host;
-use super::text::{clip, module_script_tag};
+use super::text::clip;
 use crate::config::SiteConfig;
-use crate::render::document_files::MCP_TOOLS_MODULE;
+use crate::html::module_script_tag;
+use crate::paths::MCP_TOOLS_MODULE;
 use crate::render::index::document;
-use crate::render::tools::TOOLS;
-use crate::render::wire::to_json;
+use crate::tools::TOOLS;
+use crate::wire::to_json;
 use serde_json::{Map, Value, json};
 
 pub const SERVER_CARD_SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
 /// The tool as the card lists it: the MCP `Tool` shape plus the operations it reads.
-fn card_tool(tool: &crate::render::tools::Tool) -> Value {
+fn card_tool(tool: &crate::tools::Tool) -> Value {
     let mut json = tool.mcp_json();
     json["operations"] = tool
         .operations()

@@ -11,7 +11,7 @@
 //! - `skills`: the agent skills copied from the content, and their discovery index;
 //! - `catalogs`: the RFC 9727 API catalog and the AI catalog;
 //! - `mcp`: the MCP server card, and `webmcp`: the browser module that registers its tools
-//!   (both from `render::tools`);
+//!   (both from the contract's `tools`);
 //! - `auth`: `auth.md`;
 //! - `developers`: the developer portal, HTML and Markdown from one page model (`page`);
 //! - `licence`: what every document says about reuse, from the licence's known terms;
@@ -50,23 +50,6 @@ pub use skills::{published_skills, skill_file, skills_index_json};
 pub use webmcp::webmcp_module;
 
 use crate::db::SourceFile;
-use crate::model::Lang;
-
-pub use super::document_files::{
-    AGENT_SKILLS_INDEX, AI_CATALOG, API_CATALOG, AUTH_MD, DEVELOPERS_HTML, DEVELOPERS_MD,
-    LLMS_FULL_TXT, LLMS_TXT, MCP_SERVER_CARD, MCP_TOOLS_MODULE,
-};
-
-/// The site-absolute path of a post's page: English at the root, Spanish under `/es/`.
-pub fn post_page_path(lang: Lang, slug: &str) -> String {
-    format!("{}/blog/{slug}", lang.site_prefix())
-}
-
-/// The output file of a post's Markdown variant: its page path plus `.md`.
-pub fn post_markdown_file(lang: Lang, slug: &str) -> String {
-    let page = post_page_path(lang, slug);
-    format!("{}.md", &page[1..])
-}
 
 /// The output file of a published agent skill, where the Agent Skills discovery draft puts it.
 pub fn skill_output_file(name: &str) -> String {
@@ -78,17 +61,4 @@ pub fn skill_output_file(name: &str) -> String {
 pub fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
     post_markdown(db, file);
     llms_full_section(db, file);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn english_is_at_the_root_and_spanish_under_es() {
-        assert_eq!(post_page_path(Lang::En, "hello"), "/blog/hello");
-        assert_eq!(post_page_path(Lang::Es, "hello"), "/es/blog/hello");
-        assert_eq!(post_markdown_file(Lang::En, "hello"), "blog/hello.md");
-        assert_eq!(post_markdown_file(Lang::Es, "hello"), "es/blog/hello.md");
-    }
 }

@@ -2,7 +2,8 @@
 //! Markdown twin are the same text by construction. Every piece of text is escaped for the
 //! format it is written in.
 
-use super::text::{html, markdown};
+use super::text::markdown;
+use crate::html;
 
 /// A run of inline content.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,19 +89,19 @@ impl Page {
         let mut out = String::new();
         out.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-        out.push_str(&format!("<title>{}</title>\n", html(&self.title)));
+        out.push_str(&format!("<title>{}</title>\n", html::escape(&self.title)));
         out.push_str(&format!(
             "<link rel=\"alternate\" type=\"text/markdown\" href=\"{}\">\n",
-            html(&self.markdown_url)
+            html::escape(&self.markdown_url)
         ));
         for module in &self.modules {
-            out.push_str(&super::text::module_script_tag(&html(module)));
+            out.push_str(&html::module_script_tag(&html::escape(module)));
             out.push('\n');
         }
         out.push_str(&format!(
             "<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
         ));
-        out.push_str(&format!("<h1>{}</h1>\n", html(&self.title)));
+        out.push_str(&format!("<h1>{}</h1>\n", html::escape(&self.title)));
         for block in &self.blocks {
             block_html(block, &mut out);
         }
@@ -176,9 +177,12 @@ fn block_html(block: &Block, out: &mut String) {
         Block::Heading { level, id, text } => {
             let id = id
                 .as_ref()
-                .map(|id| format!(" id=\"{}\"", html(id)))
+                .map(|id| format!(" id=\"{}\"", html::escape(id)))
                 .unwrap_or_default();
-            out.push_str(&format!("<h{level}{id}>{}</h{level}>\n", html(text)));
+            out.push_str(&format!(
+                "<h{level}{id}>{}</h{level}>\n",
+                html::escape(text)
+            ));
         }
         Block::Paragraph(inlines) => {
             out.push_str(&format!("<p>{}</p>\n", inlines_html(inlines)));
@@ -193,7 +197,7 @@ fn block_html(block: &Block, out: &mut String) {
         Block::Table { head, rows } => {
             out.push_str("<div class=\"table\"><table>\n<thead><tr>");
             for cell in head {
-                out.push_str(&format!("<th>{}</th>", html(cell)));
+                out.push_str(&format!("<th>{}</th>", html::escape(cell)));
             }
             out.push_str("</tr></thead>\n<tbody>\n");
             for row in rows {
@@ -201,7 +205,7 @@ fn block_html(block: &Block, out: &mut String) {
                 for (cell, label) in row.iter().zip(head) {
                     out.push_str(&format!(
                         "<td data-label=\"{}\">{}</td>",
-                        html(label),
+                        html::escape(label),
                         inlines_html(cell)
                     ));
                 }
@@ -212,7 +216,7 @@ fn block_html(block: &Block, out: &mut String) {
         Block::Code(code) => {
             out.push_str(&format!(
                 "<pre><code>{}</code></pre>\n",
-                html(code.trim_end())
+                html::escape(code.trim_end())
             ));
         }
     }
@@ -222,11 +226,15 @@ fn inlines_html(inlines: &[Inline]) -> String {
     inlines
         .iter()
         .map(|inline| match inline {
-            Inline::Text(t) => html(t),
-            Inline::Code(c) => format!("<code>{}</code>", html(c)),
-            Inline::Strong(t) => format!("<strong>{}</strong>", html(t)),
+            Inline::Text(t) => html::escape(t),
+            Inline::Code(c) => format!("<code>{}</code>", html::escape(c)),
+            Inline::Strong(t) => format!("<strong>{}</strong>", html::escape(t)),
             Inline::Link { text, href } => {
-                format!("<a href=\"{}\">{}</a>", html(href), html(text))
+                format!(
+                    "<a href=\"{}\">{}</a>",
+                    html::escape(href),
+                    html::escape(text)
+                )
             }
         })
         .collect()

@@ -1,7 +1,6 @@
 //! A post's Markdown variant: `blog/{slug}.md` (English) or `es/blog/{slug}.md` (Spanish), the
 //! page's URL plus `.md` as the contract's "Markdown variant" rule says.
 
-use super::post_page_path;
 use super::text::{language_name, markdown, normalized_body, strip_mdx_esm};
 use crate::config::SiteConfig;
 use crate::content::FileContents;
@@ -9,15 +8,16 @@ use crate::db::{Site, SourceFile};
 use crate::model::PostMeta;
 use crate::parse::body::unchanged_body_range;
 use crate::parse::{parse_post, post_meta};
+use crate::paths::post_page_path;
 use crate::render::{Chunk, Output};
 use std::sync::Arc;
 
-/// A post's Markdown variant: its file ([`super::post_markdown_file`]) is the title block and
+/// A post's Markdown variant: its file ([`crate::paths::post_markdown_file`]) is the title block and
 /// metadata lines (`header`), a blank line, and the body. Both parts are shared with the post's
 /// section of `llms-full.txt`, so a body is held in memory once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PostMarkdown {
-    /// The variant's file ([`super::post_markdown_file`]), so that a group of variants reads
+    /// The variant's file ([`crate::paths::post_markdown_file`]), so that a group of variants reads
     /// nothing else of the post.
     pub file: Arc<str>,
     pub output: Output,
@@ -49,7 +49,7 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
         chunks.push(body.clone());
     }
     Some(PostMarkdown {
-        file: super::post_markdown_file(meta.lang, &meta.slug).into(),
+        file: crate::paths::post_markdown_file(meta.lang, &meta.slug).into(),
         output: Output::from_chunks(chunks),
         header,
         body,

@@ -86,5 +86,5 @@ pub fn skills_index_json(db: &dyn salsa::Database) -> Output {
         schema: SKILLS_INDEX_SCHEMA,
         skills,
     };
-    Output::new(crate::render::wire::to_json(&index))
+    Output::new(crate::wire::to_json(&index))
 }

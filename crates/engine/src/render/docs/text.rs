@@ -4,22 +4,6 @@ use crate::model::Lang;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
-/// Text for an HTML element or a double- or single-quoted attribute.
-pub fn html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Plain text as inline Markdown that renders as the same text: every character CommonMark
 /// could read as markup (emphasis, code, links, raw HTML, table cells) is backslash-escaped,
 /// and each run of whitespace (line breaks included) becomes one space.
@@ -156,24 +140,9 @@ fn fence_opening(line: &str) -> Option<String> {
     (run >= 3).then(|| marker.to_string().repeat(run))
 }
 
-/// The one line a page adds to load an ES module: how a page registers the browser tools
-/// (`webmcp`). `src` must already be escaped for an HTML attribute.
-pub fn module_script_tag(src: &str) -> String {
-    format!("<script type=\"module\" src=\"{src}\"></script>")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn html_escapes_markup_and_quotes() {
-        assert_eq!(
-            html(r#"<a href="x">Tom & 'Jerry'</a>"#),
-            "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
-        );
-        assert_eq!(html("año “x”"), "año “x”");
-    }
 
     #[test]
     fn markdown_escapes_what_commonmark_would_read_as_markup() {

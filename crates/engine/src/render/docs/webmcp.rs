@@ -2,16 +2,16 @@
 //! tools with `document.modelContext` (`navigator.modelContext` in earlier browsers), each
 //! answering from this site's static API.
 //!
-//! Generated: the tool table (`render::tools::TOOLS`, the same JSON Schema and texts as the card
+//! Generated: the tool table (`tools::TOOLS`, the same JSON Schema and texts as the card
 //! and `content-api mcp`, plus the file each reads) and the site root relative to the module's
 //! own URL, then the fixed runtime `webmcp.js` (input checks, the search filter, registration).
 //! No URL in it is absolute, so one build works on every host, under any base path and in the
 //! preview. Depends on nothing but the table: the same bytes for every site.
 
-use super::text::module_script_tag;
-use crate::render::document_files::MCP_TOOLS_MODULE;
-use crate::render::operations::Operation;
-use crate::render::tools::{Reads, TOOLS, Tool};
+use crate::html::module_script_tag;
+use crate::operations::Operation;
+use crate::paths::MCP_TOOLS_MODULE;
+use crate::tools::{Reads, TOOLS, Tool};
 use serde_json::{Map, Value, json};
 
 /// The fixed part of the module.

@@ -4,12 +4,12 @@
 use super::examples::EXCERPT_NOTE;
 use super::section;
 use crate::config::SiteConfig;
+use crate::http::{ALLOW_ORIGIN, CACHE_CONTROL};
+use crate::operations::{OPERATIONS, Operation};
 use crate::render::docs::page::{Block, Inline, code, heading, link, strong, text};
 use crate::render::docs::schema_doc::{
     enum_values, fields_table, has_section, schema_anchor, type_of,
 };
-use crate::render::http::{ALLOW_ORIGIN, CACHE_CONTROL};
-use crate::render::operations::{OPERATIONS, Operation};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 

@@ -13,10 +13,10 @@ mod policies;
 use super::page::{Block, Page, code, heading, link, text};
 use crate::config::SiteConfig;
 use crate::db::Site;
+use crate::operations::OPERATIONS;
 use crate::render::Output;
 use crate::render::index::{document, resolved_paths};
 use crate::render::openapi::component_schemas;
-use crate::render::operations::OPERATIONS;
 use std::collections::BTreeSet;
 
 /// Both forms of the portal.

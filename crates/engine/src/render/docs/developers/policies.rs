@@ -4,12 +4,12 @@
 use super::endpoints::{rich, schema_section};
 use super::section;
 use crate::config::SiteConfig;
+use crate::http::{ALLOW_ORIGIN, CACHE_CONTROL};
+use crate::problem::{STATIC_PROBLEMS, static_problem};
 use crate::render::docs::licence::{licence_name, reuse_or_see_licence};
 use crate::render::docs::page::{Block, code, heading, link, text};
 use crate::render::docs::schema_doc::schema_anchor;
-use crate::render::http::{ALLOW_ORIGIN, CACHE_CONTROL};
 use crate::render::index::{AUTHENTICATION, DOCUMENTS, ERROR_FORMAT, VERSIONING_POLICY, document};
-use crate::render::problem::{STATIC_PROBLEMS, static_problem};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -67,7 +67,7 @@ pub(super) fn errors(
         text("; a method other than GET or HEAD (OPTIONS included) is a 405 with "),
         code("method_not_allowed"),
         text(" and "),
-        code(format!("Allow: {}", crate::render::http::ALLOW)),
+        code(format!("Allow: {}", crate::http::ALLOW)),
         text(". A cross-origin GET needs no CORS preflight: send no custom headers (credentials are ignored anyway)."),
     ]));
     blocks

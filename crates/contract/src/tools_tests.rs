@@ -2,7 +2,7 @@
 //! kind of bad input gets its own error text naming the input.
 
 use super::*;
-use crate::render::OPERATIONS;
+use crate::operations::OPERATIONS;
 
 fn tool(name: &str) -> &'static Tool {
     Tool::by_name(name).unwrap()

@@ -1,17 +1,17 @@
 //! The site's tools for agents: one table (`TOOLS`) that the MCP server card, the browser
-//! module (WebMCP, `docs::webmcp`) and the stdio server (`content-api mcp`) all read, so their
-//! names, descriptions and input schemas cannot disagree.
+//! module (WebMCP, the engine's `render::docs::webmcp`) and the stdio server (`content-api mcp`)
+//! all read, so their names, descriptions and input schemas cannot disagree.
 //!
 //! Each tool reads one file of the static API (`Reads::Operation`) or, for `search_posts`, a
 //! post list it then filters (`Reads::PostList`). What a call does is decided here, as a pure
 //! function of the tool and its arguments (`Tool::request`): the input checked against the
 //! tool's own JSON Schema (the one the card publishes), the file to read, the message when it
 //! does not exist, and the search filter (`Search::filter`). The browser module does the same
-//! in JavaScript (`docs/webmcp.js`) over the same data; `tests/webmcp.rs` and `tests/mcp.rs`
-//! compare both with the files.
+//! in JavaScript (the engine's `render/docs/webmcp.js`) over the same data; `tests/webmcp.rs`
+//! and `tests/mcp.rs` compare both with the files.
 
-use super::operations::{Operation, PathParam};
 use crate::model::{Lang, SLUG_PATTERN, is_valid_slug};
+use crate::operations::{Operation, PathParam};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 

@@ -2,12 +2,12 @@
 //!
 //! These types are the single source of both the JSON bytes (serde) and the OpenAPI schemas
 //! (schemars): `openapi.json` is generated from them, so the description cannot drift from
-//! what is served. Domain types never derive `Serialize`; they are converted here by hand.
+//! what is served. Domain types never derive `Serialize`; the engine's `render` converts them
+//! into these by hand.
 //!
 //! Lists that are assembled from cached per-entry fragments are typed [`Fragments`]: the
 //! bytes are already-serialized JSON, and the schema is that of a `Vec` of the entry type.
 
-use super::output::Chunk;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -326,8 +326,9 @@ pub struct Error {
 
 /// Stands for a JSON array assembled from already-serialized entries (cached per entry, so a
 /// one-entry change does not re-serialize the rest). It serializes as a marker that
-/// [`to_json_spliced`] replaces with the array's chunks; the other fields of an envelope are
-/// slugs and numbers, which can never contain the marker.
+/// [`around_fragments`] finds, so the engine (`render::splice`) can put the array's chunks in its
+/// place; the other fields of an envelope are slugs and numbers, which can never contain the
+/// marker.
 pub struct Fragments;
 
 /// What a [`Fragments`] field serializes to before splicing (a string with NUL characters).
@@ -345,16 +346,6 @@ pub fn to_json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("wire types always serialize")
 }
 
-/// Serializes an envelope holding one [`Fragments`] field, with the `array` chunks in its place.
-pub fn to_json_spliced<T: Serialize>(envelope: &T, array: Vec<Chunk>) -> Vec<Chunk> {
-    let (before, after) = around_fragments(envelope);
-    let mut chunks = Vec::with_capacity(array.len() + 2);
-    chunks.push(Chunk::from(before));
-    chunks.extend(array);
-    chunks.push(Chunk::from(after));
-    chunks
-}
-
 /// Serializes an envelope holding one [`Fragments`] field: the JSON before and after it.
 pub fn around_fragments<T: Serialize>(envelope: &T) -> (String, String) {
     let json = to_json(envelope);
@@ -370,23 +361,6 @@ pub fn around_fragments<T: Serialize>(envelope: &T) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::output::{Output, json_array};
-
-    #[test]
-    fn fragments_are_spliced_into_their_envelope() {
-        let array = json_array(["{\"a\":1}".into(), "{\"a\":2}".into()]);
-        let timeline = TagTimeline {
-            tag: "rust",
-            lang: Language::Es,
-            total: 2,
-            posts: Fragments,
-        };
-        let spliced = Output::from_chunks(to_json_spliced(&timeline, array));
-        assert_eq!(
-            String::from_utf8(spliced.to_vec().unwrap()).unwrap(),
-            r#"{"tag":"rust","lang":"es","total":2,"posts":[{"a":1},{"a":2}]}"#
-        );
-    }
 
     #[test]
     fn non_ascii_is_written_raw() {

@@ -5,7 +5,7 @@
 //! whole exchange, a size for the body) and followed only to redirects within the site's
 //! origin.
 
-use crate::render::{OPERATIONS, Operation};
+use crate::operations::{OPERATIONS, Operation};
 use crate::write::published::read_published;
 use camino::Utf8Path;
 use content_api_verify::client::Bounds;
@@ -46,7 +46,7 @@ pub enum Fetched {
 
 /// The API the tools read.
 #[derive(Debug)]
-pub enum Source {
+pub enum ApiSource {
     /// A built output folder (canonical: every read is checked to stay inside it).
     Folder(PathBuf),
     /// A live site: its root URL (no trailing `/`), and the client that reads it.
@@ -60,9 +60,9 @@ pub enum Source {
     },
 }
 
-impl Source {
+impl ApiSource {
     /// An output folder that holds a build (its `api/index.json`).
-    pub fn folder(dir: &Utf8Path) -> Result<Source, String> {
+    pub fn folder(dir: &Utf8Path) -> Result<ApiSource, String> {
         let index = dir.join(Operation::by_id("getApiIndex").file(&[]));
         if !index.is_file() {
             return Err(format!(
@@ -72,17 +72,17 @@ impl Source {
         }
         let root =
             std::fs::canonicalize(dir).map_err(|err| format!("cannot open `{dir}`: {err}"))?;
-        Ok(Source::Folder(root))
+        Ok(ApiSource::Folder(root))
     }
 
     /// A live site, given by its root URL (or its index's URL): its `/api/index.json` must
     /// answer, and list every operation the tools read at the path this build's table has.
-    pub async fn site(url: &str) -> Result<Source, String> {
-        Source::site_within(url, BOUNDS).await
+    pub async fn site(url: &str) -> Result<ApiSource, String> {
+        ApiSource::site_within(url, BOUNDS).await
     }
 
-    /// [`Source::site`], each request within `bounds`.
-    pub async fn site_within(url: &str, bounds: Bounds) -> Result<Source, String> {
+    /// [`ApiSource::site`], each request within `bounds`.
+    pub async fn site_within(url: &str, bounds: Bounds) -> Result<ApiSource, String> {
         let index_path = Operation::by_id("getApiIndex").path_template;
         let parsed = url::Url::parse(url).map_err(|err| {
             format!(
@@ -95,7 +95,7 @@ impl Source {
         let text = parsed.as_str().trim_end_matches('/');
         let root = text.strip_suffix(index_path).unwrap_or(text).to_string();
         let client = client_for(&parsed)?;
-        let source = Source::Site {
+        let source = ApiSource::Site {
             root,
             client,
             bounds,
@@ -116,12 +116,12 @@ impl Source {
     /// Reads one file of the API, `path` relative to the site's root (`api/posts.json`).
     pub async fn read(&self, path: &str) -> Fetched {
         match self {
-            Source::Folder(root) => match read_published(root, path, MAX_API_FILE_BYTES) {
+            ApiSource::Folder(root) => match read_published(root, path, MAX_API_FILE_BYTES) {
                 Ok(Some(bytes)) => text(bytes, &format!("/{path}")),
                 Ok(None) => Fetched::NotFound,
                 Err(err) => Fetched::Failed(format!("{err}; it was not read.")),
             },
-            Source::Site {
+            ApiSource::Site {
                 root,
                 client,
                 bounds,
@@ -346,7 +346,7 @@ mod tests {
                 }
             }
         });
-        let err = Source::site_within(&format!("http://{addr}"), SMALL)
+        let err = ApiSource::site_within(&format!("http://{addr}"), SMALL)
             .await
             .unwrap_err();
         assert!(
@@ -364,7 +364,7 @@ mod tests {
             hold(stream);
         });
         for addr in [before, within] {
-            let err = Source::site_within(&format!("http://{addr}"), SMALL)
+            let err = ApiSource::site_within(&format!("http://{addr}"), SMALL)
                 .await
                 .unwrap_err();
             assert_eq!(
@@ -385,7 +385,7 @@ mod tests {
             );
             let _ = stream.write_all(reply.as_bytes());
         });
-        let err = Source::site_within(&format!("http://{away}"), SMALL)
+        let err = ApiSource::site_within(&format!("http://{away}"), SMALL)
             .await
             .unwrap_err();
         assert!(
@@ -407,7 +407,7 @@ mod tests {
             let _ = stream.write_all(reply.as_bytes());
         });
         assert!(
-            Source::site_within(&format!("http://{moved}"), SMALL)
+            ApiSource::site_within(&format!("http://{moved}"), SMALL)
                 .await
                 .is_ok(),
             "a redirect within the origin is followed"

@@ -4,7 +4,10 @@
 //! nginx configuration, `openapi.json` and the developer portal all read them from here, so
 //! production and the preview cannot disagree.
 //!
-//! Media types are the other table, in [`super::media`].
+//! Media types are the other table, in [`crate::media`].
+
+use crate::model::Lang;
+use crate::paths::post_markdown_file;
 
 /// `Cache-Control` of every answer (contract sections 4.1 rule 6 and 8 rule 3).
 pub const CACHE_CONTROL: &str = "public, max-age=3600";
@@ -77,7 +80,7 @@ pub const HOST_FILES: [&str; 6] = [
 ];
 
 /// The Cloudflare edge layer's module when the site has Pages Functions, which import it (a
-/// `_worker.js` would disable them; see `render::cloudflare`).
+/// `_worker.js` would disable them; see the engine's `render::cloudflare`).
 pub const EDGE_MODULE: &str = "_content-api.js";
 
 /// The edge module's path in the output folder: `_worker.js`, or [`EDGE_MODULE`] when the site's
@@ -126,6 +129,17 @@ pub fn markdown_twin(path: &str) -> Option<String> {
         "index.md".into()
     } else {
         format!("{page}.md")
+    })
+}
+
+/// Whether an output path is a post's Markdown twin (`blog/{slug}.md`, `es/blog/{slug}.md`).
+pub fn is_post_twin(path: &str) -> bool {
+    Lang::ALL.into_iter().any(|lang| {
+        let pattern = post_markdown_file(lang, "x");
+        let folder = &pattern[..pattern.len() - "x.md".len()];
+        path.strip_prefix(folder)
+            .and_then(|name| name.strip_suffix(".md"))
+            .is_some_and(|slug| !slug.is_empty() && !slug.contains('/'))
     })
 }
 

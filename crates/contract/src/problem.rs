@@ -2,8 +2,8 @@
 //!
 //! The same constructors serve the static error documents of the build and the local server.
 
-use super::wire::{Error, ErrorCode, ErrorDetail};
 use crate::config::SiteConfig;
+use crate::wire::{Error, ErrorCode, ErrorDetail};
 
 /// The static error documents a host can serve for each status, by path.
 pub const STATIC_PROBLEMS: [(ErrorCode, &str); 4] = [

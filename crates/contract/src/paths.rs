@@ -1,0 +1,42 @@
+//! Where the tool publishes its documents, relative to the output folder: the discovery
+//! documents' fixed paths and a post's page and Markdown twin. The engine writes them there;
+//! `serve`, `write` and the hosts' rules find them by the same names.
+
+use crate::model::Lang;
+
+pub const LLMS_TXT: &str = "llms.txt";
+pub const LLMS_FULL_TXT: &str = "llms-full.txt";
+pub const AUTH_MD: &str = "auth.md";
+pub const API_CATALOG: &str = ".well-known/api-catalog";
+pub const AI_CATALOG: &str = ".well-known/ai-catalog.json";
+pub const MCP_SERVER_CARD: &str = ".well-known/mcp/server-card.json";
+/// The agent skills discovery index.
+pub const AGENT_SKILLS_INDEX: &str = ".well-known/agent-skills/index.json";
+pub const DEVELOPERS_HTML: &str = "developers/index.html";
+pub const DEVELOPERS_MD: &str = "developers.md";
+/// The browser module that registers the MCP server card's tools with WebMCP.
+pub const MCP_TOOLS_MODULE: &str = ".well-known/mcp/tools.js";
+
+/// The site-absolute path of a post's page: English at the root, Spanish under `/es/`.
+pub fn post_page_path(lang: Lang, slug: &str) -> String {
+    format!("{}/blog/{slug}", lang.site_prefix())
+}
+
+/// The output file of a post's Markdown variant: its page path plus `.md`.
+pub fn post_markdown_file(lang: Lang, slug: &str) -> String {
+    let page = post_page_path(lang, slug);
+    format!("{}.md", &page[1..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn english_is_at_the_root_and_spanish_under_es() {
+        assert_eq!(post_page_path(Lang::En, "hello"), "/blog/hello");
+        assert_eq!(post_page_path(Lang::Es, "hello"), "/es/blog/hello");
+        assert_eq!(post_markdown_file(Lang::En, "hello"), "blog/hello.md");
+        assert_eq!(post_markdown_file(Lang::Es, "hello"), "es/blog/hello.md");
+    }
+}
