@@ -30,6 +30,7 @@ pub mod cli;
 
 // The layers, one crate each (crates/), under the names the code, the tests and the benchmarks
 // use for them.
+pub use content_api_deploy as deploy;
 pub use content_api_engine::{build, db, derive, parse, render, workspace};
 pub use content_api_mcp as mcp;
 pub use content_api_model::{diag, model};

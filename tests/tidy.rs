@@ -33,13 +33,15 @@ use std::path::Path;
 /// Crates that must not link some others: (crates, what they must not link, why).
 const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
     (
-        &["model", "source", "engine", "write", "session", "watch"],
+        &[
+            "model", "source", "engine", "write", "deploy", "session", "watch",
+        ],
         &["tokio", "hyper", "hyper-util", "reqwest", "rmcp"],
         "the build side runs without an async runtime or a network stack: only `serve`, `mcp`, \
          `verify` and the binary use them",
     ),
     (
-        &["model", "source", "engine", "write", "session"],
+        &["model", "source", "engine", "write", "deploy", "session"],
         &["notify"],
         "only `watch` watches files: the build side is driven by the changes it is handed",
     ),
@@ -78,32 +80,32 @@ const SERIALIZE_HOME: &str = "crates/engine/src/render/";
 /// ...and for these types: (file or folder, type, why).
 const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
     (
-        "crates/write/src/history.rs",
+        "crates/deploy/src/history.rs",
         "SiteIdentity",
         "state: the site a publishing history belongs to, one JSON line in the history's header",
     ),
     (
         "crates/write/src/site_documents.rs",
-        "Record",
+        "DocumentHashesFile",
         "state file `.content-api/documents.json`: the hashes of the documents a site may replace, as this tool wrote them",
     ),
     (
         "crates/write/src/manifest.rs",
-        "OnDisk",
+        "ManifestFile",
         "state file `.content-api/manifest.json`: the files this tool wrote, read back next build",
     ),
     (
-        "crates/write/src/fingerprint.rs",
-        "OnDisk",
+        "crates/deploy/src/fingerprint.rs",
+        "FingerprintFile",
         "state file `.content-api/fingerprint.json`: the last build's inputs and output, compared by the next build",
     ),
     (
-        "crates/write/src/last_build.rs",
-        "Record",
+        "crates/deploy/src/last_build.rs",
+        "LastBuildFile",
         "state file `.content-api/outputs.json` beside the history: what the last recorded build published, the next purge list's baseline",
     ),
     (
-        "crates/write/src/deploy_record.rs",
+        "crates/deploy/src/deploy_record.rs",
         "Wire",
         "the deploy record `.well-known/content-api/deploy.json`: the tool's own state, published for the next build to read from the live site, not a contract document",
     ),

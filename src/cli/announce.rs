@@ -2,12 +2,13 @@
 //! written, how long it took), every new or re-saved diagnostic in full, a line per fixed file,
 //! the purge list, and [`Progress`] for `serve`.
 
+use crate::deploy::{purge_urls, write_purge_list};
 use crate::derive::ScheduleState;
 use crate::render::Lane;
 use crate::session::{Outcome, Session};
 use crate::source::{ContentPath, FileRole, classify};
 use crate::watch::Changes;
-use crate::write::{Report, purge_urls, write_purge_list};
+use crate::write::Report;
 use std::collections::BTreeSet;
 use std::time::Instant;
 

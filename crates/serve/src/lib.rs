@@ -22,6 +22,7 @@
 //! the server through a [`Feed`].
 
 // The layers below, under the names they have in every crate of the workspace.
+use content_api_deploy as deploy;
 use content_api_engine::render;
 use content_api_source::config;
 use content_api_write as write;

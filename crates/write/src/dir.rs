@@ -9,6 +9,7 @@
 //! one layer higher, with more API than the writer needs.
 
 use super::WriteError;
+use crate::state_file::{StateReadError, put, read_at};
 use camino::{Utf8Path, Utf8PathBuf};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
@@ -181,6 +182,39 @@ impl OutDir {
     pub fn read(&self, relative: &str) -> Option<Vec<u8>> {
         let (dir, name) = self.parent(relative, false).ok()??;
         read_in(&dir, name)
+    }
+
+    /// The tool's state file `relative` (`.content-api/…`) by `state_file`'s rule: a regular
+    /// file, at most `max_bytes`, no link followed on the way; `Ok(None)` when it is missing.
+    pub fn read_state(
+        &self,
+        relative: &str,
+        max_bytes: u64,
+    ) -> Result<Option<Vec<u8>>, StateReadError> {
+        let shown = self.path.join(relative);
+        match self.parent(relative, false) {
+            Ok(Some((dir, name))) => read_at(&dir, name, shown.as_str(), max_bytes),
+            Ok(None) => Ok(None),
+            Err(err) => Err(StateReadError::Io {
+                path: shown.to_string(),
+                source: std::io::Error::other(err.to_string()),
+            }),
+        }
+    }
+
+    /// Puts the tool's state file `relative` (`.content-api/…`) in place by `state_file::put`:
+    /// its temporary file in [`TEMP_FOLDER`], like every write into the folder, so one an
+    /// interrupted writer left is removed with the others.
+    pub fn write_state(&self, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
+        let (dir, name) = self
+            .parent(relative, true)?
+            .expect("folders are created on the way");
+        let temp = temp_name(name);
+        let (temp_dir, fd) = self.create_temp(&temp, relative)?;
+        put(fd, &temp_dir, &temp, &dir, name, bytes).map_err(|source| WriteError::Io {
+            path: self.path.join(relative),
+            source,
+        })
     }
 
     /// What is at `relative`, without following a link (`Missing` when a folder on the way is

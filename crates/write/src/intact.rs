@@ -96,7 +96,7 @@ pub(crate) fn settled_stamp(dir: &OutDir, folder: &str, since_ns: i128) -> Optio
 }
 
 /// Now, in nanoseconds since the Unix epoch, as file times count them.
-pub(crate) fn now_ns() -> i128 {
+pub fn now_ns() -> i128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_nanos() as i128)
