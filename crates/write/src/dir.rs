@@ -13,6 +13,7 @@ use crate::state_file::{StateReadError, put, read_at};
 use camino::{Utf8Path, Utf8PathBuf};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
+use std::collections::HashSet;
 use std::io::Write;
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -433,6 +434,38 @@ impl OutDir {
             }
         }
         removed
+    }
+
+    /// The metadata of the folder `relative` ("" for the output folder), whose change time
+    /// moves when an entry is added or removed. `None` when missing or not a folder.
+    pub(crate) fn folder_stat(&self, relative: &str) -> Option<rustix::fs::Stat> {
+        let dir = self.folder(relative, false).ok()??;
+        rustix::fs::fstat(&dir).ok()
+    }
+
+    /// The names of the regular files in `folder` (one directory read, no `stat` per file
+    /// where the file system reports entry types). `None` when the folder cannot be opened.
+    pub(crate) fn regular_files(&self, folder: &str) -> Option<HashSet<String>> {
+        let dir = self.folder(folder, false).ok()??;
+        let entries = rustix::fs::Dir::read_from(&dir).ok()?;
+        let mut names = HashSet::new();
+        for entry in entries {
+            let entry = entry.ok()?;
+            let Ok(name) = entry.file_name().to_str() else {
+                continue;
+            };
+            let regular = match entry.file_type() {
+                FileType::Unknown => rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|stat| {
+                        FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
+                    }),
+                kind => kind == FileType::RegularFile,
+            };
+            if regular {
+                names.insert(name.to_string());
+            }
+        }
+        Some(names)
     }
 
     fn io(&self, relative: &str, errno: Errno) -> WriteError {

@@ -1,6 +1,7 @@
-//! Publishing: making the output folder equal to a set of (path, bytes).
+//! The output folder: making it equal to a set of (path, bytes), and reading it back.
 //!
-//! The only crate that writes to the output folder ([`Publisher`], in `publisher`). Rules:
+//! The only crate that writes into the output folder ([`Publisher`], in `publisher`; what a
+//! build records beside the site, and what follows its publish, is `deploy`'s). Rules:
 //! - one writer per folder: a publisher holds an exclusive `flock` on the folder while it is
 //!   open (`lock`);
 //! - every file is written to a temporary file in the folder's `.content-api/tmp`, then renamed
@@ -22,6 +23,11 @@
 //! - no path can leave the output folder: state files are validated as untrusted input, every
 //!   path is checked part by part, and every operation goes through the open folder without
 //!   following a symbolic link (`dir`).
+//!
+//! Also: [`state_file`], the one bounded reader and the one synced writer of every state file
+//! (the folder's own, and `deploy`'s beside the site); [`published`], a published file read
+//! back for `serve` and `mcp`; `intact`, whether the folder still holds the last publish;
+//! `output_stamps`, the folder's side of a build's fingerprint.
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_engine::render;

@@ -1,8 +1,6 @@
 //! The output folder's side of a build's fingerprint (`deploy::fingerprint`): every owned
 //! file's and its folder's stamp, digested through the open folder.
 
-#[cfg(doc)]
-use crate::Publisher;
 use crate::dir::OutDir;
 use crate::manifest::Manifest;
 use crate::parent_of;
@@ -13,7 +11,7 @@ use std::collections::HashMap;
 use std::os::fd::OwnedFd;
 use xxhash_rust::xxh3::Xxh3;
 
-/// What [`Publisher::output_stamps`] does with a stamp too recent to trust.
+/// What `Publisher::output_stamps` does with a stamp too recent to trust.
 #[derive(Clone, Copy)]
 pub enum Racy {
     /// Digest it like any other: the digest is only compared with a saved one, which cannot
@@ -25,7 +23,7 @@ pub enum Racy {
     GiveUp(i128),
 }
 
-/// The output folder, stamped by [`Publisher::output_stamps`].
+/// The output folder, stamped by `Publisher::output_stamps`.
 pub enum OutputDigest {
     /// The digest of every folder's and file's stamp.
     Stamped(String),

@@ -5,7 +5,9 @@
 //! publishes, a daemon asks `is_intact` whether someone changed the folder.
 
 use crate::dir::{Entry, OutDir, PATH_MAX, is_missing_in, read_in};
-use crate::intact::{FolderStamp, OutputStamp, SWEEP_PER_CHECK, now_ns, settled_stamp};
+use crate::intact::{
+    FolderStamp, OutputStamp, SWEEP_PER_CHECK, folder_stamp, now_ns, settled_stamp,
+};
 use crate::lock::{Lock, open_locked};
 use crate::manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
 use crate::output_stamps::{OutputDigest, Racy, output_digest};
@@ -304,7 +306,7 @@ impl Publisher {
         }
         let Some((dir, _)) = &self.opened else { return };
         for (folder, stamp) in self.folders.iter_mut() {
-            if stamp.is_some() && dir.folder_stamp(folder) != *stamp {
+            if stamp.is_some() && folder_stamp(dir, folder) != *stamp {
                 *stamp = None;
             }
         }
@@ -895,7 +897,7 @@ impl Publisher {
         for (folder, stamp) in &self.folders {
             let look = match stamp {
                 None => thorough,
-                Some(stamp) => dir.folder_stamp(folder) != Some(*stamp),
+                Some(stamp) => folder_stamp(dir, folder) != Some(*stamp),
             };
             if look {
                 // Stamped before the read: a removal during the read changes it again.

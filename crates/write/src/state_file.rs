@@ -8,7 +8,7 @@
 //! [`read_state`] by path, [`Folder::read`] in a folder held open, `dir::OutDir::read_state` in
 //! the output folder; [`read_head`] for a site's own file, read for what it says at its start.
 //!
-//! Writing: [`put`] is the one rule, for those outside the output folder ([`Folder::write`])
+//! Writing: `put` is the one rule, for those outside the output folder ([`Folder::write`])
 //! and those in its `.content-api` (`dir::OutDir::write_state`): the bytes go into a new
 //! temporary file that is created, never opened (`O_CREAT | O_EXCL | O_NOFOLLOW`: a link or
 //! file planted at its name is not written through), synced, then renamed, all relative to
@@ -214,7 +214,7 @@ impl Folder {
         read_at(&self.fd, name, self.path.join(name).as_str(), max_bytes)
     }
 
-    /// Puts `bytes` at `name` in this folder by [`put`], the temporary file beside it.
+    /// Puts `bytes` at `name` in this folder by `put`, the temporary file beside it.
     pub fn write(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
         let (temp, fd) = self.create_temp(name)?;
         put(fd, &self.fd, &temp, &self.fd, name, bytes)
