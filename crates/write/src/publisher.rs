@@ -186,7 +186,7 @@ impl Publisher {
         }
         if !self.temp_files_removed {
             // Here rather than at `open`: a build that finds nothing changed never publishes,
-            // and its fingerprint covers the folders' entries (see `write::fingerprint`).
+            // and its fingerprint covers the folders' entries (see `deploy::fingerprint`).
             self.remove_temp_files();
             self.temp_files_removed = true;
         }
