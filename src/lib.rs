@@ -33,6 +33,7 @@ pub mod cli;
 pub use content_api_contract::{
     html, http, media, operations, paths, preview, problem, tools, wire,
 };
+pub use content_api_deploy as deploy;
 pub use content_api_engine::{build, db, derive, parse, render, workspace};
 pub use content_api_mcp as mcp;
 pub use content_api_model::{config, content, diag, model};

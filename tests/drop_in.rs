@@ -17,9 +17,9 @@ mod common;
 mod hosts;
 
 use common::{SAMPLE_TODAY, copy_sample_content, repo};
+use content_api::deploy::{DEPLOY_RECORD_PATH, DeployRecord};
 use content_api::verify::client::{Reply, request};
 use content_api::verify::{Http, Target, checks};
-use content_api::write::{DEPLOY_RECORD_PATH, DeployRecord};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -25,7 +25,7 @@ fn files_of(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     common::read_tree(dir)
         .into_iter()
         .filter(|(path, _)| {
-            !path.starts_with(".content-api/") && path != content_api::write::DEPLOY_RECORD_PATH
+            !path.starts_with(".content-api/") && path != content_api::deploy::DEPLOY_RECORD_PATH
         })
         .collect()
 }

@@ -14,7 +14,7 @@
 mod common;
 
 use common::*;
-use content_api::write::DEPLOY_RECORD_PATH;
+use content_api::deploy::DEPLOY_RECORD_PATH;
 use std::path::Path;
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use content_api::write::{DEPLOY_RECORD_PATH, DeployRecord};
+use content_api::deploy::{DEPLOY_RECORD_PATH, DeployRecord};
 
 use common::*;
 

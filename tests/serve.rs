@@ -316,7 +316,7 @@ impl Events {
 fn publish(config: &Arc<SiteConfig>) -> Report {
     let today = sample_today();
     let mut publisher = Publisher::open(&config.out_dir).unwrap();
-    let mut history = write::HistoryFile::load(config).unwrap();
+    let mut history = content_api::deploy::HistoryFile::load(config).unwrap();
     let workspace = Workspace::new(
         config.clone(),
         today,

@@ -57,8 +57,13 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
         "it writes what the engine rendered",
     ),
     (
+        "deploy",
+        &["model", "source", "contract", "engine", "write"],
+        "what a one-shot build records beside the site, and runs after its publish",
+    ),
+    (
         "session",
-        &["model", "source", "engine", "write"],
+        &["model", "source", "engine", "write", "deploy"],
         "it reads the content, sets the engine's inputs and publishes",
     ),
     (
@@ -68,8 +73,9 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "serve",
-        &["model", "contract", "write"],
-        "it serves what `write` published by the contract's rules, never the engine's queries",
+        &["model", "contract", "write", "deploy"],
+        "it serves what `write` published (and the history's removed paths) by the contract's \
+         rules, never the engine's queries",
     ),
     (
         "mcp",
@@ -87,14 +93,16 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
 const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
     (
         &[
-            "model", "source", "contract", "engine", "write", "session", "watch",
+            "model", "source", "contract", "engine", "write", "deploy", "session", "watch",
         ],
         &["tokio", "hyper", "hyper-util", "reqwest", "rmcp"],
         "the build side runs without an async runtime or a network stack: only `serve`, `mcp`, \
          `verify` and the binary use them",
     ),
     (
-        &["model", "source", "contract", "engine", "write", "session"],
+        &[
+            "model", "source", "contract", "engine", "write", "deploy", "session",
+        ],
         &["notify"],
         "only `watch` watches files: the build side is driven by the changes it is handed",
     ),
@@ -121,32 +129,32 @@ const SERIALIZE_HOME: &[&str] = &["crates/contract/src/", "crates/engine/src/ren
 /// ...and for these types: (file or folder, type, why).
 const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
     (
-        "crates/write/src/history.rs",
+        "crates/deploy/src/history.rs",
         "SiteIdentity",
         "state: the site a publishing history belongs to, one JSON line in the history's header",
     ),
     (
         "crates/write/src/site_documents.rs",
-        "Record",
+        "DocumentHashesFile",
         "state file `.content-api/documents.json`: the hashes of the documents a site may replace, as this tool wrote them",
     ),
     (
         "crates/write/src/manifest.rs",
-        "OnDisk",
+        "ManifestFile",
         "state file `.content-api/manifest.json`: the files this tool wrote, read back next build",
     ),
     (
-        "crates/write/src/fingerprint.rs",
-        "OnDisk",
+        "crates/deploy/src/fingerprint.rs",
+        "FingerprintFile",
         "state file `.content-api/fingerprint.json`: the last build's inputs and output, compared by the next build",
     ),
     (
-        "crates/write/src/last_build.rs",
-        "Record",
+        "crates/deploy/src/last_build.rs",
+        "LastBuildFile",
         "state file `.content-api/outputs.json` beside the history: what the last recorded build published, the next purge list's baseline",
     ),
     (
-        "crates/write/src/deploy_record.rs",
+        "crates/deploy/src/deploy_record.rs",
         "Wire",
         "the deploy record `.well-known/content-api/deploy.json`: the tool's own state, published for the next build to read from the live site, not a contract document",
     ),

@@ -3,11 +3,12 @@
 //! the purge list, and [`DaemonEvent`] for `serve`.
 
 use crate::content::{ContentPath, FileRole, classify};
+use crate::deploy::{purge_urls, write_purge_list};
 use crate::derive::ScheduleState;
 use crate::render::Lane;
 use crate::session::{Outcome, Session};
 use crate::watch::Changes;
-use crate::write::{Report, purge_urls, write_purge_list};
+use crate::write::Report;
 use std::collections::BTreeSet;
 use std::time::Instant;
 

@@ -13,10 +13,10 @@ pub fn run(settings: &Settings) -> ExitCode {
             progress.phase("rendering");
             let outputs = crate::build::outputs(checked.workspace.db());
             progress.clear();
-            for warning in super::limits::pages_warnings(&settings.config, &outputs) {
+            for warning in crate::deploy::pages_limits::pages_warnings(&settings.config, &outputs) {
                 eprintln!("warning: {warning}");
             }
-            for warning in super::site_files::warnings(&settings.config) {
+            for warning in crate::deploy::site_files::warnings(&settings.config) {
                 eprintln!("warning: {warning}");
             }
             // As the build's publish says them.

@@ -2,14 +2,14 @@
 //! recorded build with no local record of the last deploy (a fresh clone), or in CI, the deploy
 //! record the last deploy published under `base_url` is read, so removed API paths keep
 //! answering 410 and the purge list names only what changed. Every recorded build publishes its
-//! own record (`write::DeployRecord`) for the next one.
+//! own record (`deploy::DeployRecord`) for the next one.
 
 use super::{EXIT_USAGE, Settings, ci_is_set};
 use crate::config::LiveRecord;
-use crate::verify::live::{Fetched, fetch};
-use crate::write::{
+use crate::deploy::{
     DEPLOY_RECORD_PATH, DeployRecord, LastBuild, MAX_DEPLOY_RECORD_BYTES, ReadRecord, state_dir,
 };
+use crate::verify::live::{Fetched, fetch};
 use std::process::ExitCode;
 use std::time::Duration;
 

@@ -8,56 +8,18 @@ use super::status_line::StatusLine;
 use super::unchanged;
 use super::{EXIT_CONTENT_ERRORS, EXIT_OUTPUT, EXIT_USAGE, Settings, write_error_exit};
 use crate::build;
+use crate::deploy::{
+    self, AfterPublish, DeployRecord, HistoryFile, Probe, add_deploy_record, pages_functions,
+    pages_limits,
+};
 use crate::diag::Diagnostic;
 use crate::render::Files;
-use crate::render::Output;
 use crate::session::load::{scan_for_build, scan_listed_for_build};
 use crate::source::StampedFile;
 use crate::workspace::{Lifetime, Workspace};
-use crate::write::{
-    DEPLOY_RECORD_PATH, DeployRecord, HistoryFile, LastBuild, Probe, Publisher, Report,
-    pages_functions, purge_urls, state_dir, write_purge_list,
-};
-use std::collections::HashSet;
+use crate::write::Publisher;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Instant;
-
-/// One line for the API paths that answer 410 Gone from this deploy on: those the last deploy
-/// served (`removed_since`, when it is known), else every removed path the history names.
-fn announce_gone(gone: &[Arc<str>], removed_since: Option<&[String]>) {
-    /// Paths named on the line; the rest are counted.
-    const SHOWN: usize = 8;
-    let newly: Vec<&str> = match removed_since {
-        Some(removed) => {
-            let removed: HashSet<&str> = removed.iter().map(String::as_str).collect();
-            gone.iter()
-                .map(|path| &**path)
-                .filter(|path| removed.contains(path))
-                .collect()
-        }
-        None => gone.iter().map(|path| &**path).collect(),
-    };
-    if newly.is_empty() {
-        return;
-    }
-    let mut shown: Vec<String> = newly.iter().take(SHOWN).map(|p| format!("/{p}")).collect();
-    if newly.len() > SHOWN {
-        shown.push(format!("and {} more", newly.len() - SHOWN));
-    }
-    let since = if removed_since.is_some() {
-        " from this deploy on"
-    } else {
-        ""
-    };
-    tracing::info!(
-        "{} removed API path{} answer{} 410 Gone{since}: {}",
-        newly.len(),
-        plural(newly.len()),
-        if newly.len() == 1 { "s" } else { "" },
-        shown.join(", ")
-    );
-}
 
 pub fn run(settings: &Settings) -> ExitCode {
     let started = Instant::now();
@@ -122,7 +84,7 @@ pub fn run(settings: &Settings) -> ExitCode {
         outputs.len(),
         started.elapsed()
     );
-    let limits = super::limits::pages_warnings(config, &outputs);
+    let limits = pages_limits::pages_warnings(config, &outputs);
     for warning in &limits {
         eprintln!("warning: {warning}");
     }
@@ -130,133 +92,57 @@ pub fn run(settings: &Settings) -> ExitCode {
     progress.phase(&format!("writing {} files", outputs.len()));
     let published = publisher.publish_groups(std::slice::from_ref(&outputs));
     progress.clear();
-    match published {
-        Ok(report) => {
-            if !settings.preview().any() && !settings.records_history {
-                tracing::info!(
-                    "no watch.toml here and no --history: this build records no publishing history (removed API paths will answer 404, not 410); `content-api init` makes a site, --history FILE names one"
-                );
-            }
-            if !settings.preview().any() && settings.records_history {
-                match history.record(outputs.iter().map(|(path, _)| &**path)) {
-                    Ok(0) => {}
-                    Ok(added) => tracing::info!(
-                        "recorded {added} new API path{} in {}",
-                        if added == 1 { "" } else { "s" },
-                        history.path()
-                    ),
-                    Err(err) => {
-                        eprintln!("error: {err}");
-                        return ExitCode::from(EXIT_OUTPUT);
-                    }
-                }
-            }
-            // What the last recorded build published: the purge list's baseline when the
-            // site's own build emptied the folder, and this build's record for the next one.
-            let state = state_dir(&config.history_file);
-            let owned: HashSet<&str> = publisher.owned_paths().collect();
-            let now = LastBuild::of(outputs.iter().filter(|(path, _)| owned.contains(&**path)));
-            // The live site's record, when read, is what the CDN serves now.
-            let baseline = match live {
-                Live::Read(record) => Some(record.files),
-                Live::Local(last) => Some(last),
-                Live::NotRead | Live::FirstDeploy => (!settings.preview().any())
-                    .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
-                    .flatten(),
-            };
-            // What changed since the last deploy, when it is known: the purge list and the line
-            // of paths now gone read it.
-            let measured = baseline.as_ref().map(|baseline| {
-                let (written, removed) = baseline.changes(&now);
-                Report {
-                    written,
-                    removed,
-                    unchanged: 0,
-                }
-            });
-            if let Some(file) = &settings.purge_list {
-                let urls = purge_urls(
-                    measured.as_ref().unwrap_or(&report),
-                    &config.base_url,
-                    publisher.owned_paths(),
-                );
-                if let Err(err) = write_purge_list(file, &urls) {
-                    eprintln!("error: cannot write the purge list {file}: {err}");
-                    return ExitCode::from(EXIT_OUTPUT);
-                }
-            }
-            if records && let Err(err) = now.save(&state, &config.out_dir, &config.base_url) {
-                tracing::warn!(
-                    "cannot save what this build published in {state}: {err}; the next purge list is measured against the output folder"
-                );
-            }
-            tracing::debug!("published at {:?}", started.elapsed());
-            let removed_since = measured.as_ref().map(|since| since.removed.as_slice());
-            announce_gone(crate::render::gone_paths(workspace.db()), removed_since);
-            if let Err(exit) = install_pages_route(config) {
-                return exit;
-            }
-            // In `check`'s words: a pull request's check says what its deploy will.
-            for warning in super::site_files::warnings(config) {
-                eprintln!("warning: {warning}");
-            }
-            unchanged::save(
-                probe,
-                &publisher,
-                &outputs,
-                &workspace,
-                clean,
-                !settings.preview().any(),
-            );
-            // The process ends here: skip freeing the database piece by piece.
-            std::mem::forget(workspace);
-            tracing::info!(
-                "built {} files from {file_count} sources in {} ms: {} written, {} unchanged, {} removed → {}",
-                outputs.len(),
-                started.elapsed().as_millis(),
-                report.written.len(),
-                report.unchanged,
-                report.removed.len(),
-                config.out_dir
-            );
-            ExitCode::SUCCESS
-        }
-        Err(err) => write_error_exit(&err),
+    let report = match published {
+        Ok(report) => report,
+        Err(err) => return write_error_exit(&err),
+    };
+    tracing::debug!("published at {:?}", started.elapsed());
+    let after = AfterPublish {
+        config,
+        outputs: &outputs,
+        publisher: &publisher,
+        report: &report,
+        preview: settings.preview().any(),
+        records_history: settings.records_history,
+        purge_list: settings.purge_list.as_deref(),
+    };
+    // The live site's record, when read, is what the CDN serves now.
+    let last_deploy = match live {
+        Live::Read(record) => Some(record.files),
+        Live::Local(last) => Some(last),
+        Live::NotRead | Live::FirstDeploy => None,
+    };
+    let gone = crate::render::gone_paths(workspace.db());
+    if let Err(err) = after.record(&mut history, records, last_deploy, gone) {
+        eprintln!("error: {err}");
+        return ExitCode::from(EXIT_OUTPUT);
     }
-}
-
-/// Adds this build's deploy record to `outputs` (sorted by path): the whole history with what
-/// this build publishes, and the hash of every file, for the next build to read from the live
-/// site.
-fn add_deploy_record(outputs: &mut Vec<(Arc<str>, Output)>, history: &HistoryFile, base_url: &str) {
-    let published = history
-        .history()
-        .with_outputs(outputs.iter().map(|(path, _)| &**path));
-    let record = DeployRecord::new(&published, LastBuild::of(outputs.iter()));
-    let at = outputs.partition_point(|(path, _)| &**path < DEPLOY_RECORD_PATH);
-    outputs.insert(
-        at,
-        (Arc::from(DEPLOY_RECORD_PATH), record.to_output(base_url)),
+    // In `check`'s words: a pull request's check says what its deploy will.
+    for warning in deploy::site_files::warnings(config) {
+        eprintln!("warning: {warning}");
+    }
+    after.save_fingerprint(probe, |path| workspace.file_digest(path), clean);
+    // The process ends here: skip freeing the database piece by piece.
+    std::mem::forget(workspace);
+    tracing::info!(
+        "built {} files from {file_count} sources in {} ms: {} written, {} unchanged, {} removed → {}",
+        outputs.len(),
+        started.elapsed().as_millis(),
+        report.written.len(),
+        report.unchanged,
+        report.removed.len(),
+        config.out_dir
     );
+    ExitCode::SUCCESS
 }
 
 /// Writes the route file that joins the edge layer to the site's Pages Functions, when the site
-/// has them (`write::pages_functions`); the exit code of a failure, printed.
+/// has them (`deploy::install_pages_route`); the exit code of a failure, printed.
 pub fn install_pages_route(config: &crate::config::SiteConfig) -> Result<(), ExitCode> {
-    match pages_functions::install(config) {
-        Ok(Some(path)) => {
-            tracing::info!(
-                "wrote {path}: the site's Pages Functions import the API's edge layer from {}",
-                config.out_dir
-            );
-            Ok(())
-        }
-        Ok(None) => Ok(()),
-        Err(err) => {
-            eprintln!("error: {err}");
-            Err(ExitCode::from(EXIT_OUTPUT))
-        }
-    }
+    deploy::install_pages_route(config).map_err(|err| {
+        eprintln!("error: {err}");
+        ExitCode::from(EXIT_OUTPUT)
+    })
 }
 
 /// How many bytes of posts a one-shot build holds as read, from the scan to the last write. The

@@ -1,14 +1,12 @@
-//! `build` with nothing changed: the last build's fingerprint (`write::Probe`) is compared with
+//! `build` with nothing changed: the last build's fingerprint (`deploy::Probe`) is compared with
 //! the inputs before anything is read, and when it matches, the build reports what a full build
-//! that writes nothing would report, without parsing. After a full build, the fingerprint is
-//! saved for the next one.
+//! that writes nothing would report, without parsing. After a full build,
+//! `deploy::AfterPublish::save_fingerprint` saves it for the next one.
 
 use super::{EXIT_OUTPUT, Settings};
-use crate::render::Output;
-use crate::workspace::Workspace;
-use crate::write::{BuildSettings, Probe, Publisher, write_purge_list};
+use crate::deploy::{BuildSettings, Probe, write_purge_list};
+use crate::write::Publisher;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The inputs' stamps, taken before the content is read and compared with the fingerprint in
@@ -44,29 +42,4 @@ pub fn reuse(probe: &Probe, settings: &Settings, started: Instant) -> Option<Exi
         settings.config.out_dir
     );
     Some(ExitCode::SUCCESS)
-}
-
-/// After a successful build: saves the fingerprint of its inputs and output (or removes the old
-/// one when this build cannot be vouched for). A failure only costs the next build its
-/// shortcut, so it is a warning.
-pub fn save(
-    probe: Option<Probe>,
-    publisher: &Publisher,
-    outputs: &[(Arc<str>, Output)],
-    workspace: &Workspace,
-    clean: bool,
-    recorded: bool,
-) {
-    let Some(probe) = probe else { return };
-    match probe.save(
-        publisher,
-        outputs,
-        |path| workspace.file_digest(path),
-        clean,
-        recorded,
-    ) {
-        Ok(true) => tracing::debug!("saved the build's fingerprint"),
-        Ok(false) => tracing::debug!("no fingerprint for this build"),
-        Err(err) => tracing::warn!("cannot save the build's fingerprint: {err}"),
-    }
 }

@@ -37,7 +37,7 @@ pub fn run(build: &BuildArgs, args: &VerifyArgs) -> ExitCode {
         deadline: Some(Instant::now() + limit),
     };
     // The removed paths to check: those the site's own history names (when it is this site's).
-    let history: Vec<String> = crate::write::HistoryFile::load(&settings.config)
+    let history: Vec<String> = crate::deploy::HistoryFile::load(&settings.config)
         .map(|history| history.history().paths().map(str::to_string).collect())
         .unwrap_or_default();
     let url = args

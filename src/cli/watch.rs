@@ -15,12 +15,13 @@ use super::announce::{Reporter, describe_changes};
 pub use super::flags::WatchArgs;
 use super::once::content_folder_problem;
 use super::status_line::StatusLine;
-use super::{BuildArgs, EXIT_USAGE, Settings, resolve, write_error_exit};
+use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, Settings, resolve, write_error_exit};
+use crate::deploy::pages_functions;
 use crate::render::Lane;
-use crate::session::{RebuildError, Session};
+use crate::session::{RebuildError, Session, StartError};
 use crate::source::ChangeSet;
 use crate::watch::{Changes, Mode, Watcher};
-use crate::write::{pages_functions, shutdown};
+use crate::write::shutdown;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -180,7 +181,13 @@ impl<'a> Daemon<'a> {
             tracing::info!("stopped (the next start finishes the first build)");
             return Err(ExitCode::SUCCESS);
         }
-        let (mut session, outcome) = started.map_err(|err| write_error_exit(&err))?;
+        let (mut session, outcome) = started.map_err(|err| match err {
+            StartError::Write(err) => write_error_exit(&err),
+            StartError::History(err) => {
+                eprintln!("error: {err}");
+                ExitCode::from(EXIT_OUTPUT)
+            }
+        })?;
         session.use_lanes();
         match pages_functions::check(&config) {
             Ok(warnings) => warnings.iter().for_each(|w| tracing::warn!("{w}")),

@@ -20,7 +20,7 @@ pub fn fresh_build(
     today: chrono::NaiveDate,
     out: &Path,
 ) -> BTreeMap<String, Vec<u8>> {
-    let history = write::HistoryFile::load(&SiteConfig {
+    let history = content_api::deploy::HistoryFile::load(&SiteConfig {
         out_dir: camino::Utf8Path::from_path(out)
             .expect("a UTF-8 path")
             .to_owned(),

@@ -21,7 +21,7 @@ pub fn live_snapshot(out: &Path) -> BTreeMap<String, Vec<u8>> {
             .replace('\\', "/");
         if !entry.file_type().is_file()
             || relative.starts_with(".content-api/")
-            || relative == content_api::write::DEPLOY_RECORD_PATH
+            || relative == content_api::deploy::DEPLOY_RECORD_PATH
             || relative.ends_with(".tmp")
         {
             continue;

@@ -349,7 +349,7 @@ fn serialize_outside_render_is_reported_unless_excepted() {
     assert!(problems[0].message.contains("`Post`"), "{}", problems[0]);
     let excepted = planted(
         "crates/write/src/manifest.rs",
-        "//! M.\n#[derive(serde::Serialize)]\nstruct OnDisk;\n",
+        "//! M.\n#[derive(serde::Serialize)]\nstruct ManifestFile;\n",
     );
     assert_eq!(reported(&excepted), Vec::<String>::new());
     let in_the_contract = planted(
@@ -359,7 +359,7 @@ fn serialize_outside_render_is_reported_unless_excepted() {
     assert_eq!(reported(&in_the_contract), Vec::<String>::new());
     let same_name_elsewhere = planted(
         "crates/write/src/other.rs",
-        "//! O.\n#[derive(serde::Serialize)]\nstruct OnDisk;\n",
+        "//! O.\n#[derive(serde::Serialize)]\nstruct ManifestFile;\n",
     );
     assert_eq!(
         reported(&same_name_elsewhere),

@@ -26,6 +26,7 @@ use content_api_contract::{html, http, media, paths, problem, wire};
 // The values the build side sends the preview: the contract's `preview` (this crate's own
 // `preview` module serves them).
 use content_api_contract::preview::{DiagnosticView, PendingList};
+use content_api_deploy as deploy;
 use content_api_model::config;
 use content_api_write as write;
 

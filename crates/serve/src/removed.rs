@@ -6,7 +6,8 @@
 //! the build; here it means no 410s.
 
 use crate::config::SiteConfig;
-use crate::write::{HistoryFile, Manifest};
+use crate::deploy::HistoryFile;
+use crate::write::Manifest;
 use camino::Utf8PathBuf;
 use std::collections::HashSet;
 use std::sync::{Arc, RwLock};

@@ -21,6 +21,7 @@
 //! whole set of files, so the manifest is right after each lane.
 
 // The layers below, under the names they have in every crate of the workspace.
+use content_api_deploy as deploy;
 use content_api_engine::{build, db, derive, parse, render, workspace};
 use content_api_model::{config, content, diag};
 use content_api_source::source;
@@ -31,17 +32,29 @@ pub mod load;
 use crate::config::SiteConfig;
 use crate::content::{ContentPath, FileContents, FileRole, Scan, classify};
 use crate::db::{Database, Preview};
+use crate::deploy::{HistoryError, HistoryFile};
 use crate::derive::{ScheduleEntry, ScheduleState, file_diagnostics, preview_of, schedule_entry};
 use crate::diag::Diagnostic;
 use crate::render::{Files, Lane};
 use crate::source::ChangeSet;
 use crate::workspace::{Lifetime, Workspace};
-use crate::write::{HistoryFile, Publisher, Report, Stop, WriteError};
+use crate::write::{Publisher, Report, Stop, WriteError};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Why a session could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The output folder could not be opened or written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// The publishing history could not be read.
+    #[error(transparent)]
+    History(#[from] HistoryError),
+}
 
 /// Why a rebuild did not publish.
 #[derive(Debug, thiserror::Error)]
@@ -141,7 +154,7 @@ impl Session {
         config: Arc<SiteConfig>,
         today: NaiveDate,
         preview: impl Into<Preview>,
-    ) -> Result<(Session, Outcome), WriteError> {
+    ) -> Result<(Session, Outcome), StartError> {
         Session::start_with_database(Database::default(), config, today, preview)
     }
 
@@ -151,7 +164,7 @@ impl Session {
         config: Arc<SiteConfig>,
         today: NaiveDate,
         preview: impl Into<Preview>,
-    ) -> Result<(Session, Outcome), WriteError> {
+    ) -> Result<(Session, Outcome), StartError> {
         let started = Instant::now();
         let content_dir = config.content_dir.as_std_path().to_owned();
         let publisher = Publisher::open(&config.out_dir)?.taking_over(&config.hosting.take_over);
@@ -182,7 +195,7 @@ impl Session {
         let mut outcome = match session.publish_if_clean(&diagnostics, started) {
             Ok(outcome) => outcome,
             // Another writer owns the folder: nothing to retry, the author must choose.
-            Err(err @ WriteError::Locked { .. }) => return Err(err),
+            Err(err @ WriteError::Locked { .. }) => return Err(err.into()),
             // A shutdown stopped it: the daemon ends before reporting anything.
             Err(WriteError::Stopped) => Outcome {
                 write_failed: true,

@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-/// Where content-api publishes its deploy record (`write::DEPLOY_RECORD_PATH`, which this
+/// Where content-api publishes its deploy record (`deploy::DEPLOY_RECORD_PATH`, which this
 /// layer cannot name): the files it published and their hashes.
 pub const DEPLOY_RECORD: &str = "/.well-known/content-api/deploy.json";
 

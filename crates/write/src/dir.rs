@@ -9,9 +9,11 @@
 //! one layer higher, with more API than the writer needs.
 
 use super::WriteError;
+use crate::state_file::{StateReadError, put, read_at};
 use camino::{Utf8Path, Utf8PathBuf};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
+use std::collections::HashSet;
 use std::io::Write;
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -181,6 +183,39 @@ impl OutDir {
     pub fn read(&self, relative: &str) -> Option<Vec<u8>> {
         let (dir, name) = self.parent(relative, false).ok()??;
         read_in(&dir, name)
+    }
+
+    /// The tool's state file `relative` (`.content-api/…`) by `state_file`'s rule: a regular
+    /// file, at most `max_bytes`, no link followed on the way; `Ok(None)` when it is missing.
+    pub fn read_state(
+        &self,
+        relative: &str,
+        max_bytes: u64,
+    ) -> Result<Option<Vec<u8>>, StateReadError> {
+        let shown = self.path.join(relative);
+        match self.parent(relative, false) {
+            Ok(Some((dir, name))) => read_at(&dir, name, shown.as_str(), max_bytes),
+            Ok(None) => Ok(None),
+            Err(err) => Err(StateReadError::Io {
+                path: shown.to_string(),
+                source: std::io::Error::other(err.to_string()),
+            }),
+        }
+    }
+
+    /// Puts the tool's state file `relative` (`.content-api/…`) in place by `state_file::put`:
+    /// its temporary file in [`TEMP_FOLDER`], like every write into the folder, so one an
+    /// interrupted writer left is removed with the others.
+    pub fn write_state(&self, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
+        let (dir, name) = self
+            .parent(relative, true)?
+            .expect("folders are created on the way");
+        let temp = temp_name(name);
+        let (temp_dir, fd) = self.create_temp(&temp, relative)?;
+        put(fd, &temp_dir, &temp, &dir, name, bytes).map_err(|source| WriteError::Io {
+            path: self.path.join(relative),
+            source,
+        })
     }
 
     /// What is at `relative`, without following a link (`Missing` when a folder on the way is
@@ -399,6 +434,38 @@ impl OutDir {
             }
         }
         removed
+    }
+
+    /// The metadata of the folder `relative` ("" for the output folder), whose change time
+    /// moves when an entry is added or removed. `None` when missing or not a folder.
+    pub(crate) fn folder_stat(&self, relative: &str) -> Option<rustix::fs::Stat> {
+        let dir = self.folder(relative, false).ok()??;
+        rustix::fs::fstat(&dir).ok()
+    }
+
+    /// The names of the regular files in `folder` (one directory read, no `stat` per file
+    /// where the file system reports entry types). `None` when the folder cannot be opened.
+    pub(crate) fn regular_files(&self, folder: &str) -> Option<HashSet<String>> {
+        let dir = self.folder(folder, false).ok()??;
+        let entries = rustix::fs::Dir::read_from(&dir).ok()?;
+        let mut names = HashSet::new();
+        for entry in entries {
+            let entry = entry.ok()?;
+            let Ok(name) = entry.file_name().to_str() else {
+                continue;
+            };
+            let regular = match entry.file_type() {
+                FileType::Unknown => rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|stat| {
+                        FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
+                    }),
+                kind => kind == FileType::RegularFile,
+            };
+            if regular {
+                names.insert(name.to_string());
+            }
+        }
+        Some(names)
     }
 
     fn io(&self, relative: &str, errno: Errno) -> WriteError {

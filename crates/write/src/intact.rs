@@ -2,8 +2,6 @@
 //! that a deleted file, folder or manifest, or a file edited by hand, is written again.
 
 use super::dir::OutDir;
-use rustix::fs::{AtFlags, FileType};
-use std::collections::HashSet;
 
 /// Files whose stamps one check looks at: at one check a second, the 20,750 outputs of a
 /// 10,000-post site are all looked at every 11 s, a few hundred at every check.
@@ -38,6 +36,15 @@ pub struct FolderStamp {
 }
 
 impl FolderStamp {
+    /// The stamp of a folder from its metadata.
+    pub(crate) fn of(stat: &rustix::fs::Stat) -> FolderStamp {
+        FolderStamp {
+            dev: stat.st_dev,
+            ino: stat.st_ino,
+            ctime_ns: i128::from(stat.st_ctime) * 1_000_000_000 + i128::from(stat.st_ctime_nsec),
+        }
+    }
+
     /// Whether the folder changed after `since_ns`, or so close to it that the change could
     /// predate it: the kernel stamps changes with its clock tick, which lags the real clock.
     pub fn changed_after(&self, since_ns: i128) -> bool {
@@ -48,55 +55,22 @@ impl FolderStamp {
 /// Several kernel clock ticks (4 ms at 250 Hz, 10 ms at 100 Hz).
 const RACY_FOLDER_NS: i128 = 100_000_000;
 
-impl OutDir {
-    /// The identity of the folder `relative` ("" for the output folder), which changes when an
-    /// entry is added or removed. `None` when missing or not a folder.
-    pub(super) fn folder_stamp(&self, relative: &str) -> Option<FolderStamp> {
-        let dir = self.folder(relative, false).ok()??;
-        let stat = rustix::fs::fstat(&dir).ok()?;
-        Some(FolderStamp {
-            dev: stat.st_dev,
-            ino: stat.st_ino,
-            ctime_ns: i128::from(stat.st_ctime) * 1_000_000_000 + i128::from(stat.st_ctime_nsec),
-        })
-    }
-
-    /// The names of the regular files in `folder` (one directory read, no `stat` per file
-    /// where the file system reports entry types). `None` when the folder cannot be opened.
-    pub(crate) fn regular_files(&self, folder: &str) -> Option<HashSet<String>> {
-        let dir = self.folder(folder, false).ok()??;
-        let entries = rustix::fs::Dir::read_from(&dir).ok()?;
-        let mut names = HashSet::new();
-        for entry in entries {
-            let entry = entry.ok()?;
-            let Ok(name) = entry.file_name().to_str() else {
-                continue;
-            };
-            let regular = match entry.file_type() {
-                FileType::Unknown => rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
-                    .is_ok_and(|stat| {
-                        FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
-                    }),
-                kind => kind == FileType::RegularFile,
-            };
-            if regular {
-                names.insert(name.to_string());
-            }
-        }
-        Some(names)
-    }
-}
-
 /// The stamp of `folder` to trust at the next check, or `None` when it proves nothing: the
 /// folder changed after `since_ns` (or within a clock tick of it), by this tool or by someone
 /// else, so the next [`Publisher::is_intact`] looks into it instead.
 pub(crate) fn settled_stamp(dir: &OutDir, folder: &str, since_ns: i128) -> Option<FolderStamp> {
-    let stamp = dir.folder_stamp(folder)?;
+    let stamp = folder_stamp(dir, folder)?;
     (!stamp.changed_after(since_ns)).then_some(stamp)
 }
 
+/// The identity of the folder `relative` of `dir` ("" for the output folder), which changes
+/// when an entry is added or removed. `None` when missing or not a folder.
+pub(crate) fn folder_stamp(dir: &OutDir, relative: &str) -> Option<FolderStamp> {
+    dir.folder_stat(relative).as_ref().map(FolderStamp::of)
+}
+
 /// Now, in nanoseconds since the Unix epoch, as file times count them.
-pub(crate) fn now_ns() -> i128 {
+pub fn now_ns() -> i128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_nanos() as i128)

@@ -1,6 +1,7 @@
-//! Publishing: making the output folder equal to a set of (path, bytes).
+//! The output folder: making it equal to a set of (path, bytes), and reading it back.
 //!
-//! The only crate that writes to the output folder ([`Publisher`], in `publisher`). Rules:
+//! The only crate that writes into the output folder ([`Publisher`], in `publisher`; what a
+//! build records beside the site, and what follows its publish, is `deploy`'s). Rules:
 //! - one writer per folder: a publisher holds an exclusive `flock` on the folder while it is
 //!   open (`lock`);
 //! - every file is written to a temporary file in the folder's `.content-api/tmp`, then renamed
@@ -22,60 +23,53 @@
 //! - no path can leave the output folder: state files are validated as untrusted input, every
 //!   path is checked part by part, and every operation goes through the open folder without
 //!   following a symbolic link (`dir`).
+//!
+//! Also: [`state_file`], the one bounded reader and the one synced writer of every state file
+//! (the folder's own, and `deploy`'s beside the site); [`published`], a published file read
+//! back for `serve` and `mcp`; `intact`, whether the folder still holds the last publish;
+//! `output_stamps`, the folder's side of a build's fingerprint.
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_contract::{http, paths};
-use content_api_engine::{db, render};
-use content_api_model::{config, content, model};
-use content_api_source::{source, watch_toml};
+use content_api_engine::render;
+use content_api_source::source;
 
-mod deploy_record;
 mod dir;
-mod fingerprint;
 mod headers;
-mod history;
 mod intact;
-mod last_build;
 mod lock;
 mod manifest;
+mod output_stamps;
 mod ownership;
-pub mod pages_functions;
 mod plan;
 pub mod published;
 mod publisher;
-mod purge;
 mod report;
 mod safe_path;
 pub mod shutdown;
 mod site_documents;
-mod site_paths;
 pub mod site_source;
 pub mod state_file;
 mod writing;
 
-pub use deploy_record::{DEPLOY_RECORD_PATH, DeployRecord, MAX_DEPLOY_RECORD_BYTES, ReadRecord};
-pub use fingerprint::{BuildSettings, Probe};
-pub use history::{History, HistoryError, HistoryFile};
-pub use last_build::{LAST_BUILD_FILE, LastBuild, state_dir};
-pub use manifest::MANIFEST_PATH;
+pub use intact::now_ns;
+pub use manifest::{MANIFEST_PATH, MAX_STATE_BYTES};
+pub use output_stamps::{OutputDigest, Racy};
 pub use ownership::{
     BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError, as_written,
     headers_warnings,
 };
 pub use publisher::Publisher;
 pub use report::Report;
-pub use safe_path::SafePathError;
+pub use safe_path::{MAX_RECORDED_FILES, SafePathError, check_output_path};
 
 pub use manifest::Manifest;
-pub use purge::{purge_urls, write_purge_list};
 
 use dir::PATH_MAX;
-use safe_path::check_output_path;
 
 use crate::render::Files;
 use camino::Utf8PathBuf;
 pub use dir::write_atomically;
-use dir::write_to;
 use std::sync::Arc;
 
 /// Asked by [`Publisher::publish_groups_until`] between writes: `true` stops the publish.
@@ -128,9 +122,6 @@ pub enum WriteError {
     /// A file of another owner is in the way, or a merged host file is unreadable.
     #[error(transparent)]
     Ownership(#[from] OwnershipError),
-    /// The publishing history could not be read or written.
-    #[error(transparent)]
-    History(#[from] HistoryError),
     /// The caller's stop check said to stop (a newer change is waiting): the files not written
     /// yet are as they were, and calling again with newer groups finishes the work. Only
     /// [`Publisher::publish_groups_until`] stops so.

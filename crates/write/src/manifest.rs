@@ -26,7 +26,7 @@ pub struct Manifest {
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
-struct OnDisk<'a> {
+struct ManifestFile<'a> {
     #[serde(borrow)]
     generator: Cow<'a, str>,
     /// Sorted and unique as written; read into a list first, because building the set from a
@@ -63,7 +63,7 @@ impl Manifest {
                 return Manifest::default();
             }
         };
-        match serde_json::from_slice::<OnDisk>(&bytes) {
+        match serde_json::from_slice::<ManifestFile>(&bytes) {
             Ok(on_disk) => {
                 let (files, refused): (Vec<Cow<str>>, Vec<Cow<str>>) = on_disk
                     .files
@@ -87,7 +87,7 @@ impl Manifest {
 
     /// Deterministic bytes: sorted paths, no timestamps.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let on_disk = OnDisk {
+        let on_disk = ManifestFile {
             generator: Cow::Borrowed("content-api"),
             files: self
                 .files

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 /// What is on disk at the path of an output that may differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum OnDisk {
+pub(super) enum DiskState {
     /// A file whose bytes are known to differ (by hash).
     Differs,
     /// Unknown (first publish, folder deleted): read and compared before writing.
@@ -20,7 +20,7 @@ pub(super) enum OnDisk {
 /// What one publish will write, decided (and checked) before anything is written.
 pub(super) struct Plan<'a> {
     /// Outputs that may differ from the disk, and what the disk holds at their path.
-    pub(super) stale: Vec<(&'a (Arc<str>, Output), OnDisk)>,
+    pub(super) stale: Vec<(&'a (Arc<str>, Output), DiskState)>,
     /// Paths this tool does not own yet.
     pub(super) new_paths: Vec<Arc<str>>,
     /// The set of paths is the one owned now: nothing to remove, no manifest to write.

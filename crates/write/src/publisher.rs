@@ -4,11 +4,14 @@
 //! `.content-api/tmp`), `remove_stale`, `commit` (the manifest, last), `remember`. Between
 //! publishes, a daemon asks `is_intact` whether someone changed the folder.
 
-use crate::dir::{Entry, OutDir, PATH_MAX, is_missing_in, read_in, write_to};
-use crate::intact::{FolderStamp, OutputStamp, SWEEP_PER_CHECK, now_ns, settled_stamp};
+use crate::dir::{Entry, OutDir, PATH_MAX, is_missing_in, read_in};
+use crate::intact::{
+    FolderStamp, OutputStamp, SWEEP_PER_CHECK, folder_stamp, now_ns, settled_stamp,
+};
 use crate::lock::{Lock, open_locked};
 use crate::manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
-use crate::plan::{OnDisk, Plan, in_runs};
+use crate::output_stamps::{OutputDigest, Racy, output_digest};
+use crate::plan::{DiskState, Plan, in_runs};
 use crate::render::{Files, Output};
 use crate::safe_path::check_output_path;
 use crate::site_documents::{DOCUMENTS_PATH, DocumentHashes, is_recorded};
@@ -32,13 +35,13 @@ pub struct Publisher {
     /// The open folder and its lock (held for the publisher's life: one writer per folder).
     /// `None` until the first publish when the folder did not exist: a run that publishes
     /// nothing does not create it.
-    pub(crate) opened: Option<(OutDir, Lock)>,
+    opened: Option<(OutDir, Lock)>,
     /// Every file this tool owns in the folder, with the hash of its bytes when known.
     files: HashMap<Arc<str>, Option<u128>>,
     /// The owned paths as the manifest on disk lists them.
-    pub(crate) manifest: Manifest,
+    manifest: Manifest,
     /// An intent record is on disk: the next publish must commit a manifest and remove it.
-    pub(crate) intent_on_disk: bool,
+    intent_on_disk: bool,
     /// Outputs left to the site's own file (`ownership::yields_to_site`): never written.
     yielded: HashSet<Arc<str>>,
     /// The hashes of the documents a site may replace, as the record on disk lists them.
@@ -183,7 +186,7 @@ impl Publisher {
         }
         if !self.temp_files_removed {
             // Here rather than at `open`: a build that finds nothing changed never publishes,
-            // and its fingerprint covers the folders' entries (see `write::fingerprint`).
+            // and its fingerprint covers the folders' entries (see `deploy::fingerprint`).
             self.remove_temp_files();
             self.temp_files_removed = true;
         }
@@ -256,7 +259,7 @@ impl Publisher {
             return Ok(());
         }
         let intent = Manifest::from_paths(self.files.keys().chain(&plan.new_paths).cloned());
-        write_to(self.dir(), INTENT_PATH, &intent.to_bytes())?;
+        self.dir().write_state(INTENT_PATH, &intent.to_bytes())?;
         self.intent_on_disk = true;
         self.files.reserve(plan.new_paths.len());
         for path in &plan.new_paths {
@@ -273,7 +276,8 @@ impl Publisher {
         }
         let manifest = Manifest::from_paths(self.owned_outputs(groups).cloned());
         if manifest != self.manifest || manifest_missing || self.intent_on_disk {
-            write_to(self.dir(), MANIFEST_PATH, &manifest.to_bytes())?;
+            self.dir()
+                .write_state(MANIFEST_PATH, &manifest.to_bytes())?;
             self.manifest = manifest;
         }
         if self.intent_on_disk {
@@ -302,7 +306,7 @@ impl Publisher {
         }
         let Some((dir, _)) = &self.opened else { return };
         for (folder, stamp) in self.folders.iter_mut() {
-            if stamp.is_some() && dir.folder_stamp(folder) != *stamp {
+            if stamp.is_some() && folder_stamp(dir, folder) != *stamp {
                 *stamp = None;
             }
         }
@@ -335,6 +339,50 @@ impl Publisher {
         }
     }
 
+    // ---- The folder's own state, for a build's fingerprint. ----
+
+    /// Whether the folder is open (it existed, or a publish created it).
+    pub fn is_open(&self) -> bool {
+        self.opened.is_some()
+    }
+
+    /// An interrupted build's intent record is on disk: only a full publish knows the folder.
+    pub fn was_interrupted(&self) -> bool {
+        self.intent_on_disk
+    }
+
+    /// Whether the manifest on disk lists `path` (the tool owns it there).
+    pub fn manifest_lists(&self, path: &str) -> bool {
+        self.manifest.contains(path)
+    }
+
+    /// The bytes of the tool's state file `relative` (`.content-api/…`), read through the open
+    /// folder without following a link and up to `max_bytes`; `None` when there is none, or it
+    /// cannot be read.
+    pub fn read_state(&self, relative: &str, max_bytes: u64) -> Option<Vec<u8>> {
+        let (dir, _) = self.opened.as_ref()?;
+        dir.read_state(relative, max_bytes).ok().flatten()
+    }
+
+    /// Puts `bytes` at the tool's state file `relative` (`.content-api/…`), atomically
+    /// ([`crate::state_file`]'s rule), through the open folder.
+    pub fn write_state(&self, relative: &str, bytes: &[u8]) -> Result<(), WriteError> {
+        self.dir().write_state(relative, bytes)
+    }
+
+    /// Removes the tool's state file `relative`, if it is there.
+    pub fn remove_state(&self, relative: &str) -> Result<(), WriteError> {
+        self.dir().remove(relative).map(drop)
+    }
+
+    /// The digest of every owned file's and its folder's stamp (and of `yielded`, outputs left
+    /// to the site's own file); `None` when the folder is not open, a folder cannot be opened,
+    /// or it is on a network file system.
+    pub fn output_stamps(&self, yielded: &[String], racy: Racy) -> Option<OutputDigest> {
+        let (dir, _) = self.opened.as_ref()?;
+        output_digest(dir, &self.manifest, yielded, racy)
+    }
+
     // ---- The plan: what to write, every path checked first. ----
 
     /// Step 2. Which outputs may differ from the disk, after checking every path this tool does
@@ -360,8 +408,8 @@ impl Publisher {
             match self.files.get(&entry.0) {
                 None => new_outputs.push(entry),
                 Some(Some(hash)) if *hash == entry.1.hash => {}
-                Some(Some(_)) => stale.push((entry, OnDisk::Differs)),
-                Some(None) => stale.push((entry, OnDisk::Unknown)),
+                Some(Some(_)) => stale.push((entry, DiskState::Differs)),
+                Some(None) => stale.push((entry, DiskState::Unknown)),
             }
         }
         let owned_before = self.files.len();
@@ -391,9 +439,9 @@ impl Publisher {
             if !self.yielded.contains(&entry.0) {
                 new_paths.push(entry.0.clone());
                 let on_disk = if missing {
-                    OnDisk::Missing
+                    DiskState::Missing
                 } else {
-                    OnDisk::Unknown
+                    DiskState::Unknown
                 };
                 stale.push((entry, on_disk));
             }
@@ -509,8 +557,8 @@ impl Publisher {
                 let folder = &folders[parent_of(path)];
                 let name = file_name(path);
                 let mut hasher = is_recorded(path).then(Xxh3::new);
-                let mut compare = *on_disk == OnDisk::Unknown;
-                if cold && *on_disk == OnDisk::Missing {
+                let mut compare = *on_disk == DiskState::Unknown;
+                if cold && *on_disk == DiskState::Missing {
                     let created = dir.create_in(folder, name, path, |file| {
                         output.write_to(&mut Hashing::new(file, hasher.as_mut()))
                     })?;
@@ -647,9 +695,9 @@ impl Publisher {
     pub(super) fn still_to_write(
         &mut self,
         (path, output): &(Arc<str>, Output),
-        on_disk: OnDisk,
+        on_disk: DiskState,
     ) -> bool {
-        if on_disk != OnDisk::Unknown
+        if on_disk != DiskState::Unknown
             || !is_recorded(path)
             || !ownership::yields_to_site(path, output)
         {
@@ -678,7 +726,7 @@ impl Publisher {
     /// Part of step 3: the documents this publish may replace leave the record first.
     pub(super) fn record_documents_before(
         &mut self,
-        stale: &[(&(Arc<str>, Output), OnDisk)],
+        stale: &[(&(Arc<str>, Output), DiskState)],
     ) -> Result<(), WriteError> {
         let mut documents = self.documents.clone();
         for ((path, _), _) in stale {
@@ -715,7 +763,8 @@ impl Publisher {
         if documents.0.is_empty() {
             self.dir().remove(DOCUMENTS_PATH)?;
         } else {
-            write_to(self.dir(), DOCUMENTS_PATH, &documents.to_bytes())?;
+            self.dir()
+                .write_state(DOCUMENTS_PATH, &documents.to_bytes())?;
         }
         self.documents = documents;
         Ok(())
@@ -848,7 +897,7 @@ impl Publisher {
         for (folder, stamp) in &self.folders {
             let look = match stamp {
                 None => thorough,
-                Some(stamp) => dir.folder_stamp(folder) != Some(*stamp),
+                Some(stamp) => folder_stamp(dir, folder) != Some(*stamp),
             };
             if look {
                 // Stamped before the read: a removal during the read changes it again.

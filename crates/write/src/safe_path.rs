@@ -72,7 +72,7 @@ pub fn check_relative(path: &str) -> Result<(), SafePathError> {
     Ok(())
 }
 
-/// [`check_relative`], plus what the file system and the tool need of an output path: every
+/// `check_relative`, plus what the file system and the tool need of an output path: every
 /// part fits in a file name, is plain (ASCII letters, digits, `.`, `_`, `-`, `~`: slugs and the
 /// tool's fixed names, so a path is its own URL, with nothing a purge list or a host file could
 /// read otherwise), and nothing is inside the state folder. State files name outputs with it

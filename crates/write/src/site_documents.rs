@@ -32,7 +32,7 @@ pub(super) fn is_recorded(path: &str) -> bool {
 pub struct DocumentHashes(pub(crate) BTreeMap<String, u128>);
 
 #[derive(serde::Serialize, serde::Deserialize)]
-struct Record {
+struct DocumentHashesFile {
     generator: String,
     /// Path → hash, as 32 hexadecimal digits.
     documents: BTreeMap<String, String>,
@@ -45,7 +45,7 @@ impl DocumentHashes {
         let path = out_dir.join(DOCUMENTS_PATH);
         let record = match read_state(&path, MAX_STATE_BYTES, Links::Refuse) {
             Ok(None) => return DocumentHashes::default(),
-            Ok(Some(bytes)) => serde_json::from_slice::<Record>(&bytes).ok(),
+            Ok(Some(bytes)) => serde_json::from_slice::<DocumentHashesFile>(&bytes).ok(),
             Err(err) => {
                 tracing::warn!("ignoring {err} (it stays where it is)");
                 return DocumentHashes::default();
@@ -66,7 +66,7 @@ impl DocumentHashes {
 
     /// Deterministic bytes: sorted paths and hashes.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        let record = Record {
+        let record = DocumentHashesFile {
             generator: "content-api".to_string(),
             documents: self
                 .0

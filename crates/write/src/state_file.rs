@@ -1,14 +1,18 @@
-//! Reading the files this tool keeps (the manifest, the intent record, the fingerprint, the
-//! publishing history, what the last build published) and the site's few that it looks at:
-//! untrusted input, so each is opened without blocking (a FIFO in its place is an error, not a
-//! hang), must be a regular file, and is read up to a bound (a link to `/dev/zero` or a huge
-//! file is an error naming it, not a read until memory runs out).
+//! The one reader and the one writer of the files this tool keeps (the manifest, the intent
+//! record, the documents' hashes, the fingerprint, the publishing history, what the last build
+//! published, the purge list, the Pages route) and of the site's few that it looks at.
 //!
-//! And writing those kept outside the output folder (the history, `outputs.json`, the purge
-//! list, the Pages route): [`Folder::write`], through a temporary file that is created, never
-//! opened (`O_CREAT | O_EXCL | O_NOFOLLOW`: a link or file planted at its name is not written
-//! through), then renamed, all relative to the folder held open, which for the tool's own state
-//! folder may not be a link.
+//! Reading: untrusted input, so each is opened by [`open_untrusted`] without blocking (a FIFO in
+//! its place is an error, not a hang), must be a regular file, and is read up to a bound (a
+//! link to `/dev/zero` or a huge file is an error naming it, not a read until memory runs out):
+//! [`read_state`] by path, [`Folder::read`] in a folder held open, `dir::OutDir::read_state` in
+//! the output folder; [`read_head`] for a site's own file, read for what it says at its start.
+//!
+//! Writing: `put` is the one rule, for those outside the output folder ([`Folder::write`])
+//! and those in its `.content-api` (`dir::OutDir::write_state`): the bytes go into a new
+//! temporary file that is created, never opened (`O_CREAT | O_EXCL | O_NOFOLLOW`: a link or
+//! file planted at its name is not written through), synced, then renamed, all relative to
+//! folders held open (the tool's own state folder may not be a link).
 
 use camino::{Utf8Path, Utf8PathBuf};
 use rustix::fs::{AtFlags, Mode, OFlags};
@@ -56,6 +60,21 @@ pub enum Links {
     Refuse,
 }
 
+/// Opens the file at `path` for reading as untrusted input: without blocking (`O_NONBLOCK`: a
+/// FIFO answers at once), not inherited by child processes, and without following a link at
+/// the path itself when `links` refuses it (`ELOOP` then). The caller checks it is a regular
+/// file.
+pub fn open_untrusted(path: &std::path::Path, links: Links) -> std::io::Result<std::fs::File> {
+    let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
+    if links == Links::Refuse {
+        flags |= libc::O_NOFOLLOW;
+    }
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)
+}
+
 /// The bytes of the regular file at `path`, at most `max_bytes`; `Ok(None)` when nothing is
 /// there.
 pub fn read_state(
@@ -63,15 +82,16 @@ pub fn read_state(
     max_bytes: u64,
     links: Links,
 ) -> Result<Option<Vec<u8>>, StateReadError> {
-    let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
-    if links == Links::Refuse {
-        flags |= libc::O_NOFOLLOW;
-    }
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags)
-        .open(path);
+    let opened = open_untrusted(path.as_std_path(), links);
     read_opened(opened, path.as_str(), max_bytes)
+}
+
+/// The first `max_bytes` of a site's own file (`file`, opened by [`open_untrusted`]): a site's
+/// file is read for what it says at its start, so a longer one is cut, not refused.
+pub fn read_head(file: std::fs::File, max_bytes: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.take(max_bytes).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The bytes of a state file just opened (`opened`, without following a link at its name where
@@ -191,29 +211,13 @@ impl Folder {
 
     /// [`read_state`] of the file `name` in this folder (a link at `name` is an error).
     pub fn read(&self, name: &str, max_bytes: u64) -> Result<Option<Vec<u8>>, StateReadError> {
-        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        let opened = rustix::fs::openat(&self.fd, name, flags, Mode::empty())
-            .map(std::fs::File::from)
-            .map_err(std::io::Error::from);
-        read_opened(opened, self.path.join(name).as_str(), max_bytes)
+        read_at(&self.fd, name, self.path.join(name).as_str(), max_bytes)
     }
 
-    /// Puts `bytes` at `name` in this folder: written into a new temporary file, synced, then
-    /// renamed over `name` (a link at `name` is replaced, not followed), so a reader sees the
-    /// old or the new file.
+    /// Puts `bytes` at `name` in this folder by `put`, the temporary file beside it.
     pub fn write(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
         let (temp, fd) = self.create_temp(name)?;
-        let mut file = std::fs::File::from(fd);
-        let written = file
-            .write_all(bytes)
-            .and_then(|()| file.sync_all())
-            .and_then(|()| {
-                rustix::fs::renameat(&self.fd, &temp, &self.fd, name).map_err(Into::into)
-            });
-        if written.is_err() {
-            let _ = rustix::fs::unlinkat(&self.fd, &temp, AtFlags::empty());
-        }
-        written
+        put(fd, &self.fd, &temp, &self.fd, name, bytes)
     }
 
     /// A new temporary file beside `name`: created, never opened (`O_EXCL | O_NOFOLLOW`), under
@@ -236,6 +240,49 @@ impl Folder {
             }
         }
     }
+}
+
+/// [`read_state`] of the file `name` in the open folder `dir` (a link at `name` is an error);
+/// `shown` names it in errors.
+pub(crate) fn read_at(
+    dir: &OwnedFd,
+    name: &str,
+    shown: &str,
+    max_bytes: u64,
+) -> Result<Option<Vec<u8>>, StateReadError> {
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let opened = rustix::fs::openat(dir, name, flags, Mode::empty())
+        .map(std::fs::File::from)
+        .map_err(std::io::Error::from);
+    read_opened(opened, shown, max_bytes)
+}
+
+/// The one way a state file is put in place: `bytes` are written into `temp_file` (the new
+/// temporary file `temp` of the folder `temp_dir`, created with `O_EXCL | O_NOFOLLOW`), the
+/// file is synced, then renamed over `name` in `dir` (a link at `name` is replaced, not
+/// followed); on failure the temporary name is removed.
+///
+/// Synced before the rename, every time: a state file is small and written once a build, and
+/// after a crash the rename may reach the disk before the data (ext4 without `auto_da_alloc`,
+/// XFS, btrfs), which would leave an empty manifest or history where the old one was. A
+/// reader then sees the old or the new file, never an empty or half-written one.
+pub(crate) fn put(
+    temp_file: OwnedFd,
+    temp_dir: &OwnedFd,
+    temp: &str,
+    dir: &OwnedFd,
+    name: &str,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    let mut file = std::fs::File::from(temp_file);
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| rustix::fs::renameat(temp_dir, temp, dir, name).map_err(Into::into));
+    if written.is_err() {
+        let _ = rustix::fs::unlinkat(temp_dir, temp, AtFlags::empty());
+    }
+    written
 }
 
 /// Writes `bytes` to `path` through [`Folder::write`] in its folder (created when missing), a

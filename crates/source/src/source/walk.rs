@@ -97,7 +97,7 @@ fn walk(root: &Path, found: &mut impl FnMut(FoundFile)) -> Walked {
 type FoundFile = (ContentPath, FileRole, PathBuf);
 
 /// Reads the content files a walk already listed, as [`scan`] would after walking again: the
-/// fingerprint's probe (`write::Probe`) walks the folder before a build, and lists files only
+/// fingerprint's probe (`deploy::Probe`) walks the folder before a build, and lists files only
 /// when its walk met no symbolic link and no problem, so a scan's walk would find the same.
 /// `keep` says what is kept of each file, as for [`scan_keeping`].
 pub fn scan_listed<'a>(

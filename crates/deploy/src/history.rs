@@ -17,12 +17,12 @@
 //! Older versions kept the history in the output folder (`.content-api/published.json`). It is
 //! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
-use super::safe_path::check_output_path;
-use super::site_paths::relative;
-use super::state_file::{Links, read_state, write_beside};
 use crate::config::SiteConfig;
 use crate::db::Published;
 use crate::model::is_valid_slug;
+use crate::site_paths::relative;
+use crate::write::check_output_path;
+use crate::write::state_file::{Links, read_state, write_beside};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -407,11 +407,11 @@ fn parse_legacy(
     warnings: &mut Vec<String>,
 ) -> bool {
     #[derive(serde::Deserialize)]
-    struct OnDisk {
+    struct LegacyHistoryFile {
         published: Vec<String>,
     }
     let text = String::from_utf8_lossy(bytes);
-    match serde_json::from_str::<OnDisk>(&text) {
+    match serde_json::from_str::<LegacyHistoryFile>(&text) {
         Ok(on_disk) => {
             for path in on_disk.published {
                 if is_history_entry(&path) {

@@ -8,13 +8,12 @@
 //! The file is the tool's only when it opens with [`FUNCTIONS_ROUTE_MARK`]; any other file at
 //! its path, or a catch-all route of the site's own beside it, stops the build with what to do.
 
-use super::site_paths::relative;
-use super::state_file::Folder;
 use crate::config::SiteConfig;
 use crate::http::EDGE_MODULE;
 use crate::render::cloudflare::{FUNCTIONS_ROUTE, FUNCTIONS_ROUTE_MARK, functions_route};
+use crate::site_paths::relative;
+use crate::write::state_file::{Folder, Links, open_untrusted, read_head};
 use camino::{Utf8Path, Utf8PathBuf};
-use std::io::Read;
 
 /// Why the edge layer cannot join the site's Functions.
 #[derive(Debug, thiserror::Error)]
@@ -100,14 +99,9 @@ pub fn install(config: &SiteConfig) -> Result<Option<Utf8PathBuf>, FunctionsErro
 }
 
 /// The file at `path` when it is a regular file (never a link), up to 64 KiB: the route file is
-/// a few lines.
+/// a few lines. Something else than a file there reads as empty (not this tool's).
 fn read_small(path: &Utf8Path) -> std::io::Result<Option<Vec<u8>>> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path);
-    let file = match file {
+    let file = match open_untrusted(path.as_std_path(), Links::Refuse) {
         Ok(file) => file,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(err),
@@ -115,9 +109,7 @@ fn read_small(path: &Utf8Path) -> std::io::Result<Option<Vec<u8>>> {
     if !file.metadata()?.is_file() {
         return Ok(Some(Vec::new()));
     }
-    let mut bytes = Vec::new();
-    file.take(64 << 10).read_to_end(&mut bytes)?;
-    Ok(Some(bytes))
+    read_head(file, 64 << 10).map(Some)
 }
 
 /// A catch-all route (`[[name]].js`, `.ts`...) at the root of the Functions folder that is not

@@ -10,10 +10,10 @@
 //! every file an output path ([`check_output_path`]: plain characters, inside the folder), or it
 //! is dropped and counted.
 
-use super::history::{History, is_history_entry};
-use super::last_build::LastBuild;
-use super::safe_path::{MAX_RECORDED_FILES, check_output_path};
+use crate::history::{History, is_history_entry};
+use crate::last_build::LastBuild;
 use crate::render::Output;
+use crate::write::{MAX_RECORDED_FILES, check_output_path};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -9,10 +9,10 @@
 //! 410) is a removed file, listed as such. `_headers` changes the headers of every
 //! response, so a publish that rewrote it lists every URL of the output.
 
-use super::Report;
-use super::safe_path::check_output_path;
-use super::state_file::write_beside;
 use crate::http::HOST_FILES;
+use crate::write::Report;
+use crate::write::check_output_path;
+use crate::write::state_file::write_beside;
 use camino::Utf8Path;
 use std::collections::BTreeSet;
 

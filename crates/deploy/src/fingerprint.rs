@@ -27,25 +27,22 @@
 //! printed nothing but its summary. A stale fingerprint is harmless: it matches only while the
 //! output still holds exactly what that build committed.
 
-use super::dir::OutDir;
-use super::history::LEGACY_HISTORY_PATH;
-use super::intact::now_ns;
-use super::state_file::{Links, read_state};
-use super::{MANIFEST_PATH, Publisher, WriteError, check_output_path};
 use crate::config::SiteConfig;
 use crate::content::FileContents;
+use crate::history::LEGACY_HISTORY_PATH;
 use crate::render::Output;
 use crate::source::{FileStamp, StampedFile, read_content, stamp_tree};
+use crate::write::state_file::{Links, read_state};
+use crate::write::{
+    MANIFEST_PATH, MAX_STATE_BYTES, OutputDigest, Publisher, Racy, WriteError, check_output_path,
+    now_ns,
+};
 use camino::{Utf8Path, Utf8PathBuf};
 use chrono::NaiveDate;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64, xxh3_128};
-
-mod outputs;
-
-use outputs::{OutputDigest, Racy, output_digest};
 
 /// Where the fingerprint lives, relative to the output folder.
 pub const FINGERPRINT_PATH: &str = ".content-api/fingerprint.json";
@@ -54,7 +51,7 @@ pub const FINGERPRINT_PATH: &str = ".content-api/fingerprint.json";
 const FORMAT: u32 = 1;
 
 /// A fingerprint larger than this is not read (a real one is a few hundred bytes per racy file).
-const MAX_BYTES: usize = 16 * 1024 * 1024;
+const MAX_BYTES: u64 = 16 << 20;
 
 /// Every setting of a build that can change its output.
 pub struct BuildSettings<'a> {
@@ -77,7 +74,7 @@ pub struct Reused {
 }
 
 #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq, Eq)]
-struct OnDisk {
+struct FingerprintFile {
     format: u32,
     tool: String,
     settings: String,
@@ -139,8 +136,7 @@ impl Probe {
             || stamp_tree(build.config.content_dir.as_std_path()),
             || {
                 let saved = saved.as_ref()?;
-                let dir = &publisher.opened.as_ref()?.0;
-                match output_digest(dir, publisher, &saved.yielded, Racy::Allowed)? {
+                match publisher.output_stamps(&saved.yielded, Racy::Allowed)? {
                     OutputDigest::Stamped(digest) => Some(digest),
                     OutputDigest::Racy => None,
                 }
@@ -177,8 +173,12 @@ impl Probe {
         self.reused
     }
 
-    fn compare(&self, publisher: &Publisher, saved: OnDisk, outputs: &str) -> Option<Reused> {
-        let dir = &publisher.opened.as_ref()?.0;
+    fn compare(
+        &self,
+        publisher: &Publisher,
+        saved: FingerprintFile,
+        outputs: &str,
+    ) -> Option<Reused> {
         let mismatch = |what: &str| {
             tracing::debug!("not reusing the last build: {what} changed");
             None
@@ -186,7 +186,7 @@ impl Probe {
         if saved.content != self.content {
             return mismatch("the content");
         }
-        if dir.read(MANIFEST_PATH).map(|b| hex128(xxh3_128(&b))) != Some(saved.manifest) {
+        if manifest_digest(publisher) != Some(saved.manifest) {
             return mismatch("the manifest");
         }
         if outputs != saved.outputs {
@@ -234,11 +234,11 @@ impl Probe {
         clean: bool,
         recorded: bool,
     ) -> Result<bool, WriteError> {
-        let Some((dir, _)) = &publisher.opened else {
+        if !publisher.is_open() {
             return Ok(false);
-        };
+        }
         let record = if clean {
-            self.record(dir, publisher, outputs, digest_of, recorded)
+            self.record(publisher, outputs, digest_of, recorded)
         } else {
             None
         };
@@ -246,13 +246,14 @@ impl Probe {
             Some(on_disk) => {
                 let mut bytes = serde_json::to_vec(&on_disk).expect("the fingerprint serializes");
                 bytes.push(b'\n');
-                if dir.read(FINGERPRINT_PATH).as_deref() != Some(&bytes[..]) {
-                    super::write_to(dir, FINGERPRINT_PATH, &bytes)?;
+                if publisher.read_state(FINGERPRINT_PATH, MAX_BYTES).as_deref() != Some(&bytes[..])
+                {
+                    publisher.write_state(FINGERPRINT_PATH, &bytes)?;
                 }
                 Ok(true)
             }
             None => {
-                dir.remove(FINGERPRINT_PATH)?;
+                publisher.remove_state(FINGERPRINT_PATH)?;
                 Ok(false)
             }
         }
@@ -260,12 +261,11 @@ impl Probe {
 
     fn record(
         self,
-        dir: &OutDir,
         publisher: &Publisher,
         outputs: &[(Arc<str>, Output)],
         digest_of: impl Fn(&str) -> Option<u64>,
         recorded: bool,
-    ) -> Option<OnDisk> {
+    ) -> Option<FingerprintFile> {
         // The history as the next build reads it: what this build recorded (its own bytes),
         // or else what it read, unless someone changed it while the build ran.
         let history = history_digest(&self.history_files)?;
@@ -282,25 +282,24 @@ impl Probe {
         let yielded: Vec<String> = outputs
             .iter()
             .map(|(path, _)| &**path)
-            .filter(|path| !publisher.manifest.contains(path))
+            .filter(|path| !publisher.manifest_lists(path))
             .map(str::to_string)
             .collect();
-        let outputs_digest = match output_digest(dir, publisher, &yielded, Racy::GiveUp(now_ns()))?
-        {
+        let outputs_digest = match publisher.output_stamps(&yielded, Racy::GiveUp(now_ns()))? {
             OutputDigest::Stamped(digest) => digest,
             OutputDigest::Racy => {
                 tracing::debug!("no fingerprint: outputs were written too recently to trust");
                 return None;
             }
         };
-        Some(OnDisk {
+        Some(FingerprintFile {
             format: FORMAT,
             tool: self.tool,
             settings: self.settings,
             history,
             content: self.content,
             racy,
-            manifest: hex128(xxh3_128(&dir.read(MANIFEST_PATH)?)),
+            manifest: manifest_digest(publisher)?,
             yielded,
             outputs: outputs_digest,
             files: outputs.len(),
@@ -312,28 +311,30 @@ impl Probe {
 /// The fingerprint in the publisher's folder, validated as untrusted input: `None` when there
 /// is none, it cannot be read, or names an output that is not a path inside the folder (or one
 /// the manifest lists). Never after an interrupted build: only a full one knows that folder.
-fn load(publisher: &Publisher) -> Option<OnDisk> {
-    let dir = &publisher.opened.as_ref()?.0;
-    if publisher.intent_on_disk {
+fn load(publisher: &Publisher) -> Option<FingerprintFile> {
+    if !publisher.is_open() || publisher.was_interrupted() {
         return None;
     }
-    let bytes = dir.read(FINGERPRINT_PATH)?;
-    if bytes.len() > MAX_BYTES {
-        return None;
-    }
-    let Ok(saved) = serde_json::from_slice::<OnDisk>(&bytes) else {
+    let bytes = publisher.read_state(FINGERPRINT_PATH, MAX_BYTES)?;
+    let Ok(saved) = serde_json::from_slice::<FingerprintFile>(&bytes) else {
         tracing::debug!("ignoring an unreadable {FINGERPRINT_PATH}");
         return None;
     };
     let foreign = saved
         .yielded
         .iter()
-        .any(|path| check_output_path(path).is_err() || publisher.manifest.contains(path));
+        .any(|path| check_output_path(path).is_err() || publisher.manifest_lists(path));
     if foreign {
         tracing::debug!("ignoring {FINGERPRINT_PATH}: it names outputs it cannot hold");
         return None;
     }
     Some(saved)
+}
+
+/// The hash of the manifest's bytes, as the fingerprint holds it.
+fn manifest_digest(publisher: &Publisher) -> Option<String> {
+    let bytes = publisher.read_state(MANIFEST_PATH, MAX_STATE_BYTES)?;
+    Some(hex128(xxh3_128(&bytes)))
 }
 
 fn hex128(hash: u128) -> String {

@@ -1,8 +1,9 @@
-//! The output folder's side of a fingerprint: every output folder's and file's stamp, digested.
+//! The output folder's side of a build's fingerprint (`deploy::fingerprint`): every owned
+//! file's and its folder's stamp, digested through the open folder.
 
-use super::super::dir::OutDir;
-use super::super::{Publisher, parent_of};
-use super::hex128;
+use crate::dir::OutDir;
+use crate::manifest::Manifest;
+use crate::parent_of;
 use crate::source::{FileStamp, on_network_file_system};
 use rayon::prelude::*;
 use rustix::fs::AtFlags;
@@ -10,9 +11,9 @@ use std::collections::HashMap;
 use std::os::fd::OwnedFd;
 use xxhash_rust::xxh3::Xxh3;
 
-/// What [`output_digest`] does with a stamp too recent to trust.
+/// What `Publisher::output_stamps` does with a stamp too recent to trust.
 #[derive(Clone, Copy)]
-pub(super) enum Racy {
+pub enum Racy {
     /// Digest it like any other: the digest is only compared with a saved one, which cannot
     /// hold a racy stamp.
     Allowed,
@@ -22,8 +23,8 @@ pub(super) enum Racy {
     GiveUp(i128),
 }
 
-/// The output folder, stamped by [`output_digest`].
-pub(super) enum OutputDigest {
+/// The output folder, stamped by `Publisher::output_stamps`.
+pub enum OutputDigest {
     /// The digest of every folder's and file's stamp.
     Stamped(String),
     /// A stamp was racy, and [`Racy::GiveUp`] said to stop.
@@ -33,9 +34,9 @@ pub(super) enum OutputDigest {
 /// The digest of the output folder as the manifest and `yielded` name it (each folder's
 /// identity, each file's stamp, through the open folder without following a link). `None` when
 /// a folder cannot be opened.
-pub(super) fn output_digest(
+pub(crate) fn output_digest(
     dir: &OutDir,
-    publisher: &Publisher,
+    manifest: &Manifest,
     yielded: &[String],
     racy: Racy,
 ) -> Option<OutputDigest> {
@@ -44,8 +45,7 @@ pub(super) fn output_digest(
         Racy::GiveUp(now) => stamp.is_racy(now),
     };
     // The manifest's paths come sorted: sorting again only places the few yielded ones.
-    let mut paths: Vec<&str> = publisher
-        .manifest
+    let mut paths: Vec<&str> = manifest
         .paths()
         .chain(yielded.iter().map(String::as_str))
         .collect();
@@ -112,5 +112,8 @@ pub(super) fn output_digest(
             None => hasher.update(b"\0missing"),
         }
     }
-    Some(OutputDigest::Stamped(hex128(hasher.digest128())))
+    Some(OutputDigest::Stamped(format!(
+        "{:032x}",
+        hasher.digest128()
+    )))
 }

@@ -72,7 +72,7 @@ fn a_racy_file_is_trusted_only_when_it_holds_the_text_the_build_read() {
         )
         .unwrap();
     assert!(saved);
-    let on_disk: OnDisk =
+    let on_disk: FingerprintFile =
         serde_json::from_slice(&std::fs::read(site.config.out_dir.join(FINGERPRINT_PATH)).unwrap())
             .unwrap();
     assert_eq!(

@@ -3,10 +3,11 @@
 //! (read as RFC 9309 reads it: `robots`),
 //! and an `llms.txt` of the site's (which wins over the tool's) that does not link the API.
 
-use super::robots;
+mod robots;
+
 use crate::config::SiteConfig;
 use crate::write::site_source;
-use std::io::Read;
+use crate::write::state_file::{Links, open_untrusted, read_head};
 
 /// The largest site file read: these are a few kilobytes.
 const MAX_BYTES: u64 = 1 << 20;
@@ -44,18 +45,11 @@ pub fn warnings(config: &SiteConfig) -> Vec<String> {
 }
 
 fn read_small(path: &camino::Utf8Path) -> Option<String> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .ok()?;
+    let file = open_untrusted(path.as_std_path(), Links::Refuse).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;
     }
-    let mut text = String::new();
-    file.take(MAX_BYTES).read_to_string(&mut text).ok()?;
-    Some(text)
+    String::from_utf8(read_head(file, MAX_BYTES).ok()?).ok()
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@
 //! files than a record holds ([`MAX_RECORDED_FILES`]).
 
 use crate::render::Output;
-use crate::safe_path::{MAX_RECORDED_FILES, check_output_path};
-use crate::state_file::Folder;
+use crate::write::state_file::Folder;
+use crate::write::{MAX_RECORDED_FILES, check_output_path};
 use camino::{Utf8Path, Utf8PathBuf};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -35,7 +35,7 @@ pub fn state_dir(history_file: &Utf8Path) -> Utf8PathBuf {
 const MAX_BYTES: u64 = 16 << 20;
 
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-struct Record {
+struct LastBuildFile {
     format: u32,
     base_url: String,
     out_dir: String,
@@ -74,7 +74,7 @@ impl LastBuild {
             Ok(bytes) => bytes?,
             Err(why) => return ignore(&why),
         };
-        let record: Record = match serde_json::from_slice(&bytes) {
+        let record: LastBuildFile = match serde_json::from_slice(&bytes) {
             Ok(record) => record,
             Err(err) => return ignore(&format!("not a record this version reads ({err})")),
         };
@@ -127,7 +127,7 @@ impl LastBuild {
         out_dir: &Utf8Path,
         base_url: &str,
     ) -> std::io::Result<()> {
-        let record = Record {
+        let record = LastBuildFile {
             format: FORMAT,
             base_url: base_url.to_string(),
             out_dir: out_dir.to_string(),
