@@ -11,11 +11,11 @@
 //!   no HTTP server, async runtime or file watcher);
 //! - no cycle between the modules of one crate (at any depth: `render::groups` and
 //!   `render::host_files`, or the engine's `db` and `workspace`), a use through a parent's
-//!   re-export (`super::Output`, where `mod.rs` has `pub use output::Output`) counting as a use
+//!   re-export (`super::Output`, where `render.rs` has `pub use output::Output`) counting as a use
 //!   of the module that defines it;
 //! - salsa input setters only in [`SETTERS_ONLY_IN`];
 //! - `Serialize` only in [`SERIALIZE_HOME`] and the [`SERIALIZE_EXCEPTIONS`];
-//! - a `//!` header on every file.
+//! - a `//!` header on every file, and no `mod.rs` (a module is `name.rs` beside `name/`).
 //!
 //! The rules are tables at the top, so a change of the architecture is a change of one table
 //! row (with its reason). Each check is a function over (path, text) pairs, and the unit tests
@@ -120,11 +120,11 @@ const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
 ];
 
 /// The only files that may call a salsa input setter (`x.set_field(db)….to(v)`).
-const SETTERS_ONLY_IN: &str = "crates/engine/src/workspace/";
+const SETTERS_ONLY_IN: &str = "crates/engine/src/workspace";
 
 /// Where the wire format lives: `Serialize` is derived (or implemented) only in the contract and
 /// in the engine's rendering...
-const SERIALIZE_HOME: &[&str] = &["crates/contract/src/", "crates/engine/src/render/"];
+const SERIALIZE_HOME: &[&str] = &["crates/contract/src", "crates/engine/src/render"];
 
 /// ...and for these types: (file or folder, type, why).
 const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
@@ -364,6 +364,7 @@ fn check_all(
         problems.extend(check_setters(file));
         problems.extend(check_serialize(file));
         problems.extend(check_header(file));
+        problems.extend(check_module_file(file));
     }
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     problems
@@ -464,7 +465,7 @@ fn check_links(manifests: &BTreeMap<String, Manifest>) -> Vec<Problem> {
 
 /// The crate and module a file is: `crates/engine/src/render/docs/mcp.rs` →
 /// `["engine", "render", "docs", "mcp"]`; `crates/write/src/dir.rs` → `["write", "dir"]`;
-/// `src/cli/mod.rs` → `["content-api", "cli"]`; a crate root (`lib.rs`, `main.rs`) → its crate.
+/// `src/cli.rs` → `["content-api", "cli"]`; a crate root (`lib.rs`, `main.rs`) → its crate.
 fn module_path(path: &str) -> Vec<String> {
     let (krate, inner) = match path.strip_prefix("crates/") {
         Some(rest) => {
@@ -513,7 +514,7 @@ fn resolve(from: &[String], path: &PathRef) -> Option<Vec<String>> {
 // ---- Cycles inside a crate. ----
 
 /// The names a module takes from its child modules (`pub use output::{Output, Chunk}` in
-/// `render/mod.rs`: `(render, Output)` → `render::output`), so a use of `super::Output` counts
+/// `render.rs`: `(render, Output)` → `render::output`), so a use of `super::Output` counts
 /// as a use of `render::output`.
 fn facades(files: &[File], modules: &BTreeSet<Vec<String>>) -> BTreeMap<Vec<String>, Vec<String>> {
     let mut names = BTreeMap::new();
@@ -687,7 +688,7 @@ fn strongly_connected<'a>(graph: &BTreeMap<&'a str, Vec<&'a str>>) -> Vec<Vec<&'
 
 /// `.set_x(…)` directly followed by `.to(` or `.with_durability(`: salsa's setter builder.
 fn check_setters(file: &File) -> Vec<Problem> {
-    if file.path.starts_with(SETTERS_ONLY_IN) {
+    if in_module(&file.path, SETTERS_ONLY_IN) {
         return Vec::new();
     }
     let t = &file.tokens;
@@ -778,7 +779,7 @@ fn serialized_types(tokens: &[lex::Token]) -> Vec<(String, usize)> {
 fn check_serialize(file: &File) -> Vec<Problem> {
     if SERIALIZE_HOME
         .iter()
-        .any(|home| file.path.starts_with(home))
+        .any(|home| in_module(&file.path, home))
     {
         return Vec::new();
     }
@@ -811,6 +812,26 @@ fn check_header(file: &File) -> Vec<Problem> {
         line: 1,
         rule: "header",
         message: "no `//!` header: open the file with what it owns (and what it does not)".into(),
+    }]
+}
+
+/// Whether `path` is the module `module` (a path without `.rs`): its file or a file of its
+/// folder.
+fn in_module(path: &str, module: &str) -> bool {
+    path.strip_prefix(module)
+        .is_some_and(|rest| rest == ".rs" || rest.starts_with('/'))
+}
+
+/// One module-file style: a module with submodules is `name.rs` beside its folder `name/`.
+fn check_module_file(file: &File) -> Vec<Problem> {
+    let Some(folder) = file.path.strip_suffix("/mod.rs") else {
+        return Vec::new();
+    };
+    vec![Problem {
+        path: file.path.to_string(),
+        line: 1,
+        rule: "module files",
+        message: format!("move it to `{folder}.rs`: a module is `name.rs` beside its folder"),
     }]
 }
 

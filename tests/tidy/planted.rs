@@ -11,7 +11,7 @@ fn clean() -> Vec<(String, String)> {
         ("src/main.rs", "//! The binary.\nfn main() {}\n"),
         ("src/lib.rs", "//! The library.\npub mod cli;\n"),
         (
-            "src/cli/mod.rs",
+            "src/cli.rs",
             "//! Commands.\nuse content_api_engine::render;\n",
         ),
         ("crates/model/src/lib.rs", "//! Values.\npub struct Post;\n"),
@@ -20,7 +20,7 @@ fn clean() -> Vec<(String, String)> {
             "//! Engine.\npub mod render;\nuse content_api_model as model;\n",
         ),
         (
-            "crates/engine/src/render/mod.rs",
+            "crates/engine/src/render.rs",
             "//! Bytes.\nuse crate::model::Post;\nmod a;\nmod b;\npub use b::thing;\n\
              #[derive(serde::Serialize)]\npub struct Wire;\n",
         ),
@@ -187,6 +187,18 @@ fn a_crate_depending_on_a_layer_its_row_does_not_name_is_reported() {
     assert!(problems[0].message.contains("`engine` depends on `source`"));
 }
 
+#[test]
+fn a_mod_rs_file_is_reported() {
+    let files = planted(
+        "crates/engine/src/render/docs/mod.rs",
+        "//! Docs.\npub fn f() {}\n",
+    );
+    assert_eq!(
+        reported(&files),
+        ["crates/engine/src/render/docs/mod.rs:1: [module files]"]
+    );
+}
+
 fn clone_problem(p: &Problem) -> Problem {
     Problem {
         path: p.path.clone(),
@@ -228,11 +240,11 @@ fn a_cycle_between_the_top_modules_of_a_crate_is_reported() {
 #[test]
 fn a_cycle_between_nested_sibling_modules_is_reported() {
     let mut files = planted(
-        &format!("{RENDER}/mod.rs"),
+        &format!("{RENDER}.rs"),
         "//! Bytes.\nuse crate::model::Post;\nmod a;\nmod b;\nmod docs;\n",
     );
     files.push((
-        format!("{RENDER}/docs/mod.rs"),
+        format!("{RENDER}/docs.rs"),
         "//! Docs.\nmod x;\nmod y;\n".into(),
     ));
     files.push((
@@ -288,9 +300,9 @@ fn a_use_of_the_parents_own_item_is_not_a_cycle() {
 
 #[test]
 fn a_cycle_through_the_parents_re_export_is_reported() {
-    // `a` uses `b::thing`; `b` uses `super::Helper`, which `render/mod.rs` takes from `a`.
+    // `a` uses `b::thing`; `b` uses `super::Helper`, which `render.rs` takes from `a`.
     let mut files = planted(
-        &format!("{RENDER}/mod.rs"),
+        &format!("{RENDER}.rs"),
         "//! Bytes.\nmod a;\nmod b;\npub use a::Helper;\npub use b::thing;\n",
     );
     files.retain(|(p, _)| !p.ends_with("render/b.rs"));
@@ -325,7 +337,7 @@ fn a_salsa_setter_outside_workspace_is_reported() {
     );
     let mut allowed = clean();
     allowed.push((
-        "crates/engine/src/workspace/mod.rs".into(),
+        "crates/engine/src/workspace.rs".into(),
         "//! W.\nfn f() { s.set_today(db).to(x); }\n".into(),
     ));
     let problems = check_all(&allowed, &manifests(), &[]);

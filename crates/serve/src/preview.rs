@@ -34,7 +34,7 @@ pub const PREVIEW_SCRIPT_PATH: &str = "/__preview.js";
 /// The URL path of the current diagnostics (JSON).
 const DIAGNOSTICS_PATH: &str = "/__diagnostics";
 /// The live-reload script.
-const SCRIPT: &str = include_str!("live.js");
+const SCRIPT: &str = include_str!("preview/live.js");
 /// Added before `</body>` of every HTML page served.
 const SCRIPT_TAG: &str = "<script src=\"/__preview.js\" defer></script>\n";
 /// How many rebuilds the landing page lists.
