@@ -688,7 +688,7 @@ fn strongly_connected<'a>(graph: &BTreeMap<&'a str, Vec<&'a str>>) -> Vec<Vec<&'
 
 /// `.set_x(…)` directly followed by `.to(` or `.with_durability(`: salsa's setter builder.
 fn check_setters(file: &File) -> Vec<Problem> {
-    if in_module(&file.path, SETTERS_ONLY_IN) {
+    if in_module(file.path, SETTERS_ONLY_IN) {
         return Vec::new();
     }
     let t = &file.tokens;
