@@ -777,10 +777,7 @@ fn serialized_types(tokens: &[lex::Token]) -> Vec<(String, usize)> {
 }
 
 fn check_serialize(file: &File) -> Vec<Problem> {
-    if SERIALIZE_HOME
-        .iter()
-        .any(|home| in_module(&file.path, home))
-    {
+    if SERIALIZE_HOME.iter().any(|home| in_module(file.path, home)) {
         return Vec::new();
     }
     serialized_types(&file.tokens)
