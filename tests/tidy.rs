@@ -32,7 +32,8 @@ use std::path::Path;
 // ---- The rules. ----
 
 /// Each crate of the workspace and the workspace crates it may depend on, for its tests too:
-/// (crate, crates, why).
+/// (crate, crates, why). Bottom to top, as the root `Cargo.toml` lists them: a row names only
+/// crates of the rows above it.
 const LAYERS: &[(&str, &[&str], &str)] = &[
     ("model", &[], "plain values: the bottom layer"),
     (
@@ -72,6 +73,11 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
         "it turns events into changes and reads no content",
     ),
     (
+        "verify",
+        &["contract"],
+        "it checks a site over HTTP against the contract",
+    ),
+    (
         "serve",
         &["model", "contract", "write", "deploy"],
         "it serves what `write` published (and the history's removed paths) by the contract's \
@@ -81,11 +87,6 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
         "mcp",
         &["contract", "write", "verify"],
         "it answers the contract's tools from a published folder or a live site",
-    ),
-    (
-        "verify",
-        &["contract"],
-        "it checks a site over HTTP against the contract",
     ),
 ];
 
@@ -381,6 +382,19 @@ fn workspace_crate(dependency: &str) -> Option<&str> {
 /// not, and every crate without a row.
 fn check_layers(manifests: &BTreeMap<String, Manifest>) -> Vec<Problem> {
     let mut problems = Vec::new();
+    for (at, (name, allowed, _)) in LAYERS.iter().enumerate() {
+        for inner in allowed
+            .iter()
+            .filter(|inner| !LAYERS[..at].iter().any(|(above, ..)| above == *inner))
+        {
+            problems.push(Problem {
+                path: "tests/tidy.rs".into(),
+                line: 1,
+                rule: "layers",
+                message: format!("`{name}`'s row names `{inner}`, which is not a row above it"),
+            });
+        }
+    }
     for (name, manifest) in manifests {
         let path = format!("crates/{name}/Cargo.toml");
         let Some((_, allowed, why)) = LAYERS.iter().find(|(layer, ..)| layer == name) else {
