@@ -1,13 +1,13 @@
 //! The long soak of the storm test (issue 11): many random edit storms through the real
 //! daemon, each compared byte for byte with a fresh `--once` build. Prints equal / total per
 //! pace, and the seed of every storm that ended different (rerun one with
-//! `STORM_SEED=<seed> cargo test --test storm`).
+//! `STORM_SEED=<seed> cargo test --test integration storm::`).
 //!
 //! `cargo bench --bench storm_soak`; `STORM_RUNS=<n>` burst storms (default 100, seeds from
 //! `STORM_FIRST`, default 1), a tenth as many human-paced ones; stops early after
 //! `STORM_MINUTES` (default 20).
 
-#[path = "../tests/storm_harness/mod.rs"]
+#[path = "../tests/storm_harness.rs"]
 mod storm_harness;
 
 use std::time::{Duration, Instant};

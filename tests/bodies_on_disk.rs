@@ -3,7 +3,7 @@
 //! that held every body, and a body that changed in between must stop the build, not be
 //! published unchecked.
 
-mod common;
+use crate::common;
 
 use common::*;
 use content_api::content::{FileContents, Scan};

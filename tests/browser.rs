@@ -7,17 +7,14 @@
 //!   has no horizontal scroll on a 390 px phone, reloads by itself when its file changes, and
 //!   shows a content error over the page until it is fixed.
 //!
-//! Skipped when no chromium is installed, unless `CONTENT_API_REQUIRE_BROWSER` is set (CI).
+//! Without chromium, they follow `common::need`'s rule.
 //! With `CONTENT_API_SCREENSHOTS=DIR`, screenshots of both pages (1280 px desktop, 390 px
 //! phone) are written to DIR (the ones in `docs/` come from there).
 
-mod browser {
-    pub mod cdp;
-}
-mod common;
+pub mod cdp;
 
-use browser::cdp::{Browser, Page, chromium};
-use common::Preview;
+use crate::common::Preview;
+use cdp::{Browser, Page, chromium};
 use std::path::Path;
 
 const NEWEST_POST: &str = "blog/en/2026-11-08_a-remote-week-in-salento.md";

@@ -1,23 +1,22 @@
 //! The GitHub Actions workflow the deploy guide gives (`docs/ci/github-actions.yml`), and the
-//! project's own release workflow (`.github/workflows/release.yml`: `ci_workflow/release.rs`):
+//! project's own release workflow (`.github/workflows/release.yml`, in `ci_workflow/release.rs`).
 //!
-//! - `actionlint` (with `shellcheck` for its `run:` scripts) passes both. Skipped with a printed
-//!   reason when `actionlint` is not installed, unless `CONTENT_API_REQUIRE_ACTIONLINT` is set
-//!   (`.ci/run` sets it, and installs both); `CONTENT_API_ACTIONLINT` names the binary;
+//! - `actionlint` (with `shellcheck` for its `run:` scripts) passes both; without either, the
+//!   test follows `common::need`'s rule (`.ci/run` installs both; `CONTENT_API_ACTIONLINT`
+//!   names the binary);
 //! - the deploy workflow's shape: the site's own `npm ci` and `npm run build` (content-api from
 //!   the npm package, nothing compiled), one deploy of the whole `dist/`, one run at a time,
 //!   no permission beyond reading the repository, a time limit, secrets in the deploy step
 //!   only, nothing cached or pushed back (the live site is the memory);
 //! - its schedule is the site's midnight every day of two years, daylight saving included.
 
-mod common;
+use crate::common::{self, need};
 
 use saphyr::{LoadableYamlNode, YamlOwned as Yaml};
 use std::path::PathBuf;
 use std::process::Command;
 
 const WORKFLOW: &str = "docs/ci/github-actions.yml";
-#[path = "ci_workflow/release.rs"]
 mod release;
 use release::RELEASE;
 
@@ -73,39 +72,12 @@ fn position(steps: &[(String, &Yaml)], starts: &str) -> usize {
         .unwrap_or_else(|| panic!("{WORKFLOW} has no step named `{starts}...`"))
 }
 
-/// `actionlint`, from `CONTENT_API_ACTIONLINT` or PATH; `None` (with the reason printed) when
-/// it is not installed, a failure when `CONTENT_API_REQUIRE_ACTIONLINT` is set.
+/// `actionlint` (from `CONTENT_API_ACTIONLINT` or PATH), once `shellcheck` is there too: a
+/// lint without it would pass the `run:` scripts unread.
 fn actionlint() -> Option<PathBuf> {
-    let found = std::env::var_os("CONTENT_API_ACTIONLINT")
-        .map(PathBuf::from)
-        .or_else(|| on_path("actionlint"));
-    let required = std::env::var_os("CONTENT_API_REQUIRE_ACTIONLINT").is_some();
-    match found {
-        Some(path) => {
-            if required {
-                assert!(
-                    on_path("shellcheck").is_some(),
-                    "CONTENT_API_REQUIRE_ACTIONLINT is set, but shellcheck (which actionlint runs on every `run:` script) is not on PATH"
-                );
-            }
-            Some(path)
-        }
-        None if required => panic!(
-            "CONTENT_API_REQUIRE_ACTIONLINT is set, but actionlint is not installed (PATH, or CONTENT_API_ACTIONLINT); .ci/run installs it"
-        ),
-        None => {
-            eprintln!(
-                "skipped: actionlint is not installed (PATH, or CONTENT_API_ACTIONLINT); set CONTENT_API_REQUIRE_ACTIONLINT=1 to make that a failure"
-            );
-            None
-        }
-    }
-}
-
-fn on_path(program: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|path| path.is_file())
+    let actionlint = need::ACTIONLINT.program()?;
+    need::SHELLCHECK.program()?;
+    Some(actionlint)
 }
 
 /// The workflow the README gives, and the project's own release workflow.

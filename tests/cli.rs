@@ -3,7 +3,7 @@
 //! progress line (terminals only), completions and the man page, and the first line of a bare
 //! `content-api`.
 
-mod common;
+use crate::common;
 
 use common::{EN_POST, EN_POST_TEXT, Site, TODAY, snapshot};
 use std::io::{BufRead, BufReader};
@@ -262,17 +262,13 @@ fn quiet_hides_information_and_verbose_shows_the_phases() {
 
 /// Runs `args` under a pseudo-terminal (util-linux `script`), so stderr is a terminal.
 fn run_on_terminal(dir: &Path, args: &str, env: &[(&str, &str)]) -> Option<String> {
-    if Command::new("script").arg("--version").output().is_err() {
-        common::skip_unless_required("util-linux `script` is not installed");
-        return None;
-    }
+    let script = common::need::SCRIPT.program()?;
     let line = format!("{} {args}", common::BIN);
-    let output = run_cmd_in_pty(dir, &line, env);
-    Some(output)
+    Some(run_cmd_in_pty(&script, dir, &line, env))
 }
 
-fn run_cmd_in_pty(dir: &Path, line: &str, env: &[(&str, &str)]) -> String {
-    let mut command = Command::new("script");
+fn run_cmd_in_pty(script: &Path, dir: &Path, line: &str, env: &[(&str, &str)]) -> String {
+    let mut command = Command::new(script);
     command
         .args(["-qec", line, "/dev/null"])
         .current_dir(dir)
@@ -558,10 +554,10 @@ fn completions_and_man_page_come_from_the_command_definition() {
             assert!(text.contains(word), "{shell} completion lacks {word}");
         }
     }
-    if Command::new("bash").arg("--version").output().is_ok() {
+    if let Some(bash) = common::need::BASH.program() {
         let script = stdout(&run(dir.path(), &["completions", "bash"], &[]));
         std::fs::write(dir.path().join("c.bash"), script).unwrap();
-        let syntax = Command::new("bash")
+        let syntax = Command::new(bash)
             .arg("-n")
             .arg(dir.path().join("c.bash"))
             .output()

@@ -10,17 +10,14 @@
 //! `CONTENT_API_CONFORMANCE_BIN` replaces the binary under test (default: this build's), to
 //! measure another version with the same checks.
 //!
-//! nginx and wrangler are found on `PATH` (or `CONTENT_API_NGINX`, `CONTENT_API_WRANGLER`).
-//! Absent, their test says so and passes, unless `CONTENT_API_REQUIRE_HOSTS=1` (set by
-//! `.ci/run`), which makes a missing host a failure.
+//! nginx and wrangler are found on `PATH` (or `CONTENT_API_NGINX`, `CONTENT_API_WRANGLER`);
+//! absent, their test follows `common::need`'s rule.
 
-mod common;
-#[path = "conformance/hosts.rs"]
-mod hosts;
+pub mod hosts;
 
-use common::{SAMPLE_TODAY, copy_sample_content, repo};
+use crate::common::{self, SAMPLE_TODAY, copy_sample_content, need, repo};
 use content_api::verify::{Http, Target, checks, client};
-use hosts::{Host, find_program, free_port};
+use hosts::{Host, free_port};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::os::unix::process::CommandExt;
@@ -43,6 +40,7 @@ fn binary() -> PathBuf {
 /// `watch.toml`).
 fn build(content: &Path, out: &Path) {
     let output = Command::new(binary())
+        .env_remove("CI")
         .args(["--once", "--today", SAMPLE_TODAY])
         .arg("--content")
         .arg(content)
@@ -128,6 +126,7 @@ impl Fixture {
     /// `content-api verify URL` with this fixture's settings.
     fn verify(&self, url: &str) -> std::process::Output {
         Command::new(binary())
+            .env_remove("CI")
             .args(["verify", url])
             .arg("--content")
             .arg(self.content())
@@ -195,6 +194,7 @@ fn serve_holds_the_contract() {
     let fixture = Fixture::new();
     let mut serve = Command::new(binary());
     serve
+        .env_remove("CI")
         .args(["serve", "--addr", "127.0.0.1:0", "--today", SAMPLE_TODAY])
         .arg("--content")
         .arg(fixture.content())
@@ -343,18 +343,14 @@ fn default_site_answers(addr: SocketAddr) -> Vec<String> {
 
 #[test]
 fn nginx_holds_the_contract() {
-    let Some(nginx) = find_program("CONTENT_API_NGINX", "nginx") else {
+    let Some(nginx) = need::NGINX.program() else {
         return;
     };
     if !Path::new(DEBIAN_NGINX)
         .join("sites-available/default")
         .is_file()
     {
-        assert!(
-            std::env::var_os("CONTENT_API_REQUIRE_HOSTS").is_none(),
-            "Debian's nginx configuration ({DEBIAN_NGINX}) is required (CONTENT_API_REQUIRE_HOSTS is set)"
-        );
-        eprintln!("skipped: no Debian nginx configuration in {DEBIAN_NGINX}");
+        need::NGINX.missing(&format!("no Debian nginx configuration in {DEBIAN_NGINX}"));
         return;
     }
     let fixture = Fixture::new();
@@ -396,6 +392,7 @@ fn nginx_holds_the_contract() {
     };
     // The README's recipe: the printed block beside the default site, on the same port.
     let printed = Command::new(binary())
+        .env_remove("CI")
         .args(["hosting", "nginx", "--listen", &addr.to_string()])
         .arg("--out")
         .arg(fixture.out())
@@ -424,7 +421,7 @@ fn nginx_holds_the_contract() {
 
 #[test]
 fn cloudflare_pages_holds_the_contract() {
-    let Some(wrangler) = find_program("CONTENT_API_WRANGLER", "wrangler") else {
+    let Some(wrangler) = need::WRANGLER.program() else {
         return;
     };
     let fixture = Fixture::new();
@@ -448,6 +445,7 @@ fn cloudflare_pages_holds_the_contract() {
 fn serve_in(site: &Path, today: &str) -> (Host, SocketAddr) {
     let mut serve = Command::new(binary());
     serve
+        .env_remove("CI")
         .args(["serve", "--addr", "127.0.0.1:0", "--today", today])
         .current_dir(site);
     spawn_serve(serve, &site.join("serve.log"))
@@ -485,6 +483,7 @@ fn verify_passes_on_the_quick_start_site_with_one_post_and_no_series_or_tags() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path();
     let init = Command::new(binary())
+        .env_remove("CI")
         .arg("init")
         .current_dir(site)
         .output()
@@ -510,6 +509,7 @@ fn verify_passes_on_the_quick_start_site_with_one_post_and_no_series_or_tags() {
     // A day after any date `init` writes.
     let (_host, addr) = serve_in(site, "2999-01-01");
     let verified = Command::new(binary())
+        .env_remove("CI")
         .args(["verify", &format!("http://{addr}")])
         .current_dir(site)
         .output()
@@ -557,6 +557,7 @@ fn verify_stops_at_its_time_limit_and_lists_what_it_did_not_check() {
     });
     let dir = tempfile::tempdir().unwrap();
     let verified = Command::new(binary())
+        .env_remove("CI")
         .args(["verify", &format!("http://{addr}"), "--timeout", "1"])
         .current_dir(dir.path())
         .output()

@@ -1,9 +1,9 @@
-//! Compatibility with a real site's content (`../shared/corpus/xergioalex`: ignored by default,
-//! since a fresh clone lacks it; `cargo test --test corpus -- --ignored` where it is),
-//! built as of 2026-11-22: the counts of CONTENT_FORMAT.md section 6, series order, draft
-//! renumbering, valid JSON everywhere.
+//! Compatibility with a real site's content (`../shared/corpus/xergioalex`: ignored by
+//! default, since a fresh clone lacks it; `cargo test --test integration -- --ignored corpus::`
+//! where it is), built as of 2026-11-22: the counts of CONTENT_FORMAT.md section 6, series
+//! order, draft renumbering, valid JSON everywhere.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;
@@ -18,7 +18,7 @@ fn count_files(dir: &Path) -> usize {
 }
 
 #[test]
-#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test corpus -- --ignored"]
+#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test integration -- --ignored corpus::"]
 fn the_real_corpus_builds_with_the_documented_counts() {
     let corpus = corpus();
     let out = tempfile::tempdir().unwrap();
@@ -75,7 +75,7 @@ fn the_real_corpus_builds_with_the_documented_counts() {
 }
 
 #[test]
-#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test corpus -- --ignored"]
+#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test integration -- --ignored corpus::"]
 fn series_are_listed_by_latest_chapter_then_order_then_slug() {
     let corpus = corpus();
     let out = tempfile::tempdir().unwrap();
@@ -127,7 +127,7 @@ fn series_are_listed_by_latest_chapter_then_order_then_slug() {
 }
 
 #[test]
-#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test corpus -- --ignored"]
+#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test integration -- --ignored corpus::"]
 fn a_draft_chapter_renumbers_the_chapters_after_it() {
     let corpus = corpus();
     let out = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
 //! Output bytes depend on the content only: not on the order files are found in, the order
 //! salsa ids are handed out, or which thread ran which query.
 
-mod common;
+use crate::common;
 
 use common::*;
 use content_api::workspace::{Lifetime, Workspace};

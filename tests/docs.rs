@@ -3,7 +3,7 @@
 //! catalog against RFC 9727's shape), every URL anywhere in the output folder resolves to a file
 //! of the same build (the link checker), and edits rewrite exactly the documents they should.
 
-mod common;
+use crate::common;
 
 use common::*;
 use content_api::build;
@@ -756,7 +756,7 @@ fn a_large_synthetic_corpus_gets_every_document_and_no_dangling_link() {
 }
 
 #[test]
-#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test docs -- --ignored"]
+#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test integration -- --ignored docs::"]
 fn the_real_corpus_gets_every_document_and_no_dangling_link() {
     let corpus = corpus();
     let out = tempfile::tempdir().unwrap();

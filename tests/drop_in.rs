@@ -10,13 +10,10 @@
 //! for the next build to read.
 //!
 //! wrangler is found as in `tests/conformance.rs` (`CONTENT_API_WRANGLER`, `PATH`); absent, the
-//! tests say so and pass unless `CONTENT_API_REQUIRE_HOSTS=1` (set by `.ci/run`).
+//! tests follow `common::need`'s rule.
 
-mod common;
-#[path = "conformance/hosts.rs"]
-mod hosts;
-
-use common::{SAMPLE_TODAY, copy_sample_content, repo};
+use crate::common::{self, SAMPLE_TODAY, copy_sample_content, need, repo};
+use crate::conformance::hosts;
 use content_api::deploy::{DEPLOY_RECORD_PATH, DeployRecord};
 use content_api::verify::client::{Reply, request};
 use content_api::verify::{Http, Target, checks};
@@ -171,6 +168,7 @@ impl Sites {
 
 fn build(site: &Path) {
     let output = Command::new(env!("CARGO_BIN_EXE_content-api"))
+        .env_remove("CI")
         .args(["build", "--today", SAMPLE_TODAY])
         .current_dir(site)
         .output()
@@ -279,7 +277,7 @@ fn conformance(target: &Target, addr: SocketAddr, host: &str, functions: bool) {
 }
 
 fn drop_in_on_pages(functions: bool) {
-    let Some(wrangler) = hosts::find_program("CONTENT_API_WRANGLER", "wrangler") else {
+    let Some(wrangler) = need::WRANGLER.program() else {
         return;
     };
     let (sites, target) = Sites::new(functions);
@@ -435,6 +433,7 @@ fn seed_shaped_site(wrangler: &Path) -> (tempfile::TempDir, hosts::Host, SocketA
 
 fn verify(site: &Path, addr: SocketAddr, flags: &[&str]) -> (Option<i32>, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_content-api"))
+        .env_remove("CI")
         .args(["verify", &format!("http://{addr}")])
         .args(flags)
         .current_dir(site)
@@ -459,7 +458,7 @@ fn about<'a>(report: &'a str, url: &str) -> Vec<&'a str> {
 
 #[test]
 fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_strict() {
-    let Some(wrangler) = hosts::find_program("CONTENT_API_WRANGLER", "wrangler") else {
+    let Some(wrangler) = need::WRANGLER.program() else {
         return;
     };
     // Each finding once: the llms.txt warning is the discovery documents' check's alone.

@@ -5,12 +5,11 @@
 //! as it was (same files, same bytes, same modification times). Every run has a time limit
 //! (see `common::TIMEOUT`), so a hang fails the test instead of stalling the suite.
 
-mod common;
+use crate::common;
 
 use common::{EN_POST, EN_POST_TEXT, ES_POST, ES_POST_TEXT, SERIES, Site, TAG, TODAY, post_with};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
-use std::process::Command;
 
 /// Asserts a content-error run: exit 1, `errors` errors reported and counted in the summary,
 /// and `out/` exactly as `before`.
@@ -69,12 +68,11 @@ fn unreadable_post_is_an_error() {
     let path = site.path(EN_POST);
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
     let run = if std::fs::read(&path).is_ok() {
-        let Some(run) = build_as_nobody(&site) else {
+        let Some(setpriv) = common::need::SETPRIV.program() else {
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-            common::skip_unless_required("chmod 000 does not stop reads and `setpriv` is missing");
             return;
         };
-        run
+        build_as_nobody(&site, &setpriv)
     } else {
         site.build()
     };
@@ -511,12 +509,9 @@ fn impossible_today() {
     common::assert_same(&before, &site.out_snapshot());
 }
 
-/// The site's build run as `nobody` (for a root test run: permissions then apply), with the
-/// site's folders opened to it. `None` without `setpriv`.
-fn build_as_nobody(site: &Site) -> Option<common::Run> {
-    if Command::new("setpriv").arg("--version").output().is_err() {
-        return None;
-    }
+/// The site's build run as `nobody` through `setpriv` (for a root test run: permissions then
+/// apply), with the site's folders opened to it.
+fn build_as_nobody(site: &Site, setpriv: &std::path::Path) -> common::Run {
     // Let `nobody` reach and read the site (the post itself stays 000).
     let mut folder = Some(site.root());
     while let Some(dir) = folder {
@@ -539,11 +534,11 @@ fn build_as_nobody(site: &Site) -> Option<common::Run> {
         "--today",
         TODAY,
     ]);
-    Some(common::run_binary_cmd(
+    common::run_binary_cmd(
         site.root(),
-        "setpriv",
+        setpriv.to_str().unwrap(),
         &args,
         &[],
         common::TIMEOUT,
-    ))
+    )
 }

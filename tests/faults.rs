@@ -2,7 +2,7 @@
 //! reproduces one fault as a user meets it, through the binary, and checks the behaviour the
 //! user relies on.
 
-mod common;
+use crate::common;
 
 use common::{EN_POST, EN_POST_TEXT, Site, TODAY};
 use std::path::{Path, PathBuf};
@@ -305,6 +305,7 @@ impl Daemon {
         .unwrap();
         let (child, log) = common::spawn_logged(
             Command::new(common::BIN)
+                .env_remove("CI")
                 .args(["--content", "content", "--out", out, "--today", TODAY])
                 .current_dir(site.root())
                 .env("RUST_LOG", "info,salsa=warn"),
@@ -450,7 +451,7 @@ fn a_deleted_subfolder_of_the_output_is_restored_by_the_daemon() {
     );
 }
 
-/// A tiny tmpfs, mounted for the test (root only; the test is skipped elsewhere).
+/// A tiny tmpfs, mounted for the test (root only: elsewhere, `common::need::ROOT`'s rule).
 struct Tmpfs(PathBuf);
 
 impl Tmpfs {
@@ -485,7 +486,7 @@ impl Drop for Tmpfs {
 fn a_write_that_fails_for_lack_of_space_is_retried_until_it_succeeds() {
     let site = Site::new();
     let Some(disk) = Tmpfs::mount(site.root().join("disk"), "4m") else {
-        common::skip_unless_required("cannot mount a tmpfs here (needs root)");
+        common::need::ROOT.missing("cannot mount a tmpfs here");
         return;
     };
     let daemon = Daemon::start(&site, "disk/out");
@@ -554,6 +555,7 @@ impl Server {
     fn start(site: &Site) -> Server {
         Server(common::Served::spawn(
             Command::new(common::BIN)
+                .env_remove("CI")
                 .args(["serve", "--addr", "127.0.0.1:0", "--content", "content"])
                 .args(["--out", "out", "--today", TODAY])
                 .current_dir(site.root())

@@ -11,7 +11,7 @@
 //!
 //! Whether a build reused the fingerprint is read from its summary line, which says so.
 
-mod common;
+use crate::common;
 
 use common::*;
 use content_api::deploy::DEPLOY_RECORD_PATH;

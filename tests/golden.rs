@@ -1,7 +1,7 @@
 //! The committed `out/` is the build of the bundled `content/`: anyone opening the repository
 //! sees the API, and any change to the output shows up as a reviewed diff.
 
-mod common;
+use crate::common;
 
 use content_api::deploy::{DEPLOY_RECORD_PATH, DeployRecord};
 

@@ -12,8 +12,7 @@
 //! - Builds that keep nothing between deploys read the live site's deploy record
 //!   (`history/live_site.rs`).
 
-mod common;
-#[path = "history/live_site.rs"]
+use crate::common;
 mod live_site;
 
 use common::*;
@@ -414,6 +413,7 @@ impl ServeCommand {
     fn start(site: &Site) -> ServeCommand {
         ServeCommand(common::Served::spawn(
             std::process::Command::new(BIN)
+                .env_remove("CI")
                 .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
                 .current_dir(site.root())
                 .stderr(std::process::Stdio::null()),

@@ -10,7 +10,7 @@
 //! - any other file of the site in the way stops the build, names the files grouped by folder,
 //!   writes nothing.
 
-mod common;
+use crate::common;
 
 use common::*;
 use content_api::write::{MANIFEST_PATH, OWNED_BLOCK_BEGIN, OWNED_BLOCK_END};

@@ -8,7 +8,7 @@
 //! but the lagging documents) with a fresh build, then publishes the documents lane and
 //! compares everything.
 
-mod common;
+use crate::common;
 
 use common::{copy_sample_content, fresh_build, read_tree, sample_config_in, sample_today};
 use content_api::config::SiteConfig;

@@ -1,4 +1,4 @@
-//! `content-api mcp`, the site's tools over stdio, with real clients:
+//! `content-api mcp`, the site's tools over stdio, with two real clients.
 //!
 //! - a raw JSON-RPC client (`common/mcp_client.rs`, always runs): every tool against a built
 //!   sample site (`--out`) and against a live site (`--site`, `content-api serve` on loopback);
@@ -7,17 +7,17 @@
 //!   endless body or redirecting to another port, and a folder with a FIFO, links leading out
 //!   of it and an oversized file at tools' paths;
 //! - the official MCP Python SDK (PyPI `mcp`, `tests/mcp/client.py`): the same calls. Skipped
-//!   when no Python with `mcp` is found (`CONTENT_API_PYTHON`, else `python3`), unless
-//!   `CONTENT_API_REQUIRE_MCP` is set (as `.ci/run` does), which turns the skip into a failure.
+//!   when no Python with `mcp` is found (`CONTENT_API_PYTHON`, else `python3`), by
+//!   `common::need`'s rule.
 
-mod common;
+use crate::common::{self, need};
 
 use common::{McpClient, Preview, assert_results, built_sample, card_tools, cases};
 use content_api::mcp::MAX_API_FILE_BYTES;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -74,6 +74,7 @@ fn every_tool_answers_from_a_live_site_through_its_index() {
     assert_results("--site …/api/index.json", &cases[..1], &[result]);
     // A site (here a folder of it) without /api/index.json is refused before serving.
     let output = Command::new(common::BIN)
+        .env_remove("CI")
         .args(["mcp", "--site", &format!("{origin}/blog")])
         .stdin(Stdio::null())
         .output()
@@ -89,6 +90,7 @@ fn a_folder_without_a_build_and_a_site_without_an_api_are_refused() {
     let empty = tempfile::tempdir().unwrap();
     let run = |args: &[&str]| {
         Command::new(common::BIN)
+            .env_remove("CI")
             .arg("mcp")
             .args(args)
             .stdin(Stdio::null())
@@ -190,6 +192,7 @@ fn a_redirect_to_another_origin_is_refused_naming_where_it_leads() {
         let _ = stream.write_all(reply.as_bytes());
     });
     let child = Command::new(common::BIN)
+        .env_remove("CI")
         .args(["mcp", "--site", &origin])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -262,26 +265,20 @@ fn a_fifo_a_link_out_of_the_folder_and_a_huge_file_are_refused_without_waiting()
     assert!(client.close().success());
 }
 
-/// A Python with the MCP SDK: `CONTENT_API_PYTHON`, else `python3`. `None` (the test skips)
-/// when there is none, unless `CONTENT_API_REQUIRE_MCP` is set.
-fn python_with_mcp() -> Option<String> {
-    let python = std::env::var("CONTENT_API_PYTHON").unwrap_or_else(|_| "python3".into());
+/// A Python with the MCP SDK: `CONTENT_API_PYTHON`, else `python3`; `None` after
+/// `common::need`'s rule when there is none.
+fn python_with_mcp() -> Option<PathBuf> {
+    let python = need::PYTHON_MCP.program()?;
     let found = Command::new(&python)
         .args(["-c", "import mcp.client.stdio"])
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|status| status.success());
-    if found {
-        return Some(python);
+    if !found {
+        need::PYTHON_MCP.missing(&format!("{} has no MCP SDK", python.display()));
+        return None;
     }
-    let why = format!(
-        "no Python with the MCP SDK (`{python} -c 'import mcp'` failed; pip install 'mcp>=2.3,<3', or set CONTENT_API_PYTHON)"
-    );
-    if std::env::var_os("CONTENT_API_REQUIRE_MCP").is_some() {
-        panic!("CONTENT_API_REQUIRE_MCP is set but there is {why}");
-    }
-    eprintln!("skipped: {why} (set CONTENT_API_REQUIRE_MCP=1 to fail instead)");
-    None
+    Some(python)
 }
 
 #[test]

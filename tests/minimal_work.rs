@@ -1,7 +1,7 @@
 //! Minimal work is asserted, not assumed: salsa's `WillExecute` events show which queries ran
 //! for an edit, and the publish report shows which files were written.
 
-mod common;
+use crate::common;
 
 use common::{
     copy_sample_content, query_names, runs_of, sample_config_in, sample_today, synthetic,

@@ -4,15 +4,12 @@
 //! with no `cargo` or `rustc` on `PATH`, then the site's own `npm run build`.
 //!
 //! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, and a
-//! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests say so and pass,
-//! unless `CONTENT_API_REQUIRE_TOOLS` is set (CI), where that is a failure.
+//! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests follow
+//! `common::need`'s rule.
 
-#[path = "npm_package/astro.rs"]
 mod astro;
-#[allow(dead_code)] // The browser tests use more of it.
-#[path = "browser/cdp.rs"]
-mod cdp;
-mod common;
+use crate::browser::cdp;
+use crate::common::{self, need};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -34,16 +31,15 @@ fn host_platform_package() -> Option<&'static str> {
     }
 }
 
-/// The tarballs' folder and this machine's platform package, or `None` (said) to skip.
+/// The tarballs' folder and this machine's platform package; `None` after `common::need`'s
+/// rule without them.
 fn packages() -> Option<(PathBuf, &'static str)> {
     let Some(dir) = std::env::var_os("CONTENT_API_NPM_PACKAGES").map(PathBuf::from) else {
-        common::skip_unless_required(
-            "CONTENT_API_NPM_PACKAGES names no folder of tarballs (scripts/npm-pack DIR makes them)",
-        );
+        need::NPM_PACKAGES.missing("CONTENT_API_NPM_PACKAGES is not set");
         return None;
     };
     let Some(platform) = host_platform_package() else {
-        common::skip_unless_required("this machine is not a Linux glibc one the test knows");
+        need::NPM_PACKAGES.missing("no platform package for this machine: not Linux glibc");
         return None;
     };
     Some((dir, platform))
@@ -68,9 +64,7 @@ fn existing(path: PathBuf) -> PathBuf {
 
 /// A Node of version 22 or later: `CONTENT_API_NODE`, or `node` on PATH if new enough.
 fn node() -> Option<PathBuf> {
-    let node = std::env::var_os("CONTENT_API_NODE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("node"));
+    let node = need::NODE.program()?;
     let major = Command::new(&node)
         .args(["-p", "process.versions.node.split('.')[0]"])
         .output()
@@ -80,10 +74,7 @@ fn node() -> Option<PathBuf> {
     match major {
         Some(major) if major >= 22 => Some(node),
         _ => {
-            common::skip_unless_required(&format!(
-                "no Node 22 or later ({} is {major:?}; CONTENT_API_NODE names one)",
-                node.display()
-            ));
+            need::NODE.missing(&format!("{} is Node {major:?}", node.display()));
             None
         }
     }
@@ -211,12 +202,6 @@ struct NodeOnly {
 
 impl NodeOnly {
     fn new(node: &Path) -> NodeOnly {
-        let node = if node.components().count() == 1 {
-            which(node.to_str().unwrap(), &std::env::var_os("PATH").unwrap())
-                .expect("node is on PATH")
-        } else {
-            node.to_path_buf()
-        };
         let node_dir = node.parent().unwrap().to_path_buf();
         let path = std::env::join_paths([node_dir, "/usr/bin".into(), "/bin".into()]).unwrap();
         for rust in ["cargo", "rustc"] {

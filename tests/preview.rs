@@ -3,7 +3,7 @@
 //! base URL rewritten to the local address in what the server sends, while the output folder
 //! keeps production URLs only.
 
-mod common;
+use crate::common;
 
 use common::Preview;
 use std::collections::BTreeMap;

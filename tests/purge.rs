@@ -10,7 +10,7 @@
 //!   against what the last recorded build published (kept beside the history), not against the
 //!   empty folder, and the 410 memory holds.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::collections::BTreeMap;
@@ -148,6 +148,7 @@ fn the_purge_list_names_exactly_what_changed() {
 fn watch_mode_rewrites_the_list_after_every_rebuild() {
     let site = site();
     let mut child = std::process::Command::new(BIN)
+        .env_remove("CI")
         .args(["watch", "--today", TODAY, "--purge-list", "purge.txt"])
         .current_dir(site.root())
         .env_remove("RUST_LOG")

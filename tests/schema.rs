@@ -2,7 +2,7 @@
 //! its operation, strictly: required fields present, formats checked, and no field that the
 //! schema does not declare.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};
@@ -146,7 +146,7 @@ fn a_large_synthetic_corpus_build_matches_too() {
 }
 
 #[test]
-#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test schema -- --ignored"]
+#[ignore = "needs the real corpus at ../shared/corpus/xergioalex: cargo test --test integration -- --ignored schema::"]
 fn the_real_corpus_build_matches_too() {
     let corpus = corpus();
     let out = tempfile::tempdir().unwrap();

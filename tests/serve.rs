@@ -5,8 +5,7 @@
 //! Rebuilds are real publishes through the library (`build::outputs` + `write::Publisher`), sent
 //! to the server with `Feed::send(Rebuild::from_report(..))`, as watch mode will do.
 
-mod common;
-#[path = "serve/site.rs"]
+use crate::common;
 mod site;
 
 use bytes::Bytes;
@@ -880,6 +879,7 @@ struct Command {
 impl Command {
     fn start(site: &common::Site, extra: &[&str]) -> Result<Command, common::Run> {
         let mut child = std::process::Command::new(common::BIN)
+            .env_remove("CI")
             .args(["serve", "--addr", "127.0.0.1:0", "--content", "content"])
             .args(["--out", "out", "--today", common::TODAY])
             .args(extra)

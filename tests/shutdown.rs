@@ -3,6 +3,8 @@
 //! is whole, nothing is committed, and the next start finishes the work. (The commands'
 //! end-to-end stop is in `serve.rs`.) A test binary of its own: the request is process-wide.
 
+// A little of what the integration tests share: the rest is unused here.
+#[allow(dead_code, unused_imports)]
 mod common;
 
 use common::{read_tree, repo, sample_config_in, sample_today};

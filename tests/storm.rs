@@ -2,7 +2,8 @@
 //! daemon's output equals a fresh `--once` build, byte for byte.
 //!
 //! A fixed set of seeds runs here; `STORM_SEED=<seed>` reruns one seed (both paces), and
-//! `STORM_RUNS=<n>` runs n seeds from `STORM_FIRST` (default 1).
+//! `STORM_RUNS=<n>` runs n seeds from `STORM_FIRST` (default 1). Every storm needs `git`
+//! (`common::need::GIT`).
 //! `cargo bench --bench storm_soak` is the longer soak.
 //!
 //! The daemon publishes in two lanes (the API first, the large documents once edits pause):
@@ -10,8 +11,10 @@
 //! while it writes `llms-full.txt`, and two tests count the documents lane's publishes under
 //! a burst (coalesced) and a steady stream (never starved).
 
+#[path = "storm_harness.rs"]
 mod storm_harness;
 
+use crate::common::need;
 use std::time::Duration;
 use storm_harness::{Pace, Site, Storm, run, run_on, save_repeatedly, seeds};
 
@@ -48,6 +51,9 @@ fn check(storms: Vec<Storm>) {
 
 #[test]
 fn burst_storms_end_equal_to_a_fresh_build() {
+    if need::GIT.program().is_none() {
+        return;
+    }
     let storms = seeds(&[1, 2, 3, 4, 5, 6])
         .into_iter()
         .map(|seed| run(seed, Pace::Burst, BURST_EDITS))
@@ -59,6 +65,9 @@ fn burst_storms_end_equal_to_a_fresh_build() {
 /// with edits through the links and at their targets.
 #[test]
 fn storms_on_a_site_with_links_end_equal_to_a_fresh_build() {
+    if need::GIT.program().is_none() {
+        return;
+    }
     let burst = seeds(&[201, 202, 203])
         .into_iter()
         .map(|seed| run_on(&Site::generate_linked(seed), seed, Pace::Burst, BURST_EDITS));
@@ -71,6 +80,9 @@ fn storms_on_a_site_with_links_end_equal_to_a_fresh_build() {
 
 #[test]
 fn human_paced_storms_end_equal_to_a_fresh_build() {
+    if need::GIT.program().is_none() {
+        return;
+    }
     let storms = seeds(&[101])
         .into_iter()
         .map(|seed| run(seed, Pace::Human, HUMAN_EDITS))
@@ -80,6 +92,9 @@ fn human_paced_storms_end_equal_to_a_fresh_build() {
 
 #[test]
 fn storms_landing_while_the_documents_lane_writes_end_equal_to_a_fresh_build() {
+    if need::GIT.program().is_none() {
+        return;
+    }
     let storms: Vec<Storm> = seeds(&[201, 202])
         .into_iter()
         .map(|seed| run(seed, Pace::DuringDocuments, DURING_DOCUMENTS_EDITS))
@@ -98,6 +113,9 @@ fn storms_landing_while_the_documents_lane_writes_end_equal_to_a_fresh_build() {
 
 #[test]
 fn a_burst_of_saves_publishes_the_documents_lane_once_after_it() {
+    if need::GIT.program().is_none() {
+        return;
+    }
     // 20 saves 60 ms apart: longer than the debounce window (each save its own API-lane
     // rebuild), shorter than the documents lane's quiet time (200 ms), and 1.2 s in all,
     // under its longest wait (2 s). Without coalescing the documents lane would follow each.
@@ -119,6 +137,9 @@ fn a_burst_of_saves_publishes_the_documents_lane_once_after_it() {
 
 #[test]
 fn a_steady_stream_of_saves_does_not_starve_the_documents_lane() {
+    if need::GIT.program().is_none() {
+        return;
+    }
     // A save every 100 ms for 5 s: the quiet time (200 ms) never comes, the longest wait (2 s)
     // does, more than once.
     let saves = save_repeatedly(302, 50, Duration::from_millis(100));

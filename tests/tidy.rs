@@ -15,13 +15,13 @@
 //!   of the module that defines it;
 //! - salsa input setters only in [`SETTERS_ONLY_IN`];
 //! - `Serialize` only in [`SERIALIZE_HOME`] and the [`SERIALIZE_EXCEPTIONS`];
-//! - a `//!` header on every file, and no `mod.rs` (a module is `name.rs` beside `name/`).
+//! - a `//!` header on every file, and no `mod.rs` (a module is `name.rs` beside `name/`);
+//! - CONTRIBUTING.md's test tables, from the files (`tidy/contributing.rs`).
 //!
 //! The rules are tables at the top, so a change of the architecture is a change of one table
 //! row (with its reason). Each check is a function over (path, text) pairs, and the unit tests
 //! (`tidy/planted.rs`) plant a violation of each and assert it is reported.
 
-#[path = "tidy/lex.rs"]
 mod lex;
 
 use lex::PathRef;
@@ -865,5 +865,5 @@ fn every_serialize_exception_is_in_use() {
     }
 }
 
-#[path = "tidy/planted.rs"]
+mod contributing;
 mod planted;

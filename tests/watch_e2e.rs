@@ -2,7 +2,7 @@
 //! and tools really perform. After each one the test waits until the output folder equals a
 //! fresh build of the content on disk (and fails if it never does).
 
-mod common;
+use crate::common;
 
 use common::{
     SAMPLE_TODAY, copy_sample_content, fresh_build, live_snapshot, load_config, read_tree,
@@ -51,6 +51,7 @@ impl Daemon {
         .unwrap();
         let (child, log) = common::spawn_logged(
             Command::new(env!("CARGO_BIN_EXE_content-api"))
+                .env_remove("CI")
                 .args(["--today", SAMPLE_TODAY])
                 .args(extra)
                 .current_dir(site.path())

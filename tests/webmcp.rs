@@ -12,14 +12,10 @@
 //! - without WebMCP (no flag) the module registers nothing and raises no error, and its
 //!   `callTool` export answers the same.
 //!
-//! Skipped when no chromium is installed, or when it has no WebMCP, unless
-//! `CONTENT_API_REQUIRE_BROWSER` is set (CI), which turns the skip into a failure.
+//! Without chromium, or with one that has no WebMCP, they follow `common::need`'s rule.
 
-#[allow(dead_code)] // The browser tests use more of the client than these do.
-mod browser {
-    pub mod cdp;
-}
-mod common;
+use crate::browser;
+use crate::common;
 
 use browser::cdp::{Browser, PATIENCE, Page, chromium};
 use common::{Case, McpClient, Preview, assert_results, card_tools, cases};
@@ -80,11 +76,9 @@ fn has_webmcp(page: &mut Page<'_>) -> bool {
     if page.eval("typeof document.modelContext?.registerTool === 'function'") == json!(true) {
         return true;
     }
-    let why = format!("this chromium has no document.modelContext with {FLAG}");
-    if std::env::var_os("CONTENT_API_REQUIRE_BROWSER").is_some() {
-        panic!("CONTENT_API_REQUIRE_BROWSER is set but {why}");
-    }
-    eprintln!("skipped: {why}");
+    common::need::CHROMIUM.missing(&format!(
+        "this chromium has no document.modelContext with {FLAG}"
+    ));
     false
 }
 

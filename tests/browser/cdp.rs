@@ -18,29 +18,9 @@ use std::time::{Duration, Instant};
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
 /// The browser binary: `CONTENT_API_CHROMIUM`, else `chromium` (Debian) or `chromium-browser`
-/// on the `PATH`. `None` when there is none: the browser tests skip, unless
-/// `CONTENT_API_REQUIRE_BROWSER` is set (as `.ci/run` does), which turns the skip into a
-/// failure.
+/// on the `PATH`; `None` after `common::need`'s rule when there is none.
 pub fn chromium() -> Option<PathBuf> {
-    let found = std::env::var_os("CONTENT_API_CHROMIUM")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let path = std::env::var_os("PATH")?;
-            std::env::split_paths(&path)
-                .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-                .find(|candidate| candidate.is_file())
-        });
-    if found.is_none() && std::env::var_os("CONTENT_API_REQUIRE_BROWSER").is_some() {
-        panic!(
-            "CONTENT_API_REQUIRE_BROWSER is set but no chromium was found (apt-get install -y chromium)"
-        );
-    }
-    if found.is_none() {
-        eprintln!(
-            "skipped: no chromium on the PATH (set CONTENT_API_REQUIRE_BROWSER=1 to fail instead)"
-        );
-    }
-    found
+    crate::common::need::CHROMIUM.program()
 }
 
 pub struct Browser {
@@ -283,7 +263,6 @@ impl Page<'_> {
 
     /// The value of `expression`, or `None` while the page has no document to evaluate it in
     /// (between two loads) or it threw.
-    #[allow(dead_code)] // Used by tests/npm_package/astro.rs, not by every file that has this.
     pub fn try_eval(&mut self, expression: &str) -> Option<Value> {
         let session = self.session.clone();
         let result = self

@@ -199,9 +199,7 @@ fn run_step(script: &str, dir: &std::path::Path, env: &[(&str, &str)]) -> String
 fn the_release_smoke_test_archive_and_checksums_run_here_as_actions_runs_them() {
     // The binary the build step makes for linux-x64-gnu: the one in this machine's npm package.
     let Some(dir) = std::env::var_os("CONTENT_API_NPM_PACKAGES") else {
-        common::skip_unless_required(
-            "CONTENT_API_NPM_PACKAGES names no folder of tarballs (scripts/npm-pack DIR makes them)",
-        );
+        common::need::NPM_PACKAGES.missing("CONTENT_API_NPM_PACKAGES is not set");
         return;
     };
     let version = env!("CARGO_PKG_VERSION");

@@ -23,6 +23,7 @@ impl McpClient {
     /// Starts `content-api mcp ARGS` and initializes the session.
     pub fn start(args: &[&str]) -> McpClient {
         let mut child = Command::new(super::BIN)
+            .env_remove("CI")
             .arg("mcp")
             .args(args)
             .env_remove("RUST_LOG")

@@ -79,6 +79,7 @@ impl Preview {
         .unwrap();
         let server = Served::spawn(
             Command::new(super::BIN)
+                .env_remove("CI")
                 .args(["serve", "--addr", "127.0.0.1:0", "--config", "watch.toml"])
                 .args(["--content", "content", "--out", "out"])
                 .args(["--today", super::SAMPLE_TODAY])

@@ -1,8 +1,6 @@
 //! Starting and stopping the hosts the conformance suites run against (nginx, `wrangler pages
 //! dev`), shared by `tests/conformance.rs` and `tests/drop_in.rs`.
 
-#![allow(dead_code)]
-
 use content_api::verify::client;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
@@ -94,27 +92,6 @@ pub fn free_port() -> u16 {
         }
     }
     panic!("no free loopback port between 20000 and 32000");
-}
-
-/// A program from `variable`, else from `PATH`. `None` when absent, unless the run requires
-/// every host, in which case its absence fails the test.
-pub fn find_program(variable: &str, name: &str) -> Option<PathBuf> {
-    let found = std::env::var_os(variable).map(PathBuf::from).or_else(|| {
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths)
-                .chain([PathBuf::from("/usr/sbin")])
-                .map(|dir| dir.join(name))
-                .find(|p| p.is_file())
-        })
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CONTENT_API_REQUIRE_HOSTS").is_none(),
-            "{name} is required (CONTENT_API_REQUIRE_HOSTS is set) but was not found: set {variable} or put it on PATH"
-        );
-        eprintln!("skipped: {name} not found (set {variable} or put it on PATH)");
-    }
-    found
 }
 
 /// The compatibility date given to wrangler: its bundled runtime accepts dates up to early

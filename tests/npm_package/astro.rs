@@ -282,6 +282,7 @@ fn dev_and_build_with_the_integration(astro: &str) {
 
     // The dev server keeps the contract: `content-api verify` against it passes.
     let verify = Command::new(common::BIN)
+        .env_remove("CI")
         .args([
             "verify",
             &format!("http://localhost:{}", addr.rsplit(':').next().unwrap()),
@@ -449,6 +450,7 @@ fn serve_site_in_front_of_astro_dev() {
     let binary: PathBuf = root.join(format!("node_modules/@content-api/{platform}/content-api"));
     let serve = DevServer::spawn(
         Command::new(&binary)
+            .env_remove("CI")
             .args([
                 "serve",
                 "--addr",

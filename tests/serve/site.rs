@@ -8,20 +8,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// `hugo` (Debian's package; `CONTENT_API_HUGO` names another), or `None` when skipped.
+/// `hugo` (Debian's package; `CONTENT_API_HUGO` names another); `None` after
+/// `common::need`'s rule when there is none.
 fn hugo() -> Option<PathBuf> {
-    let hugo = std::env::var_os("CONTENT_API_HUGO")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("hugo"));
-    let found = Command::new(&hugo)
-        .arg("version")
-        .output()
-        .is_ok_and(|out| out.status.success());
-    if !found {
-        common::skip_unless_required("no `hugo` (Debian's package hugo)");
-        return None;
-    }
-    Some(hugo)
+    common::need::HUGO.program()
 }
 
 /// A small Hugo site: a home page listing its notes, and one note.
@@ -197,6 +187,7 @@ fn serve_site_answers_the_api_and_passes_everything_else_to_hugo_server() {
 
     // The one origin keeps the contract.
     let verify = Command::new(common::BIN)
+        .env_remove("CI")
         .args(["verify", preview.origin()])
         .output()
         .unwrap();

@@ -171,12 +171,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         if !openssl(d, &["version"]) {
-            // `.ci/run` installs it and sets this: there a missing program is a failure.
-            assert!(
-                std::env::var_os("CONTENT_API_REQUIRE_TOOLS").is_none(),
-                "required (CONTENT_API_REQUIRE_TOOLS is set): openssl"
+            // The integration tests' rule (`tests/common/need.rs`, out of this crate's reach):
+            // with `CI` set (not empty, `0` or `false`) a missing program fails; else a skip.
+            let ci = std::env::var("CI")
+                .is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"));
+            let test = std::thread::current().name().unwrap_or("a test").to_owned();
+            let line = format!("{test}: no openssl (Debian's openssl)");
+            assert!(!ci, "required, since CI is set: {line}");
+            // Past the test harness's capture, so a passing run shows it.
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                format!("skipped: {line}\n").as_bytes(),
             );
-            eprintln!("skipped: no openssl (CONTENT_API_REQUIRE_TOOLS=1 makes this a failure)");
             return;
         }
         for args in [

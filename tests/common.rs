@@ -3,10 +3,10 @@
 //! The bundled sample site and the corpora are in `sample.rs`, `serve` and the preview in
 //! `preview.rs`, a daemon's log and output in `daemon_log.rs` and `live_output.rs`, the fresh
 //! in-memory build in `fresh.rs`, the site's tools' test calls in `tools.rs` and a raw MCP client
-//! in `mcp_client.rs`.
+//! in `mcp_client.rs`, and what a test needs from outside the repository in `need.rs`.
 //!
-//! Each test file includes this with `mod common;` and uses only part of it.
-#![allow(dead_code)]
+//! `tests/tests.rs` declares it once for every module; `shutdown.rs`, a binary of its own, has
+//! its own copy.
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -447,45 +447,23 @@ pub fn assert_same(before: &Snapshot, after: &Snapshot) {
     }
 }
 
-#[path = "daemon_log.rs"]
 mod daemon_log;
-#[path = "fresh.rs"]
 mod fresh;
-#[path = "http.rs"]
 pub mod http;
-#[path = "live_output.rs"]
 mod live_output;
-#[path = "mcp_client.rs"]
 mod mcp_client;
-#[path = "preview.rs"]
+pub mod need;
 mod preview;
-#[path = "sample.rs"]
 mod sample;
-#[path = "../../benches/support/corpus.rs"]
+#[path = "../benches/support/corpus.rs"]
 pub mod synthetic;
-#[path = "tools.rs"]
 mod tools;
-#[allow(unused_imports)] // Used by the files that start a daemon, not by every test file.
 pub use daemon_log::{DAEMON_READY, spawn_logged};
-#[allow(unused_imports)] // Used by the tests that compare a watch session with `--once`.
 pub use fresh::fresh_build;
-#[allow(unused_imports)] // Used by the end-to-end tests only.
 pub use live_output::live_snapshot;
-#[allow(unused_imports)] // Used by the tests that start `serve`.
 pub use preview::{Preview, Served};
 pub use sample::*;
-#[allow(unused_imports)] // Used by the tests of the site's tools (stdio and browser).
 pub use {
     mcp_client::McpClient,
     tools::{Case, assert_results, card_tools, cases},
 };
-
-/// A test that needs a program this machine lacks: skipped with the reason in a plain
-/// `cargo test`, a failure where `.ci/run` sets `CONTENT_API_REQUIRE_TOOLS` (CI has them all).
-pub fn skip_unless_required(why: &str) {
-    assert!(
-        std::env::var_os("CONTENT_API_REQUIRE_TOOLS").is_none(),
-        "required (CONTENT_API_REQUIRE_TOOLS is set): {why}"
-    );
-    eprintln!("skipped: {why} (CONTENT_API_REQUIRE_TOOLS=1 makes this a failure)");
-}

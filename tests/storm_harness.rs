@@ -5,14 +5,19 @@
 //! once it is idle (its documents lane has followed the last edit).
 //!
 //! Shared by `tests/storm.rs` (a fixed set of seeds in CI) and `benches/storm_soak.rs` (many
-//! seeds). Every seed is reproducible: `STORM_SEED=<seed> cargo test --test storm`.
+//! seeds). Every seed is reproducible: `STORM_SEED=<seed> cargo test --test integration
+//! storm::`. The storms need `git` for their `git checkout` edits (the tests ask
+//! `common::need::GIT` first).
 #![allow(dead_code)]
 
-#[path = "../common/daemon_log.rs"]
+// Its own copies of two of `tests/common`'s files: `benches/storm_soak.rs` has no `common`.
+#[allow(clippy::duplicate_mod)]
+#[path = "common/daemon_log.rs"]
 mod daemon_log;
-#[path = "../../benches/support/lanes.rs"]
+#[path = "../benches/support/lanes.rs"]
 mod lanes;
-#[path = "../common/live_output.rs"]
+#[allow(clippy::duplicate_mod)]
+#[path = "common/live_output.rs"]
 mod live_output;
 
 use live_output::live_snapshot;
@@ -223,11 +228,10 @@ impl Rng {
     }
 }
 
-/// A temporary site: `content/` (a git repository when git is installed), `watch.toml`, `out/`.
+/// A temporary site: `content/` (a git repository with branches `main` and `other`),
+/// `watch.toml`, `out/`.
 pub struct Site {
     dir: tempfile::TempDir,
-    /// Whether `content/` is a git repository with branches `main` and `other`.
-    git: bool,
     /// Whether content is reached through links (see [`Site::generate_linked`]).
     linked: bool,
     /// Makes every new slug unique, so that the final content is always valid.
@@ -251,7 +255,6 @@ impl Site {
         .unwrap();
         let site = Site {
             dir,
-            git: false,
             linked: false,
             counter: std::cell::Cell::new(0),
         };
@@ -273,8 +276,8 @@ impl Site {
                 site.write(&format!("blog/{lang}/{name}"), &post_text(&mut rng, lang));
             }
         }
-        let git = site.init_git(&mut rng);
-        Site { git, ..site }
+        site.init_git(&mut rng);
+        site
     }
 
     /// [`Site::generate`] with links inside the content, as a site that shares files between
@@ -367,15 +370,13 @@ impl Site {
             }
         };
         write_all();
-        if site.git {
-            // Both branches hold the long posts, so a checkout does not swap them all.
-            let git = |args: &[&str]| site.git_ok(args);
-            assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "large"]));
-            assert!(git(&["checkout", "-q", "other"]));
-            write_all();
-            assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "large"]));
-            assert!(git(&["checkout", "-q", "main"]));
-        }
+        // Both branches hold the long posts, so a checkout does not swap them all.
+        let git = |args: &[&str]| site.git_ok(args);
+        assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "large"]));
+        assert!(git(&["checkout", "-q", "other"]));
+        write_all();
+        assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "large"]));
+        assert!(git(&["checkout", "-q", "main"]));
         site
     }
 
@@ -421,12 +422,14 @@ impl Site {
     }
 
     /// Commits the content as `main`, then a branch `other` where a quarter of the posts are
-    /// edited, a few deleted and a few added. False when git is not installed.
-    fn init_git(&self, rng: &mut Rng) -> bool {
+    /// edited, a few deleted and a few added. Without git the storms would not be the same
+    /// for a seed, so a missing git fails here (the tests ask for it first).
+    fn init_git(&self, rng: &mut Rng) {
         let git = |args: &[&str]| self.git_ok(args);
-        if !git(&["init", "-q", "-b", "main"]) {
-            return false;
-        }
+        assert!(
+            git(&["init", "-q", "-b", "main"]),
+            "git init failed: the storms need git (Debian's git)"
+        );
         assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "main"]));
         assert!(git(&["checkout", "-q", "-b", "other"]));
         for (i, path) in self.posts().into_iter().enumerate() {
@@ -443,7 +446,6 @@ impl Site {
         }
         assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "other"]));
         assert!(git(&["checkout", "-q", "main"]));
-        true
     }
 
     /// The posts on disk now, as content-relative paths.
@@ -558,7 +560,7 @@ impl Site {
                 std::fs::remove_dir_all(&aside).unwrap();
                 "rm -rf content && restore".into()
             }
-            96..=97 if self.git => {
+            96..=97 => {
                 let branch = ["main", "other"][rng.below(2)];
                 let ok = Command::new("git")
                     .args(["checkout", "-q", "-f", branch])
@@ -571,7 +573,7 @@ impl Site {
                 format!("git checkout -f {branch}")
             }
             _ => {
-                // Without git: the equivalent mass change, a whole language folder swapped.
+                // A mass change without git: a whole language folder moved away and back.
                 let lang = LANGS[rng.below(2)];
                 let folder = format!("blog/{lang}");
                 let aside = format!(".aside-{lang}");
@@ -659,6 +661,7 @@ impl Daemon {
     fn start(site: &Site) -> Daemon {
         let (child, log) = daemon_log::spawn_logged(
             Command::new(BIN)
+                .env_remove("CI")
                 .args(["--today", TODAY])
                 .current_dir(site.root())
                 // Debug for the documents lane: the line saying it gave way to an edit.
@@ -826,6 +829,7 @@ fn fresh_build(site: &Site) -> BTreeMap<String, Vec<u8>> {
         std::fs::copy(&history, &fresh_history).unwrap();
     }
     let output = Command::new(BIN)
+        .env_remove("CI")
         .args([
             "--once",
             "--today",

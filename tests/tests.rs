@@ -1,0 +1,37 @@
+//! The integration tests, one binary (ripgrep's way): each module is a file of `tests/`, whose
+//! header says what it checks; `common` is what they share. `shutdown.rs` is a binary of its
+//! own, since its shutdown request is process-wide.
+//!
+//! One process runs them all, so no test may change process-wide state (environment variables,
+//! the current folder); a child process gets its environment, `CI` included, set explicitly.
+
+mod common;
+
+mod author_loop;
+mod bodies_on_disk;
+mod browser;
+mod ci_workflow;
+mod cli;
+mod conformance;
+mod corpus;
+mod determinism;
+mod docs;
+mod drop_in;
+mod errors;
+mod faults;
+mod fingerprint;
+mod golden;
+mod history;
+mod host_files;
+mod incremental;
+mod mcp;
+mod minimal_work;
+mod npm_package;
+mod preview;
+mod purge;
+mod schema;
+mod serve;
+mod storm;
+mod tidy;
+mod watch_e2e;
+mod webmcp;
