@@ -313,7 +313,7 @@ fn colour_and_progress_on_a_terminal_only_and_never_with_no_color_or_ci() {
         !plain.contains("\x1b[1m") && !plain.contains("\x1b[3"),
         "colour despite NO_COLOR: {plain:?}"
     );
-    // Progress: a self-erasing line on a terminal; none in CI, with --quiet, or in a pipe.
+    // The status line: a self-erasing line on a terminal; none in CI, with --quiet, or in a pipe.
     site.write(EN_POST, EN_POST_TEXT);
     let build = format!("build --today {TODAY}");
     let terminal = run_on_terminal(site.root(), &build, &[("NO_COLOR", "1")]).unwrap();

@@ -1,5 +1,5 @@
 //! The site's settings as values ([`SiteConfig`]): every key's default here, the reading of
-//! `watch.toml` in `source::config`. `licence`: the licences content-api knows.
+//! `watch.toml` in `source::watch_toml`. `licence`: the licences content-api knows.
 
 mod licence;
 
@@ -141,7 +141,7 @@ pub struct WatchSettings {
 
 impl SiteConfig {
     /// Every setting's default for a site at `root`, without looking at the disk (so without
-    /// its Pages Functions folder: `source::config::without_file` looks).
+    /// its Pages Functions folder: `source::watch_toml::without_file` looks).
     pub fn defaults(root: &Utf8Path) -> SiteConfig {
         SiteConfig {
             base_url: DEFAULT_BASE_URL.into(),
