@@ -36,7 +36,7 @@ pub use content_api_contract::{
 pub use content_api_deploy as deploy;
 pub use content_api_engine::{build, db, derive, parse, render, workspace};
 pub use content_api_mcp as mcp;
-pub use content_api_model::{config, content, diag, model};
+pub use content_api_model::{config, content, diag, model, output};
 pub use content_api_serve as serve;
 pub use content_api_session as session;
 pub use content_api_source::{source, watch_toml};

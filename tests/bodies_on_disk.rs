@@ -7,7 +7,7 @@ use crate::common;
 
 use common::*;
 use content_api::content::{FileContents, Scan};
-use content_api::render::Files;
+use content_api::output::Files;
 use content_api::source;
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::{build, write};

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{read_tree, repo, sample_config_in, sample_today};
-use content_api::render::Files;
+use content_api::output::Files;
 use content_api::workspace::{Lifetime, Workspace};
 use content_api::write::{Publisher, WriteError, shutdown};
 use content_api::{build, source};

@@ -54,8 +54,8 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "write",
-        &["model", "source", "contract", "engine"],
-        "it writes what the engine rendered",
+        &["model", "source", "contract"],
+        "it writes output files (`model::output`), whoever rendered them: not the engine's queries",
     ),
     (
         "deploy",
@@ -113,10 +113,11 @@ const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
         "plain values: no query engine and no wire format",
     ),
     (
-        &["contract", "verify"],
+        &["contract", "write", "verify", "mcp"],
         &["salsa", "saphyr", "saphyr-parser"],
-        "the contract is tables and pure functions, and `verify` speaks it over HTTP: neither \
-         links the query engine or the YAML parser",
+        "the contract is tables and pure functions, `write` writes bytes, `verify` and `mcp` \
+         speak the contract over HTTP or from a folder: none links the query engine or the YAML \
+         parser",
     ),
 ];
 

@@ -13,7 +13,7 @@ use crate::deploy::{
     pages_limits,
 };
 use crate::diag::Diagnostic;
-use crate::render::Files;
+use crate::output::Files;
 use crate::session::load::{scan_for_build, scan_listed_for_build};
 use crate::source::StampedFile;
 use crate::workspace::{Lifetime, Workspace};

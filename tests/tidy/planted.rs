@@ -47,7 +47,7 @@ fn manifests() -> BTreeMap<String, Manifest> {
     [
         ("model", &[][..]),
         ("engine", &["content-api-model", "salsa", "serde"][..]),
-        ("write", &["content-api-engine", "rustix"][..]),
+        ("session", &["content-api-engine", "rustix"][..]),
         ("serve", &["content-api-write", "tokio", "hyper"][..]),
     ]
     .into_iter()
@@ -130,7 +130,7 @@ fn a_crate_linking_what_its_rule_forbids_is_reported_with_the_chain() {
     assert!(
         messages
             .iter()
-            .any(|m| m.starts_with("`write` links `tokio` (through write → engine → model)")),
+            .any(|m| m.starts_with("`session` links `tokio` (through session → engine → model)")),
         "{messages:?}"
     );
     // `serve` may link tokio; the model may not link salsa.
@@ -148,7 +148,7 @@ fn a_crate_linking_what_its_rule_forbids_is_reported_with_the_chain() {
 
 #[test]
 fn a_dev_dependency_counts_for_its_own_crate_only() {
-    // The engine's tests linking an HTTP client is reported; `write`, which depends on the
+    // The engine's tests linking an HTTP client is reported; `session`, which depends on the
     // engine, does not link the engine's dev-dependencies.
     let mut tests_link = manifests();
     let engine = tests_link.get_mut("engine").unwrap();

@@ -12,7 +12,7 @@
 
 use crate::history::{History, is_history_entry};
 use crate::last_build::LastBuild;
-use crate::render::Output;
+use crate::output::Output;
 use crate::write::{MAX_RECORDED_FILES, check_output_path};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -30,7 +30,7 @@
 use crate::config::SiteConfig;
 use crate::content::FileContents;
 use crate::history::LEGACY_HISTORY_PATH;
-use crate::render::Output;
+use crate::output::Output;
 use crate::source::{FileStamp, StampedFile, read_content, stamp_tree};
 use crate::write::state_file::{Links, read_state};
 use crate::write::{

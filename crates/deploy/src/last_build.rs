@@ -11,7 +11,7 @@
 //! not an output path ([`check_output_path`]: it would become a line of the purge list), or more
 //! files than a record holds ([`MAX_RECORDED_FILES`]).
 
-use crate::render::Output;
+use crate::output::Output;
 use crate::write::state_file::Folder;
 use crate::write::{MAX_RECORDED_FILES, check_output_path};
 use camino::{Utf8Path, Utf8PathBuf};

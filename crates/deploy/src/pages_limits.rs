@@ -3,7 +3,7 @@
 //! deploy` stops before uploading anything, `wrangler pages dev` checks neither).
 
 use crate::config::SiteConfig;
-use crate::render::Output;
+use crate::output::Output;
 use camino::Utf8Path;
 use std::collections::HashSet;
 use std::sync::Arc;

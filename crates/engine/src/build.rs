@@ -10,10 +10,10 @@ use crate::derive::{
     tree_checks,
 };
 use crate::diag::Diagnostic;
+use crate::output::{Files, Output};
 use crate::parse::{parse_deck, parse_series, parse_skill, parse_tag};
 use crate::render::{
-    Files, Lane, Output, OutputGroup, aggregate_documents, group_files, output_groups,
-    prepare_post, render_output,
+    Lane, OutputGroup, aggregate_documents, group_files, output_groups, prepare_post, render_output,
 };
 use rayon::prelude::*;
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //! A pure function of its inputs: it depends on `model` alone among the workspace's crates, and
 //! uses no file system, network, clock, environment or process API (`clippy.toml` lists them).
 //! The one read it makes, of a post body a one-shot build left on disk, goes through the
-//! `content::BodyReader` its caller put in the input (`render::output::chunk`).
+//! `content::BodyReader` its caller put in the input (`output::Chunk`, in `model`).
 
 pub mod build;
 pub mod db;
@@ -15,4 +15,4 @@ pub mod workspace;
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_contract::{html, http, media, operations, paths, problem, tools, wire};
-use content_api_model::{config, content, diag, model};
+use content_api_model::{config, content, diag, model, output};

@@ -1,6 +1,6 @@
 //! Rendering: from derived values to the exact bytes of every output file.
 //!
-//! Each output file is produced by one tracked query returning an [`Output`]; `output_groups`
+//! Each output file is produced by one tracked query returning an [`Output`](crate::output::Output); `output_groups`
 //! lists which files exist, in groups a rebuild can skip as a whole. Lists of posts are
 //! assembled from per-entry fragments cached per source file (`splice`), so an edit to one post
 //! re-serializes one entry, not the whole index. The wire types, HTTP rules, error bodies,
@@ -18,7 +18,6 @@ pub mod host_files;
 pub mod index;
 pub mod nginx;
 pub mod openapi;
-mod output;
 mod posts;
 mod runs;
 mod slides;
@@ -28,6 +27,5 @@ mod timelines;
 
 pub use assemble::{group_files, prepare_post, render_output};
 pub use gone::gone_paths;
-pub use groups::{Files, LAGGING_DOCUMENTS, Lane, OutputGroup, aggregate_documents, output_groups};
+pub use groups::{LAGGING_DOCUMENTS, Lane, OutputGroup, aggregate_documents, output_groups};
 pub use index::{DOCUMENTS, Document};
-pub use output::{Chunk, Output};

@@ -23,7 +23,7 @@
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_deploy as deploy;
 use content_api_engine::{build, db, derive, parse, render, workspace};
-use content_api_model::{config, content, diag};
+use content_api_model::{config, content, diag, output};
 use content_api_source::source;
 use content_api_write as write;
 
@@ -35,7 +35,8 @@ use crate::db::{Database, Preview};
 use crate::deploy::{HistoryError, HistoryFile};
 use crate::derive::{ScheduleEntry, ScheduleState, file_diagnostics, preview_of, schedule_entry};
 use crate::diag::Diagnostic;
-use crate::render::{Files, Lane};
+use crate::output::Files;
+use crate::render::Lane;
 use crate::source::ChangeSet;
 use crate::workspace::{Lifetime, Workspace};
 use crate::write::{Publisher, Report, Stop, WriteError};

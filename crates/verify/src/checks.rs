@@ -285,7 +285,7 @@ impl Target {
 
 /// Whether the deploy record's hash of `file` is the hash of its bytes. A file assembled from
 /// parts (the post lists and timelines under `api/`, `llms-full.txt` and its parts: the
-/// `Assembly` outputs of the engine's `render::output`) is recorded by the hash of its parts'
+/// `Assembly` outputs of `model::output`) is recorded by the hash of its parts'
 /// digests.
 fn recorded_by_bytes(file: &str) -> bool {
     !(file.starts_with("api/") || file.starts_with("llms-full"))

@@ -31,7 +31,7 @@
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_contract::{http, paths};
-use content_api_engine::render;
+use content_api_model::output;
 use content_api_source::source;
 
 mod dir;
@@ -67,7 +67,7 @@ pub use manifest::Manifest;
 
 use dir::PATH_MAX;
 
-use crate::render::Files;
+use crate::output::Files;
 use camino::Utf8PathBuf;
 pub use dir::write_atomically;
 use std::sync::Arc;

@@ -29,7 +29,7 @@
 
 use super::safe_path::check_relative;
 use super::write_atomically;
-use crate::render::Output;
+use crate::output::Output;
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! the way) before anything is written, so a publish that would fail on a path fails before
 //! its first write.
 
-use crate::render::Output;
+use crate::output::Output;
 use std::sync::Arc;
 
 /// What is on disk at the path of an output that may differ.

@@ -10,9 +10,9 @@ use crate::intact::{
 };
 use crate::lock::{Lock, open_locked};
 use crate::manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
+use crate::output::{Files, Output};
 use crate::output_stamps::{OutputDigest, Racy, output_digest};
 use crate::plan::{DiskState, Plan, in_runs};
-use crate::render::{Files, Output};
 use crate::safe_path::check_output_path;
 use crate::site_documents::{DOCUMENTS_PATH, DocumentHashes, is_recorded};
 use crate::writing::{Hashing, UntilStopped, Written, open_folders, stopped_or_failed};

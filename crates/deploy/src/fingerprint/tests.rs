@@ -4,7 +4,7 @@
 //! `tests/fingerprint.rs`.
 
 use super::*;
-use crate::render::Output;
+use crate::output::Output;
 use std::time::Duration;
 
 struct Site {

@@ -3,11 +3,9 @@
 use super::docs;
 use super::gone::redirects_file;
 use super::groups::{
-    Files, Lane, OutputFile, OutputGroup, OutputKind, aggregate_documents, series_path,
-    timeline_path,
+    Lane, OutputFile, OutputGroup, OutputKind, aggregate_documents, series_path, timeline_path,
 };
 use super::index::api_index_json;
-use super::output::Output;
 use super::posts::{all_posts_json, post_entry_json, posts_json};
 use super::runs::{PostList, Run, list_runs, run_range};
 use super::slides::slides_json;
@@ -17,6 +15,8 @@ use super::timelines::{
 };
 use crate::db::{Index, LangTree, Site, SourceFile};
 use crate::derive::{series_members, series_names, tag_members, tag_names};
+use crate::output::Files;
+use crate::output::Output;
 use std::sync::Arc;
 
 /// Renders the per-post fragments of one post (its index entry, its timeline entry, its

@@ -18,11 +18,11 @@
 
 use super::gone::gone_paths;
 use super::host_files::{STATE_FOLDER, twin_pages};
-use super::output::Output;
 use crate::config::SiteConfig;
 use crate::db::Site;
 use crate::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, LAYER_HEADER, METHODS};
 use crate::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
+use crate::output::Output;
 use crate::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
 use crate::wire::{ErrorCode, to_json};
 use serde_json::{Value, json};

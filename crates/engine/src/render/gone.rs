@@ -3,8 +3,8 @@
 //! `Site.published`; the nginx include and the Cloudflare worker read [`gone_paths`] too.
 
 use super::groups::api_output_paths;
-use super::output::Output;
 use crate::db::Site;
+use crate::output::Output;
 use crate::problem::STATIC_PROBLEMS;
 use crate::wire::ErrorCode;
 use std::fmt::Write as _;

@@ -29,9 +29,6 @@ pub fn is_api_path(path: &str) -> bool {
     http::is_api_path(path)
 }
 
-/// Output files and their bytes, as one group renders them (sorted by path within the group).
-pub type Files = Arc<[(Arc<str>, super::output::Output)]>;
-
 /// What a site-wide document is, which decides the query that renders it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OutputKind {

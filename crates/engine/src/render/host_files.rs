@@ -64,14 +64,14 @@ pub fn headers_file(skills: &[String]) -> String {
 
 /// `_headers` of this build: re-runs when a skill appears or disappears.
 #[salsa::tracked(returns(ref))]
-pub fn headers_output(db: &dyn salsa::Database) -> super::Output {
+pub fn headers_output(db: &dyn salsa::Database) -> crate::output::Output {
     let skills = docs::published_skills(db);
     let mut files = Vec::new();
     if !skills.is_empty() {
         files.push(paths::AGENT_SKILLS_INDEX.to_string());
         files.extend(skills.iter().map(|(name, _)| docs::skill_output_file(name)));
     }
-    super::Output::new(headers_file(&files))
+    crate::output::Output::new(headers_file(&files))
 }
 
 /// The output files, outside the API, that `_headers` has a block for: every discovery document

@@ -1,10 +1,10 @@
 //! `api/index.json` (getApiIndex): the entry point, with every URL the templates resolve to.
 
-use super::output::Output;
 use crate::db::Site;
 use crate::derive::{series_names, tag_names};
 use crate::model::Lang;
 use crate::operations::{OPERATIONS, Operation, PathParam};
+use crate::output::Output;
 use crate::paths;
 use crate::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, to_json};
 

@@ -7,13 +7,13 @@
 //! included file, which nginx reads at start and on `nginx -s reload`.
 
 use super::gone::gone_paths;
-use super::output::Output;
 use crate::config::SiteConfig;
 use crate::db::Site;
 use crate::http::{
     ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
 };
 use crate::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
+use crate::output::Output;
 use crate::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
 use crate::wire::{ErrorCode, to_json};
 use std::fmt::Write as _;

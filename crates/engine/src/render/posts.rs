@@ -1,12 +1,12 @@
 //! The post indexes: `api/posts.json`, `api/posts-en.json`, `api/posts-es.json`.
 
-use super::output::Assembly;
-use super::output::Output;
-use super::output::Part;
 use super::runs::{PostList, Run};
 use crate::db::{Index, LangTree, SourceFile};
 use crate::derive::{post_series_position, tag_tiers};
 use crate::model::Tier;
+use crate::output::Assembly;
+use crate::output::Output;
+use crate::output::Part;
 use crate::parse::post_meta;
 use crate::wire::{PostIndexEntry, to_json};
 use std::sync::Arc;

@@ -1,10 +1,10 @@
 //! `api/slides-timeline/{lang}.json`.
 
-use super::output::{Output, json_array};
 use super::splice::to_json_spliced;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::derive::published_decks;
 use crate::model::DeckType;
+use crate::output::{Output, json_array};
 use crate::parse::deck_meta;
 use crate::wire::{Fragments, SlideDeck, SlideDeckType, SlidesTimeline, to_json};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! after its `wire::Fragments` field, with the entries' chunks in between, so a one-entry change
 //! re-serializes only the envelope.
 
-use super::output::Chunk;
+use crate::output::Chunk;
 use crate::wire::around_fragments;
 use serde::Serialize;
 
@@ -19,7 +19,7 @@ pub fn to_json_spliced<T: Serialize>(envelope: &T, array: Vec<Chunk>) -> Vec<Chu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::output::{Output, json_array};
+    use crate::output::{Output, json_array};
     use crate::wire::{Fragments, Language, TagTimeline};
 
     #[test]

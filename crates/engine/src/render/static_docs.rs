@@ -4,8 +4,8 @@
 
 use super::docs;
 use super::host_files::{api_not_found_page, not_found_page, routes_file};
-use super::output::Output;
 use crate::db::Site;
+use crate::output::Output;
 use crate::paths;
 use crate::problem::{STATIC_PROBLEMS, static_problem};
 use crate::wire::to_json;

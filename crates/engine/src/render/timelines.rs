@@ -1,7 +1,6 @@
 //! Tag timelines and series: `api/timeline/{lang}/{tag}.json`, `api/series/{lang}/{slug}.json`
 //! and `api/series/{lang}/index.json`.
 
-use super::output::{Assembly, Chunk, Output, Part, json_array};
 use super::runs::{PostList, Run};
 use super::splice::to_json_spliced;
 use crate::db::{LangTree, SeriesMembers, Site, SourceFile, TagMembers};
@@ -10,6 +9,7 @@ use crate::derive::{
     sort_key,
 };
 use crate::model::Timestamp;
+use crate::output::{Assembly, Chunk, Output, Part, json_array};
 use crate::parse::post_meta;
 use crate::wire::{
     Fragments, SeriesDetail, SeriesListing, SeriesListingEntry, TagTimeline, TimelinePost,

@@ -14,7 +14,7 @@ use super::page::{Block, Page, code, heading, link, text};
 use crate::config::SiteConfig;
 use crate::db::Site;
 use crate::operations::OPERATIONS;
-use crate::render::Output;
+use crate::output::Output;
 use crate::render::index::{document, resolved_paths};
 use crate::render::openapi::component_schemas;
 use std::collections::BTreeSet;

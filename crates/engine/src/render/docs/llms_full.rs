@@ -9,12 +9,12 @@ use crate::derive::post_series_position;
 use crate::paths::{LLMS_FULL_TXT, LLMS_TXT};
 use std::sync::Arc;
 // The lines that open a post's section (with its id and language as attributes) and close it.
+use crate::output::Assembly;
+use crate::output::{Chunk, Output};
+use crate::output::{Part, Section};
 use crate::parse::body::{SECTION_CLOSE as CLOSE, SECTION_OPEN as OPEN, has_section_line};
 use crate::parse::post_meta;
-use crate::render::output::Assembly;
-use crate::render::output::{Part, Section};
 use crate::render::runs::{PostList, Run};
-use crate::render::{Chunk, Output};
 
 /// One post's section: a blank line, `<post id=".." lang="..">`, the post's Markdown variant
 /// with two more metadata lines (the variant's URL and the series position), `</post>`. The

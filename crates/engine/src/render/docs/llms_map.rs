@@ -15,8 +15,8 @@ use crate::derive::{
 };
 use crate::model::Lang;
 use crate::operations::OPERATIONS;
+use crate::output::Output;
 use crate::parse::{deck_meta, skill_meta};
-use crate::render::Output;
 use crate::render::index::{DOCUMENTS, document, resolved_paths};
 
 /// `- [name](url): notes`, on one line.

@@ -6,10 +6,10 @@ use crate::config::SiteConfig;
 use crate::content::FileContents;
 use crate::db::{Site, SourceFile};
 use crate::model::PostMeta;
+use crate::output::{Chunk, Output};
 use crate::parse::body::unchanged_body_range;
 use crate::parse::{parse_post, post_meta};
 use crate::paths::post_page_path;
-use crate::render::{Chunk, Output};
 use std::sync::Arc;
 
 /// A post's Markdown variant: its file ([`crate::paths::post_markdown_file`]) is the title block and

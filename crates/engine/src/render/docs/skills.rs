@@ -11,8 +11,8 @@
 use super::skill_output_file;
 use super::text::sha256_digest;
 use crate::db::{Site, SourceFile};
+use crate::output::Output;
 use crate::parse::skill_meta;
-use crate::render::Output;
 use serde::Serialize;
 use std::sync::Arc;
 

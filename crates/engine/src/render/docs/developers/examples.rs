@@ -10,7 +10,7 @@ use crate::db::{LangTree, Site};
 use crate::derive::{series_members, series_names, tag_members, tag_names};
 use crate::model::Lang;
 use crate::operations::{OPERATIONS, Operation};
-use crate::render::Output;
+use crate::output::Output;
 use crate::render::index::api_index_json;
 use crate::render::posts::{all_posts_json, posts_json};
 use crate::render::slides::slides_json;

@@ -10,6 +10,9 @@ mod chunk;
 
 pub use chunk::Chunk;
 
+/// Every output file of a build, by path, sorted: what the writer makes the output folder hold.
+pub type Files = std::sync::Arc<[(std::sync::Arc<str>, Output)]>;
+
 use chunk::{DIGEST_LEN, chunk_digest, digest_of};
 use std::cell::RefCell;
 use std::io::{self, Write};
@@ -339,7 +342,7 @@ impl PartialEq for Part {
 impl Eq for Part {}
 
 /// An output built from chunks and [`Part`]s, in order. Its hash is the xxh3-128 of the
-/// [`chunk_digest`] of every chunk pushed alone and of every entry of every part, in order;
+/// `chunk_digest` of every chunk pushed alone and of every entry of every part, in order;
 /// separators between entries are not hashed, since they follow from the entries. The same
 /// entries give the same hash however a list is cut into runs (a watch session cuts its lists
 /// around the posts it edited, a fresh build does not). That is not the hash of the bytes that
