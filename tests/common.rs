@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 /// The binary under test.
@@ -341,7 +341,7 @@ pub fn run_binary_cmd<S: AsRef<OsStr>>(
     env: &[(&str, &str)],
     timeout: Duration,
 ) -> Run {
-    let mut child = Command::new(program)
+    let child = Command::new(program)
         .args(args)
         .current_dir(dir)
         .env_remove("RUST_LOG")
@@ -353,12 +353,27 @@ pub fn run_binary_cmd<S: AsRef<OsStr>>(
         .stderr(Stdio::piped())
         .spawn()
         .expect("the content-api binary runs");
-    // Drain both pipes on their own threads so a chatty child never blocks on a full pipe.
+    let what = format!(
+        "content-api {:?}",
+        args.iter().map(|a| a.as_ref()).collect::<Vec<_>>()
+    );
+    let output = wait_with_timeout(child, timeout, &what);
+    Run {
+        status: output.status,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// The output of `child` (spawned with piped stdout and stderr) once it exits; killed, and the
+/// test failed naming `what` with its stderr, after `limit`. Both pipes are drained on their own
+/// threads, so a chatty child never blocks on a full pipe.
+pub fn wait_with_timeout(mut child: Child, limit: Duration, what: &str) -> Output {
     let drain = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
             let _ = pipe.read_to_end(&mut bytes);
-            String::from_utf8_lossy(&bytes).into_owned()
+            bytes
         })
     };
     let stdout = drain(Box::new(child.stdout.take().unwrap()));
@@ -368,18 +383,18 @@ pub fn run_binary_cmd<S: AsRef<OsStr>>(
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if started.elapsed() > timeout {
+        if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
             let stderr = stderr.join().unwrap_or_default();
             panic!(
-                "content-api {:?} did not finish within {timeout:?} (killed)\n--- stderr ---\n{stderr}",
-                args.iter().map(|a| a.as_ref()).collect::<Vec<_>>()
+                "{what} did not finish within {limit:?} (killed)\n--- stderr ---\n{}",
+                String::from_utf8_lossy(&stderr)
             );
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    Run {
+    Output {
         status,
         stdout: stdout.join().unwrap(),
         stderr: stderr.join().unwrap(),

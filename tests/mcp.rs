@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 fn unchanged(text: String) -> String {
     text
@@ -199,7 +199,7 @@ fn a_redirect_to_another_origin_is_refused_naming_where_it_leads() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let output = wait_with_timeout(child, Duration::from_secs(60));
+    let output = common::wait_with_timeout(child, Duration::from_secs(60), "the Python client");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
@@ -308,7 +308,7 @@ fn the_mcp_python_sdk_lists_and_calls_every_tool() {
         .unwrap()
         .write_all(spec.to_string().as_bytes())
         .unwrap();
-    let output = wait_with_timeout(child, Duration::from_secs(120));
+    let output = common::wait_with_timeout(child, Duration::from_secs(120), "the Python client");
     assert!(
         output.status.success(),
         "the Python client failed:\n{}",
@@ -322,37 +322,4 @@ fn the_mcp_python_sdk_lists_and_calls_every_tool() {
         &cases,
         answer["results"].as_array().unwrap(),
     );
-}
-
-/// The child's output once it exits; killed (and the test failed) after `limit`.
-fn wait_with_timeout(mut child: Child, limit: Duration) -> Output {
-    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            bytes
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().unwrap()));
-    let stderr = drain(Box::new(child.stderr.take().unwrap()));
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "the Python client did not finish within {limit:?}:\n{}",
-                String::from_utf8_lossy(&stderr.join().unwrap())
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
-    }
 }
