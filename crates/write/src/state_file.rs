@@ -262,10 +262,11 @@ pub(crate) fn read_at(
 /// file is synced, then renamed over `name` in `dir` (a link at `name` is replaced, not
 /// followed); on failure the temporary name is removed.
 ///
-/// Synced before the rename, every time: a state file is small and written once a build, and
-/// after a crash the rename may reach the disk before the data (ext4 without `auto_da_alloc`,
-/// XFS, btrfs), which would leave an empty manifest or history where the old one was. A
-/// reader then sees the old or the new file, never an empty or half-written one.
+/// Synced before the rename, every time: a state file is small and written once a publish (in
+/// watch mode, once a save that changes the output), and after a crash the rename may reach
+/// the disk before the data (ext4 without `auto_da_alloc`, XFS, btrfs), which would leave an
+/// empty manifest or history where the old one was. A reader then sees the old or the new
+/// file, never an empty or half-written one.
 pub(crate) fn put(
     temp_file: OwnedFd,
     temp_dir: &OwnedFd,
