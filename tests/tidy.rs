@@ -85,7 +85,7 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "mcp",
-        &["contract", "write", "verify"],
+        &["model", "contract", "write", "verify"],
         "it answers the contract's tools from a published folder or a live site",
     ),
 ];

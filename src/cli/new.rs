@@ -37,7 +37,7 @@ enum Kind {
 pub struct Request {
     kind: Kind,
     pub title: String,
-    lang: String,
+    lang: Option<String>,
     slug: Option<String>,
     description: Option<String>,
     date: Option<NaiveDate>,
@@ -73,7 +73,7 @@ impl Request {
         Some(Request {
             kind,
             title: title.clone(),
-            lang: lang.map_or_else(|| "en".to_string(), |l| l.lang.clone()),
+            lang: lang.and_then(|l| l.lang.clone()),
             slug: naming.slug.clone(),
             description: naming.description.clone(),
             date: dating.and_then(|d| d.date),
@@ -135,13 +135,32 @@ fn slug_of(args: &Request) -> Result<String, Refusal> {
     }
 }
 
+/// The language `--lang` names among the site's (its default language without one).
+fn site_language(settings: &Settings, tag: Option<&str>) -> Result<Lang, Refusal> {
+    let languages = &settings.config.languages;
+    let Some(tag) = tag else {
+        return Ok(languages.default_lang());
+    };
+    Lang::parse(tag)
+        .filter(|&lang| languages.contains(lang))
+        .ok_or_else(|| {
+            usage(
+                format!(
+                    "`{tag}` is not one of the site's languages ({}); nothing was written",
+                    languages.quoted()
+                ),
+                "give one of them with --lang, or add the language to `languages` in watch.toml",
+            )
+        })
+}
+
 /// Writes the file (and a post's missing tags) and returns its path.
 fn create(settings: &Settings, args: &Request) -> Result<Utf8PathBuf, Refusal> {
     let content = &settings.config.content_dir;
     let slug = slug_of(args)?;
     check_series(content, args)?;
     let missing_tags = missing_tags(content, &args.tags)?;
-    let lang = Lang::parse(&args.lang).expect("clap allows en and es only");
+    let lang = site_language(settings, args.lang.as_deref())?;
     let date = args.date.unwrap_or_else(|| settings.today());
     let description = args.description.as_deref().unwrap_or(&args.title);
     let (relative, text) = match args.kind {

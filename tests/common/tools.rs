@@ -224,7 +224,7 @@ fn every_tag_and_series(out: &Path, file: &dyn Fn(&str) -> String) -> Vec<Case> 
 /// site does not have).
 fn expected_error(tool: &str, arguments: &Value) -> String {
     let tool = content_api::tools::Tool::by_name(tool).unwrap();
-    match tool.request(Some(arguments)) {
+    match tool.request(Some(arguments), &content_api::model::Languages::seed()) {
         Err(text) => text,
         Ok(request) => request.not_found,
     }

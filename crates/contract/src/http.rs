@@ -7,7 +7,6 @@
 //! Media types are the other table, in [`crate::media`].
 
 use crate::model::Lang;
-use crate::paths::post_markdown_file;
 
 /// `Cache-Control` of every answer (contract sections 4.1 rule 6 and 8 rule 3).
 pub const CACHE_CONTROL: &str = "public, max-age=3600";
@@ -132,15 +131,18 @@ pub fn markdown_twin(path: &str) -> Option<String> {
     })
 }
 
-/// Whether an output path is a post's Markdown twin (`blog/{slug}.md`, `es/blog/{slug}.md`).
+/// Whether an output path is a post's Markdown twin: `blog/{slug}.md` (the default
+/// language's) or `{lang}/blog/{slug}.md` for any language tag (`es/blog/{slug}.md`), so the
+/// shape is known without the site's configuration.
 pub fn is_post_twin(path: &str) -> bool {
-    Lang::ALL.into_iter().any(|lang| {
-        let pattern = post_markdown_file(lang, "x");
-        let folder = &pattern[..pattern.len() - "x.md".len()];
-        path.strip_prefix(folder)
-            .and_then(|name| name.strip_suffix(".md"))
-            .is_some_and(|slug| !slug.is_empty() && !slug.contains('/'))
-    })
+    let in_blog = path.strip_prefix("blog/").or_else(|| {
+        let (lang, rest) = path.split_once('/')?;
+        Lang::parse(lang)?;
+        rest.strip_prefix("blog/")
+    });
+    in_blog
+        .and_then(|name| name.strip_suffix(".md"))
+        .is_some_and(|slug| !slug.is_empty() && !slug.contains('/'))
 }
 
 /// Whether an `Accept` header asks for a page's Markdown twin rather than its HTML (section 4.3).

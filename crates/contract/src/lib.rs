@@ -9,6 +9,7 @@
 
 pub mod html;
 pub mod http;
+pub mod languages;
 pub mod media;
 pub mod operations;
 pub mod paths;

@@ -1,9 +1,16 @@
-//! The eight operations of the contract: one table feeds the API index and `openapi.json`.
+//! The operations of the contract: one table feeds the API index and `openapi.json`. The post
+//! list of one language is one operation per language of the site ([`operations`]): the seed's
+//! eight are `listPostsInEnglish` and `listPostsInSpanish` among them.
+
+use crate::languages::{english_name, operation_suffix};
+use crate::model::{Lang, Languages};
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock};
 
 /// A path parameter of an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathParam {
-    /// `{lang}`: `en` or `es`.
+    /// `{lang}`: one of the site's languages.
     Lang,
     /// `{slug}`: a series.
     Slug,
@@ -49,14 +56,71 @@ impl Operation {
         path.trim_start_matches('/').to_string()
     }
 
-    /// The operation with this `operationId`.
+    /// The operation with this `operationId`, one of the operations every site has (not a
+    /// language's post list: [`Operation::posts_in`]).
     pub fn by_id(id: &str) -> &'static Operation {
         OPERATIONS
             .iter()
-            .find(|op| op.id == id)
+            .find(|op| op.id == id && !op.per_language())
             .unwrap_or_else(|| panic!("no operation {id}"))
     }
+
+    /// The post list of one language (`listPostsInEnglish`, `/api/posts-en.json`). Made once
+    /// per language a process meets, like the language itself.
+    pub fn posts_in(lang: Lang) -> &'static Operation {
+        static MADE: OnceLock<Mutex<BTreeMap<Lang, &'static Operation>>> = OnceLock::new();
+        let made = MADE.get_or_init(Mutex::default);
+        let mut made = made.lock().unwrap_or_else(|e| e.into_inner());
+        made.entry(lang).or_insert_with(|| {
+            let name = english_name(lang);
+            let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
+            Box::leak(Box::new(Operation {
+                id: leak(format!("listPostsIn{}", operation_suffix(lang))),
+                tag: POSTS_IN_LANGUAGE.tag,
+                path_template: leak(format!("/api/posts-{lang}.json")),
+                summary: leak(format!("Every published {name} post")),
+                description: leak(format!("Every published {name} post, newest first.")),
+                params: &[],
+                response: POSTS_IN_LANGUAGE.response,
+            }))
+        })
+    }
+
+    /// Whether this is the template of the per-language post lists (in [`OPERATIONS`] only).
+    fn per_language(&self) -> bool {
+        self.id == POSTS_IN_LANGUAGE.id
+    }
 }
+
+/// Every operation of a site with `languages`, in the order the index, `openapi.json` and the
+/// portal list them: the post list once per language, in the site's order.
+pub fn operations(languages: &Languages) -> Vec<&'static Operation> {
+    OPERATIONS
+        .iter()
+        .flat_map(|op| {
+            if op.per_language() {
+                languages
+                    .all()
+                    .iter()
+                    .map(|&lang| Operation::posts_in(lang))
+                    .collect()
+            } else {
+                vec![op]
+            }
+        })
+        .collect()
+}
+
+/// The place of the per-language post lists in [`OPERATIONS`].
+const POSTS_IN_LANGUAGE: Operation = Operation {
+    id: "listPostsIn{Language}",
+    tag: "posts",
+    path_template: "/api/posts-{lang}.json",
+    summary: "Every published post of one language",
+    description: "Every published post of one language, newest first.",
+    params: &[],
+    response: "PostIndex",
+};
 
 /// The groups of operations (OpenAPI `tags`), with what each holds.
 pub const OPERATION_TAGS: [(&str, &str); 5] = [
@@ -86,9 +150,9 @@ pub struct Operation {
     pub response: &'static str,
 }
 
-/// Every operation of the contract, in the order the index, `openapi.json` and the portal list
-/// them.
-pub const OPERATIONS: [Operation; 8] = [
+/// The operations of the contract, in the order the index, `openapi.json` and the portal list
+/// them, with the per-language post list as one template entry: [`operations`] gives a site's.
+pub const OPERATIONS: [Operation; 7] = [
     Operation {
         id: "getApiIndex",
         tag: "index",
@@ -107,24 +171,7 @@ pub const OPERATIONS: [Operation; 8] = [
         params: &[],
         response: "PostIndex",
     },
-    Operation {
-        id: "listPostsInEnglish",
-        tag: "posts",
-        path_template: "/api/posts-en.json",
-        summary: "Every published English post",
-        description: "Every published English post, newest first.",
-        params: &[],
-        response: "PostIndex",
-    },
-    Operation {
-        id: "listPostsInSpanish",
-        tag: "posts",
-        path_template: "/api/posts-es.json",
-        summary: "Every published Spanish post",
-        description: "Every published Spanish post, newest first.",
-        params: &[],
-        response: "PostIndex",
-    },
+    POSTS_IN_LANGUAGE,
     Operation {
         id: "listSeries",
         tag: "series",
@@ -178,5 +225,30 @@ mod tests {
             Operation::by_id("getSeries").file(&["en", "intro"]),
             "api/series/en/intro.json"
         );
+    }
+
+    #[test]
+    fn each_language_has_its_post_list() {
+        let ko = Lang::parse("ko").unwrap();
+        let langs = Languages::new(vec![ko, Lang::EN], ko).unwrap();
+        let ids: Vec<&str> = operations(&langs).iter().map(|op| op.id).collect();
+        assert_eq!(
+            ids,
+            [
+                "getApiIndex",
+                "listPosts",
+                "listPostsInKorean",
+                "listPostsInEnglish",
+                "listSeries",
+                "getSeries",
+                "getTimelineByTag",
+                "getSlidesTimeline"
+            ]
+        );
+        let korean = Operation::posts_in(ko);
+        assert_eq!(korean.file(&[]), "api/posts-ko.json");
+        assert_eq!(korean.summary, "Every published Korean post");
+        assert!(std::ptr::eq(korean, Operation::posts_in(ko)));
+        assert_eq!(operations(&Languages::seed()).len(), 8);
     }
 }

@@ -2,7 +2,7 @@
 //! documents' fixed paths and a post's page and Markdown twin. The engine writes them there;
 //! `serve`, `write` and the hosts' rules find them by the same names.
 
-use crate::model::Lang;
+use crate::model::{Lang, Languages};
 
 pub const LLMS_TXT: &str = "llms.txt";
 pub const LLMS_FULL_TXT: &str = "llms-full.txt";
@@ -17,14 +17,15 @@ pub const DEVELOPERS_MD: &str = "developers.md";
 /// The browser module that registers the MCP server card's tools with WebMCP.
 pub const MCP_TOOLS_MODULE: &str = ".well-known/mcp/tools.js";
 
-/// The site-absolute path of a post's page: English at the root, Spanish under `/es/`.
-pub fn post_page_path(lang: Lang, slug: &str) -> String {
-    format!("{}/blog/{slug}", lang.site_prefix())
+/// The site-absolute path of a post's page: the default language's at the root, another's
+/// under `/{code}/` (the seed: English at the root, Spanish under `/es/`).
+pub fn post_page_path(languages: &Languages, lang: Lang, slug: &str) -> String {
+    format!("{}/blog/{slug}", languages.site_prefix(lang))
 }
 
 /// The output file of a post's Markdown variant: its page path plus `.md`.
-pub fn post_markdown_file(lang: Lang, slug: &str) -> String {
-    let page = post_page_path(lang, slug);
+pub fn post_markdown_file(languages: &Languages, lang: Lang, slug: &str) -> String {
+    let page = post_page_path(languages, lang, slug);
     format!("{}.md", &page[1..])
 }
 
@@ -34,9 +35,16 @@ mod tests {
 
     #[test]
     fn english_is_at_the_root_and_spanish_under_es() {
-        assert_eq!(post_page_path(Lang::En, "hello"), "/blog/hello");
-        assert_eq!(post_page_path(Lang::Es, "hello"), "/es/blog/hello");
-        assert_eq!(post_markdown_file(Lang::En, "hello"), "blog/hello.md");
-        assert_eq!(post_markdown_file(Lang::Es, "hello"), "es/blog/hello.md");
+        let seed = Languages::seed();
+        assert_eq!(post_page_path(&seed, Lang::EN, "hello"), "/blog/hello");
+        assert_eq!(post_page_path(&seed, Lang::ES, "hello"), "/es/blog/hello");
+        assert_eq!(
+            post_markdown_file(&seed, Lang::EN, "hello"),
+            "blog/hello.md"
+        );
+        assert_eq!(
+            post_markdown_file(&seed, Lang::ES, "hello"),
+            "es/blog/hello.md"
+        );
     }
 }

@@ -10,7 +10,7 @@
 //! in JavaScript (the engine's `render/docs/webmcp.js`) over the same data; `tests/webmcp.rs`
 //! and `tests/mcp.rs` compare both with the files.
 
-use crate::model::{Lang, SLUG_PATTERN, is_valid_slug};
+use crate::model::{Languages, SLUG_PATTERN, is_valid_slug};
 use crate::operations::{Operation, PathParam};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -29,13 +29,11 @@ pub enum Input {
 pub enum Reads {
     /// One operation's file, its path parameters taken from the inputs of the same names.
     Operation(&'static str),
-    /// A post list: `all` without `lang`, else the language's (`by_lang`: code, operation),
+    /// A post list: `all` without `lang`, else the language's (`Operation::posts_in`),
     /// keeping the entries that match `query` and `tag` (see [`Search`]).
     PostList {
         /// The operation that lists every language's posts.
         all: &'static str,
-        /// Per language code, the operation that lists that language's posts.
-        by_lang: &'static [(&'static str, &'static str)],
     },
 }
 
@@ -46,8 +44,9 @@ pub struct Tool {
     pub name: &'static str,
     /// A short human-readable name.
     pub title: &'static str,
-    /// What it answers, for the agent choosing a tool.
-    pub description: &'static str,
+    /// What it answers, for the agent choosing a tool; `{every language}` stands for the site's
+    /// languages (see [`Tool::description`]).
+    pub about: &'static str,
     /// Inputs, each with whether it is required, in the order they are checked.
     pub inputs: &'static [(Input, bool)],
     /// What it reads.
@@ -62,7 +61,7 @@ pub const TOOLS: [Tool; 6] = [
     Tool {
         name: "get_api_index",
         title: "Get the API index",
-        description: "Every operation of the API with every URL it currently resolves to, the version, the versioning policy and links to every document.",
+        about: "Every operation of the API with every URL it currently resolves to, the version, the versioning policy and links to every document.",
         inputs: &[],
         reads: Reads::Operation("getApiIndex"),
         not_found_hint: "",
@@ -70,22 +69,19 @@ pub const TOOLS: [Tool; 6] = [
     Tool {
         name: "search_posts",
         title: "Search posts",
-        description: "Published posts whose title or description contains every word of `query` (case-insensitively), optionally in one language and with one tag, newest first. Reads the post list of the language (or of both languages without `lang`) and returns its matching entries.",
+        about: "Published posts whose title or description contains every word of `query` (case-insensitively), optionally in one language and with one tag, newest first. Reads the post list of the language (or of {every language} without `lang`) and returns its matching entries.",
         inputs: &[
             (Input::Query, false),
             (Input::Param(PathParam::Lang), false),
             (Input::Param(PathParam::Tag), false),
         ],
-        reads: Reads::PostList {
-            all: "listPosts",
-            by_lang: &[("en", "listPostsInEnglish"), ("es", "listPostsInSpanish")],
-        },
+        reads: Reads::PostList { all: "listPosts" },
         not_found_hint: "",
     },
     Tool {
         name: "list_series",
         title: "List series",
-        description: "Every series with at least one published post in the language, newest activity first, with chapter counts.",
+        about: "Every series with at least one published post in the language, newest activity first, with chapter counts.",
         inputs: &[(Input::Param(PathParam::Lang), true)],
         reads: Reads::Operation("listSeries"),
         not_found_hint: "",
@@ -93,7 +89,7 @@ pub const TOOLS: [Tool; 6] = [
     Tool {
         name: "get_series",
         title: "Get a series",
-        description: "The published chapters of one series in reading order.",
+        about: "The published chapters of one series in reading order.",
         inputs: &[
             (Input::Param(PathParam::Lang), true),
             (Input::Param(PathParam::Slug), true),
@@ -104,7 +100,7 @@ pub const TOOLS: [Tool; 6] = [
     Tool {
         name: "get_tag_timeline",
         title: "Get a tag timeline",
-        description: "Every published post carrying a tag in the language, newest first.",
+        about: "Every published post carrying a tag in the language, newest first.",
         inputs: &[
             (Input::Param(PathParam::Lang), true),
             (Input::Param(PathParam::Tag), true),
@@ -115,7 +111,7 @@ pub const TOOLS: [Tool; 6] = [
     Tool {
         name: "list_talks",
         title: "List talks",
-        description: "Every published slide deck (talk) in the language, newest first, with event names and external links.",
+        about: "Every published slide deck (talk) in the language, newest first, with event names and external links.",
         inputs: &[(Input::Param(PathParam::Lang), true)],
         reads: Reads::Operation("getSlidesTimeline"),
         not_found_hint: "",
@@ -131,11 +127,11 @@ impl Input {
         }
     }
 
-    fn schema(self) -> Value {
+    fn schema(self, languages: &Languages) -> Value {
         match self {
             Input::Param(PathParam::Lang) => json!({
                 "type": "string",
-                "enum": Lang::ALL.map(Lang::as_str),
+                "enum": languages.all().iter().map(|lang| lang.as_str()).collect::<Vec<_>>(),
                 "description": PathParam::Lang.description()
             }),
             Input::Param(param) => json!({
@@ -194,24 +190,27 @@ impl Tool {
         TOOLS.iter().find(|tool| tool.name == name)
     }
 
-    /// The operations the tool may read, in the order the card lists them.
-    pub fn operations(&self) -> Vec<&'static Operation> {
+    /// The operations the tool may read on a site with `languages`, in the order the card
+    /// lists them.
+    pub fn operations(&self, languages: &Languages) -> Vec<&'static Operation> {
         match &self.reads {
             Reads::Operation(id) => vec![Operation::by_id(id)],
-            Reads::PostList { all, by_lang } => by_lang
+            Reads::PostList { all } => languages
+                .all()
                 .iter()
-                .map(|(_, id)| Operation::by_id(id))
+                .map(|&lang| Operation::posts_in(lang))
                 .chain([Operation::by_id(all)])
                 .collect(),
         }
     }
 
-    /// The input JSON Schema (an object of string properties, no other property allowed).
-    pub fn input_schema(&self) -> Value {
+    /// The input JSON Schema (an object of string properties, no other property allowed): a
+    /// `lang` is one of `languages`.
+    pub fn input_schema(&self, languages: &Languages) -> Value {
         let mut properties = Map::new();
         let mut required = Vec::new();
         for &(input, is_required) in self.inputs {
-            properties.insert(input.name().into(), input.schema());
+            properties.insert(input.name().into(), input.schema(languages));
             if is_required {
                 required.push(input.name());
             }
@@ -224,20 +223,34 @@ impl Tool {
         schema
     }
 
+    /// What the tool answers on a site with `languages`: "both languages" on a site with two.
+    pub fn description(&self, languages: &Languages) -> String {
+        let every = match languages.len() {
+            1 => "its one language",
+            2 => "both languages",
+            _ => "every language",
+        };
+        self.about.replace("{every language}", every)
+    }
+
     /// The tool in the MCP `Tool` shape: what `tools/list` answers and the browser registers.
-    pub fn mcp_json(&self) -> Value {
+    pub fn mcp_json(&self, languages: &Languages) -> Value {
         json!({
             "name": self.name,
             "title": self.title,
-            "description": self.description,
-            "inputSchema": self.input_schema(),
+            "description": self.description(languages),
+            "inputSchema": self.input_schema(languages),
             "annotations": annotations()
         })
     }
 
     /// What a call with `arguments` reads, or the error text naming the input that is wrong.
     /// No arguments (or `null`) is the empty object.
-    pub fn request(&self, arguments: Option<&Value>) -> Result<Request, String> {
+    pub fn request(
+        &self,
+        arguments: Option<&Value>,
+        languages: &Languages,
+    ) -> Result<Request, String> {
         let empty = Map::new();
         let arguments = match arguments {
             None | Some(Value::Null) => &empty,
@@ -249,7 +262,7 @@ impl Tool {
                 ));
             }
         };
-        check(self, &self.input_schema(), arguments)?;
+        check(self, &self.input_schema(languages), arguments)?;
         let text = |name: &str| arguments.get(name).and_then(Value::as_str);
         match &self.reads {
             Reads::Operation(id) => {
@@ -287,15 +300,12 @@ impl Tool {
                     search: None,
                 })
             }
-            Reads::PostList { all, by_lang } => {
-                let id = match text("lang") {
-                    Some(lang) => by_lang
-                        .iter()
-                        .find(|(code, _)| *code == lang)
-                        .map_or(*all, |(_, id)| *id),
-                    None => *all,
+            Reads::PostList { all } => {
+                let op = match text("lang").and_then(|code| languages.find(code)) {
+                    Some(lang) => Operation::posts_in(lang),
+                    None => Operation::by_id(all),
                 };
-                let path = Operation::by_id(id).file(&[]);
+                let path = op.file(&[]);
                 let query = text("query").unwrap_or_default().to_lowercase();
                 let words = query
                     .split(SEARCH_SEPARATORS)

@@ -2,22 +2,26 @@
 //! kind of bad input gets its own error text naming the input.
 
 use super::*;
-use crate::operations::OPERATIONS;
+use crate::model::{Lang, Languages};
+use crate::operations::operations;
 
 fn tool(name: &str) -> &'static Tool {
     Tool::by_name(name).unwrap()
 }
 
 fn error(name: &str, arguments: Value) -> String {
-    tool(name).request(Some(&arguments)).unwrap_err()
+    tool(name)
+        .request(Some(&arguments), &Languages::seed())
+        .unwrap_err()
 }
 
 #[test]
 fn every_tool_maps_onto_operations_and_takes_their_parameters() {
     for tool in &TOOLS {
-        assert!(!tool.operations().is_empty());
-        for op in tool.operations() {
-            assert!(OPERATIONS.iter().any(|o| o.id == op.id), "{}", op.id);
+        let seed = Languages::seed();
+        assert!(!tool.operations(&seed).is_empty());
+        for op in tool.operations(&seed) {
+            assert!(operations(&seed).iter().any(|o| o.id == op.id), "{}", op.id);
             for param in op.params {
                 assert!(
                     tool.inputs
@@ -29,7 +33,7 @@ fn every_tool_maps_onto_operations_and_takes_their_parameters() {
                 );
             }
         }
-        let schema = tool.input_schema();
+        let schema = tool.input_schema(&Languages::seed());
         for (_, property) in schema["properties"].as_object().unwrap() {
             if let Some(pattern) = property.get("pattern") {
                 assert_eq!(pattern, SLUG_PATTERN);
@@ -44,17 +48,34 @@ fn every_tool_maps_onto_operations_and_takes_their_parameters() {
             tool.name
         );
     }
-    let Reads::PostList { by_lang, .. } = &tool("search_posts").reads else {
-        panic!("search_posts reads a post list");
-    };
-    let codes: Vec<&str> = by_lang.iter().map(|(code, _)| *code).collect();
-    assert_eq!(codes, Lang::ALL.map(Lang::as_str));
+    let ko = Lang::parse("ko").unwrap();
+    let site = Languages::new(vec![ko], ko).unwrap();
+    let ids: Vec<&str> = tool("search_posts")
+        .operations(&site)
+        .iter()
+        .map(|op| op.id)
+        .collect();
+    assert_eq!(ids, ["listPostsInKorean", "listPosts"]);
+    let schema = tool("search_posts").input_schema(&site);
+    assert_eq!(schema["properties"]["lang"]["enum"], json!(["ko"]));
+    let request = tool("search_posts")
+        .request(Some(&json!({ "lang": "ko" })), &site)
+        .unwrap();
+    assert_eq!(request.path, "api/posts-ko.json");
+    assert!(
+        tool("search_posts")
+            .description(&site)
+            .contains("of its one language without `lang`")
+    );
 }
 
 #[test]
 fn valid_inputs_name_the_operations_file() {
     let request = tool("get_series")
-        .request(Some(&json!({ "lang": "es", "slug": "intro" })))
+        .request(
+            Some(&json!({ "lang": "es", "slug": "intro" })),
+            &Languages::seed(),
+        )
         .unwrap();
     assert_eq!(request.path, "api/series/es/intro.json");
     assert_eq!(
@@ -62,18 +83,24 @@ fn valid_inputs_name_the_operations_file() {
         "Input `slug`: \"intro\" not found (GET /api/series/es/intro.json answered 404). list_series gives the series of a language."
     );
     assert_eq!(
-        tool("get_api_index").request(None).unwrap().path,
+        tool("get_api_index")
+            .request(None, &Languages::seed())
+            .unwrap()
+            .path,
         "api/index.json"
     );
     assert_eq!(
         tool("list_talks")
-            .request(Some(&json!({ "lang": "en" })))
+            .request(Some(&json!({ "lang": "en" })), &Languages::seed())
             .unwrap()
             .path,
         "api/slides-timeline/en.json"
     );
     let search = tool("search_posts")
-        .request(Some(&json!({ "query": " Rust\tCAFÉ ", "tag": "rust" })))
+        .request(
+            Some(&json!({ "query": " Rust\tCAFÉ ", "tag": "rust" })),
+            &Languages::seed(),
+        )
         .unwrap();
     assert_eq!(search.path, "api/posts.json");
     assert_eq!(
@@ -83,7 +110,7 @@ fn valid_inputs_name_the_operations_file() {
             tag: Some("rust".into())
         })
     );
-    let spanish = tool("search_posts").request(Some(&json!({ "lang": "es" })));
+    let spanish = tool("search_posts").request(Some(&json!({ "lang": "es" })), &Languages::seed());
     assert_eq!(spanish.unwrap().path, "api/posts-es.json");
 }
 
@@ -119,7 +146,7 @@ fn a_bad_input_is_an_error_naming_it() {
     );
     assert_eq!(
         tool("get_api_index")
-            .request(Some(&json!([1])))
+            .request(Some(&json!([1])), &Languages::seed())
             .unwrap_err(),
         "The input must be an object, not an array."
     );

@@ -11,20 +11,30 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-/// A content language.
-#[derive(Clone, Copy, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    En,
-    Es,
-}
+/// A content language: one of the site's codes. Its schema here is a string; `openapi.json`
+/// adds the site's codes as its `enum` (`render::openapi`).
+#[derive(Clone, Copy)]
+pub struct Language(pub crate::model::Lang);
 
 impl From<crate::model::Lang> for Language {
     fn from(lang: crate::model::Lang) -> Language {
-        match lang {
-            crate::model::Lang::En => Language::En,
-            crate::model::Lang::Es => Language::Es,
-        }
+        Language(lang)
+    }
+}
+
+impl Serialize for Language {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.as_str())
+    }
+}
+
+impl JsonSchema for Language {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Language".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "description": "A content language." })
     }
 }
 

@@ -75,8 +75,8 @@ fn prepare_in_parallel(db: &Database) {
     let site = Site::get(db);
     let posts: Vec<SourceFile> = site
         .trees(db)
-        .into_iter()
-        .flat_map(|tree| published_posts(db, tree).iter().map(|(_, file)| *file))
+        .iter()
+        .flat_map(|&tree| published_posts(db, tree).iter().map(|(_, file)| *file))
         .collect();
     posts
         .par_iter()
@@ -90,7 +90,7 @@ type ParseJob = fn(&Database, SourceFile);
 fn parse_in_parallel(db: &Database) {
     let site = Site::get(db);
     let mut jobs: Vec<(SourceFile, ParseJob)> = Vec::new();
-    for tree in site.trees(db) {
+    for &tree in site.trees(db).iter() {
         jobs.extend(
             tree.posts(db)
                 .iter()
@@ -121,8 +121,8 @@ fn parse_in_parallel(db: &Database) {
     // name of a language), which one thread takes while the other parses and then joins it.
     let tree_jobs: Vec<(LangTree, TreeCheck)> = site
         .trees(db)
-        .into_iter()
-        .flat_map(|tree| [(tree, TreeCheck::Ids), (tree, TreeCheck::Slugs)])
+        .iter()
+        .flat_map(|&tree| [(tree, TreeCheck::Ids), (tree, TreeCheck::Slugs)])
         .collect();
     let (for_trees, for_files) = (db.clone(), db.clone());
     rayon::join(

@@ -15,7 +15,7 @@ use crate::db::{Database, LangTree, Preview, Published, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
 use chrono::NaiveDate;
-use index::{Indexes, summary};
+use index::{Indexes, Summary, summary};
 use lists::Lists;
 use rayon::prelude::*;
 use salsa::{Durability, Setter};
@@ -152,7 +152,7 @@ impl Workspace {
         published: Published,
     ) -> Workspace {
         let mut files = HashMap::with_capacity(scan.files.len());
-        let mut lists = Lists::default();
+        let mut lists = Lists::new(&config.languages);
         // The scan is sorted by path, so the lists come out sorted.
         for scanned in scan.files {
             if scanned.contents != FileContents::Missing {
@@ -163,15 +163,9 @@ impl Workspace {
                 files.insert(scanned.path, file);
             }
         }
+        let unread = lists.unread_languages(&config.languages);
         // Every input is created with its final value: no setter, so no new revision.
-        let en = LangTree::builder(Lang::En, lists.en_posts.into(), lists.en_decks.into())
-            .durability(lifetime.lists())
-            .posts_durability(lifetime.post_lists())
-            .new(&db);
-        let es = LangTree::builder(Lang::Es, lists.es_posts.into(), lists.es_decks.into())
-            .durability(lifetime.lists())
-            .posts_durability(lifetime.post_lists())
-            .new(&db);
+        let trees = lang_trees(&db, &mut lists, lifetime);
         let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
         let preview = preview.into();
         let site = Site::builder(
@@ -179,12 +173,12 @@ impl Workspace {
             today,
             preview.drafts,
             preview.future,
-            en,
-            es,
+            trees,
             lists.tags.into(),
             lists.series.into(),
             lists.skills.into(),
             problems,
+            unread,
             published,
         )
         .durability(lifetime.lists())
@@ -196,6 +190,7 @@ impl Workspace {
         .series_durability(lifetime.settings())
         .skills_durability(lifetime.settings())
         .config_durability(lifetime.settings())
+        .trees_durability(lifetime.settings())
         .today_durability(lifetime.settings())
         .drafts_durability(lifetime.settings())
         .future_durability(lifetime.settings())
@@ -281,15 +276,15 @@ impl Workspace {
         let posts: Vec<(Lang, SourceFile)> = self
             .site
             .trees(&self.db)
-            .into_iter()
-            .flat_map(|tree| {
+            .iter()
+            .flat_map(|&tree| {
                 let lang = tree.lang(&self.db);
                 tree.posts(&self.db)
                     .iter()
                     .map(move |file| (lang, *file))
                     .collect::<Vec<_>>()
             })
-            .chain(self.indexes().published_files())
+            .chain(self.indexes().published_files(&self.db))
             .collect();
         watched(&mut self.indexes).update(&mut self.db, posts, []);
         true
@@ -319,16 +314,42 @@ impl Workspace {
         }
     }
 
-    /// Sets the configuration; false (and nothing set) when it is equal to the current one.
+    /// Sets the configuration; false (and nothing set) when it is equal to the current one. A
+    /// change of the site's languages gives each language its tree and index anew, as a build
+    /// would have made them.
     pub fn set_config(&mut self, config: Arc<SiteConfig>) -> bool {
-        if **self.site.config(&self.db) == *config {
+        let current = self.site.config(&self.db).clone();
+        if *current == *config {
             return false;
         }
+        let languages_changed = current.languages != config.languages;
         self.site
             .set_config(&mut self.db)
             .with_durability(Durability::HIGH)
-            .to(config);
+            .to(config.clone());
+        if languages_changed {
+            let mut lists = Lists::collect(&self.db, &self.files, &config.languages);
+            self.set_unread_languages(lists.unread_languages(&config.languages));
+            let trees = lang_trees(&self.db, &mut lists, Lifetime::Watch);
+            self.site
+                .set_trees(&mut self.db)
+                .with_durability(Durability::HIGH)
+                .to(trees);
+            if let Some(indexes) = &mut self.indexes {
+                let summaries = summaries(&self.db, self.site);
+                indexes.rebuild(&mut self.db, summaries);
+            }
+        }
         true
+    }
+
+    fn set_unread_languages(&mut self, unread: Arc<[Diagnostic]>) {
+        if **self.site.unread_languages(&self.db) != *unread {
+            self.site
+                .set_unread_languages(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(unread);
+        }
     }
 
     /// Sets the API paths published so far (after each publish, from `write::Report`). Only a
@@ -383,7 +404,10 @@ impl Workspace {
             watched(&mut self.indexes).replace(&mut self.db, &replaced);
         }
         if applied.structural {
-            Lists::collect(&self.db, &self.files).set_where_different(&mut self.db, self.site);
+            let languages = self.site.config(&self.db).languages.clone();
+            let lists = Lists::collect(&self.db, &self.files, &languages);
+            self.set_unread_languages(lists.unread_languages(&languages));
+            lists.set_where_different(&mut self.db, self.site);
         }
         self.refresh_indexes(applied.changed.clone().iter(), &gone);
         // An input joins the set when created (a first edit, a new path) and leaves it when its
@@ -483,15 +507,45 @@ pub fn scan_problem(problem: &ScanProblem) -> Diagnostic {
     diagnostic.help(problem.help.clone())
 }
 
+/// One tree input per language of `lists`, in their order, holding (and emptying) its lists.
+fn lang_trees(db: &Database, lists: &mut Lists, lifetime: Lifetime) -> Arc<[LangTree]> {
+    lists
+        .langs
+        .iter_mut()
+        .map(|(lang, posts, decks)| {
+            let (posts, decks) = (std::mem::take(posts), std::mem::take(decks));
+            LangTree::builder(*lang, posts.into(), decks.into())
+                .durability(lifetime.lists())
+                .posts_durability(lifetime.post_lists())
+                .new(db)
+        })
+        .collect()
+}
+
+/// Every language's published posts with their summaries (read in parallel), in the site's
+/// order.
+fn summaries(db: &Database, site: Site) -> Vec<(Lang, Vec<(SourceFile, Summary)>)> {
+    site.trees(db)
+        .iter()
+        .map(|tree| {
+            let posts = tree
+                .posts(db)
+                .par_iter()
+                .with_min_len(64)
+                .map_with(db.clone(), |db, &file| summary(db, file).map(|s| (file, s)))
+                .flatten()
+                .collect::<Vec<_>>();
+            (tree.lang(db), posts)
+        })
+        .collect()
+}
+
 /// Reads every post's summary (in parallel) and builds the indexes.
 fn build_indexes(db: &Database, site: Site, lifetime: Lifetime) -> Indexes {
-    let summaries = site.trees(db).map(|tree| {
-        tree.posts(db)
-            .par_iter()
-            .with_min_len(64)
-            .map_with(db.clone(), |db, &file| summary(db, file).map(|s| (file, s)))
-            .flatten()
-            .collect::<Vec<_>>()
-    });
-    Indexes::build(db, summaries, lifetime.post_lists(), lifetime.lists())
+    Indexes::build(
+        db,
+        summaries(db, site),
+        lifetime.post_lists(),
+        lifetime.lists(),
+    )
 }

@@ -5,7 +5,8 @@
 //! whole exchange, a size for the body) and followed only to redirects within the site's
 //! origin.
 
-use crate::operations::{OPERATIONS, Operation};
+use crate::model::{Lang, Languages};
+use crate::operations::{Operation, operations};
 use crate::write::published::read_published;
 use camino::Utf8Path;
 use content_api_verify::client::Bounds;
@@ -111,6 +112,18 @@ impl ApiSource {
         };
         check_index(&index).map_err(|err| format!("{url}{index_path}: {err}"))?;
         Ok(source)
+    }
+
+    /// The site's languages, as its API index lists them (see [`check_index`]).
+    pub async fn languages(&self) -> Result<Languages, String> {
+        let index_path = Operation::by_id("getApiIndex").file(&[]);
+        match self.read(&index_path).await {
+            Fetched::Found(text) => {
+                check_index(&text).map_err(|err| format!("/{index_path}: {err}"))
+            }
+            Fetched::NotFound => Err(format!("the site has no /{index_path}")),
+            Fetched::Failed(err) => Err(err),
+        }
     }
 
     /// Reads one file of the API, `path` relative to the site's root (`api/posts.json`).
@@ -243,13 +256,15 @@ fn text(bytes: Vec<u8>, name: &str) -> Fetched {
 }
 
 /// The index lists every operation of this build's table at the same path template (a site of
-/// another version may list more; one that lacks an operation, or moved it, is refused).
-fn check_index(text: &str) -> Result<(), String> {
+/// another version may list more; one that lacks an operation, or moved it, is refused), and
+/// the post list of each of the site's languages: those languages, in the index's order.
+pub fn check_index(text: &str) -> Result<Languages, String> {
     let index: Value = serde_json::from_str(text).map_err(|err| format!("not JSON ({err})"))?;
     let endpoints = index["endpoints"]
         .as_array()
         .ok_or("no `endpoints` list: is it a content-api site?")?;
-    for op in &OPERATIONS {
+    let languages = languages_listed(endpoints)?;
+    for op in operations(&languages) {
         let listed = endpoints
             .iter()
             .find(|endpoint| endpoint["operationId"] == op.id)
@@ -261,7 +276,27 @@ fn check_index(text: &str) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    Ok(languages)
+}
+
+/// The site's languages, from its per-language post lists (`/api/posts-{lang}.json`), in the
+/// order the index lists them; the first is taken as the default (tools do not need it).
+fn languages_listed(endpoints: &[Value]) -> Result<Languages, String> {
+    let langs: Vec<Lang> = endpoints
+        .iter()
+        .filter_map(|endpoint| {
+            let template = endpoint["pathTemplate"].as_str()?;
+            let code = template
+                .strip_prefix("/api/posts-")?
+                .strip_suffix(".json")?;
+            Lang::parse(code)
+                .filter(|&lang| Operation::posts_in(lang).id == endpoint["operationId"])
+        })
+        .collect();
+    let first = *langs
+        .first()
+        .ok_or("the API lists no post list of a language (/api/posts-{lang}.json)")?;
+    Languages::new(langs, first).ok_or_else(|| "the API lists a language twice".to_string())
 }
 
 #[cfg(test)]
@@ -272,12 +307,12 @@ mod tests {
 
     #[test]
     fn an_index_must_list_every_operation_at_its_path() {
-        let endpoints: Vec<Value> = OPERATIONS
+        let endpoints: Vec<Value> = operations(&Languages::seed())
             .iter()
             .map(|op| serde_json::json!({ "operationId": op.id, "pathTemplate": op.path_template }))
             .collect();
         let good = serde_json::json!({ "endpoints": endpoints }).to_string();
-        assert_eq!(check_index(&good), Ok(()));
+        assert_eq!(check_index(&good), Ok(Languages::seed()));
         let mut moved = endpoints.clone();
         moved[1]["pathTemplate"] = "/api/v2/posts.json".into();
         let moved = serde_json::json!({ "endpoints": moved }).to_string();
@@ -328,7 +363,7 @@ mod tests {
     };
 
     fn index() -> String {
-        let endpoints: Vec<Value> = OPERATIONS
+        let endpoints: Vec<Value> = operations(&Languages::seed())
             .iter()
             .map(|op| serde_json::json!({ "operationId": op.id, "pathTemplate": op.path_template }))
             .collect();

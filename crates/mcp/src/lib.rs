@@ -10,12 +10,14 @@
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_contract::{operations, tools};
+use content_api_model::model;
 use content_api_write as write;
 
 mod api_source;
 
 pub use api_source::{ApiSource, BOUNDS, Fetched, MAX_API_FILE_BYTES};
 
+use crate::model::Languages;
 use crate::tools::{TOOLS, Tool};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -25,9 +27,15 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-/// One tool call: the result's text, and whether it is an error result.
-pub async fn call(source: &ApiSource, tool: &Tool, arguments: Option<&Value>) -> (String, bool) {
-    let request = match tool.request(arguments) {
+/// One tool call on a site with `languages`: the result's text, and whether it is an error
+/// result.
+pub async fn call(
+    source: &ApiSource,
+    languages: &Languages,
+    tool: &Tool,
+    arguments: Option<&Value>,
+) -> (String, bool) {
+    let request = match tool.request(arguments, languages) {
         Ok(request) => request,
         Err(problem) => return (problem, true),
     };
@@ -48,9 +56,10 @@ pub async fn call(source: &ApiSource, tool: &Tool, arguments: Option<&Value>) ->
 /// What a client sees of the server before it calls anything.
 const INSTRUCTIONS: &str = "Read-only tools over one site's public JSON API (posts, series, tag timelines, talks). Start with get_api_index or search_posts; every result is the API's JSON.";
 
-/// The MCP server: the tool table over one source.
+/// The MCP server: the tool table over one source, for the site's languages.
 struct Server {
     source: ApiSource,
+    languages: Languages,
 }
 
 impl ServerHandler for Server {
@@ -66,7 +75,10 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools: Vec<Value> = TOOLS.iter().map(Tool::mcp_json).collect();
+        let tools: Vec<Value> = TOOLS
+            .iter()
+            .map(|tool| tool.mcp_json(&self.languages))
+            .collect();
         serde_json::from_value(json!({ "tools": tools }))
             .map_err(|err| ErrorData::internal_error(format!("the tool table: {err}"), None))
     }
@@ -88,7 +100,7 @@ impl ServerHandler for Server {
             ));
         };
         let arguments = request.arguments.map(Value::Object);
-        let (text, is_error) = call(&self.source, tool, arguments.as_ref()).await;
+        let (text, is_error) = call(&self.source, &self.languages, tool, arguments.as_ref()).await;
         let content = vec![ContentBlock::text(text)];
         Ok(if is_error {
             CallToolResult::error(content)
@@ -120,12 +132,13 @@ pub fn run(origin: Origin) -> Result<(), String> {
             Origin::Folder(dir) => ApiSource::folder(&dir)?,
             Origin::Site(url) => ApiSource::site(&url).await?,
         };
+        let languages = source.languages().await?;
         tracing::info!(
             "serving {} tools over stdio from {}",
             TOOLS.len(),
             describe(&source)
         );
-        let service = Server { source }
+        let service = Server { source, languages }
             .serve(rmcp::transport::stdio())
             .await
             .map_err(|err| format!("the MCP client did not initialize: {err}"))?;

@@ -5,6 +5,7 @@ mod licence;
 
 pub use licence::KnownLicence;
 
+use crate::model::Languages;
 use camino::{Utf8Path, Utf8PathBuf};
 
 /// The base URL used when none is configured: clearly local, never mistaken for production.
@@ -25,6 +26,9 @@ pub struct SiteConfig {
     pub history_file: Utf8PathBuf,
     /// The site's IANA time zone: "today" is the date there.
     pub timezone: chrono_tz::Tz,
+    /// The site's languages and its default one (`languages`, `default_language`; the seed's
+    /// `en` and `es` when unset).
+    pub languages: Languages,
     /// The site's name, as the documents and the OpenAPI `info` show it.
     pub name: String,
     /// One sentence about the site.
@@ -150,8 +154,9 @@ impl SiteConfig {
             // `content-api.history` beside `watch.toml`: committed with the site.
             history_file: root.join("content-api.history"),
             timezone: chrono_tz::Tz::UTC,
+            languages: Languages::seed(),
             name: "Content API".into(),
-            description: "A public, read-only JSON API over the blog posts, series, tag timelines and slide decks of a bilingual site.".into(),
+            description: SiteConfig::default_description(&Languages::seed()),
             author: "The site's author".into(),
             contact: Contact {
                 name: "Site author".into(),
@@ -171,6 +176,19 @@ impl SiteConfig {
             },
             front_matter: FrontMatterRules::default(),
         }
+    }
+
+    /// The description of a site that gives none: says "bilingual" only of a site with two
+    /// languages.
+    pub fn default_description(languages: &Languages) -> String {
+        let site = match languages.len() {
+            1 => "a site",
+            2 => "a bilingual site",
+            _ => "a multilingual site",
+        };
+        format!(
+            "A public, read-only JSON API over the blog posts, series, tag timelines and slide decks of {site}."
+        )
     }
 
     /// `{base_url}{path}` for a site-absolute `path`.

@@ -7,7 +7,7 @@ mod lang;
 mod slug;
 mod time;
 
-pub use lang::Lang;
+pub use lang::{Lang, Languages};
 pub use slug::{SLUG_PATTERN, ascii_name, is_valid_slug, slugify};
 pub use time::Timestamp;
 

@@ -5,4 +5,4 @@ pub mod source;
 pub mod watch_toml;
 
 // The layer below, under the names it has in every crate of the workspace.
-use content_api_model::{config, content, diag};
+use content_api_model::{config, content, diag, model};

@@ -7,6 +7,7 @@
 
 use crate::config::{Licence, LiveRecord, SiteConfig};
 use crate::diag::{Diagnostic, Location};
+use crate::model::{Lang, Languages};
 use camino::Utf8Path;
 use serde::Deserialize;
 
@@ -31,6 +32,10 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
                 "unknown time zone; use an IANA name such as \"UTC\", \"Europe/Madrid\" or \"America/Bogota\"".to_string(),
             )
         })?;
+    }
+    if file.languages.is_some() || file.default_language.is_some() {
+        config.languages = languages(file.languages, file.default_language.as_deref())?;
+        config.description = SiteConfig::default_description(&config.languages);
     }
     if let Some(version) = file.api.version {
         if !is_semver(&version) {
@@ -113,6 +118,52 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
     Ok(config)
 }
 
+/// `languages` and `default_language` as the site's [`Languages`]: every tag well-formed and
+/// named once, the default (the first language unless given) among them.
+fn languages(
+    tags: Option<Vec<String>>,
+    default: Option<&str>,
+) -> Result<Languages, (String, String)> {
+    let tags = tags.unwrap_or_else(|| {
+        Languages::seed()
+            .all()
+            .iter()
+            .map(|l| l.to_string())
+            .collect()
+    });
+    let mut all = Vec::with_capacity(tags.len());
+    for tag in &tags {
+        let lang = Lang::parse(tag).ok_or_else(|| {
+            (
+                "languages".to_string(),
+                format!("`{tag}` is not a language tag; use BCP 47 tags such as \"en\", \"fr\", \"pt-BR\" or \"zh-CN\""),
+            )
+        })?;
+        if all.contains(&lang) {
+            return Err(("languages".into(), format!("`{tag}` is listed twice")));
+        }
+        all.push(lang);
+    }
+    let Some(&first) = all.first() else {
+        return Err((
+            "languages".into(),
+            "a site has at least one language, such as `languages = [\"en\"]`".into(),
+        ));
+    };
+    let default = match default {
+        None => first,
+        Some(tag) => Lang::parse(tag).filter(|lang| all.contains(lang)).ok_or_else(|| {
+            (
+                "default_language".to_string(),
+                format!(
+                    "`{tag}` is not one of `languages`; name one of them (the first is the default when this key is left out)"
+                ),
+            )
+        })?,
+    };
+    Ok(Languages::new(all, default).expect("checked above"))
+}
+
 /// What `watch.toml` may contain. Unknown keys are errors: a misspelt key would otherwise be
 /// silently ignored.
 #[derive(Debug, Default, Deserialize)]
@@ -123,6 +174,8 @@ struct FileConfig {
     out_dir: Option<String>,
     history_file: Option<String>,
     timezone: Option<String>,
+    languages: Option<Vec<String>>,
+    default_language: Option<String>,
     #[serde(default)]
     site: SiteSection,
     #[serde(default)]

@@ -55,10 +55,11 @@ impl Flags for NewCommand {
 /// `--lang`.
 #[derive(Debug, Clone, Args)]
 pub struct LangFlag {
-    /// Language of the post or deck. A translation uses the same --slug as the original, so
-    /// both language versions share one file name.
-    #[arg(long, default_value = "en", value_parser = ["en", "es"])]
-    pub lang: String,
+    /// Language of the post or deck: one of the site's `languages` (default: its default
+    /// language). A translation uses the same --slug as the original, so every language
+    /// version shares one file name.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
 }
 
 /// `--slug` and `--description`.

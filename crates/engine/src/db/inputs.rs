@@ -18,8 +18,8 @@ pub struct SourceFile {
     pub contents: FileContents,
 }
 
-/// The files of one language, each list sorted by path. One input per language, so adding an
-/// English post does not invalidate Spanish queries.
+/// The files of one language, each list sorted by path. One input per language, so adding a
+/// post in one language does not invalidate another language's queries.
 #[salsa::input(debug)]
 pub struct LangTree {
     #[returns(copy)]
@@ -45,10 +45,9 @@ pub struct Site {
     /// Preview mode (`--future`): scheduled posts and decks are published before their date.
     #[returns(copy)]
     pub future: bool,
-    #[returns(copy)]
-    pub en: LangTree,
-    #[returns(copy)]
-    pub es: LangTree,
+    /// One tree per language of the site, in the configuration's order.
+    #[returns(ref)]
+    pub trees: Arc<[LangTree]>,
     #[returns(ref)]
     pub tags: Arc<[SourceFile]>,
     #[returns(ref)]
@@ -58,6 +57,9 @@ pub struct Site {
     /// Problems found while walking the folder (odd names, symlink loops).
     #[returns(ref)]
     pub scan_problems: Arc<[Diagnostic]>,
+    /// One warning per folder of posts or decks in a language the site does not have.
+    #[returns(ref)]
+    pub unread_languages: Arc<[Diagnostic]>,
     /// Every API path (relative to the output folder, sorted, e.g. `api/posts.json`) that an
     /// earlier build published, read from the publishing history (`content-api.history`). The
     /// one input that comes from history rather than from the content: it decides which
@@ -97,33 +99,33 @@ impl From<bool> for Preview {
 pub type Published = Arc<[Arc<str>]>;
 
 impl Site {
-    /// The file tree of one language.
+    /// The file tree of one of the site's languages.
     pub fn tree(self, db: &dyn salsa::Database, lang: Lang) -> LangTree {
-        match lang {
-            Lang::En => self.en(db),
-            Lang::Es => self.es(db),
-        }
+        *self
+            .trees(db)
+            .iter()
+            .find(|tree| tree.lang(db) == lang)
+            .unwrap_or_else(|| panic!("`{lang}` is not one of the site's languages"))
     }
 
-    /// Both languages' file trees, English first.
-    pub fn trees(self, db: &dyn salsa::Database) -> [LangTree; 2] {
-        [self.en(db), self.es(db)]
+    /// The site's languages, in the configuration's order.
+    pub fn langs(self, db: &dyn salsa::Database) -> Vec<Lang> {
+        self.trees(db).iter().map(|tree| tree.lang(db)).collect()
     }
 }
 
-/// The indexes over published posts, one per language. They are inputs, maintained by the
+/// The indexes over published posts, one per language of the site. They are inputs, maintained by the
 /// workspace from the per-file `sort_key` and `post_links` queries, so that an edit sets only
 /// the entries it touches: a timeline whose members did not change never reads anything the
 /// edit changed, and salsa verifies it in O(1) (see ARCHITECTURE.md, "Why the indexes are
 /// inputs").
 #[salsa::input(singleton, debug)]
 pub struct Index {
-    #[returns(copy)]
-    pub en: LangIndex,
-    #[returns(copy)]
-    pub es: LangIndex,
-    /// The published posts of both languages, newest first (on the same date, `en/` ids sort
-    /// before `es/` ones).
+    /// One index per language, in the configuration's order.
+    #[returns(ref)]
+    pub langs: Arc<[LangIndex]>,
+    /// The published posts of every language, newest first (on the same date, by id: `en/`
+    /// ids sort before `es/` ones).
     #[returns(ref)]
     pub all: Arc<[(SortKey, SourceFile)]>,
     /// Counts the edits that changed a post list. `render::runs::list_runs` reads it, so every
@@ -141,12 +143,13 @@ pub struct Index {
 }
 
 impl Index {
-    /// The index of one language.
+    /// The index of one of the site's languages.
     pub fn lang(self, db: &dyn salsa::Database, lang: Lang) -> LangIndex {
-        match lang {
-            Lang::En => self.en(db),
-            Lang::Es => self.es(db),
-        }
+        *self
+            .langs(db)
+            .iter()
+            .find(|index| index.lang(db) == lang)
+            .unwrap_or_else(|| panic!("`{lang}` is not one of the site's languages"))
     }
 }
 

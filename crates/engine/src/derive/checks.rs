@@ -17,7 +17,8 @@ use std::sync::Arc;
 pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
     let site = Site::get(db);
     let mut out: Vec<Diagnostic> = site.scan_problems(db).to_vec();
-    for tree in site.trees(db) {
+    out.extend(site.unread_languages(db).iter().cloned());
+    for &tree in site.trees(db).iter() {
         for &file in tree.posts(db).iter() {
             out.extend(post_diagnostics(db, file).iter().cloned());
         }
@@ -253,7 +254,7 @@ fn duplicate_slugs(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> 
                         *other,
                         format!(
                             "duplicate slug `{slug}`: {first} has the same slug, so both would be published at {}/blog/{slug}",
-                            lang.site_prefix()
+                            Site::get(db).config(db).languages.site_prefix(lang)
                         ),
                     )
                     .help("give one of the posts another slug (the part of the file name after the date)"),

@@ -52,7 +52,7 @@ pub fn unknown_key_reports(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
     let site = Site::get(db);
     let rules = front_matter_rules(db);
     let mut files: Vec<(&str, &[UnknownKey])> = Vec::new();
-    for tree in site.trees(db) {
+    for &tree in site.trees(db).iter() {
         for &file in tree.posts(db).iter() {
             files.push((path_of(db, file), &parse_post(db, file).parsed.unknown_keys));
         }

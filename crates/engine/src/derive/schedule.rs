@@ -63,7 +63,7 @@ pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(ScheduleState) -> bool) 
     let today = site.today(db);
     let mut out = Vec::new();
     let mut broken = Vec::new();
-    for tree in site.trees(db) {
+    for &tree in site.trees(db).iter() {
         let lang = tree.lang(db);
         let mut push = |file: SourceFile, kind, fields: Option<(bool, Timestamp, &String)>| {
             let Some((draft, pub_date, title)) = fields else {

@@ -131,7 +131,7 @@ mod tests {
         let text = format!("---\n{yaml}---\nnotes\n");
         parse_deck_text(
             "slides/en/2024-05-01_talk.md",
-            Lang::En,
+            Lang::EN,
             "2024-05-01_talk",
             &text,
         )

@@ -151,7 +151,7 @@ mod tests {
     fn parse(text: &str) -> ParsedPost {
         parse_post_text(
             "blog/en/2024-05-01_hello.md",
-            Lang::En,
+            Lang::EN,
             "2024-05-01_hello",
             text,
         )
@@ -166,7 +166,7 @@ mod tests {
         );
         let parsed = parse_post_text(
             "blog/en/2024-05-01_hello.md",
-            Lang::En,
+            Lang::EN,
             "2024-05-01_hello",
             &text,
         );
@@ -193,7 +193,7 @@ mod tests {
         );
         let parsed = parse_post_text(
             "blog/en/2024-05-01_hello.md",
-            Lang::En,
+            Lang::EN,
             "2024-05-01_hello",
             &text,
         );
@@ -268,7 +268,7 @@ mod tests {
     fn a_bad_file_name_is_an_error() {
         let post = parse_post_text(
             "blog/en/Hello World.md",
-            Lang::En,
+            Lang::EN,
             "Hello World",
             "---\ntitle: a\ndescription: b\npubDate: 2024-05-01\n---\n",
         );

@@ -128,10 +128,10 @@ mod tests {
         )
         .value
         .unwrap();
-        assert_eq!(series.localized("title", Lang::Es), Some("Introducción"));
-        assert_eq!(series.localized("title", Lang::En), Some("Intro"));
-        assert_eq!(series.localized("description", Lang::Es), Some("About"));
-        assert_eq!(series.localized("heroImage", Lang::Es), Some("/a.webp"));
+        assert_eq!(series.localized("title", Lang::ES), Some("Introducción"));
+        assert_eq!(series.localized("title", Lang::EN), Some("Intro"));
+        assert_eq!(series.localized("description", Lang::ES), Some("About"));
+        assert_eq!(series.localized("heroImage", Lang::ES), Some("/a.webp"));
         assert_eq!(series.order, 2);
     }
 

@@ -289,7 +289,7 @@ mod tests {
     fn only_error(from: &str, to: &str) -> Diagnostic {
         assert!(GOOD.contains(from), "{from}");
         let text = GOOD.replacen(from, to, 1);
-        let parsed = parse_post_text("blog/en/2024-05-01_x.md", Lang::En, "2024-05-01_x", &text);
+        let parsed = parse_post_text("blog/en/2024-05-01_x.md", Lang::EN, "2024-05-01_x", &text);
         let diagnostics = parsed.parsed.diagnostics;
         assert_eq!(
             diagnostics.len(),
@@ -423,7 +423,7 @@ mod tests {
     #[test]
     fn any_one_character_mistake_gives_at_most_one_syntax_error() {
         let good = GOOD.replace("A post", "Una entrada en Medellín: ¿qué tal?");
-        let clean = parse_post_text("blog/en/2024-05-01_x.md", Lang::En, "2024-05-01_x", &good);
+        let clean = parse_post_text("blog/en/2024-05-01_x.md", Lang::EN, "2024-05-01_x", &good);
         assert!(clean.parsed.diagnostics.is_empty());
         let yaml_end = good.rfind("---").unwrap();
         let boundaries: Vec<usize> = (0..=yaml_end)
@@ -439,7 +439,7 @@ mod tests {
             }
             for text in variants {
                 let parsed =
-                    parse_post_text("blog/en/2024-05-01_x.md", Lang::En, "2024-05-01_x", &text);
+                    parse_post_text("blog/en/2024-05-01_x.md", Lang::EN, "2024-05-01_x", &text);
                 let diagnostics = parsed.parsed.diagnostics;
                 if diagnostics
                     .iter()

@@ -98,7 +98,7 @@ fn worker_source(config: &SiteConfig, gone: &[&str]) -> String {
         "hidden": HOST_FILES,
         "hiddenFolders": [STATE_FOLDER],
         "missing": format!("/{STATE_FOLDER}/not-found"),
-        "twinPages": twin_pages(),
+        "twinPages": twin_pages(&config.languages),
         "ownPages": own_pages(),
         "gone": gone,
         "pathSlot": PATH_SLOT,

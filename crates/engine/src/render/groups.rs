@@ -110,8 +110,7 @@ impl OutputKind {
         match self {
             OutputKind::ApiIndex => op("getApiIndex").file(&[]),
             OutputKind::AllPosts => op("listPosts").file(&[]),
-            OutputKind::Posts(Lang::En) => op("listPostsInEnglish").file(&[]),
-            OutputKind::Posts(Lang::Es) => op("listPostsInSpanish").file(&[]),
+            OutputKind::Posts(lang) => Operation::posts_in(*lang).file(&[]),
             OutputKind::SeriesListing(lang) => op("listSeries").file(&[lang.as_str()]),
             OutputKind::Slides(lang) => op("getSlidesTimeline").file(&[lang.as_str()]),
             OutputKind::LlmsTxt => paths::LLMS_TXT.into(),
@@ -169,7 +168,7 @@ pub fn aggregate_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
                 file: *file,
             }),
     );
-    for lang in Lang::ALL {
+    for &lang in config.languages.all() {
         kinds.push(OutputKind::Posts(lang));
         kinds.push(OutputKind::SeriesListing(lang));
         kinds.push(OutputKind::Slides(lang));
@@ -228,7 +227,7 @@ impl OutputGroup {
 pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
     let starts = |len: usize| (0..len).step_by(RUN).map(|start| start as u32);
     let mut groups = vec![OutputGroup::Site, OutputGroup::Aggregates];
-    for tree in Site::get(db).trees(db) {
+    for &tree in Site::get(db).trees(db).iter() {
         groups.extend(
             starts(published_posts(db, tree).len())
                 .map(|start| OutputGroup::PostMarkdown { tree, start }),
@@ -253,7 +252,7 @@ pub fn api_output_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
         .map(|file| file.path.clone())
         .filter(|path| is_api_path(path))
         .collect();
-    for tree in Site::get(db).trees(db) {
+    for &tree in Site::get(db).trees(db).iter() {
         let lang = tree.lang(db);
         paths.extend(
             tag_names(db, tree)

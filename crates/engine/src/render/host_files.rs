@@ -7,7 +7,7 @@ use super::docs;
 use crate::config::SiteConfig;
 use crate::html;
 use crate::http::{API_PREFIX, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES};
-use crate::model::Lang;
+use crate::model::Languages;
 use crate::paths;
 use crate::problem::static_problem;
 use crate::wire::{ErrorCode, to_json};
@@ -112,15 +112,15 @@ pub fn api_not_found_page(config: &SiteConfig) -> String {
 /// The pages whose Markdown twin this tool may write, as the edge layer matches them: a path
 /// ending in `/` covers every page under that folder (`blog/`), any other names one page and the
 /// pages under it (`developers`).
-pub fn twin_pages() -> Vec<String> {
+pub fn twin_pages(languages: &Languages) -> Vec<String> {
     let mut pages = Vec::new();
     for twin in [paths::DEVELOPERS_MD, paths::AUTH_MD] {
         if let Some(page) = twin.strip_suffix(".md") {
             pages.push(page.to_string());
         }
     }
-    for lang in Lang::ALL {
-        let twin = paths::post_markdown_file(lang, "x");
+    for &lang in languages.all() {
+        let twin = paths::post_markdown_file(languages, lang, "x");
         if let Some((folder, _)) = twin.rsplit_once('/') {
             pages.push(format!("{folder}/"));
         }
@@ -136,9 +136,9 @@ pub const STATE_FOLDER: &str = ".content-api";
 /// 404, nor answer 410); the pages that may have a Markdown twin (negotiation); the tool's state
 /// folder and host files (never served). Everything else, the site's pages and the discovery
 /// documents, is a static asset that runs no code.
-pub fn routes_file() -> String {
+pub fn routes_file(languages: &Languages) -> String {
     let mut include = vec![format!("/{API_PREFIX}*")];
-    for page in twin_pages() {
+    for page in twin_pages(languages) {
         match page.strip_suffix('/') {
             Some(folder) => include.push(format!("/{folder}/*")),
             None => {
@@ -239,7 +239,8 @@ mod tests {
 
     #[test]
     fn routes_cover_the_api_the_twinned_pages_and_nothing_static() {
-        let routes: serde_json::Value = serde_json::from_str(&routes_file()).unwrap();
+        let routes: serde_json::Value =
+            serde_json::from_str(&routes_file(&Languages::seed())).unwrap();
         let include: Vec<&str> = routes["include"]
             .as_array()
             .unwrap()

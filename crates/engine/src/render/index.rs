@@ -3,7 +3,7 @@
 use crate::db::Site;
 use crate::derive::{series_names, tag_names};
 use crate::model::Lang;
-use crate::operations::{OPERATIONS, Operation, PathParam};
+use crate::operations::{Operation, PathParam, operations};
 use crate::output::Output;
 use crate::paths;
 use crate::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, to_json};
@@ -127,8 +127,8 @@ pub const AUTHENTICATION: &str = "None. Every endpoint is public, anonymous and 
 
 pub const ERROR_FORMAT: &str = "Errors are RFC 9457 problem-details bodies (type, title, status, detail, instance) extended with a nested `error` object (code, message, hint, documentation_url). Codes: resource_not_found (404), method_not_allowed (405), gone (410), internal_error (500). HTML is never returned under /api/.";
 
-/// The site-absolute paths `op`'s template currently resolves to: `en` before `es`, then by
-/// slug or tag. Empty when no series or tag exists yet.
+/// The site-absolute paths `op`'s template currently resolves to: the site's languages in its
+/// order (`en` before `es`), then by slug or tag. Empty when no series or tag exists yet.
 pub fn resolved_paths(db: &dyn salsa::Database, op: &Operation) -> Vec<String> {
     let site = Site::get(db);
     let names = |lang: Lang, param: PathParam| -> Vec<String> {
@@ -144,12 +144,12 @@ pub fn resolved_paths(db: &dyn salsa::Database, op: &Operation) -> Vec<String> {
     match op.params {
         [] => paths.push(op.path_template.to_string()),
         [PathParam::Lang] => {
-            for lang in Lang::ALL {
+            for lang in site.langs(db) {
                 paths.push(op.path_template.replace("{lang}", lang.as_str()));
             }
         }
         [PathParam::Lang, param] => {
-            for lang in Lang::ALL {
+            for lang in site.langs(db) {
                 let with_lang = op.path_template.replace("{lang}", lang.as_str());
                 let placeholder = format!("{{{}}}", param.name());
                 for name in names(lang, *param) {
@@ -167,8 +167,8 @@ pub fn resolved_paths(db: &dyn salsa::Database, op: &Operation) -> Vec<String> {
 #[salsa::tracked(returns(ref))]
 pub fn api_index_json(db: &dyn salsa::Database) -> Output {
     let config = Site::get(db).config(db);
-    let endpoints: Vec<Endpoint> = OPERATIONS
-        .iter()
+    let endpoints: Vec<Endpoint> = operations(&config.languages)
+        .into_iter()
         .map(|op| {
             let urls = resolved_paths(db, op)
                 .iter()

@@ -3,15 +3,16 @@
 
 use crate::config::SiteConfig;
 use crate::http::{ALLOW_ORIGIN, CACHE_CONTROL};
-use crate::model::{SLUG_PATTERN, ascii_name};
-use crate::operations::{OPERATION_TAGS, OPERATIONS, PathParam};
+use crate::model::{Languages, SLUG_PATTERN, ascii_name};
+use crate::operations::{OPERATION_TAGS, PathParam, operations};
 use crate::wire;
 use schemars::SchemaGenerator;
 use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value, json};
 
-/// The component schemas: every resource of the contract, by name.
-pub fn component_schemas() -> Map<String, Value> {
+/// The component schemas: every resource of the contract, by name, for a site with
+/// `languages` (the `Language` enum, the id pattern).
+pub fn component_schemas(languages: &Languages) -> Map<String, Value> {
     let mut generator: SchemaGenerator = SchemaSettings::draft2020_12()
         .with(|s| {
             s.definitions_path = "/components/schemas".into();
@@ -30,9 +31,40 @@ pub fn component_schemas() -> Map<String, Value> {
     let mut schemas = generator.take_definitions(true);
     for schema in schemas.values_mut() {
         tidy(schema);
+        with_languages(schema, languages);
     }
+    schemas.insert(
+        "Language".into(),
+        json!({ "type": "string", "enum": codes(languages), "description": "A content language." }),
+    );
     schemas.sort_keys();
     schemas
+}
+
+/// The site's language codes, in its order.
+fn codes(languages: &Languages) -> Vec<&'static str> {
+    languages.all().iter().map(|lang| lang.as_str()).collect()
+}
+
+/// The wire types' patterns name the seed's languages (`^(en|es)/...`): a site's name its own.
+fn with_languages(schema: &mut Value, languages: &Languages) {
+    const SEED: &str = "^(en|es)/";
+    match schema {
+        Value::Object(object) => {
+            if let Some(Value::String(pattern)) = object.get_mut("pattern")
+                && let Some(rest) = pattern.strip_prefix(SEED)
+            {
+                *pattern = format!("^({})/{rest}", codes(languages).join("|"));
+            }
+            object
+                .values_mut()
+                .for_each(|value| with_languages(value, languages));
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|value| with_languages(value, languages)),
+        _ => {}
+    }
 }
 
 /// Optional fields are left out when they do not apply, never `null`: schemars types an
@@ -79,14 +111,14 @@ fn drop_null(property: &mut Value) {
     }
 }
 
-fn parameter(param: PathParam) -> Value {
+fn parameter(param: PathParam, languages: &Languages) -> Value {
     match param {
         PathParam::Lang => json!({
             "name": "lang",
             "in": "path",
             "required": true,
             "description": PathParam::Lang.description(),
-            "schema": { "type": "string", "enum": ["en", "es"] }
+            "schema": { "type": "string", "enum": codes(languages) }
         }),
         PathParam::Slug => json!({
             "name": "slug",
@@ -108,7 +140,8 @@ fn parameter(param: PathParam) -> Value {
 /// The whole OpenAPI 3.1 document.
 pub fn openapi_document(config: &SiteConfig) -> Value {
     let mut paths = Map::new();
-    for op in &OPERATIONS {
+    let languages = &config.languages;
+    for op in operations(languages) {
         let parameters: Vec<Value> = op
             .params
             .iter()
@@ -201,11 +234,11 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
         "externalDocs": { "description": "Developer portal", "url": config.url(super::index::document("developers").path) },
         "paths": paths,
         "components": {
-            "schemas": component_schemas(),
+            "schemas": component_schemas(languages),
             "parameters": {
-                "lang": parameter(PathParam::Lang),
-                "slug": parameter(PathParam::Slug),
-                "tag": parameter(PathParam::Tag)
+                "lang": parameter(PathParam::Lang, languages),
+                "slug": parameter(PathParam::Slug, languages),
+                "tag": parameter(PathParam::Tag, languages)
             },
             "headers": {
                 "Cache-Control": {

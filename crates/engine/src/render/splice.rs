@@ -27,7 +27,7 @@ mod tests {
         let array = json_array(["{\"a\":1}".into(), "{\"a\":2}".into()]);
         let timeline = TagTimeline {
             tag: "rust",
-            lang: Language::Es,
+            lang: Language(crate::model::Lang::ES),
             total: 2,
             posts: Fragments,
         };

@@ -30,7 +30,7 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
     );
     files.insert(
         paths::MCP_TOOLS_MODULE.into(),
-        Output::new(docs::webmcp_module()),
+        Output::new(docs::webmcp_module(&config.languages)),
     );
     for (code, path) in STATIC_PROBLEMS {
         files.insert(
@@ -39,7 +39,10 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
         );
     }
     if config.hosting.pages_functions.is_none() {
-        files.insert("_routes.json".into(), Output::new(routes_file()));
+        files.insert(
+            "_routes.json".into(),
+            Output::new(routes_file(&config.languages)),
+        );
     }
     files.insert("404.html".into(), Output::new(not_found_page(config)));
     files.insert(

@@ -17,6 +17,7 @@ use super::members::{MembersInput, files_of, member_map, sync_members};
 use crate::db::{Database, Index, LangIndex, SeriesMembers, SourceFile, TagMembers};
 use crate::derive::{post_links, sort_key};
 use crate::model::{Lang, ReadingKey, SortKey};
+use rayon::prelude::*;
 use salsa::{Durability, Setter};
 use sorted::Sorted;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -67,10 +68,14 @@ pub fn summary(db: &dyn salsa::Database, file: SourceFile) -> Option<Summary> {
     })
 }
 
-/// The indexes of both languages, with the state needed to update them.
+/// The indexes of every language, with the state needed to update them.
 pub struct Indexes {
     index: Index,
-    langs: [LangState; 2],
+    /// One per language of the site, in the configuration's order (as `Index::langs`).
+    langs: Vec<LangState>,
+    /// The durabilities the inputs were made with, for a rebuild's new ones.
+    lists: Durability,
+    maps: Durability,
 }
 
 struct LangState {
@@ -84,36 +89,59 @@ struct LangState {
     series_inputs: HashMap<Arc<str>, SeriesMembers>,
 }
 
+/// Each language's published posts with their summaries, in the site's order.
+pub type LangSummaries = Vec<(Lang, Vec<(SourceFile, Summary)>)>;
+
 impl Indexes {
     /// Builds the indexes from every post's summary and creates their inputs: the post lists at
     /// `lists`, the rest (the name maps, series members) at `maps`.
     pub fn build(
         db: &Database,
-        posts: [Vec<(SourceFile, Summary)>; 2],
+        posts: LangSummaries,
         lists: Durability,
         maps: Durability,
     ) -> Indexes {
-        let [en, es] = posts;
-        // Sorting each language's posts is pure work: both run at once. The inputs are then
-        // created in a fixed order (English first), so their ids do not depend on the threads.
-        let (en, es) = rayon::join(|| Sorted::of(en), || Sorted::of(es));
-        let langs = [
-            LangState::build(db, Lang::En, en, lists, maps),
-            LangState::build(db, Lang::Es, es, lists, maps),
-        ];
+        let langs = lang_states(db, posts, lists, maps);
         // A singleton: queries reach it with `Index::get`.
         let all = merged(&langs);
-        let index = Index::builder(langs[0].input, langs[1].input, all, 0, Arc::default())
+        let inputs = langs.iter().map(|state| state.input).collect();
+        let index = Index::builder(inputs, all, 0, Arc::default())
             .durability(maps)
             .all_durability(lists)
             .runs_epoch_durability(lists)
             .volatile_durability(lists)
             .new(db);
-        Indexes { index, langs }
+        Indexes {
+            index,
+            langs,
+            lists,
+            maps,
+        }
+    }
+
+    /// Builds every language's index anew (the site's languages changed) and sets the inputs
+    /// that hold them.
+    pub fn rebuild(&mut self, db: &mut Database, posts: LangSummaries) {
+        self.langs = lang_states(db, posts, self.lists, self.maps);
+        let inputs: Arc<[LangIndex]> = self.langs.iter().map(|state| state.input).collect();
+        self.index
+            .set_langs(db)
+            .with_durability(MAP_DURABILITY)
+            .to(inputs);
+        let all = merged(&self.langs);
+        self.index
+            .set_all(db)
+            .with_durability(LIST_DURABILITY)
+            .to(all);
+        let epoch = self.index.runs_epoch(db) + 1;
+        self.index
+            .set_runs_epoch(db)
+            .with_durability(LIST_DURABILITY)
+            .to(epoch);
     }
 
     /// Re-reads the summaries of `files`, drops the entries of the `deleted` files, and sets the
-    /// index entries that changed.
+    /// index entries that changed. Files of a language the site does not have are ignored.
     pub fn update(
         &mut self,
         db: &mut Database,
@@ -129,19 +157,28 @@ impl Indexes {
                     .map(|(lang, file)| (lang, file, summary(db, file))),
             )
             .collect();
-        let mut touched = [Touched::default(), Touched::default()];
+        let mut touched: Vec<Touched> = self.langs.iter().map(|_| Touched::default()).collect();
         for (lang, file, new) in changes {
-            let index = lang_slot(lang);
-            self.langs[index].apply(file, new, &mut touched[index]);
+            let Some(slot) = self.slot(db, lang) else {
+                continue;
+            };
+            self.langs[slot].apply(file, new, &mut touched[slot]);
         }
         self.commit(db, touched);
+    }
+
+    /// The position of `lang` among the site's languages.
+    fn slot(&self, db: &Database, lang: Lang) -> Option<usize> {
+        self.langs
+            .iter()
+            .position(|state| state.input.lang(db) == lang)
     }
 
     /// Puts the new input of each `replaced` pair (old → new, the same path) wherever the
     /// indexes hold the old one, and sets the entries that held it. The summaries move as they
     /// are: [`Indexes::update`] then reads the new contents.
     pub fn replace(&mut self, db: &mut Database, replaced: &HashMap<SourceFile, SourceFile>) {
-        let mut touched = [Touched::default(), Touched::default()];
+        let mut touched: Vec<Touched> = self.langs.iter().map(|_| Touched::default()).collect();
         for (state, touched) in self.langs.iter_mut().zip(&mut touched) {
             for (&old, &new) in replaced {
                 state.replace(old, new, touched);
@@ -159,7 +196,7 @@ impl Indexes {
     }
 
     /// Sets the inputs of what `touched` says may have changed.
-    fn commit(&mut self, db: &mut Database, touched: [Touched; 2]) {
+    fn commit(&mut self, db: &mut Database, touched: Vec<Touched>) {
         let order_touched = touched.iter().any(|t| t.published);
         let mut lists_changed = false;
         for (state, touched) in self.langs.iter_mut().zip(touched) {
@@ -185,38 +222,59 @@ impl Indexes {
     }
 
     /// Every post file the indexes know as published.
-    pub fn published_files(&self) -> impl Iterator<Item = (Lang, SourceFile)> + '_ {
-        [Lang::En, Lang::Es]
-            .into_iter()
-            .zip(&self.langs)
-            .flat_map(|(lang, state)| state.summaries.keys().map(move |file| (lang, *file)))
+    pub fn published_files<'a>(
+        &'a self,
+        db: &'a Database,
+    ) -> impl Iterator<Item = (Lang, SourceFile)> + 'a {
+        self.langs.iter().flat_map(move |state| {
+            let lang = state.input.lang(db);
+            state.summaries.keys().map(move |file| (lang, *file))
+        })
     }
 }
 
-/// Both languages' published posts in one newest-first list (a merge of two sorted lists).
-fn merged(langs: &[LangState; 2]) -> Arc<[(SortKey, SourceFile)]> {
-    let (a, b) = (&langs[0].published, &langs[1].published);
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if SortKey::newest_first(&a[i].0, &b[j].0) != std::cmp::Ordering::Greater {
-            out.push(a[i].clone());
-            i += 1;
-        } else {
-            out.push(b[j].clone());
-            j += 1;
+/// Each language's index state with its inputs. Sorting is pure work, done on every thread;
+/// the inputs are then created in the site's order, so their ids do not depend on the threads.
+fn lang_states(
+    db: &Database,
+    posts: LangSummaries,
+    lists: Durability,
+    maps: Durability,
+) -> Vec<LangState> {
+    let sorted: Vec<(Lang, Sorted)> = posts
+        .into_par_iter()
+        .map(|(lang, posts)| (lang, Sorted::of(posts)))
+        .collect();
+    sorted
+        .into_iter()
+        .map(|(lang, sorted)| LangState::build(db, lang, sorted, lists, maps))
+        .collect()
+}
+
+/// Every language's published posts in one newest-first list (a merge of sorted lists; a
+/// site has a handful of languages, so each step scans their heads).
+fn merged(langs: &[LangState]) -> Arc<[(SortKey, SourceFile)]> {
+    let mut heads = vec![0usize; langs.len()];
+    let mut out = Vec::with_capacity(langs.iter().map(|l| l.published.len()).sum());
+    loop {
+        let mut next: Option<usize> = None;
+        for (i, state) in langs.iter().enumerate() {
+            let Some(candidate) = state.published.get(heads[i]) else {
+                continue;
+            };
+            let better = next.is_none_or(|n| {
+                SortKey::newest_first(&candidate.0, &langs[n].published[heads[n]].0)
+                    == std::cmp::Ordering::Less
+            });
+            if better {
+                next = Some(i);
+            }
         }
+        let Some(i) = next else { break };
+        out.push(langs[i].published[heads[i]].clone());
+        heads[i] += 1;
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
     out.into()
-}
-
-fn lang_slot(lang: Lang) -> usize {
-    match lang {
-        Lang::En => 0,
-        Lang::Es => 1,
-    }
 }
 
 /// What an update may have changed in one language.

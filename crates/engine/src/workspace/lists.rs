@@ -7,34 +7,54 @@
 use super::index::LIST_DURABILITY;
 use crate::content::{ContentPath, FileContents, FileRole, classify};
 use crate::db::{Database, Site, SourceFile};
-use crate::model::Lang;
+use crate::diag::Diagnostic;
+use crate::model::{Lang, Languages};
 use salsa::{Durability, Setter};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// The existing content files by kind, each list sorted by path: what the `LangTree`s and
-/// `Site` hold.
-#[derive(Default)]
+/// `Site` hold. Posts and decks in a language the site does not have are in no list (the
+/// workspace reports them, `unread_languages`).
 pub(super) struct Lists {
-    pub(super) en_posts: Vec<SourceFile>,
-    pub(super) es_posts: Vec<SourceFile>,
-    pub(super) en_decks: Vec<SourceFile>,
-    pub(super) es_decks: Vec<SourceFile>,
+    /// Per language of the site, in the configuration's order: its posts and its decks.
+    pub(super) langs: Vec<(Lang, Vec<SourceFile>, Vec<SourceFile>)>,
     pub(super) tags: Vec<SourceFile>,
     pub(super) series: Vec<SourceFile>,
     pub(super) skills: Vec<SourceFile>,
+    /// The posts and decks in languages the site does not have, by folder (`blog/fr`).
+    pub(super) unread: BTreeMap<String, (Lang, usize)>,
 }
 
 impl Lists {
+    /// Empty lists for the site's languages.
+    pub(super) fn new(languages: &Languages) -> Lists {
+        Lists {
+            langs: languages
+                .all()
+                .iter()
+                .map(|&lang| (lang, Vec::new(), Vec::new()))
+                .collect(),
+            tags: Vec::new(),
+            series: Vec::new(),
+            skills: Vec::new(),
+            unread: BTreeMap::new(),
+        }
+    }
+
     /// The existing files of `files`, sorted by path, split by kind.
-    pub(super) fn collect(db: &Database, files: &HashMap<ContentPath, SourceFile>) -> Lists {
+    pub(super) fn collect(
+        db: &Database,
+        files: &HashMap<ContentPath, SourceFile>,
+        languages: &Languages,
+    ) -> Lists {
         let mut existing: Vec<(&ContentPath, SourceFile)> = files
             .iter()
             .filter(|(_, file)| *file.contents(db) != FileContents::Missing)
             .map(|(path, file)| (path, *file))
             .collect();
         existing.sort_by(|a, b| a.0.cmp(b.0));
-        let mut lists = Lists::default();
+        let mut lists = Lists::new(languages);
         for (path, file) in existing {
             lists.push(path, file);
         }
@@ -44,15 +64,42 @@ impl Lists {
     /// Appends `file` to the list of its kind (callers push in path order).
     pub(super) fn push(&mut self, path: &ContentPath, file: SourceFile) {
         match classify(path) {
-            FileRole::Post { lang: Lang::En, .. } => self.en_posts.push(file),
-            FileRole::Post { lang: Lang::Es, .. } => self.es_posts.push(file),
-            FileRole::Deck { lang: Lang::En, .. } => self.en_decks.push(file),
-            FileRole::Deck { lang: Lang::Es, .. } => self.es_decks.push(file),
+            FileRole::Post { lang, .. } | FileRole::Deck { lang, .. } => {
+                let is_post = matches!(classify(path), FileRole::Post { .. });
+                match self.langs.iter_mut().find(|(l, ..)| *l == lang) {
+                    Some((_, posts, _)) if is_post => posts.push(file),
+                    Some((_, _, decks)) => decks.push(file),
+                    None => {
+                        let folder = path.as_str().rsplit_once('/').map_or("", |(dir, _)| dir);
+                        self.unread.entry(folder.to_string()).or_insert((lang, 0)).1 += 1;
+                    }
+                }
+            }
             FileRole::Tag { .. } => self.tags.push(file),
             FileRole::Series { .. } => self.series.push(file),
             FileRole::Skill { .. } => self.skills.push(file),
             FileRole::Misplaced { .. } | FileRole::Ignored => {}
         }
+    }
+
+    /// One warning per folder of a language the site does not have: its files are not read.
+    pub(super) fn unread_languages(&self, languages: &Languages) -> Arc<[Diagnostic]> {
+        self.unread
+            .iter()
+            .map(|(folder, (lang, count))| {
+                let files = if *count == 1 { "file" } else { "files" };
+                Diagnostic::warning(
+                    format!("{folder}/"),
+                    format!(
+                        "{count} {files} in `{lang}`, which is not one of the site's languages ({}): not read",
+                        languages.quoted()
+                    ),
+                )
+                .help(format!(
+                    "add \"{lang}\" to `languages` in watch.toml to publish them, or move them to a folder the site reads"
+                ))
+            })
+            .collect()
     }
 
     /// Puts the new inputs of `replaced` (old → new) where the file lists of `site` hold the old
@@ -72,9 +119,8 @@ impl Lists {
                         .collect()
                 })
         };
-        let (en, es) = (site.en(db), site.es(db));
         let (medium, high) = (Durability::MEDIUM, Durability::HIGH);
-        for tree in [en, es] {
+        for tree in site.trees(db).clone().iter().copied() {
             if let Some(posts) = swap(tree.posts(db)) {
                 tree.set_posts(db)
                     .with_durability(LIST_DURABILITY)
@@ -95,28 +141,21 @@ impl Lists {
         }
     }
 
-    /// Sets the file lists of `site` that differ from these.
+    /// Sets the file lists of `site` that differ from these (whose languages are the site's).
     pub(super) fn set_where_different(self, db: &mut Database, site: Site) {
-        let (en, es) = (site.en(db), site.es(db));
-        if **en.posts(db) != *self.en_posts {
-            en.set_posts(db)
-                .with_durability(LIST_DURABILITY)
-                .to(self.en_posts.into());
-        }
-        if **es.posts(db) != *self.es_posts {
-            es.set_posts(db)
-                .with_durability(LIST_DURABILITY)
-                .to(self.es_posts.into());
-        }
-        if **en.decks(db) != *self.en_decks {
-            en.set_decks(db)
-                .with_durability(Durability::MEDIUM)
-                .to(self.en_decks.into());
-        }
-        if **es.decks(db) != *self.es_decks {
-            es.set_decks(db)
-                .with_durability(Durability::MEDIUM)
-                .to(self.es_decks.into());
+        let trees = site.trees(db).clone();
+        for (tree, (lang, posts, decks)) in trees.iter().copied().zip(self.langs) {
+            debug_assert_eq!(tree.lang(db), lang);
+            if **tree.posts(db) != *posts {
+                tree.set_posts(db)
+                    .with_durability(LIST_DURABILITY)
+                    .to(posts.into());
+            }
+            if **tree.decks(db) != *decks {
+                tree.set_decks(db)
+                    .with_durability(Durability::MEDIUM)
+                    .to(decks.into());
+            }
         }
         if **site.tags(db) != *self.tags {
             site.set_tags(db)

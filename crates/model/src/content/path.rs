@@ -40,9 +40,10 @@ impl fmt::Display for ContentPath {
 /// What a file in the content folder is, decided by its path alone.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FileRole {
-    /// `blog/{lang}/<stem>.md|.mdx`.
+    /// `blog/{lang}/<stem>.md|.mdx`, `{lang}` any well-formed language tag: whether the site
+    /// has that language is its configuration's to say (`Languages`), not the path's.
     Post { lang: Lang, stem: Arc<str> },
-    /// `slides/{lang}/<stem>.md|.mdx`.
+    /// `slides/{lang}/<stem>.md|.mdx`, as a post.
     Deck { lang: Lang, stem: Arc<str> },
     /// `tags/<name>.md`.
     Tag { name: Arc<str> },
@@ -85,11 +86,12 @@ pub fn classify(path: &ContentPath) -> FileRole {
                 stem: stem.into(),
             },
             None => FileRole::Misplaced {
-                reason: "this language folder is not supported; the languages are `en` and `es`",
+                reason: "this folder is not a language tag (such as `en`, `fr` or `pt-BR`); \
+                         content files belong in a folder named after their language",
             },
         },
         ["blog" | "slides", _] => FileRole::Misplaced {
-            reason: "content files belong in a language folder, `en/` or `es/`",
+            reason: "content files belong in a folder named after their language, such as `en/`",
         },
         ["blog" | "slides", _, _, ..] => FileRole::Misplaced {
             reason: "content files must sit directly in the language folder; prefix the \
@@ -123,7 +125,7 @@ mod tests {
         assert_eq!(
             role("blog/es/2024-05-01_x.mdx"),
             FileRole::Post {
-                lang: Lang::Es,
+                lang: Lang::ES,
                 stem: "2024-05-01_x".into()
             }
         );
@@ -159,8 +161,12 @@ mod tests {
     #[test]
     fn flags_markdown_in_the_wrong_place() {
         assert!(matches!(
-            role("blog/fr/2024-01-01_x.md"),
+            role("blog/english/2024-01-01_x.md"),
             FileRole::Misplaced { .. }
+        ));
+        assert!(matches!(
+            role("blog/fr/2024-01-01_x.md"),
+            FileRole::Post { .. }
         ));
         assert!(matches!(
             role("blog/2024-01-01_x.md"),

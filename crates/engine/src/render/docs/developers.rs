@@ -13,7 +13,7 @@ mod policies;
 use super::page::{Block, Page, code, heading, link, text};
 use crate::config::SiteConfig;
 use crate::db::Site;
-use crate::operations::OPERATIONS;
+use crate::operations::{Operation, operations};
 use crate::output::Output;
 use crate::render::index::{document, resolved_paths};
 use crate::render::openapi::component_schemas;
@@ -32,11 +32,12 @@ pub struct DeveloperDocs {
 #[salsa::tracked(returns(ref))]
 pub fn developer_docs(db: &dyn salsa::Database) -> DeveloperDocs {
     let config = Site::get(db).config(db);
-    let examples: Vec<Option<String>> = OPERATIONS
+    let ops = operations(&config.languages);
+    let examples: Vec<Option<String>> = ops
         .iter()
         .map(|op| resolved_paths(db, op).into_iter().next())
         .collect();
-    let responses: Vec<Option<String>> = (0..OPERATIONS.len())
+    let responses: Vec<Option<String>> = (0..ops.len())
         .map(|operation| examples::example_response(db, Site::get(db), operation).clone())
         .collect();
     let page = portal(config, &examples, &responses);
@@ -75,7 +76,7 @@ pub fn portal(
     examples: &[Option<String>],
     responses: &[Option<String>],
 ) -> Page {
-    let schemas = component_schemas();
+    let schemas = component_schemas(&config.languages);
     // Each schema's table appears once: under the first endpoint that returns it, in the
     // error section, or else in the resources section.
     let mut documented = BTreeSet::new();
@@ -125,8 +126,9 @@ fn intro(config: &SiteConfig) -> Vec<Block> {
 
 fn quickstart(config: &SiteConfig, examples: &[Option<String>]) -> Vec<Block> {
     let index = config.url("/api/index.json");
-    let example = example_of(examples, "getTimelineByTag")
-        .or_else(|| example_of(examples, "listPostsInEnglish"))
+    let first_posts = Operation::posts_in(config.languages.all()[0]).id;
+    let example = example_of(config, examples, "getTimelineByTag")
+        .or_else(|| example_of(config, examples, first_posts))
         .map(|path| config.url(path))
         .unwrap_or_else(|| index.clone());
     vec![
@@ -153,8 +155,14 @@ fn quickstart(config: &SiteConfig, examples: &[Option<String>]) -> Vec<Block> {
     ]
 }
 
-fn example_of<'a>(examples: &'a [Option<String>], id: &str) -> Option<&'a str> {
-    let at = OPERATIONS.iter().position(|op| op.id == id)?;
+fn example_of<'a>(
+    config: &SiteConfig,
+    examples: &'a [Option<String>],
+    id: &str,
+) -> Option<&'a str> {
+    let at = operations(&config.languages)
+        .iter()
+        .position(|op| op.id == id)?;
     examples.get(at)?.as_deref()
 }
 
@@ -182,7 +190,7 @@ mod tests {
         ] {
             assert!(html.contains(&format!("id=\"{id}\"")), "{id}");
         }
-        for op in &OPERATIONS {
+        for op in operations(&config().languages) {
             assert!(html.contains(&format!("id=\"{}\"", op.id)), "{}", op.id);
         }
         assert!(html.contains("R&amp;D &lt;notes&gt;"));
@@ -214,7 +222,7 @@ mod tests {
     #[test]
     fn every_field_of_every_response_is_documented() {
         let html = portal(&config(), &vec![None; 8], &vec![None; 8]).to_html();
-        let schemas = component_schemas();
+        let schemas = component_schemas(&crate::model::Languages::seed());
         for (name, schema) in &schemas {
             for field in schema
                 .get("properties")

@@ -13,8 +13,8 @@ use crate::derive::{
     localized_series, published_decks, series_chapters, series_names, tag_definitions, tag_members,
     tag_names,
 };
-use crate::model::Lang;
-use crate::operations::OPERATIONS;
+use crate::languages::names_in_words;
+use crate::operations::operations;
 use crate::output::Output;
 use crate::parse::{deck_meta, skill_meta};
 use crate::render::index::{DOCUMENTS, document, resolved_paths};
@@ -41,17 +41,18 @@ pub fn llms_txt(db: &dyn salsa::Database) -> Output {
     let config = site.config(db);
     let mut out = header(config);
     out.push_str(&api_section(db, config));
+    let trees = site.trees(db);
     out.push_str("\n## Series\n\n");
-    for lang in Lang::ALL {
-        out.push_str(series_items(db, site.tree(db, lang)));
+    for &tree in trees.iter() {
+        out.push_str(series_items(db, tree));
     }
     out.push_str("\n## Tags\n\n");
-    for lang in Lang::ALL {
-        out.push_str(tag_items(db, site.tree(db, lang)));
+    for &tree in trees.iter() {
+        out.push_str(tag_items(db, tree));
     }
     out.push_str("\n## Slide decks\n\n");
-    for lang in Lang::ALL {
-        out.push_str(deck_items(db, site.tree(db, lang)));
+    for &tree in trees.iter() {
+        out.push_str(deck_items(db, tree));
     }
     out.push_str(&optional_section(db, config));
     Output::new(out)
@@ -141,9 +142,10 @@ fn deck_items(db: &dyn salsa::Database, tree: LangTree) -> String {
 fn header(config: &SiteConfig) -> String {
     let licence = &config.licence;
     format!(
-        "# {}\n\n> {}\n\nThe site's posts, series, tag timelines and slide decks, in English and Spanish, as static JSON: public, anonymous and read-only (GET and HEAD, no keys). Start at the API index: it lists every URL that exists right now. Content by {} is licensed {}{}: {}.\n",
+        "# {}\n\n> {}\n\nThe site's posts, series, tag timelines and slide decks, in {}, as static JSON: public, anonymous and read-only (GET and HEAD, no keys). Start at the API index: it lists every URL that exists right now. Content by {} is licensed {}{}: {}.\n",
         markdown(&config.name),
         markdown(&site_summary(config)),
+        names_in_words(config.languages.all()),
         markdown(&config.author),
         markdown(&licence.name),
         licence
@@ -165,7 +167,10 @@ fn api_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
         let doc = document(name);
         out.push_str(&item(doc.title, &config.url(doc.path), doc.purpose));
     }
-    for op in OPERATIONS.iter().filter(|op| op.id != "getApiIndex") {
+    for op in operations(&config.languages)
+        .into_iter()
+        .filter(|op| op.id != "getApiIndex")
+    {
         let example = resolved_paths(db, op).into_iter().next();
         let (url, example_note) = match example {
             Some(path) if !op.params.is_empty() => {
@@ -208,7 +213,7 @@ fn optional_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
             "The next older posts, in the same format.",
         ));
     }
-    for lang in Lang::ALL {
+    for &lang in config.languages.all() {
         out.push_str(&item(
             &format!("Posts in {}", language_name(lang)),
             &config.url(&format!("/api/posts-{lang}.json")),

@@ -30,10 +30,10 @@ pub const SERVER_CARD_SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
 /// The tool as the card lists it: the MCP `Tool` shape plus the operations it reads.
-fn card_tool(tool: &crate::tools::Tool) -> Value {
-    let mut json = tool.mcp_json();
+fn card_tool(tool: &crate::tools::Tool, config: &SiteConfig) -> Value {
+    let mut json = tool.mcp_json(&config.languages);
     json["operations"] = tool
-        .operations()
+        .operations(&config.languages)
         .iter()
         .map(|op| {
             json!({
@@ -60,7 +60,7 @@ pub fn namespace(config: &SiteConfig) -> String {
 /// The server card (depends on the configuration only).
 pub fn server_card(config: &SiteConfig) -> String {
     let namespace = namespace(config);
-    let tools: Vec<Value> = TOOLS.iter().map(card_tool).collect();
+    let tools: Vec<Value> = TOOLS.iter().map(|tool| card_tool(tool, config)).collect();
     let mut meta = Map::new();
     meta.insert(format!("{namespace}/tools"), Value::Array(tools));
     meta.insert(

@@ -37,7 +37,7 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
     header.push_str(&language_line(meta));
     header.push_str(&metadata_line(
         "Canonical URL",
-        &config.url(&post_page_path(meta.lang, &meta.slug)),
+        &config.url(&post_page_path(&config.languages, meta.lang, &meta.slug)),
     ));
     header.push_str(&tags_line(meta));
     header.push_str(&hero_line(config, meta));
@@ -49,7 +49,7 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
         chunks.push(body.clone());
     }
     Some(PostMarkdown {
-        file: crate::paths::post_markdown_file(meta.lang, &meta.slug).into(),
+        file: crate::paths::post_markdown_file(&config.languages, meta.lang, &meta.slug).into(),
         output: Output::from_chunks(chunks),
         header,
         body,

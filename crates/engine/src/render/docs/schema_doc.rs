@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn types_link_to_named_schemas_and_inline_plain_ones() {
-        let schemas = component_schemas();
+        let schemas = component_schemas(&crate::model::Languages::seed());
         let render = |inlines: Vec<Inline>| -> String {
             inlines
                 .iter()
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn every_field_of_an_object_schema_is_a_row() {
-        let schemas = component_schemas();
+        let schemas = component_schemas(&crate::model::Languages::seed());
         let Some(Block::Table { rows, .. }) = fields_table("TimelinePost", &schemas) else {
             panic!("TimelinePost has fields");
         };

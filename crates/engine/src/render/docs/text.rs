@@ -73,12 +73,9 @@ pub fn site_summary(config: &crate::config::SiteConfig) -> String {
     }
 }
 
-/// A language's name in English, as the documents show it.
+/// A language's name in English, as the documents show it (CLDR's, `languages`).
 pub fn language_name(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => "English",
-        Lang::Es => "Spanish",
-    }
+    crate::languages::english_name(lang)
 }
 
 /// A Markdown body as it is published: CRLF line ends made LF, leading blank lines dropped,

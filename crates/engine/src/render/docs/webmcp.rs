@@ -6,9 +6,10 @@
 //! and `content-api mcp`, plus the file each reads) and the site root relative to the module's
 //! own URL, then the fixed runtime `webmcp.js` (input checks, the search filter, registration).
 //! No URL in it is absolute, so one build works on every host, under any base path and in the
-//! preview. Depends on nothing but the table: the same bytes for every site.
+//! preview. Depends on nothing but the table and the site's languages.
 
 use crate::html::module_script_tag;
+use crate::model::Languages;
 use crate::operations::Operation;
 use crate::paths::MCP_TOOLS_MODULE;
 use crate::tools::{Reads, TOOLS, Tool};
@@ -18,8 +19,8 @@ use serde_json::{Map, Value, json};
 const RUNTIME: &str = include_str!("webmcp.js");
 
 /// A tool as the module holds it: the MCP `Tool` shape plus what it reads.
-fn module_tool(tool: &Tool) -> Value {
-    let mut json = tool.mcp_json();
+fn module_tool(tool: &Tool, languages: &Languages) -> Value {
+    let mut json = tool.mcp_json(languages);
     json["read"] = match &tool.reads {
         Reads::Operation(id) => {
             let op = Operation::by_id(id);
@@ -29,10 +30,11 @@ fn module_tool(tool: &Tool) -> Value {
                 "notFoundHint": tool.not_found_hint
             })
         }
-        Reads::PostList { all, by_lang } => {
-            let by_lang: Map<String, Value> = by_lang
+        Reads::PostList { all } => {
+            let by_lang: Map<String, Value> = languages
+                .all()
                 .iter()
-                .map(|(code, id)| (code.to_string(), json!(Operation::by_id(id).file(&[]))))
+                .map(|&lang| (lang.to_string(), json!(Operation::posts_in(lang).file(&[]))))
                 .collect();
             json!({ "all": Operation::by_id(all).file(&[]), "byLang": by_lang })
         }
@@ -41,8 +43,11 @@ fn module_tool(tool: &Tool) -> Value {
 }
 
 /// The module's text.
-pub fn webmcp_module() -> String {
-    let table: Vec<Value> = TOOLS.iter().map(module_tool).collect();
+pub fn webmcp_module(languages: &Languages) -> String {
+    let table: Vec<Value> = TOOLS
+        .iter()
+        .map(|tool| module_tool(tool, languages))
+        .collect();
     let table = serde_json::to_string_pretty(&table).expect("the table serializes");
     let root = "../".repeat(MCP_TOOLS_MODULE.matches('/').count());
     format!(
@@ -65,7 +70,7 @@ mod tests {
 
     #[test]
     fn the_module_holds_every_tool_and_reads_relative_urls() {
-        let module = webmcp_module();
+        let module = webmcp_module(&Languages::seed());
         assert!(module.contains("const ROOT = new URL(\"../../\", import.meta.url);"));
         assert!(!module.contains("https://") && !module.contains("http://"));
         let start = module.find("const TOOLS = ").unwrap() + "const TOOLS = ".len();
@@ -74,7 +79,7 @@ mod tests {
         assert_eq!(table.len(), TOOLS.len());
         for (json, tool) in table.iter().zip(&TOOLS) {
             assert_eq!(json["name"], tool.name);
-            assert_eq!(json["inputSchema"], tool.input_schema());
+            assert_eq!(json["inputSchema"], tool.input_schema(&Languages::seed()));
         }
         assert_eq!(table[3]["read"]["path"], "api/series/{lang}/{slug}.json");
         assert_eq!(table[1]["read"]["byLang"]["es"], "api/posts-es.json");

@@ -5,7 +5,7 @@ use super::examples::EXCERPT_NOTE;
 use super::section;
 use crate::config::SiteConfig;
 use crate::http::{ALLOW_ORIGIN, CACHE_CONTROL};
-use crate::operations::{OPERATIONS, Operation};
+use crate::operations::{Operation, operations};
 use crate::render::docs::page::{Block, Inline, code, heading, link, strong, text};
 use crate::render::docs::schema_doc::{
     enum_values, fields_table, has_section, schema_anchor, type_of,
@@ -29,7 +29,8 @@ pub(super) fn endpoints(
     documented: &mut BTreeSet<String>,
 ) -> Vec<Block> {
     let mut blocks = vec![section("endpoints")];
-    let rows = OPERATIONS
+    let ops = operations(&config.languages);
+    let rows = ops
         .iter()
         .zip(examples)
         .map(|(op, example)| {
@@ -50,7 +51,7 @@ pub(super) fn endpoints(
         ],
         rows,
     });
-    for ((op, example), response) in OPERATIONS.iter().zip(examples).zip(responses) {
+    for ((op, example), response) in ops.iter().zip(examples).zip(responses) {
         blocks.extend(endpoint(
             config,
             op,
@@ -121,8 +122,8 @@ fn endpoint(
     if documented.insert(shown.to_string()) {
         blocks.extend(schema_section(4, shown, schemas));
     } else {
-        let first = OPERATIONS
-            .iter()
+        let first = operations(&config.languages)
+            .into_iter()
             .find(|other| {
                 other.response == op.response
                     || schemas[other.response]["items"]["$ref"]

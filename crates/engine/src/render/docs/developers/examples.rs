@@ -8,8 +8,7 @@
 
 use crate::db::{LangTree, Site};
 use crate::derive::{series_members, series_names, tag_members, tag_names};
-use crate::model::Lang;
-use crate::operations::{OPERATIONS, Operation};
+use crate::operations::{Operation, operations};
 use crate::output::Output;
 use crate::render::index::api_index_json;
 use crate::render::posts::{all_posts_json, posts_json};
@@ -32,7 +31,8 @@ pub const EXCERPT_NOTE: &str = "an excerpt of the file this URL serves, from thi
 /// the singleton: salsa keys a query with extra arguments by a salsa struct and them.)
 #[salsa::tracked(returns(ref))]
 pub fn example_response(db: &dyn salsa::Database, site: Site, operation: usize) -> Option<String> {
-    let output = example_output(db, site, &OPERATIONS[operation])?;
+    let op = operations(&site.config(db).languages)[operation];
+    let output = example_output(db, site, op)?;
     // The API's files are in memory (only a post's Markdown twin holds a body left on disk),
     // so this read has nothing that can fail.
     let prefix = output.prefix(PREFIX).ok()?;
@@ -43,12 +43,17 @@ pub fn example_response(db: &dyn salsa::Database, site: Site, operation: usize) 
 /// first language, then the first name in it), taken from the query that renders that file.
 /// It asks those queries directly rather than the output plan, which lists the portal itself.
 fn example_output(db: &dyn salsa::Database, site: Site, op: &Operation) -> Option<Output> {
-    let first_lang = site.tree(db, Lang::ALL[0]);
+    let trees = site.trees(db);
+    let first_lang = trees[0];
+    if let Some(&tree) = trees
+        .iter()
+        .find(|tree| std::ptr::eq(Operation::posts_in(tree.lang(db)), op))
+    {
+        return Some(posts_json(db, tree).clone());
+    }
     let output = match op.id {
         "getApiIndex" => api_index_json(db).clone(),
         "listPosts" => all_posts_json(db).clone(),
-        "listPostsInEnglish" => posts_json(db, site.tree(db, Lang::En)).clone(),
-        "listPostsInSpanish" => posts_json(db, site.tree(db, Lang::Es)).clone(),
         "listSeries" => series_listing_json(db, first_lang).clone(),
         "getSlidesTimeline" => slides_json(db, first_lang).clone(),
         "getSeries" => {
@@ -74,10 +79,9 @@ fn first_named(
     site: Site,
     names: NamesOf,
 ) -> Option<(LangTree, Arc<str>)> {
-    Lang::ALL.into_iter().find_map(|lang| {
-        let tree = site.tree(db, lang);
-        names(db, tree).first().map(|name| (tree, name.clone()))
-    })
+    site.trees(db)
+        .iter()
+        .find_map(|&tree| names(db, tree).first().map(|name| (tree, name.clone())))
 }
 
 /// A readable excerpt of compact JSON (possibly cut short): indented by two spaces, every
