@@ -3,7 +3,7 @@
 //! them as English writes it ("Korean, English, and Japanese"), and the operation id of its
 //! post list (`listPostsInKorean`).
 
-use crate::model::Lang;
+use crate::model::{Lang, Languages};
 use icu_list::ListFormatter;
 use icu_list::options::ListFormatterOptions;
 use icu_locale::LanguageIdentifier;
@@ -57,6 +57,57 @@ pub fn names_in_words(langs: &[Lang]) -> String {
         .into_owned()
 }
 
+/// How posts of one date are ordered across languages, for the documents that list every
+/// language's posts: by id, so by language code ("English before Spanish"); `None` for a site
+/// with one language.
+pub fn same_date_order(languages: &Languages) -> Option<String> {
+    let mut by_code = languages.all().to_vec();
+    by_code.sort();
+    (by_code.len() > 1).then(|| {
+        by_code
+            .iter()
+            .map(|&lang| english_name(lang))
+            .collect::<Vec<_>>()
+            .join(" before ")
+    })
+}
+
+/// What the documents say of a slug across languages. The seed's site (English and Spanish,
+/// English the default) names its files in English; any other site's slugs are only known to
+/// be shared by a post's translations.
+pub fn slug_languages(languages: &Languages) -> SlugWording {
+    if *languages == Languages::seed() {
+        SlugWording::Seed
+    } else {
+        SlugWording::Shared
+    }
+}
+
+/// See [`slug_languages`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlugWording {
+    /// "always English, in both languages".
+    Seed,
+    /// "the same in every language".
+    Shared,
+}
+
+impl SlugWording {
+    /// Replaces the seed's words in a description (the wire types' documentation is the
+    /// seed's) with this site's.
+    pub fn reword(self, text: &str) -> String {
+        match self {
+            SlugWording::Seed => text.to_string(),
+            SlugWording::Shared => text
+                .replace(
+                    "Always English, in both languages.",
+                    "The same in every language.",
+                )
+                .replace("always English.", "the same in every language."),
+        }
+    }
+}
+
 /// The language's part of an operation id: its English name in UpperCamelCase, letters and
 /// digits only (`English`, `BrazilianPortuguese`, `ChineseChina`); for a language CLDR does not
 /// name, its key suffix (`Jp`).
@@ -104,6 +155,27 @@ mod tests {
         assert_eq!(
             names_in_words(&[lang("ko"), Lang::EN, lang("ja")]),
             "Korean, English, and Japanese"
+        );
+    }
+
+    #[test]
+    fn the_seed_keeps_its_words_and_other_sites_get_true_ones() {
+        let seed = Languages::seed();
+        assert_eq!(same_date_order(&seed).unwrap(), "English before Spanish");
+        let three = Languages::new(vec![lang("ko"), Lang::EN, lang("ja")], lang("ko")).unwrap();
+        assert_eq!(
+            same_date_order(&three).unwrap(),
+            "English before Japanese before Korean"
+        );
+        assert_eq!(
+            same_date_order(&Languages::new(vec![Lang::EN], Lang::EN).unwrap()),
+            None
+        );
+        let text = "Series slug, always English.";
+        assert_eq!(slug_languages(&seed).reword(text), text);
+        assert_eq!(
+            slug_languages(&three).reword(text),
+            "Series slug, the same in every language."
         );
     }
 

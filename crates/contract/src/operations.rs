@@ -2,7 +2,7 @@
 //! list of one language is one operation per language of the site ([`operations`]): the seed's
 //! eight are `listPostsInEnglish` and `listPostsInSpanish` among them.
 
-use crate::languages::{english_name, operation_suffix};
+use crate::languages::{english_name, operation_suffix, slug_languages};
 use crate::model::{Lang, Languages};
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
@@ -28,8 +28,14 @@ impl PathParam {
         }
     }
 
-    /// What the parameter means, for `openapi.json`, the developer portal and the MCP tools.
-    pub fn description(self) -> &'static str {
+    /// What the parameter means on a site with `languages`, for `openapi.json`, the developer
+    /// portal and the MCP tools.
+    pub fn description(self, languages: &Languages) -> String {
+        slug_languages(languages).reword(self.seed_description())
+    }
+
+    /// What the parameter means on the seed's site.
+    fn seed_description(self) -> &'static str {
         match self {
             PathParam::Lang => "Content language. Any other value yields 404.",
             PathParam::Slug => {

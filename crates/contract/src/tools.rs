@@ -132,12 +132,12 @@ impl Input {
             Input::Param(PathParam::Lang) => json!({
                 "type": "string",
                 "enum": languages.all().iter().map(|lang| lang.as_str()).collect::<Vec<_>>(),
-                "description": PathParam::Lang.description()
+                "description": PathParam::Lang.description(languages)
             }),
             Input::Param(param) => json!({
                 "type": "string",
                 "pattern": SLUG_PATTERN,
-                "description": param.description()
+                "description": param.description(languages)
             }),
             Input::Query => json!({
                 "type": "string",

@@ -5,7 +5,7 @@ use super::keys::unknown_keys;
 use super::{Parsed, check_image, frontmatter, named_stem, text_or_failure};
 use crate::content::{FileRole, classify};
 use crate::db::SourceFile;
-use crate::model::SeriesDef;
+use crate::model::{Lang, SeriesDef};
 
 /// The localizable fields: each may also appear as `<field><Lang>` (`titleEs`).
 const LOCALIZED: [&str; 3] = ["title", "description", "heroImage"];
@@ -36,13 +36,12 @@ pub fn series_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<SeriesD
     parse_series(db, file).value.clone()
 }
 
-/// The localizable field `key` is, itself or as `<field><Lang>` (`titleEs`).
+/// The localizable field `key` is, itself or as `<field><Lang>`: the language's subtags, each
+/// capitalised (`titleEs`, `titleKo`, `titleZhCn` for `zh-CN`, `titlePtBr` for `pt-BR`).
 fn localized_base(key: &str) -> Option<&'static str> {
     LOCALIZED.into_iter().find(|base| {
-        key.strip_prefix(base).is_some_and(|suffix| {
-            suffix.is_empty()
-                || (suffix.len() == 2 && suffix.starts_with(|c: char| c.is_ascii_uppercase()))
-        })
+        key.strip_prefix(base)
+            .is_some_and(|suffix| suffix.is_empty() || Lang::from_field_suffix(suffix).is_some())
     })
 }
 
@@ -117,7 +116,6 @@ pub fn parse_series_text(path: &str, stem: &str, text: &str) -> Parsed<SeriesDef
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Lang;
 
     #[test]
     fn localized_fields_fall_back_to_the_default() {
@@ -133,6 +131,25 @@ mod tests {
         assert_eq!(series.localized("description", Lang::ES), Some("About"));
         assert_eq!(series.localized("heroImage", Lang::ES), Some("/a.webp"));
         assert_eq!(series.order, 2);
+    }
+
+    #[test]
+    fn every_language_has_its_localized_keys() {
+        let parsed = parse_series_text(
+            "series/intro.md",
+            "intro",
+            "---\nname: intro\ntitle: Intro\ntitleKo: 소개\ntitleZhCn: 介绍\ndescriptionPtBr: Sobre\n---\n",
+        );
+        assert!(parsed.unknown_keys.is_empty(), "{:?}", parsed.unknown_keys);
+        let series = parsed.value.unwrap();
+        let lang = |tag| Lang::parse(tag).unwrap();
+        assert_eq!(series.localized("title", lang("ko")), Some("소개"));
+        assert_eq!(series.localized("title", lang("zh-CN")), Some("介绍"));
+        assert_eq!(
+            series.localized("description", lang("pt-BR")),
+            Some("Sobre")
+        );
+        assert_eq!(series.localized("title", lang("ja")), Some("Intro"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use crate::config::SiteConfig;
 use crate::http::{ALLOW_ORIGIN, CACHE_CONTROL};
+use crate::languages::slug_languages;
 use crate::model::{Languages, SLUG_PATTERN, ascii_name};
 use crate::operations::{OPERATION_TAGS, PathParam, operations};
 use crate::wire;
@@ -46,7 +47,8 @@ fn codes(languages: &Languages) -> Vec<&'static str> {
     languages.all().iter().map(|lang| lang.as_str()).collect()
 }
 
-/// The wire types' patterns name the seed's languages (`^(en|es)/...`): a site's name its own.
+/// The wire types' patterns and words are the seed's (`^(en|es)/...`, "always English"): a
+/// site's name its own languages.
 fn with_languages(schema: &mut Value, languages: &Languages) {
     const SEED: &str = "^(en|es)/";
     match schema {
@@ -55,6 +57,9 @@ fn with_languages(schema: &mut Value, languages: &Languages) {
                 && let Some(rest) = pattern.strip_prefix(SEED)
             {
                 *pattern = format!("^({})/{rest}", codes(languages).join("|"));
+            }
+            if let Some(Value::String(description)) = object.get_mut("description") {
+                *description = slug_languages(languages).reword(description);
             }
             object
                 .values_mut()
@@ -117,21 +122,21 @@ fn parameter(param: PathParam, languages: &Languages) -> Value {
             "name": "lang",
             "in": "path",
             "required": true,
-            "description": PathParam::Lang.description(),
+            "description": PathParam::Lang.description(languages),
             "schema": { "type": "string", "enum": codes(languages) }
         }),
         PathParam::Slug => json!({
             "name": "slug",
             "in": "path",
             "required": true,
-            "description": PathParam::Slug.description(),
+            "description": PathParam::Slug.description(languages),
             "schema": { "type": "string", "pattern": SLUG_PATTERN }
         }),
         PathParam::Tag => json!({
             "name": "tag",
             "in": "path",
             "required": true,
-            "description": PathParam::Tag.description(),
+            "description": PathParam::Tag.description(languages),
             "schema": { "type": "string", "pattern": SLUG_PATTERN }
         }),
     }

@@ -64,6 +64,26 @@ impl Lang {
     }
 }
 
+impl Lang {
+    /// The language a localized key's suffix names (`Es`, `ZhCn`, `PtBr`): the inverse of
+    /// [`Lang::field_suffix`], each uppercase letter starting a subtag.
+    pub fn from_field_suffix(suffix: &str) -> Option<Lang> {
+        if !suffix.starts_with(|c: char| c.is_ascii_uppercase())
+            || !suffix.bytes().all(|b| b.is_ascii_alphanumeric())
+        {
+            return None;
+        }
+        let mut tag = String::with_capacity(suffix.len() + 2);
+        for (at, c) in suffix.char_indices() {
+            if c.is_ascii_uppercase() && at > 0 {
+                tag.push('-');
+            }
+            tag.push(c.to_ascii_lowercase());
+        }
+        Lang::parse(&tag)
+    }
+}
+
 fn is_well_formed(tag: &str) -> bool {
     let mut parts = tag.split('-');
     let primary_ok = parts
@@ -197,6 +217,12 @@ mod tests {
         assert_eq!(suffix("es"), "Es");
         assert_eq!(suffix("zh-CN"), "ZhCn");
         assert_eq!(suffix("pt-br"), "PtBr");
+        for tag in ["es", "zh-CN", "pt-BR", "fil"] {
+            let lang = Lang::parse(tag).unwrap();
+            assert_eq!(Lang::from_field_suffix(&lang.field_suffix()), Some(lang));
+        }
+        assert_eq!(Lang::from_field_suffix("es"), None);
+        assert_eq!(Lang::from_field_suffix("E"), None);
     }
 
     #[test]

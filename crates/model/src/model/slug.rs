@@ -11,17 +11,18 @@ pub fn is_valid_slug(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
-/// The slug of a title: lowercase ASCII letters and digits, accents dropped (`é` → `e`,
-/// `ñ` → `n`, `ß` → `ss`), every other run of characters one hyphen. `None` when nothing is
-/// left.
+/// The slug of a title or a tag, in any script: transliterated to ASCII by `deunicode` (a
+/// well-kept table of every script: `é` → `e`, `ß` → `ss`, `Ş` → `S`, `指南` → `zhi nan`,
+/// `한국어` → `hangugeo`, `Привет` → `privet`), lowercased, apostrophes dropped (`Şişli'de` →
+/// `sislide`), every other run of characters one hyphen. `None` when nothing is left. The
+/// title or tag as written stays its display text; only the URL uses this.
 pub fn slugify(title: &str) -> Option<String> {
     let mut slug = String::new();
-    for c in title.chars().flat_map(char::to_lowercase) {
-        let ascii = fold_accent(c);
-        if !ascii.is_empty() {
-            slug.push_str(ascii);
-        } else if c.is_ascii_alphanumeric() {
-            slug.push(c);
+    for c in deunicode::deunicode(title).chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if matches!(c, '\'' | '`') {
+            continue;
         } else if !slug.is_empty() && !slug.ends_with('-') {
             slug.push('-');
         }
@@ -30,55 +31,23 @@ pub fn slugify(title: &str) -> Option<String> {
     (!slug.is_empty()).then_some(slug)
 }
 
-/// The ASCII letters of a lowercase accented Latin letter (the Latin-1 and Latin Extended-A
-/// letters Spanish, French, German and Portuguese titles use); empty for anything else.
-pub fn fold_accent(c: char) -> &'static str {
-    match c {
-        'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' | 'ā' => "a",
-        'é' | 'è' | 'ê' | 'ë' | 'ē' | 'ę' | 'ě' => "e",
-        'í' | 'ì' | 'î' | 'ï' | 'ī' => "i",
-        'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'ø' | 'ō' => "o",
-        'ú' | 'ù' | 'û' | 'ü' | 'ū' | 'ů' => "u",
-        'ý' | 'ÿ' => "y",
-        'ñ' | 'ń' | 'ň' => "n",
-        'ç' | 'ć' | 'č' => "c",
-        'š' | 'ś' => "s",
-        'ž' | 'ź' | 'ż' => "z",
-        'ł' => "l",
-        'ř' => "r",
-        'ď' => "d",
-        'ť' => "t",
-        'ß' => "ss",
-        'æ' => "ae",
-        'œ' => "oe",
-        _ => "",
-    }
+/// Whether `c` is a letter of the Latin script beyond ASCII (Latin-1 to Latin Extended
+/// Additional): the letters [`ascii_name`] folds.
+fn is_latin(c: char) -> bool {
+    matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') && c.is_alphabetic()
 }
 
 /// An ASCII form of a name, for the places only ASCII is read (a generated client's package
-/// name comes from `openapi.json`'s title): accented Latin letters folded (`Lucía` → `Lucia`,
-/// the case kept), dashes `-`, every other non-ASCII character a space, spaces collapsed.
-/// `None` when no ASCII letter or digit is left.
+/// name comes from `openapi.json`'s title): accented Latin letters folded by `deunicode`
+/// (`Lucía` → `Lucia`, the case kept), dashes `-`, every other non-ASCII character a space,
+/// spaces collapsed. `None` when no ASCII letter or digit is left.
 pub fn ascii_name(name: &str) -> Option<String> {
     let mut out = String::new();
     for c in name.chars() {
         if c.is_ascii() {
             out.push(c);
-            continue;
-        }
-        let lower: Vec<char> = c.to_lowercase().collect();
-        let folded = match lower.as_slice() {
-            [single] => fold_accent(*single),
-            _ => "",
-        };
-        if !folded.is_empty() {
-            if c.is_uppercase() {
-                let mut letters = folded.chars();
-                out.extend(letters.next().map(|f| f.to_ascii_uppercase()));
-                out.extend(letters);
-            } else {
-                out.push_str(folded);
-            }
+        } else if is_latin(c) {
+            out.push_str(deunicode::deunicode_char(c).unwrap_or(" "));
         } else if matches!(c, '\u{2010}'..='\u{2015}' | '\u{2212}') {
             out.push('-');
         } else {
@@ -123,9 +92,28 @@ mod tests {
         assert_eq!(slugify("Straße").as_deref(), Some("strasse"));
         assert_eq!(slugify("C++ & Rust").as_deref(), Some("c-rust"));
         assert_eq!(slugify("!!!"), None);
-        assert_eq!(slugify("日本語"), None);
+        assert_eq!(slugify("I'm here").as_deref(), Some("im-here"));
         for title in ["Hello, World!", "Café", "Año 2024: ¿qué sigue?"] {
             assert!(is_valid_slug(&slugify(title).unwrap()));
+        }
+    }
+
+    #[test]
+    fn every_script_the_census_met_gets_a_readable_slug() {
+        assert_eq!(
+            slugify("Şişli'de İstanbul").as_deref(),
+            Some("sislide-istanbul")
+        );
+        assert_eq!(slugify("指南").as_deref(), Some("zhi-nan"));
+        assert_eq!(slugify("日本語").as_deref(), Some("ri-ben-yu"));
+        assert_eq!(slugify("한국어").as_deref(), Some("hangugeo"));
+        assert_eq!(slugify("Привет, мир").as_deref(), Some("privet-mir"));
+        assert_eq!(
+            slugify("Zażółć gęślą jaźń").as_deref(),
+            Some("zazolc-gesla-jazn")
+        );
+        for title in ["指南", "한국어", "Привет", "Şişli'de İstanbul", "Web App"] {
+            assert!(is_valid_slug(&slugify(title).unwrap()), "{title}");
         }
     }
 

@@ -6,6 +6,7 @@ use super::post_md::{metadata_line, post_markdown};
 use super::text::{markdown, site_summary};
 use crate::db::{Index, Site, SourceFile};
 use crate::derive::post_series_position;
+use crate::languages::same_date_order;
 use crate::paths::{LLMS_FULL_TXT, LLMS_TXT};
 use std::sync::Arc;
 // The lines that open a post's section (with its id and language as attributes) and close it.
@@ -108,8 +109,8 @@ pub fn llms_full_part_file(index: usize) -> String {
 }
 
 /// `llms-full.txt`: licence and attribution, then every published post newest first (on the
-/// same date, English before Spanish: ties are broken by id); the newest ones only when the
-/// corpus is split, with the list of its other parts.
+/// same date, by id, so by language code: English before Spanish); the newest ones only when
+/// the corpus is split, with the list of its other parts.
 #[salsa::tracked(returns(ref))]
 pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
     let config = Site::get(db).config(db);
@@ -138,8 +139,10 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
         )),
     ));
     prelude.push_str(&format!(
-        "Every published post of {}, newest first (on the same date, English before Spanish). Each post is one section that starts with a `{OPEN}id=\"..\" lang=\"..\">` line and ends with a `{CLOSE}` line: its title, description and metadata, then its Markdown body. A post's Markdown alone is at its canonical URL plus `.md`; the curated site map is {}.\n",
+        "Every published post of {}, newest first{}. Each post is one section that starts with a `{OPEN}id=\"..\" lang=\"..\">` line and ends with a `{CLOSE}` line: its title, description and metadata, then its Markdown body. A post's Markdown alone is at its canonical URL plus `.md`; the curated site map is {}.\n",
         markdown(&config.name),
+        same_date_order(&config.languages)
+            .map_or_else(String::new, |order| format!(" (on the same date, {order})")),
         config.url(&format!("/{LLMS_TXT}")),
     ));
     if parts.len() > 1 {

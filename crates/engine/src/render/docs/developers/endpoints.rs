@@ -88,7 +88,13 @@ fn endpoint(
         blocks.push(Block::List(
             op.params
                 .iter()
-                .map(|p| vec![code(p.name()), text(": "), text(p.description())])
+                .map(|p| {
+                    vec![
+                        code(p.name()),
+                        text(": "),
+                        text(p.description(&config.languages)),
+                    ]
+                })
                 .collect(),
         ));
     }
