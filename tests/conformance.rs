@@ -145,6 +145,7 @@ impl Fixture {
             http: Http::plain(addr, None),
             base_url: base_url.into(),
             gone: Some(self.gone.clone()),
+            languages: content_api::model::Languages::seed(),
             post: Some(self.post.clone()),
             series: Some(self.series.clone()),
             tag: Some(self.tag.clone()),

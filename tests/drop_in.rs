@@ -139,6 +139,7 @@ impl Sites {
             http: Http::plain("127.0.0.1:9".parse().unwrap(), None),
             base_url: BASE_URL.into(),
             gone: Some(format!("/api/timeline/en/{tag}.json")),
+            languages: content_api::model::Languages::seed(),
             post: read("api/posts-en.json")[0]["slug"]
                 .as_str()
                 .map(Into::into),
@@ -257,6 +258,7 @@ fn conformance(target: &Target, addr: SocketAddr, host: &str, functions: bool) {
         http: Http::plain(addr, None),
         base_url: target.base_url.clone(),
         gone: target.gone.clone(),
+        languages: target.languages.clone(),
         post: target.post.clone(),
         series: target.series.clone(),
         tag: target.tag.clone(),

@@ -162,13 +162,13 @@ mod tests {
     fn the_seed_keeps_its_words_and_other_sites_get_true_ones() {
         let seed = Languages::seed();
         assert_eq!(same_date_order(&seed).unwrap(), "English before Spanish");
-        let three = Languages::new(vec![lang("ko"), Lang::EN, lang("ja")], lang("ko")).unwrap();
+        let three = Languages::new(vec![lang("ko"), Lang::EN, lang("ja")]).unwrap();
         assert_eq!(
             same_date_order(&three).unwrap(),
             "English before Japanese before Korean"
         );
         assert_eq!(
-            same_date_order(&Languages::new(vec![Lang::EN], Lang::EN).unwrap()),
+            same_date_order(&Languages::new(vec![Lang::EN]).unwrap()),
             None
         );
         let text = "Series slug, always English.";

@@ -20,3 +20,7 @@ pub mod wire;
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_model::{config, model};
+
+/// The site's languages, which the contract's operations and tools depend on (re-exported for
+/// the layers that speak the contract without the model: `verify`).
+pub use content_api_model::model::{Lang, Languages};

@@ -117,6 +117,27 @@ pub fn operations(languages: &Languages) -> Vec<&'static Operation> {
         .collect()
 }
 
+/// The site's languages, from the per-language post lists (`/api/posts-{lang}.json`) among the
+/// endpoints of its API index, in the index's order: the default first. What a client of a
+/// site (`content-api mcp`, `verify`) knows of its languages.
+pub fn languages_listed(endpoints: &[serde_json::Value]) -> Result<Languages, String> {
+    let langs: Vec<Lang> = endpoints
+        .iter()
+        .filter_map(|endpoint| {
+            let template = endpoint["pathTemplate"].as_str()?;
+            let code = template
+                .strip_prefix("/api/posts-")?
+                .strip_suffix(".json")?;
+            Lang::parse(code)
+                .filter(|&lang| Operation::posts_in(lang).id == endpoint["operationId"])
+        })
+        .collect();
+    if langs.is_empty() {
+        return Err("the API lists no post list of a language (/api/posts-{lang}.json)".into());
+    }
+    Languages::new(langs).ok_or_else(|| "the API lists a language twice".to_string())
+}
+
 /// The place of the per-language post lists in [`OPERATIONS`].
 const POSTS_IN_LANGUAGE: Operation = Operation {
     id: "listPostsIn{Language}",
@@ -236,7 +257,7 @@ mod tests {
     #[test]
     fn each_language_has_its_post_list() {
         let ko = Lang::parse("ko").unwrap();
-        let langs = Languages::new(vec![ko, Lang::EN], ko).unwrap();
+        let langs = Languages::new(vec![ko, Lang::EN]).unwrap();
         let ids: Vec<&str> = operations(&langs).iter().map(|op| op.id).collect();
         assert_eq!(
             ids,

@@ -49,7 +49,7 @@ fn every_tool_maps_onto_operations_and_takes_their_parameters() {
         );
     }
     let ko = Lang::parse("ko").unwrap();
-    let site = Languages::new(vec![ko], ko).unwrap();
+    let site = Languages::new(vec![ko]).unwrap();
     let ids: Vec<&str> = tool("search_posts")
         .operations(&site)
         .iter()

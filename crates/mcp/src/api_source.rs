@@ -5,8 +5,8 @@
 //! whole exchange, a size for the body) and followed only to redirects within the site's
 //! origin.
 
-use crate::model::{Lang, Languages};
-use crate::operations::{Operation, operations};
+use crate::model::Languages;
+use crate::operations::{Operation, languages_listed, operations};
 use crate::write::published::read_published;
 use camino::Utf8Path;
 use content_api_verify::client::Bounds;
@@ -277,26 +277,6 @@ pub fn check_index(text: &str) -> Result<Languages, String> {
         }
     }
     Ok(languages)
-}
-
-/// The site's languages, from its per-language post lists (`/api/posts-{lang}.json`), in the
-/// order the index lists them; the first is taken as the default (tools do not need it).
-fn languages_listed(endpoints: &[Value]) -> Result<Languages, String> {
-    let langs: Vec<Lang> = endpoints
-        .iter()
-        .filter_map(|endpoint| {
-            let template = endpoint["pathTemplate"].as_str()?;
-            let code = template
-                .strip_prefix("/api/posts-")?
-                .strip_suffix(".json")?;
-            Lang::parse(code)
-                .filter(|&lang| Operation::posts_in(lang).id == endpoint["operationId"])
-        })
-        .collect();
-    let first = *langs
-        .first()
-        .ok_or("the API lists no post list of a language (/api/posts-{lang}.json)")?;
-    Languages::new(langs, first).ok_or_else(|| "the API lists a language twice".to_string())
 }
 
 #[cfg(test)]

@@ -33,8 +33,8 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
             )
         })?;
     }
-    if file.languages.is_some() || file.default_language.is_some() {
-        config.languages = languages(file.languages, file.default_language.as_deref())?;
+    if let Some(tags) = file.languages {
+        config.languages = languages(tags)?;
         config.description = SiteConfig::default_description(&config.languages);
     }
     if let Some(version) = file.api.version {
@@ -118,19 +118,9 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
     Ok(config)
 }
 
-/// `languages` and `default_language` as the site's [`Languages`]: every tag well-formed and
-/// named once, the default (the first language unless given) among them.
-fn languages(
-    tags: Option<Vec<String>>,
-    default: Option<&str>,
-) -> Result<Languages, (String, String)> {
-    let tags = tags.unwrap_or_else(|| {
-        Languages::seed()
-            .all()
-            .iter()
-            .map(|l| l.to_string())
-            .collect()
-    });
+/// `languages` as the site's [`Languages`]: every tag well-formed and named once, the first the
+/// default.
+fn languages(tags: Vec<String>) -> Result<Languages, (String, String)> {
     let mut all = Vec::with_capacity(tags.len());
     for tag in &tags {
         let lang = Lang::parse(tag).ok_or_else(|| {
@@ -144,24 +134,12 @@ fn languages(
         }
         all.push(lang);
     }
-    let Some(&first) = all.first() else {
-        return Err((
+    Languages::new(all).ok_or_else(|| {
+        (
             "languages".into(),
             "a site has at least one language, such as `languages = [\"en\"]`".into(),
-        ));
-    };
-    let default = match default {
-        None => first,
-        Some(tag) => Lang::parse(tag).filter(|lang| all.contains(lang)).ok_or_else(|| {
-            (
-                "default_language".to_string(),
-                format!(
-                    "`{tag}` is not one of `languages`; name one of them (the first is the default when this key is left out)"
-                ),
-            )
-        })?,
-    };
-    Ok(Languages::new(all, default).expect("checked above"))
+        )
+    })
 }
 
 /// What `watch.toml` may contain. Unknown keys are errors: a misspelt key would otherwise be
@@ -175,7 +153,6 @@ struct FileConfig {
     history_file: Option<String>,
     timezone: Option<String>,
     languages: Option<Vec<String>>,
-    default_language: Option<String>,
     #[serde(default)]
     site: SiteSection,
     #[serde(default)]

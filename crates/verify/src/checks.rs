@@ -8,6 +8,7 @@
 mod documents;
 
 use super::client::{Bounds, Reply, first_line};
+use crate::Languages;
 pub use documents::negotiation;
 use documents::{
     api_catalog_link, api_ignores_markdown, catalog_media_types, discovery_documents,
@@ -29,11 +30,13 @@ pub struct Target {
     /// An API path an earlier build published and the current one removed (`/api/...`), when
     /// there is one: the checks of `410` need it.
     pub gone: Option<String>,
-    /// A published English post's slug, when there is one.
+    /// The site's languages, as its API index lists them: the default first.
+    pub languages: Languages,
+    /// A published post's slug in the default language, when there is one.
     pub post: Option<String>,
-    /// A published English series' slug, when there is one.
+    /// A published series' slug in the default language, when there is one.
     pub series: Option<String>,
-    /// An English tag with a timeline, when there is one.
+    /// A tag with a timeline in the default language, when there is one.
     pub tag: Option<String>,
     /// The files content-api published on the site and their hashes (xxh3-128, hex), from the
     /// deploy record it serves (`/.well-known/content-api/deploy.json`); `None` without one.
@@ -170,6 +173,25 @@ pub type Check = fn(&Target, &mut Vec<Finding>) -> Result<(), Stop>;
 pub const OUT_OF_TIME: &str = "not checked: the time limit ran out";
 
 impl Target {
+    /// The code of the default language, whose samples the checks use.
+    pub fn lang(&self) -> &'static str {
+        self.languages.default_lang().as_str()
+    }
+
+    /// The default language's post list (`/api/posts-en.json`).
+    pub fn posts_path(&self) -> String {
+        format!("/api/posts-{}.json", self.lang())
+    }
+
+    /// Two language codes the site does not have (`fr` and `de` where it has neither).
+    pub fn unsupported_languages(&self) -> [&'static str; 2] {
+        let mut free = ["fr", "de", "zz", "qq"]
+            .into_iter()
+            .filter(|code| self.languages.find(code).is_none());
+        let one = free.next().unwrap_or("zz");
+        [one, free.next().unwrap_or("qq")]
+    }
+
     /// `method path` with `headers`, each request within its own bounds and what is left of the
     /// whole run's time.
     pub fn request(
@@ -479,26 +501,29 @@ fn problem(reply: &Reply, want: u16, code: &str, path: &str) -> Result<Value, St
 }
 
 fn operation_paths(t: &Target, notes: &mut Vec<Finding>) -> Vec<String> {
-    let mut paths: Vec<String> = vec![
-        "/api/index.json".into(),
-        "/api/posts.json".into(),
-        "/api/posts-en.json".into(),
-        "/api/posts-es.json".into(),
-        "/api/series/en/index.json".into(),
-        "/api/slides-timeline/en.json".into(),
-    ];
+    let lang = t.lang();
+    let mut paths: Vec<String> = vec!["/api/index.json".into(), "/api/posts.json".into()];
+    paths.extend(
+        t.languages
+            .all()
+            .iter()
+            .map(|lang| format!("/api/posts-{lang}.json")),
+    );
+    paths.push(format!("/api/series/{lang}/index.json"));
+    paths.push(format!("/api/slides-timeline/{lang}.json"));
+    let name = crate::languages::english_name(t.languages.default_lang());
     match &t.series {
-        Some(series) => paths.push(format!("/api/series/en/{series}.json")),
+        Some(series) => paths.push(format!("/api/series/{lang}/{series}.json")),
         None => notes.push(not_checked_part(
-            "getSeries (/api/series/en/{slug}.json)",
-            "the site has no English series",
+            &format!("getSeries (/api/series/{lang}/{{slug}}.json)"),
+            &format!("the site has no series in {name}"),
         )),
     }
     match &t.tag {
-        Some(tag) => paths.push(format!("/api/timeline/en/{tag}.json")),
+        Some(tag) => paths.push(format!("/api/timeline/{lang}/{tag}.json")),
         None => notes.push(not_checked_part(
-            "getTimelineByTag (/api/timeline/en/{tag}.json)",
-            "the newest English post has no tag",
+            &format!("getTimelineByTag (/api/timeline/{lang}/{{tag}}.json)"),
+            &format!("the newest post in {name} has no tag"),
         )),
     }
     paths
@@ -527,7 +552,7 @@ fn get_every_operation(t: &Target, notes: &mut Vec<Finding>) -> Result<(), Stop>
 }
 
 fn head_matches_get(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
-    let path = "/api/posts-en.json";
+    let path = &t.posts_path();
     let got = get(t, path)?;
     let head = t.request("HEAD", path, &[])?;
     status(&head, 200)?;
@@ -550,7 +575,7 @@ fn method_405(t: &Target, method: &str) -> Result<(), Stop> {
 }
 
 fn method_405_missing_path(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
-    let path = "/api/timeline/en/no-such-tag.json";
+    let path = &format!("/api/timeline/{}/no-such-tag.json", t.lang());
     let reply = t.request("DELETE", path, &[])?;
     problem(&reply, 405, "method_not_allowed", path)?;
     header_is(&reply, "allow", "GET, HEAD")?;
@@ -558,8 +583,12 @@ fn method_405_missing_path(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop>
 }
 
 fn query_ignored(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
-    let plain = get(t, "/api/posts-es.json")?;
-    let query = get(t, "/api/posts-es.json?lang=en&page=2")?;
+    let last = t.languages.all()[t.languages.len() - 1];
+    let plain = get(t, &format!("/api/posts-{last}.json"))?;
+    let query = get(
+        t,
+        &format!("/api/posts-{last}.json?lang={}&page=2", t.lang()),
+    )?;
     status(&query, 200)?;
     expect_on(&query, plain.body == query.body, || {
         "the query changed the body".into()
@@ -576,7 +605,8 @@ fn success_is_json(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
 }
 
 fn path_without_json(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
-    for path in ["/api/posts", "/api/series/en/", "/api/", "/api/404.html"] {
+    let folder = format!("/api/series/{}/", t.lang());
+    for path in ["/api/posts", &folder, "/api/", "/api/404.html"] {
         problem(&get(t, path)?, 404, "resource_not_found", path)?;
     }
     Ok(())
@@ -588,7 +618,10 @@ fn unknown_api_path(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
 }
 
 fn unsupported_language(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
-    for path in ["/api/series/fr/index.json", "/api/slides-timeline/de.json"] {
+    let [one, other] = t.unsupported_languages();
+    let series = format!("/api/series/{one}/index.json");
+    let slides = format!("/api/slides-timeline/{other}.json");
+    for path in [&series, &slides] {
         problem(&get(t, path)?, 404, "resource_not_found", path)?;
     }
     Ok(())
@@ -625,7 +658,7 @@ fn headers_everywhere(t: &Target, notes: &mut Vec<Finding>) -> Result<(), Stop> 
 }
 
 fn credentials_ignored(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
-    let path = "/api/posts-en.json";
+    let path = &t.posts_path();
     let plain = get(t, path)?;
     let with = t.request(
         "GET",

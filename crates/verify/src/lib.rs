@@ -4,7 +4,7 @@
 //! checks send to `/api/posts.json`.
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_contract::{http, problem};
+use content_api_contract::{Languages, http, languages, operations, problem};
 
 pub mod checks;
 pub mod client;
@@ -43,6 +43,7 @@ pub fn target(url: &str, history: &[String], options: &Options) -> Result<Target
         http,
         base_url: String::new(),
         gone: None,
+        languages: Languages::seed(),
         post: None,
         series: None,
         tag: None,
@@ -70,18 +71,21 @@ pub fn target(url: &str, history: &[String], options: &Options) -> Result<Target
         .flat_map(|endpoint| endpoint["urls"].as_array().into_iter().flatten())
         .filter_map(|url| url.as_str().map(str::to_string))
         .collect();
+    target.languages =
+        operations::languages_listed(index["endpoints"].as_array().map_or(&[][..], Vec::as_slice))?;
     target.base_url = urls
         .iter()
         .find_map(|url| url.strip_suffix("/api/index.json"))
         .ok_or("the API index does not list /api/index.json")?
         .to_string();
-    let posts = json(&target, "/api/posts-en.json")?;
+    let posts = json(&target, &target.posts_path())?;
     let first = &posts[0];
     target.post = first["slug"].as_str().map(str::to_string);
     target.tag = first["tags"][0].as_str().map(str::to_string);
     // A site with no series may still answer the listing (empty); any failure here is the
     // checks' to report.
-    target.series = json(&target, "/api/series/en/index.json")
+    let series_listing = format!("/api/series/{}/index.json", target.lang());
+    target.series = json(&target, &series_listing)
         .ok()
         .and_then(|listing| listing["series"][0]["slug"].as_str().map(str::to_string));
     target.published = deploy_record(&target, &prefix);

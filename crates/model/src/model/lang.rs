@@ -105,29 +105,27 @@ impl fmt::Debug for Lang {
     }
 }
 
-/// The site's languages, in the site's order (the order documents list them in), and its
-/// default: the language of content a layout leaves unmarked, whose pages live at the site's
-/// root (the others under `/{code}`).
+/// The site's languages, in the site's order (the order documents list them in). The first
+/// is the default: the language of content a layout leaves unmarked, whose pages live at the
+/// site's root (the others under `/{code}`), listed first wherever languages are listed, so a
+/// client of the API knows it too.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Languages {
     all: Vec<Lang>,
-    default: Lang,
 }
 
 impl Languages {
-    /// `all` in the site's order, `default` among them; `None` when `all` is empty, repeats a
-    /// language or lacks `default`.
-    pub fn new(all: Vec<Lang>, default: Lang) -> Option<Languages> {
+    /// `all` in the site's order, the default first; `None` when `all` is empty or repeats a
+    /// language.
+    pub fn new(all: Vec<Lang>) -> Option<Languages> {
         let unique: BTreeSet<Lang> = all.iter().copied().collect();
-        (!all.is_empty() && unique.len() == all.len() && unique.contains(&default))
-            .then_some(Languages { all, default })
+        (!all.is_empty() && unique.len() == all.len()).then_some(Languages { all })
     }
 
     /// The seed site's languages: English (the default) and Spanish.
     pub fn seed() -> Languages {
         Languages {
             all: vec![Lang::EN, Lang::ES],
-            default: Lang::EN,
         }
     }
 
@@ -136,9 +134,9 @@ impl Languages {
         &self.all
     }
 
-    /// The default language.
+    /// The default language: the first.
     pub fn default_lang(&self) -> Lang {
-        self.default
+        self.all[0]
     }
 
     /// Whether the site has `lang`.
@@ -167,7 +165,7 @@ impl Languages {
     /// Where a language's pages live on the site: the default language at the root, every
     /// other under `/{code}` (the seed: English at the root, Spanish under `/es`).
     pub fn site_prefix(&self, lang: Lang) -> String {
-        if lang == self.default {
+        if lang == self.default_lang() {
             String::new()
         } else {
             format!("/{lang}")
@@ -228,13 +226,12 @@ mod tests {
     #[test]
     fn the_default_language_lives_at_the_root() {
         let ko = Lang::parse("ko").unwrap();
-        let langs = Languages::new(vec![ko, Lang::EN], ko).unwrap();
+        let langs = Languages::new(vec![ko, Lang::EN]).unwrap();
         assert_eq!(langs.site_prefix(ko), "");
         assert_eq!(langs.site_prefix(Lang::EN), "/en");
         assert_eq!(Languages::seed().site_prefix(Lang::ES), "/es");
         assert_eq!(langs.find("KO"), Some(ko));
-        assert!(Languages::new(vec![], ko).is_none());
-        assert!(Languages::new(vec![ko, ko], ko).is_none());
-        assert!(Languages::new(vec![Lang::EN], ko).is_none());
+        assert!(Languages::new(vec![]).is_none());
+        assert!(Languages::new(vec![ko, ko]).is_none());
     }
 }

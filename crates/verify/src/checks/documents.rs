@@ -221,9 +221,9 @@ pub(super) fn markdown_on_portal(t: &Target, notes: &mut Vec<Finding>) -> Result
 
 /// The post page the checks use, or why they cannot.
 fn post(t: &Target) -> Result<&str, Stop> {
-    t.post
-        .as_deref()
-        .ok_or_else(|| Stop::NotChecked("not checked: the site has no English post".into()))
+    t.post.as_deref().ok_or_else(|| {
+        Stop::NotChecked("not checked: the site has no post in its default language".into())
+    })
 }
 
 pub(super) fn markdown_on_post(t: &Target, notes: &mut Vec<Finding>) -> Result<(), Stop> {
@@ -261,7 +261,7 @@ pub(super) fn html_without_markdown(t: &Target, notes: &mut Vec<Finding>) -> Res
 }
 
 pub(super) fn api_ignores_markdown(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
-    let path = "/api/posts-en.json";
+    let path = &t.posts_path();
     let reply = t.request("GET", path, &[("Accept", "text/markdown")])?;
     status(&reply, 200)?;
     header_is(&reply, "content-type", "application/json")?;
@@ -433,7 +433,7 @@ pub(super) fn hidden_files(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop>
 }
 
 pub(super) fn etag_revalidation(t: &Target, _: &mut Vec<Finding>) -> Result<(), Stop> {
-    let path = "/api/posts-en.json";
+    let path = &t.posts_path();
     let reply = get(t, path)?;
     let etag = reply
         .header("etag")
