@@ -829,14 +829,14 @@ fn other_generators_keys_and_real_near_miss_tags_fail_no_build() {
     ];
     for (_, known) in real {
         site.write(
-            &format!("tags/{known}.md"),
+            format!("tags/{known}.md"),
             format!("---\nname: {known}\n---\n"),
         );
     }
     let keys = "authors: [ana]\nlastmod: 2024-05-03\naliases: [/old/]\nweight: 3\ncategories: [x]\nlayout: post\npermalink: /p/\ntoc: true\nmath: true\ncomments: false\nsummary: s\nimages: [a.png]\nfeatured: true\nredirect_from: [/q/]\ncanonicalURL: https://x.example/\n";
     for (n, (tag, _)) in real.iter().enumerate() {
         site.write(
-            &format!("blog/en/2024-05-{:02}_real-{tag}.md", n + 1),
+            format!("blog/en/2024-05-{:02}_real-{tag}.md", n + 1),
             format!("---\ntitle: \"{tag}\"\ndescription: \"d\"\npubDate: 2024-05-{:02}\ntags: [\"{tag}\"]\n{keys}---\n\nBody.\n", n + 1),
         );
     }
