@@ -27,7 +27,7 @@ use crate::db::Published;
 use crate::model::is_valid_slug;
 use crate::site_paths::relative;
 use crate::write::check_output_path;
-use crate::write::state_file::{Links, read_state, write_beside};
+use crate::write::state_file::{Links, StateReadError, read_state, write_beside};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -166,7 +166,8 @@ pub enum HistoryError {
     },
     /// The file lists more paths than a history holds.
     #[error(
-        "the publishing history {path} lists more than {MAX_HISTORY_ENTRIES} API paths (the most a history holds: beyond it the host files that answer 410 pass what hosts accept); nothing was built\n  = help: a site's history holds one path per tag and series in each language; restore the file from git, or delete the lines of removed paths that no longer need a 410"
+        "the publishing history {path} lists more than {MAX_HISTORY_ENTRIES} API paths, or is larger than {} MiB (the most a history holds: beyond it the host files that answer 410 pass what hosts accept); nothing was built\n  = help: a site's history holds one path per tag and series in each language; restore the file from git, or delete the lines of removed paths that no longer need a 410",
+        MAX_HISTORY_BYTES >> 20
     )]
     TooMany {
         /// The history file.
@@ -233,12 +234,16 @@ impl HistoryFile {
         let identity = SiteIdentity::of(config);
         let mut warnings = Vec::new();
         let mut paths = BTreeSet::new();
-        let on_disk = read_state(path, MAX_HISTORY_BYTES, Links::Follow).map_err(|err| {
-            HistoryError::Read {
-                path: path.to_owned(),
-                source: std::io::Error::other(err.to_string()),
-            }
-        })?;
+        let on_disk =
+            read_state(path, MAX_HISTORY_BYTES, Links::Follow).map_err(|err| match err {
+                StateReadError::TooLarge { .. } => HistoryError::TooMany {
+                    path: path.to_owned(),
+                },
+                err => HistoryError::Read {
+                    path: path.to_owned(),
+                    source: std::io::Error::other(err.to_string()),
+                },
+            })?;
         let mut belongs = Belongs::ThisSite;
         if let Some(bytes) = &on_disk {
             let text = std::str::from_utf8(bytes).map_err(|_| HistoryError::NotText {
