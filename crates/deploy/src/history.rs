@@ -199,7 +199,7 @@ pub enum HistoryError {
 /// A site's history is one path per tag and per series in each language, plus a few documents
 /// (the sample: 53; a large blog: a few thousand), so 20,000 leaves room to grow tenfold. The
 /// bound is what a host can take: every entry may become a removed path, and
-/// `_nginx_gone.conf` spends about 700 bytes on each (the gone body written in), so 20,000 of
+/// `_nginx_gone.conf` spends about 900 bytes on each (the gone body written in), so 20,000 of
 /// them stay under Cloudflare Pages' 25 MiB per file (`pages_limits::PAGES_MAX_FILE`), which
 /// also uploads that file; Netlify's `_redirects` and the edge layer's table are smaller still.
 /// It also bounds a build's work on the history, which a hostile record could otherwise grow.
