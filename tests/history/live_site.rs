@@ -10,6 +10,10 @@
 //!   and a fourth with nothing changed purges nothing;
 //! - a site that cannot be reached is an error in CI, a warning with `live_record =
 //!   "optional"` or outside CI, and nothing is written on the error.
+//! - what a record may change is bounded and said (issue 50): a site's own file is never made
+//!   gone, each path made gone only by the record is named, a record or a committed history past
+//!   `MAX_HISTORY_ENTRIES` stops the build at once, a page in place of the record is a warning
+//!   in CI, and a bot challenge names the way through.
 
 use super::HALF_MARATHON;
 use super::common::{copy_sample_content, read_tree};
