@@ -713,7 +713,8 @@ fn a_sed_in_place_edit_names_the_post_only() {
 /// (`draf: true`) is an error where it is written, so the draft is not published; a key
 /// content-api does not read is said once for the whole site, and fails `build` and `check`
 /// alike in CI unless the site names it as its own; a tag one keystroke from a known tag says
-/// which was meant, and fails in CI until its file exists.
+/// which was meant, and fails in CI until its file exists when it is a slip beyond doubt (two
+/// letters swapped).
 #[test]
 fn typos_in_front_matter_keys_and_tags_are_caught() {
     let site = Site::new();
@@ -741,42 +742,42 @@ fn typos_in_front_matter_keys_and_tags_are_caught() {
     );
 
     // A key of the site's own, in two files: one warning; in CI an error, for both commands.
-    site.write(typo, post("layout: wide\n"));
+    site.write(typo, post("mood: calm\n"));
     site.write(
         "blog/en/2024-05-03_other.md",
-        post("layout: narrow\n").replace("Hi", "Other"),
+        post("mood: wry\n").replace("Hi", "Other"),
     );
     let warned = run(site.root(), &["build", "--today", TODAY], &[]);
     warned.assert_success();
-    let layout: Vec<_> = warned
+    let mood: Vec<_> = warned
         .warnings()
         .into_iter()
-        .filter(|w| w.message.contains("`layout`"))
+        .filter(|w| w.message.contains("`mood`"))
         .collect();
-    assert_eq!(layout.len(), 1, "{}", warned.stderr);
+    assert_eq!(mood.len(), 1, "{}", warned.stderr);
     assert!(
-        layout[0]
+        mood[0]
             .message
             .contains("is not one content-api reads (here and in 1 other file)"),
         "{}",
         warned.stderr
     );
-    layout[0]
+    mood[0]
         .assert_at(typo, Some((5, 1)))
-        .assert_help("[front_matter] site_keys = [\"layout\"]");
+        .assert_help("[front_matter] site_keys = [\"mood\"]");
     for command in ["build", "check"] {
         let failed = run(site.root(), &[command, "--today", TODAY], &[("CI", "true")]);
         failed.assert_code(1);
-        let error = failed.find("front-matter key `layout` is not one content-api reads");
+        let error = failed.find("front-matter key `mood` is not one content-api reads");
         assert_eq!(error.level, "error", "{command}: {}", failed.stderr);
     }
-    let own = format!("{config}[front_matter]\nsite_keys = [\"layout\"]\n");
+    let own = format!("{config}[front_matter]\nsite_keys = [\"mood\"]\n");
     std::fs::write(site.root().join("watch.toml"), &own).unwrap();
     for command in ["build", "check"] {
         let quiet = run(site.root(), &[command, "--today", TODAY], &[("CI", "true")]);
         quiet.assert_success();
         assert!(
-            !quiet.stderr.contains("layout"),
+            !quiet.stderr.contains("mood"),
             "{command}: {}",
             quiet.stderr
         );
@@ -802,4 +803,93 @@ fn typos_in_front_matter_keys_and_tags_are_caught() {
             quiet.stderr
         );
     }
+}
+
+/// Issue 50: the typo checks fail no real site. Keys other generators read (Docusaurus's
+/// `authors`, Hugo's `lastmod`...) are one warning for the whole site, never an error, CI
+/// included; real tags one edit from a taxonomy tag are warnings in CI; true typos stay caught
+/// (`decription` is an error, `rusr` a warning that names `rust`).
+#[test]
+fn other_generators_keys_and_real_near_miss_tags_fail_no_build() {
+    let site = Site::new();
+    let config = config_with_licence("licence = \"CC-BY-4.0\"\n");
+    std::fs::write(site.root().join("watch.toml"), &config).unwrap();
+    let real = [
+        ("vue3", "vue"),
+        ("k3s", "k8s"),
+        ("web3", "web"),
+        ("preact", "react"),
+        ("css3", "css"),
+        ("llms", "llm"),
+        ("gist", "git"),
+        ("trust", "rust"),
+        ("angularjs", "angular"),
+        ("webs", "web"),
+        ("demo", "deno"),
+    ];
+    for (_, known) in real {
+        site.write(
+            format!("tags/{known}.md"),
+            format!("---\nname: {known}\n---\n"),
+        );
+    }
+    let keys = "authors: [ana]\nlastmod: 2024-05-03\naliases: [/old/]\nweight: 3\ncategories: [x]\nlayout: post\npermalink: /p/\ntoc: true\nmath: true\ncomments: false\nsummary: s\nimages: [a.png]\nfeatured: true\nredirect_from: [/q/]\ncanonicalURL: https://x.example/\n";
+    for (n, (tag, _)) in real.iter().enumerate() {
+        site.write(
+            format!("blog/en/2024-05-{:02}_real-{tag}.md", n + 1),
+            format!("---\ntitle: \"{tag}\"\ndescription: \"d\"\npubDate: 2024-05-{:02}\ntags: [\"{tag}\"]\n{keys}---\n\nBody.\n", n + 1),
+        );
+    }
+    for command in ["build", "check"] {
+        let built = run(site.root(), &[command, "--today", TODAY], &[("CI", "true")]);
+        built.assert_success();
+        assert!(
+            !built.stderr.contains("error:"),
+            "{command}: {}",
+            built.stderr
+        );
+        let elsewhere: Vec<_> = built
+            .warnings()
+            .into_iter()
+            .filter(|w| w.message.contains("keys other generators read"))
+            .collect();
+        assert_eq!(elsewhere.len(), 1, "one warning per site: {}", built.stderr);
+        for key in ["`authors` (", "`lastmod` (", "`canonicalURL` (", "11 files"] {
+            assert!(
+                elsewhere[0].message.contains(key),
+                "{key}: {}",
+                built.stderr
+            );
+        }
+        for (tag, known) in real {
+            assert!(
+                built.stderr.contains(&format!(
+                    "tag `{tag}` is not in the taxonomy: did you mean `{known}`?"
+                )),
+                "{tag}: {}",
+                built.stderr
+            );
+        }
+    }
+
+    // True typos stay caught: a near-miss key is an error, CI or not; a near-miss tag a warning.
+    let typo = "blog/en/2024-06-01_typo.md";
+    site.write(
+        typo,
+        "---\ntitle: \"T\"\ndecription: \"d\"\npubDate: 2024-06-01\n---\n\nBody.\n",
+    );
+    let failed = run(site.root(), &["build", "--today", TODAY], &[]);
+    failed.assert_code(1);
+    failed
+        .find("unknown front-matter key `decription`: did you mean `description`?")
+        .assert_at(typo, Some((3, 1)));
+    site.write(
+        typo,
+        "---\ntitle: \"T\"\ndescription: \"d\"\npubDate: 2024-06-01\ntags: [\"rusr\"]\n---\n\nBody.\n",
+    );
+    site.write("tags/rust.md", "---\nname: rust\n---\n");
+    let warned = run(site.root(), &["build", "--today", TODAY], &[("CI", "true")]);
+    warned.assert_success();
+    let rusr = warned.find("tag `rusr` is not in the taxonomy: did you mean `rust`?");
+    assert_eq!(rusr.level, "warning", "{}", warned.stderr);
 }

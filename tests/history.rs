@@ -86,6 +86,38 @@ fn redirects_of(workspace: &Workspace) -> String {
     String::from_utf8(output.to_vec().unwrap()).unwrap()
 }
 
+/// Issue 50: the reason for the history's bound holds. With every one of
+/// `MAX_HISTORY_ENTRIES` paths removed (tag timelines with names longer than most),
+/// `_nginx_gone.conf`, the largest gone list, stays under the 25 MiB per file Cloudflare Pages
+/// uploads, at about 900 bytes a path.
+#[test]
+fn a_full_history_of_removed_paths_keeps_the_gone_lists_within_the_host_limit() {
+    use content_api::deploy::MAX_HISTORY_ENTRIES;
+    use content_api::deploy::pages_limits::PAGES_MAX_FILE;
+    let history: Vec<Arc<str>> = (0..MAX_HISTORY_ENTRIES)
+        .map(|n| format!("api/timeline/en/a-rather-long-removed-tag-name-{n:05}.json").into())
+        .collect();
+    let workspace = recording_sample_workspace(history.into());
+    let outputs = build::outputs(workspace.db());
+    let size = |name: &str| {
+        outputs
+            .iter()
+            .find(|(path, _)| &**path == name)
+            .map_or(0, |(_, output)| output.len())
+    };
+    let nginx = size("_nginx_gone.conf");
+    assert!(
+        nginx > 600 * MAX_HISTORY_ENTRIES,
+        "every path is listed: {nginx} bytes"
+    );
+    assert!(
+        nginx < PAGES_MAX_FILE,
+        "_nginx_gone.conf is {nginx} bytes ({} a path)",
+        nginx / MAX_HISTORY_ENTRIES
+    );
+    assert!(size("_worker.js") < PAGES_MAX_FILE);
+}
+
 #[test]
 fn redirects_re_render_only_when_the_gone_set_changes() {
     let history: Vec<Arc<str>> = vec!["api/series/en/retired.json".into()];

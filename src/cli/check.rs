@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 pub fn run(settings: &Settings) -> ExitCode {
     let progress = StatusLine::for_build();
-    match load_and_check(settings, &progress, None, None) {
+    match load_and_check(settings, &progress, None, None, None) {
         Ok(checked) => {
             // What the host would refuse: the outputs rendered, nothing written.
             progress.phase("rendering");

@@ -82,6 +82,13 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
             }
             return Ok(Live::Read(read.record));
         }
+        Answer::NoRecord(answer) if ci && answer == HTML_PAGE => {
+            eprintln!(
+                "warning: {url} {answer}, not a deploy record: this build counts as the site's first deploy with content-api, so API paths removed before it answer 404, not 410 (the live site's record of them is not read) and the purge list names every URL\n  = help: if the site has deployed with content-api before, its host serves a page for unknown paths (Cloudflare Pages without a 404.html does): add a 404.html to the site's output so an absent record answers 404, or check that {url} is published; building from the committed history {}",
+                config.history_file
+            );
+            return Ok(Live::FirstDeploy);
+        }
         Answer::NoRecord(answer) => {
             tracing::info!(
                 "{url} {answer}: the live site has no deploy record yet (its first deploy with content-api); building from the committed history {}",
@@ -114,6 +121,9 @@ enum Answer {
     Unusable(String),
 }
 
+/// What a page in place of the record is said to be.
+const HTML_PAGE: &str = "answers with an HTML page";
+
 fn interpret(fetched: Result<Fetched, String>, base_url: &str) -> Answer {
     match fetched {
         Ok(Fetched::Found(bytes)) => match DeployRecord::parse(&bytes, base_url) {
@@ -121,7 +131,7 @@ fn interpret(fetched: Result<Fetched, String>, base_url: &str) -> Answer {
             // A host that answers every unknown path with the site's page (Cloudflare Pages
             // without a 404.html serves index.html, with 200) has no record there.
             Err(_) if bytes.trim_ascii_start().starts_with(b"<") => {
-                Answer::NoRecord("answers with an HTML page".into())
+                Answer::NoRecord(HTML_PAGE.into())
             }
             Err(why) => Answer::Unusable(format!(
                 "it is not a deploy record this version reads: {why}"

@@ -52,7 +52,8 @@ pub fn run(settings: &Settings) -> ExitCode {
         Ok(live) => live,
         Err(exit) => return exit,
     };
-    let checked = match load_and_check(settings, &progress, walked, live.record()) {
+    let checked = match load_and_check(settings, &progress, walked, live.record(), Some(&publisher))
+    {
         Ok(checked) => checked,
         Err(Failure::Usage) => return ExitCode::from(EXIT_USAGE),
         Err(Failure::ContentErrors(errors)) => {
@@ -76,7 +77,20 @@ pub fn run(settings: &Settings) -> ExitCode {
     let mut outputs = build::outputs(workspace.db());
     let records = !settings.preview().any() && settings.records_history && history.records();
     if records {
+        if let Err(err) = history.check_bound(outputs.iter().map(|(path, _)| &**path)) {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
         add_deploy_record(&mut outputs, &history, &config.base_url);
+    }
+    let gone = crate::render::gone_paths(workspace.db());
+    announce_gone_from_record(&history, gone, live.record().is_some());
+    let too_large = pages_limits::gone_list_errors(config, &outputs);
+    for error in &too_large {
+        eprintln!("error: {error}");
+    }
+    if !too_large.is_empty() {
+        return ExitCode::from(EXIT_USAGE);
     }
     let outputs: Files = outputs.into();
     tracing::debug!(
@@ -112,7 +126,6 @@ pub fn run(settings: &Settings) -> ExitCode {
         Live::Local(last) => Some(last),
         Live::NotRead | Live::FirstDeploy => None,
     };
-    let gone = crate::render::gone_paths(workspace.db());
     if let Err(err) = after.record(&mut history, records, last_deploy, gone) {
         eprintln!("error: {err}");
         return ExitCode::from(EXIT_OUTPUT);
@@ -134,6 +147,31 @@ pub fn run(settings: &Settings) -> ExitCode {
         config.out_dir
     );
     ExitCode::SUCCESS
+}
+
+/// Names every API path that answers 410 only because the live site's deploy record lists it
+/// (the committed history does not): what a record may change is said, path by path.
+fn announce_gone_from_record(history: &HistoryFile, gone: &[std::sync::Arc<str>], read: bool) {
+    if !read {
+        return;
+    }
+    let only_there: std::collections::HashSet<&str> = history.from_record().collect();
+    let named: Vec<String> = gone
+        .iter()
+        .filter(|path| only_there.contains(&***path))
+        .map(|path| format!("\n  /{path}"))
+        .collect();
+    if !named.is_empty() {
+        tracing::info!(
+            "{} API path{} answer{} 410 Gone because the live site's deploy record lists {} (not {}):{}",
+            named.len(),
+            plural(named.len()),
+            if named.len() == 1 { "s" } else { "" },
+            if named.len() == 1 { "it" } else { "them" },
+            history.path(),
+            named.concat()
+        );
+    }
 }
 
 /// Writes the route file that joins the edge layer to the site's Pages Functions, when the site
@@ -174,12 +212,14 @@ pub enum Failure {
 /// (warnings too). Reads only: nothing is created or written, not even the output folder.
 /// `walked`: the content files a probe found walking the folder just before (read without
 /// walking it again). `live`: the live site's deploy record, whose history is added to the
-/// committed one.
+/// committed one. `publisher`: the output folder, when this build writes it (a history entry
+/// naming a file of the site's there is set aside).
 pub fn load_and_check(
     settings: &Settings,
     progress: &StatusLine,
     walked: Option<&[StampedFile]>,
     live: Option<&DeployRecord>,
+    publisher: Option<&Publisher>,
 ) -> Result<Checked, Failure> {
     let started = Instant::now();
     let config = &settings.config;
@@ -203,6 +243,14 @@ pub fn load_and_check(
                 history.path()
             );
         }
+    }
+    if let Some(publisher) = publisher {
+        let owned: std::collections::HashSet<&str> = publisher.owned_paths().collect();
+        history.set_aside_site_files(&config.out_dir, |path| owned.contains(path));
+    }
+    if let Err(err) = history.check_bound([]) {
+        eprintln!("error: {err}");
+        return Err(Failure::Usage);
     }
     for warning in &history.warnings {
         eprintln!("warning: {warning}");

@@ -10,6 +10,10 @@
 //!   and a fourth with nothing changed purges nothing;
 //! - a site that cannot be reached is an error in CI, a warning with `live_record =
 //!   "optional"` or outside CI, and nothing is written on the error.
+//! - what a record may change is bounded and said (issue 50): a site's own file is never made
+//!   gone, each path made gone only by the record is named, a record or a committed history past
+//!   `MAX_HISTORY_ENTRIES` stops the build at once, a page in place of the record is a warning
+//!   in CI, and a bot challenge names the way through.
 
 use super::HALF_MARATHON;
 use super::common::{copy_sample_content, read_tree};
@@ -296,4 +300,160 @@ fn an_unreachable_site_is_an_error_in_ci_unless_optional_and_a_warning_elsewhere
     let off = fresh_site(&base_url, "\n[hosting]\nlive_record = \"off\"\n");
     let said = assert_built(&build(off.path(), true, &[]));
     assert!(!said.contains("deploy record"), "{said}");
+}
+
+/// A server on a loopback port that answers every request with `reply`.
+fn answer_always(reply: &'static [u8]) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base_url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(reply);
+        }
+    });
+    base_url
+}
+
+/// Rewrites the history of the record `live` serves with `edit`.
+fn edit_live_history(live: &LiveSite, edit: impl FnOnce(&mut Vec<serde_json::Value>)) {
+    let file = live.root.path().join(".well-known/content-api/deploy.json");
+    let mut record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    edit(record["history"].as_array_mut().unwrap());
+    std::fs::write(&file, serde_json::to_vec(&record).unwrap()).unwrap();
+}
+
+/// Issue 50, finding 3: what a live record may make gone is bounded and said. A record naming
+/// a file the site itself serves in the output folder (`api/contact.json`) does not make hosts
+/// answer 410 over it, and the entry is not carried into the history or the next record; every
+/// path that answers 410 only because the record lists it is named.
+#[test]
+fn a_record_never_makes_a_site_file_gone_and_names_each_path_it_makes_gone() {
+    let live = LiveSite::start();
+    let first = fresh_site(&live.base_url, "");
+    assert_built(&build(first.path(), true, &[]));
+    live.deploy(&first.path().join("dist"));
+    const SITE_FILE: &str = "api/contact.json";
+    const OLD: &str = "api/timeline/en/old-tag.json";
+    edit_live_history(&live, |history| {
+        history.push(SITE_FILE.into());
+        history.push(OLD.into());
+    });
+
+    let second = fresh_site(&live.base_url, "");
+    let dist = second.path().join("dist");
+    std::fs::create_dir_all(dist.join("api")).unwrap();
+    std::fs::write(dist.join(SITE_FILE), "{\"site\":\"contact\"}").unwrap();
+    let said = assert_built(&build(second.path(), true, &[]));
+    assert!(
+        said.contains(&format!("/{SITE_FILE} as an API path")) && said.contains("site's own file"),
+        "{said}"
+    );
+    let named = said
+        .lines()
+        .skip_while(|line| !line.contains("because the live site's deploy record lists"))
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(named.contains("1 API path answers 410 Gone"), "{said}");
+    assert!(named.contains(&format!("/{OLD}")), "{said}");
+    let gone = std::fs::read_to_string(dist.join("_nginx_gone.conf")).unwrap();
+    assert!(gone.contains(&format!("location = /{OLD} ")), "{gone}");
+    assert!(
+        !gone.contains(SITE_FILE),
+        "nginx would answer 410 over the site's file:\n{gone}"
+    );
+    let edge = std::fs::read_to_string(dist.join("_worker.js")).unwrap();
+    assert!(
+        !edge.contains(SITE_FILE),
+        "the edge layer lists the site's file"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dist.join(SITE_FILE)).unwrap(),
+        "{\"site\":\"contact\"}"
+    );
+    let history = std::fs::read_to_string(second.path().join("content-api.history")).unwrap();
+    assert!(!history.contains(SITE_FILE), "{history}");
+    let record = std::fs::read_to_string(dist.join(".well-known/content-api/deploy.json")).unwrap();
+    assert!(!record.contains(SITE_FILE), "the next record carries it on");
+    assert!(record.contains(OLD));
+}
+
+/// Issue 50, finding 4: a record or a committed history past `MAX_HISTORY_ENTRIES` stops the
+/// build at once, before anything is written, instead of rendering gone lists hosts refuse.
+#[test]
+fn a_record_or_a_history_past_the_bound_stops_the_build_quickly() {
+    const BOUND: usize = content_api::deploy::MAX_HISTORY_ENTRIES;
+    let live = LiveSite::start();
+    let first = fresh_site(&live.base_url, "");
+    assert_built(&build(first.path(), true, &[]));
+    live.deploy(&first.path().join("dist"));
+    edit_live_history(&live, |history| {
+        history.extend((0..=BOUND).map(|n| format!("api/timeline/en/removed-{n}.json").into()));
+    });
+    let second = fresh_site(&live.base_url, "");
+    let started = std::time::Instant::now();
+    let output = build(second.path(), true, &[]);
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("more than a history holds (20000)"), "{said}");
+    assert!(!second.path().join("dist").exists(), "nothing is written");
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+
+    // The committed history's bound is the same.
+    let committed = fresh_site(&live.base_url, "\n[hosting]\nlive_record = \"off\"\n");
+    let mut lines = String::new();
+    for n in 0..=BOUND {
+        lines.push_str(&format!("api/timeline/en/removed-{n}.json\n"));
+    }
+    std::fs::write(committed.path().join("content-api.history"), lines).unwrap();
+    let started = std::time::Instant::now();
+    let output = build(committed.path(), true, &[]);
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("lists more than 20000 API paths"), "{said}");
+    assert!(
+        !committed.path().join("dist").exists(),
+        "nothing is written"
+    );
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+}
+
+/// Issue 50, finding 10: a page where the record should be is a warning in CI that says what
+/// it costs; a bot challenge says what it is and how to let the build through.
+#[test]
+fn a_page_or_a_bot_challenge_in_place_of_the_record_is_said_in_ci() {
+    let page = answer_always(
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 33\r\nconnection: close\r\n\r\n<!doctype html><title>Home</title",
+    );
+    let site = fresh_site(&page, "");
+    let said = assert_built(&build(site.path(), true, &[]));
+    let warning = said
+        .lines()
+        .find(|line| line.starts_with("warning:") && line.contains("not a deploy record"))
+        .unwrap_or_else(|| panic!("no warning:\n{said}"));
+    assert!(
+        warning.contains("404, not 410") && warning.contains("purge list names every URL"),
+        "{warning}"
+    );
+
+    let challenge = answer_always(
+        b"HTTP/1.1 403 Forbidden\r\ncf-mitigated: challenge\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+    );
+    let site = fresh_site(&challenge, "");
+    let output = build(site.path(), true, &[]);
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    for words in [
+        "403 Forbidden",
+        "bot challenge",
+        "/.well-known/content-api/deploy.json",
+        "firewall",
+        "live_record = \"optional\"",
+    ] {
+        assert!(said.contains(words), "{words}: {said}");
+    }
 }

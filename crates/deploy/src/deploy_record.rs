@@ -6,11 +6,12 @@
 //! purge list names only what changed).
 //!
 //! Read back from the network, so untrusted: bounded in size by the reader and in files
-//! ([`MAX_RECORDED_FILES`]), every history entry must be an API path of the output grammar and
+//! ([`MAX_RECORDED_FILES`]) and in history entries (`MAX_HISTORY_ENTRIES`, the committed
+//! history's bound: a record past it is refused whole), every history entry must be an API path of the output grammar and
 //! every file an output path ([`check_output_path`]: plain characters, inside the folder), or it
 //! is dropped and counted.
 
-use crate::history::{History, is_history_entry};
+use crate::history::{History, MAX_HISTORY_ENTRIES, is_history_entry};
 use crate::last_build::LastBuild;
 use crate::output::Output;
 use crate::write::{MAX_RECORDED_FILES, check_output_path};
@@ -21,7 +22,7 @@ use std::collections::BTreeMap;
 /// `base_url` on the live site).
 pub const DEPLOY_RECORD_PATH: &str = ".well-known/content-api/deploy.json";
 
-/// The largest record read back: about 200,000 files and as many history entries.
+/// The largest record read back: about 200,000 files (`MAX_RECORDED_FILES`) and a full history.
 pub const MAX_DEPLOY_RECORD_BYTES: u64 = 32 << 20;
 
 const FORMAT: u32 = 1;
@@ -97,6 +98,12 @@ impl DeployRecord {
             return Err(format!(
                 "it lists {} files, more than a build records ({MAX_RECORDED_FILES})",
                 wire.files.len()
+            ));
+        }
+        if wire.history.len() > MAX_HISTORY_ENTRIES {
+            return Err(format!(
+                "it lists {} API paths in its history, more than a history holds ({MAX_HISTORY_ENTRIES}): not a record this tool wrote",
+                wire.history.len()
             ));
         }
         let mut dropped = 0;
@@ -181,6 +188,21 @@ mod tests {
             .replace("\"format\":1", "\"format\":2");
         assert!(DeployRecord::parse(newer.as_bytes(), "https://a.example").is_err());
         assert!(DeployRecord::parse(b"<html>", "https://a.example").is_err());
+    }
+
+    #[test]
+    fn a_history_past_the_bound_is_refused_whole() {
+        let paths: Vec<String> = (0..=MAX_HISTORY_ENTRIES)
+            .map(|n| format!("\"api/timeline/en/t{n}.json\""))
+            .collect();
+        let text = format!(
+            r#"{{"format":1,"base_url":"https://a.example","history":[{}],"files":{{}}}}"#,
+            paths.join(",")
+        );
+        let why = DeployRecord::parse(text.as_bytes(), "https://a.example")
+            .err()
+            .unwrap();
+        assert!(why.contains("more than a history holds (20000)"), "{why}");
     }
 
     #[test]

@@ -14,6 +14,11 @@
 //! ([`is_history_entry`]) before it can reach `_redirects` or any host file. A bad line is
 //! reported with its file and line, ignored, and dropped when the file is next written.
 //!
+//! Bounded: at most [`MAX_HISTORY_ENTRIES`] paths, the committed file's and a live deploy
+//! record's alike (see there why), or the build stops before it publishes. A path the site's
+//! own output holds (a file of the site in the output folder, not the tool's) is never made
+//! gone: [`HistoryFile::set_aside_site_files`] drops such an entry, naming it.
+//!
 //! Older versions kept the history in the output folder (`.content-api/published.json`). It is
 //! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
@@ -22,7 +27,7 @@ use crate::db::Published;
 use crate::model::is_valid_slug;
 use crate::site_paths::relative;
 use crate::write::check_output_path;
-use crate::write::state_file::{Links, read_state, write_beside};
+use crate::write::state_file::{Links, StateReadError, read_state, write_beside};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -159,6 +164,27 @@ pub enum HistoryError {
         /// The history file.
         path: Utf8PathBuf,
     },
+    /// The file lists more paths than a history holds.
+    #[error(
+        "the publishing history {path} lists more than {MAX_HISTORY_ENTRIES} API paths, or is larger than {} MiB (the most a history holds: beyond it the host files that answer 410 pass what hosts accept); nothing was built\n  = help: a site's history holds one path per tag and series in each language; restore the file from git, or delete the lines of removed paths that no longer need a 410",
+        MAX_HISTORY_BYTES >> 20
+    )]
+    TooMany {
+        /// The history file.
+        path: Utf8PathBuf,
+    },
+    /// This build would make the history hold more paths than it may.
+    #[error(
+        "this build would make the publishing history {path} hold {count} API paths, more than the {MAX_HISTORY_ENTRIES} a history holds ({from_record} of them only from the live site's deploy record); nothing was published\n  = help: if the live site's record lists paths this site never published, build without it (`live_record = \"off\"` under [hosting] in watch.toml) and deploy over it; otherwise delete from {path} the lines of removed paths that no longer need a 410"
+    )]
+    WouldHold {
+        /// The history file.
+        path: Utf8PathBuf,
+        /// How many paths it would hold.
+        count: usize,
+        /// How many of them came from the live site's record alone.
+        from_record: usize,
+    },
     /// Recording a build's paths failed.
     #[error("cannot write the publishing history {path}: {source}")]
     Write {
@@ -169,8 +195,18 @@ pub enum HistoryError {
     },
 }
 
-/// The largest history read (a path a line: about a million paths).
-const MAX_HISTORY_BYTES: u64 = 64 << 20;
+/// The most API paths a history holds, the committed file's and a live deploy record's alike.
+/// A site's history is one path per tag and per series in each language, plus a few documents
+/// (the sample: 53; a large blog: a few thousand), so 20,000 leaves room to grow tenfold. The
+/// bound is what a host can take: every entry may become a removed path, and
+/// `_nginx_gone.conf` spends about 900 bytes on each (the gone body written in), so 20,000 of
+/// them stay under Cloudflare Pages' 25 MiB per file (`pages_limits::PAGES_MAX_FILE`), which
+/// also uploads that file; Netlify's `_redirects` and the edge layer's table are smaller still.
+/// It also bounds a build's work on the history, which a hostile record could otherwise grow.
+pub const MAX_HISTORY_ENTRIES: usize = 20_000;
+
+/// The largest history read: [`MAX_HISTORY_ENTRIES`] lines of long paths, with room to spare.
+const MAX_HISTORY_BYTES: u64 = 16 << 20;
 /// The history as loaded: the file's entries plus a legacy history's, and what was wrong.
 #[derive(Debug)]
 pub struct HistoryFile {
@@ -180,6 +216,8 @@ pub struct HistoryFile {
     /// The legacy history found in the output folder, if any (migrated by `record`).
     legacy: Option<Utf8PathBuf>,
     history: History,
+    /// The entries only the live site's record gave (not the file's).
+    from_record: BTreeSet<Arc<str>>,
     /// The site this build is, and whose history the file is.
     identity: SiteIdentity,
     belongs: Belongs,
@@ -196,12 +234,16 @@ impl HistoryFile {
         let identity = SiteIdentity::of(config);
         let mut warnings = Vec::new();
         let mut paths = BTreeSet::new();
-        let on_disk = read_state(path, MAX_HISTORY_BYTES, Links::Follow).map_err(|err| {
-            HistoryError::Read {
-                path: path.to_owned(),
-                source: std::io::Error::other(err.to_string()),
-            }
-        })?;
+        let on_disk =
+            read_state(path, MAX_HISTORY_BYTES, Links::Follow).map_err(|err| match err {
+                StateReadError::TooLarge { .. } => HistoryError::TooMany {
+                    path: path.to_owned(),
+                },
+                err => HistoryError::Read {
+                    path: path.to_owned(),
+                    source: std::io::Error::other(err.to_string()),
+                },
+            })?;
         let mut belongs = Belongs::ThisSite;
         if let Some(bytes) = &on_disk {
             let text = std::str::from_utf8(bytes).map_err(|_| HistoryError::NotText {
@@ -241,8 +283,12 @@ impl HistoryFile {
                     Belongs::AnotherSite
                 }
             };
-            if matches!(belongs, Belongs::ThisSite | Belongs::ThisSiteElsewhere) {
-                parse_lines(path, text, &mut paths, &mut warnings);
+            if matches!(belongs, Belongs::ThisSite | Belongs::ThisSiteElsewhere)
+                && !parse_lines(path, text, &mut paths, &mut warnings)
+            {
+                return Err(HistoryError::TooMany {
+                    path: path.to_owned(),
+                });
             }
         }
         let legacy_path = out_dir.join(LEGACY_HISTORY_PATH);
@@ -260,11 +306,17 @@ impl HistoryFile {
                 None
             }
         };
+        if paths.len() > MAX_HISTORY_ENTRIES {
+            return Err(HistoryError::TooMany {
+                path: legacy.clone().unwrap_or_else(|| path.to_owned()),
+            });
+        }
         Ok(HistoryFile {
             path: path.to_owned(),
             on_disk,
             legacy,
             history: History { paths },
+            from_record: BTreeSet::new(),
             identity,
             belongs,
             warnings,
@@ -302,13 +354,70 @@ impl HistoryFile {
     /// once removed, even when the committed history never had it. Returns how many were new.
     pub fn absorb<'a>(&mut self, paths: impl IntoIterator<Item = &'a str>) -> usize {
         let before = self.history.paths.len();
-        self.history.paths.extend(
-            paths
-                .into_iter()
-                .filter(|path| is_history_entry(path))
-                .map(Arc::from),
-        );
+        for path in paths.into_iter().filter(|path| is_history_entry(path)) {
+            let path = Arc::from(path);
+            if self.history.paths.insert(Arc::clone(&path)) {
+                self.from_record.insert(path);
+            }
+        }
         self.history.paths.len() - before
+    }
+
+    /// The entries only the live site's record gave, sorted.
+    pub fn from_record(&self) -> impl Iterator<Item = &str> {
+        self.from_record.iter().map(|path| &**path)
+    }
+
+    /// Drops the entries that name a file the site itself holds in `out_dir` (a regular file
+    /// there that `owned` says is not the tool's: the site serves it, so it is not gone), with
+    /// a warning naming each. A live record that names a site's file (`api/contact.json`) would
+    /// otherwise make every host answer 410 over it, for good: the history is recorded back
+    /// without them, so the next deploy record does not carry them either. Returns how many.
+    pub fn set_aside_site_files(
+        &mut self,
+        out_dir: &Utf8Path,
+        owned: impl Fn(&str) -> bool,
+    ) -> usize {
+        let served: Vec<Arc<str>> = self
+            .history
+            .paths
+            .iter()
+            .filter(|path| !owned(path))
+            .filter(|path| {
+                std::fs::symlink_metadata(out_dir.join(&***path))
+                    .is_ok_and(|meta| meta.file_type().is_file())
+            })
+            .cloned()
+            .collect();
+        for path in &served {
+            self.history.paths.remove(path);
+            let source = if self.from_record.remove(path) {
+                "the live site's deploy record".to_string()
+            } else {
+                self.path.to_string()
+            };
+            self.warnings.push(format!(
+                "{out_dir}/{path} is the site's own file, yet {source} lists /{path} as an API path this tool published: it is not made to answer 410 (that would hide the site's file on every host) and is dropped from the history\n  = help: nothing to do while the site serves it; to answer 410 there, remove the site's file"
+            ));
+        }
+        served.len()
+    }
+
+    /// Whether the history, with the API paths among `outputs` added, stays within
+    /// [`MAX_HISTORY_ENTRIES`]; checked before a recorded build publishes.
+    pub fn check_bound<'a>(
+        &self,
+        outputs: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), HistoryError> {
+        let count = self.history.with_outputs(outputs).paths.len();
+        if count > MAX_HISTORY_ENTRIES {
+            return Err(HistoryError::WouldHold {
+                path: self.path.clone(),
+                count,
+                from_record: self.from_record.len(),
+            });
+        }
+        Ok(())
     }
 
     /// Adds the API paths among `outputs` (what a recorded build just published), writes the
@@ -377,12 +486,15 @@ fn adopts(history: &Utf8Path, text: &str, identity: &SiteIdentity) -> bool {
 /// The site's config file, in the folder a build runs from.
 const CONFIG_FILE: &str = "watch.toml";
 
+/// Adds the entries of `text` to `paths`; false when they are more than [`MAX_HISTORY_ENTRIES`]
+/// (read no further).
 fn parse_lines(
     file: &Utf8Path,
     text: &str,
     paths: &mut BTreeSet<Arc<str>>,
     warnings: &mut Vec<String>,
-) {
+) -> bool {
+    let mut bad = 0;
     for (index, line) in text.split('\n').enumerate() {
         // A checkout with CRLF line endings (git's autocrlf) is not an error.
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -391,11 +503,27 @@ fn parse_lines(
         }
         if is_history_entry(line) {
             paths.insert(Arc::from(line));
+            if paths.len() > MAX_HISTORY_ENTRIES {
+                return false;
+            }
         } else {
-            warnings.push(bad_entry(file, index + 1, line));
+            bad += 1;
+            if bad <= SHOWN_BAD_LINES {
+                warnings.push(bad_entry(file, index + 1, line));
+            }
         }
     }
+    if bad > SHOWN_BAD_LINES {
+        warnings.push(format!(
+            "{file}: ignoring {} more lines that are not API paths this tool publishes",
+            bad - SHOWN_BAD_LINES
+        ));
+    }
+    true
 }
+
+/// Bad lines named one by one; the rest are counted.
+const SHOWN_BAD_LINES: usize = 20;
 
 /// The JSON history of older versions: `{"generator": ..., "published": [paths]}`.
 /// Adds a legacy history's entries to `paths`; false when it could not be parsed (it is then

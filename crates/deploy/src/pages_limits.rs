@@ -11,6 +11,34 @@ use std::sync::Arc;
 /// The largest file Cloudflare Pages deploys.
 pub const PAGES_MAX_FILE: usize = 25 << 20;
 
+/// The host files that list every removed API path (one rule each), by the host that reads them.
+const GONE_LISTS: [(&str, &str); 2] = [
+    (
+        "_nginx_gone.conf",
+        "nginx (and Cloudflare Pages uploads it with the folder)",
+    ),
+    ("_redirects", "Netlify"),
+];
+
+/// One error per gone list past the 25 MiB a host takes: the build stops before publishing.
+/// The history's bound (`MAX_HISTORY_ENTRIES`) keeps them under it unless the paths are very long.
+pub fn gone_list_errors(config: &SiteConfig, outputs: &[(Arc<str>, Output)]) -> Vec<String> {
+    outputs
+        .iter()
+        .filter_map(|(path, output)| {
+            let (_, host) = GONE_LISTS.iter().find(|(name, _)| *name == &**path)?;
+            (output.len() > PAGES_MAX_FILE).then(|| {
+                format!(
+                    "{}/{path} would be {}, more than the 25 MiB per file Cloudflare Pages deploys; it lists the removed API paths for {host}; nothing was published\n  = help: the publishing history {} (or the live site's deploy record) lists too many removed paths: delete the lines of those that no longer need a 410",
+                    config.out_dir,
+                    mebibytes(output.len()),
+                    config.history_file
+                )
+            })
+        })
+        .collect()
+}
+
 /// Files a Pages deployment does not upload as assets (wrangler's ignore list).
 const NOT_ASSETS: [&str; 5] = [
     "_worker.js",

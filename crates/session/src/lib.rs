@@ -171,7 +171,10 @@ impl Session {
         let publisher = Publisher::open(&config.out_dir)?.taking_over(&config.hosting.take_over);
         // A watch session reads the publishing history and never records into it: what it
         // publishes is a preview, and nothing that was never deployed may answer 410.
-        let history = HistoryFile::load(&config)?;
+        let mut history = HistoryFile::load(&config)?;
+        let owned: HashSet<&str> = publisher.owned_paths().collect();
+        history.set_aside_site_files(&config.out_dir, |path| owned.contains(path));
+        drop(owned);
         for warning in &history.warnings {
             tracing::warn!("{warning}");
         }

@@ -221,7 +221,9 @@ impl Folder {
     }
 
     /// A new temporary file beside `name`: created, never opened (`O_EXCL | O_NOFOLLOW`), under
-    /// the next free name when something already holds one (a leftover, or a planted link).
+    /// a name no one can guess (a random part: files planted at every predictable name cannot
+    /// stop the write), tried again under a new one when something holds it; past
+    /// [`TEMP_TRIES`] taken names, an error that names the file and what to do.
     fn create_temp(&self, name: &str) -> std::io::Result<(String, OwnedFd)> {
         let flags =
             OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
@@ -230,16 +232,40 @@ impl Folder {
         while !name.is_char_boundary(keep) {
             keep -= 1;
         }
-        let mut n = 0;
-        loop {
-            let temp = format!(".{}.{}-{n}.tmp", &name[..keep], std::process::id());
+        let mut last = String::new();
+        for _ in 0..TEMP_TRIES {
+            let temp = format!(
+                ".{}.{}-{:016x}.tmp",
+                &name[..keep],
+                std::process::id(),
+                unguessable()
+            );
             match rustix::fs::openat(&self.fd, &temp, flags, Mode::from_raw_mode(0o644)) {
                 Ok(fd) => return Ok((temp, fd)),
-                Err(Errno::EXIST) if n < 100 => n += 1,
+                Err(Errno::EXIST) => last = temp,
                 Err(errno) => return Err(errno.into()),
             }
         }
+        Err(std::io::Error::other(format!(
+            "cannot create a temporary file to write {}: {TEMP_TRIES} random names beside it were taken (the last: {last})\n  = help: remove the files named .{}.*.tmp in {}, then build again",
+            self.path.join(name),
+            &name[..keep],
+            self.path
+        )))
     }
+}
+
+/// How many temporary names are tried before a write gives up.
+const TEMP_TRIES: usize = 16;
+
+/// 64 bits no other process can predict: std's per-process random hash keys, with a counter so
+/// two names of one process differ.
+fn unguessable() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    hasher.finish()
 }
 
 /// [`read_state`] of the file `name` in the open folder `dir` (a link at `name` is an error);
@@ -354,9 +380,9 @@ mod tests {
         let root = Utf8Path::from_path(dir.path()).unwrap();
         let victim = root.join("victim");
         std::fs::write(&victim, "keep").unwrap();
-        // Links planted at every temporary name the next writes could choose.
+        // Links planted at every predictable temporary name (the names of older versions).
         let folder = Folder::named(&root.join("site")).unwrap();
-        for n in 0..3 {
+        for n in 0..=100 {
             let temp = root.join(format!("site/.state.{}-{n}.tmp", std::process::id()));
             std::os::unix::fs::symlink(&victim, temp).unwrap();
         }

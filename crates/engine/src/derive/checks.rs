@@ -1,6 +1,8 @@
 //! Every diagnostic of the build: per-file parse errors, cross-file checks, and walk problems.
 
-use super::keys::{front_matter_rules, near_miss_errors, suspicious, unknown_key_reports};
+use super::keys::{
+    beyond_doubt, front_matter_rules, near_miss_errors, suspicious, unknown_key_reports,
+};
 use super::series::series_by_name;
 use super::taxonomy::tag_tiers;
 use crate::content::{FileRole, classify};
@@ -126,9 +128,10 @@ pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
     out
 }
 
-/// A tag with no file in `tags/`. One keystroke from a known tag, it is most likely a typo that
-/// would publish a timeline of its own (and a permanent 410 once corrected): it says which tag
-/// was meant, and is an error when the rules are strict.
+/// A tag with no file in `tags/`. One keystroke from a known tag, it may be a typo that would
+/// publish a timeline of its own (and a permanent 410 once corrected): it says which tag was
+/// meant. Only a slip beyond doubt (`keys::beyond_doubt`) fails a strict build: a near-miss
+/// tag is as often a real, distinct one (`vue3` beside `vue`).
 fn unknown_tag(path: &str, tag: &str, near: Option<&str>, strict: bool) -> Diagnostic {
     let Some(meant) = near else {
         return Diagnostic::warning(
@@ -141,7 +144,7 @@ fn unknown_tag(path: &str, tag: &str, near: Option<&str>, strict: bool) -> Diagn
         ));
     };
     let message = format!("tag `{tag}` is not in the taxonomy: did you mean `{meant}`?");
-    suspicious(path, message, strict)
+    suspicious(path, message, strict && beyond_doubt(tag, meant))
         .label(format!("no tags/{tag}.md; tags/{meant}.md exists"))
         .help(format!(
             "fix it to `{meant}`; if `{tag}` is a new tag, create it with `content-api new tag {tag}`"
