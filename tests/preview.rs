@@ -377,5 +377,9 @@ fn a_request_without_one_host_is_a_400() {
         assert_eq!(reply.status, 400, "{request:?}: {}", reply.text());
         let problem: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
         assert_eq!(problem["status"], 400, "{request:?}: {problem}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("Host"),
+            "{problem}"
+        );
     }
 }
