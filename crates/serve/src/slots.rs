@@ -4,9 +4,9 @@
 //! by [`MAX_CONNECTIONS`] whatever the clients do. When every slot is taken and another client
 //! comes, the oldest connections are asked to close: one waiting for a request closes at once,
 //! one answering closes after its answer, or after [`GIVE_WAY_WAIT`] if its answer is not done
-//! by then. Clients that connect and say nothing (or a browser's
-//! idle keep-alive connections) so cannot lock new ones out until their header timeout, as
-//! nginx drains its idle connections when it runs out of them.
+//! by then. Clients that connect and say nothing (or a browser's idle keep-alive connections),
+//! read nothing, or trickle their request so cannot lock new ones out, as nginx drains its idle
+//! connections when it runs out of them.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, Weak};
