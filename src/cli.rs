@@ -11,6 +11,7 @@ mod completions;
 mod flags;
 mod hosting;
 mod init;
+mod launcher;
 mod list;
 mod live_record;
 mod mcp;
@@ -56,6 +57,7 @@ fn write_error_exit(err: &crate::write::WriteError) -> ExitCode {
 
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
+    launcher::stop_with_launcher();
     let given = match cli.given() {
         Ok(given) => given,
         Err(message) => {

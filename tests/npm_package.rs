@@ -1,13 +1,18 @@
 //! The npm packages, as a site installs them: the tarballs `scripts/npm-pack` made (the launcher
 //! `content-api` and this machine's platform package), installed with real npm into an Astro
 //! site (`tests/fixtures/astro-npm-site`, real Astro from the npm registry) in an environment
-//! with no `cargo` or `rustc` on `PATH`, then the site's own `npm run build`.
+//! with no `cargo` or `rustc` on `PATH`, then the site's own `npm run build`; and the launcher's
+//! own manners with the signals a parent sends (`npm_package/launcher.rs`) and the integration's
+//! middleware in a stand-in for `astro dev` (`npm_package/dev_middleware.rs`), both from the
+//! repository.
 //!
 //! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, and a
 //! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests follow
 //! `common::need`'s rule.
 
 mod astro;
+mod dev_middleware;
+mod launcher;
 use crate::browser::cdp;
 use crate::common::{self, need};
 

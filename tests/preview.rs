@@ -26,6 +26,8 @@ fn is_served(path: &str) -> bool {
 trait Requests {
     /// One GET over a new connection, read to its end.
     fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply;
+    /// `request` (a whole HTTP/1.1 request, its head as written) over a new connection.
+    fn send(&self, request: &str) -> Reply;
     /// Polls `done` until it holds (failing after 30 s).
     fn wait_for(&self, what: &str, done: impl FnMut() -> bool);
 }
@@ -33,15 +35,19 @@ trait Requests {
 impl Requests for Preview {
     fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
         let addr = self.addr();
-        let mut stream = TcpStream::connect(addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(20)))
-            .unwrap();
         let mut request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
         for (name, value) in headers {
             request.push_str(&format!("{name}: {value}\r\n"));
         }
         request.push_str("\r\n");
+        self.send(&request)
+    }
+
+    fn send(&self, request: &str) -> Reply {
+        let mut stream = TcpStream::connect(self.addr()).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
         stream.write_all(request.as_bytes()).unwrap();
         let mut raw = Vec::new();
         stream.read_to_end(&mut raw).unwrap();
@@ -284,4 +290,96 @@ fn the_landing_page_shows_drafts_and_scheduled_posts_with_the_date_each_goes_liv
             .text()
             .contains("data-scheduled=\"2\" data-drafts=\"3\"")
     });
+}
+
+/// Issue 50: a page on another site, reaching the preview through a name of its own that resolves
+/// to 127.0.0.1 (DNS rebinding), is refused, and no page of another origin may read what is not
+/// published (the landing page, the diagnostics, the event stream); the API keeps open CORS.
+#[test]
+fn only_its_own_hosts_are_answered_and_unpublished_titles_stay_on_this_origin() {
+    let preview = Preview::start();
+    let draft = "Errors as JSON, Not HTML";
+    let landing = preview.get("/", &[]);
+    assert!(
+        landing.text().contains(draft),
+        "the landing page lists drafts"
+    );
+    for path in [
+        "/",
+        "/__events",
+        "/__diagnostics",
+        "/api/index.json",
+        "/llms.txt",
+    ] {
+        for host in ["evil.example", "evil.example:80", "localhost.evil.example"] {
+            let own = format!(
+                "HEAD {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+                preview.addr()
+            );
+            assert_eq!(preview.send(&own).status, 200, "{path} on its own address");
+            let request =
+                format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+            let refused = preview.send(&request);
+            assert_eq!(refused.status, 403, "{path} for {host}");
+            assert!(!refused.text().contains(draft), "{path} for {host}");
+            assert!(refused.text().contains("--origin"), "{}", refused.text());
+        }
+    }
+    let port = preview.addr().rsplit(':').next().unwrap().to_string();
+    for host in [
+        "localhost",
+        &format!("localhost:{port}"),
+        &format!("[::1]:{port}"),
+    ] {
+        let request = format!("HEAD / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        assert_eq!(preview.send(&request).status, 200, "{host}");
+    }
+    // What shows unpublished content is for this origin's pages only.
+    for path in ["/", "/__diagnostics"] {
+        let reply = preview.get(path, &[("Origin", "http://evil.example")]);
+        assert_eq!(reply.status, 200, "{path}");
+        assert!(
+            !reply.headers.contains_key("access-control-allow-origin"),
+            "{path}: {:?}",
+            reply.headers
+        );
+    }
+    let request = format!(
+        "HEAD /__events HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        preview.addr()
+    );
+    let events = preview.send(&request);
+    assert_eq!(events.status, 200);
+    assert!(!events.headers.contains_key("access-control-allow-origin"));
+    // The published API keeps the contract's open CORS.
+    let api = preview.get("/api/index.json", &[]);
+    assert_eq!(api.headers["access-control-allow-origin"], "*");
+}
+
+/// Issue 50: a request names exactly one host (RFC 9112 §3.2): none, an empty one, or two is a
+/// 400.
+#[test]
+fn a_request_without_one_host_is_a_400() {
+    let preview = Preview::start();
+    let addr = preview.addr();
+    for request in [
+        "GET /api/index.json HTTP/1.1\r\nConnection: close\r\n\r\n".to_string(),
+        "GET /api/index.json HTTP/1.0\r\n\r\n".to_string(),
+        "GET /api/index.json HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n".to_string(),
+        format!(
+            "GET /api/index.json HTTP/1.1\r\nHost: {addr}\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+        ),
+        format!(
+            "GET /api/index.json HTTP/1.1\r\nHost: {addr}\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        ),
+    ] {
+        let reply = preview.send(&request);
+        assert_eq!(reply.status, 400, "{request:?}: {}", reply.text());
+        let problem: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+        assert_eq!(problem["status"], 400, "{request:?}: {problem}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("Host"),
+            "{problem}"
+        );
+    }
 }

@@ -7,6 +7,7 @@
 
 use crate::common;
 mod site;
+mod stub_site;
 
 use bytes::Bytes;
 use camino::{Utf8Path, Utf8PathBuf};
@@ -1105,4 +1106,40 @@ async fn idle_connections_filling_every_slot_give_way_to_a_new_client() {
     let (status, body) = server.raw("GET /api/posts-en.json HTTP/1.1").await;
     assert_eq!(status, 200, "{body}");
     drop(idle);
+}
+
+/// Issue 50: clients that take every slot and then stall (asking for a 6 MB file and reading
+/// none of it, or sending their request head and never finishing it) give way within seconds:
+/// a connection asked to close is closed after a short wait, answer done or not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stalled_clients_filling_every_slot_give_way_to_a_new_client_within_seconds() {
+    use tokio::io::AsyncWriteExt;
+    let server = Server::start().await;
+    let item = "\"A line of text long enough to fill the socket quickly.\"";
+    let big = format!("[{}]", vec![item; 110_000].join(","));
+    std::fs::write(server.out().join("api/big.json"), &big).unwrap();
+    for stall in [
+        "GET /api/big.json HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        "GET /api/posts-en.json HTTP/1.1\r\nHost: local",
+    ] {
+        let mut stalled = Vec::new();
+        for _ in 0..serve::MAX_CONNECTIONS + 8 {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            // A small window: the server's writes stop at once.
+            socket.set_recv_buffer_size(4096).unwrap();
+            let mut stream = socket.connect(server.addr).await.unwrap();
+            stream.write_all(stall.as_bytes()).await.unwrap();
+            stalled.push(stream);
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let started = std::time::Instant::now();
+        let (status, body) = server.raw("GET /api/posts-en.json HTTP/1.1").await;
+        let took = started.elapsed();
+        assert_eq!(status, 200, "{body}");
+        assert!(
+            took < Duration::from_secs(5),
+            "a new client waited {took:?} behind {stall:?}"
+        );
+        drop(stalled);
+    }
 }

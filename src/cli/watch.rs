@@ -43,6 +43,10 @@ const TICK: Duration = Duration::from_secs(1);
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(700);
 const SHUTDOWN_LIMIT: Duration = Duration::from_millis(900);
 
+/// Two interrupts closer than this are one Ctrl-C delivered twice (see `run_with`); a person's
+/// second Ctrl-C comes later.
+const SAME_INTERRUPT: Duration = Duration::from_millis(250);
+
 /// Polling sees modification times at one-second resolution: a second save within the same
 /// second would go unnoticed, so the paths of each change are read again this much later.
 const RECHECK_AFTER: Duration = Duration::from_millis(1100);
@@ -90,12 +94,18 @@ pub fn run_with(
     let (tx, rx) = mpsc::channel::<Message>();
     let changes_waiting = Arc::new(AtomicBool::new(false));
     let interrupt = tx.clone();
-    let interrupted = std::sync::atomic::AtomicBool::new(false);
+    let interrupted = std::sync::OnceLock::<std::time::Instant>::new();
     if let Err(err) = ctrlc::set_handler(move || {
-        // A second Ctrl-C while a rebuild is still writing stops at once.
-        if interrupted.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        // A second Ctrl-C while a rebuild is still writing stops at once; one within a moment
+        // of the first is the same Ctrl-C twice (the terminal's, to the whole process group,
+        // and the npm launcher's, which passes on every signal it gets).
+        if let Some(first) = interrupted.get() {
+            if first.elapsed() < SAME_INTERRUPT {
+                return;
+            }
             std::process::exit(130);
         }
+        let _ = interrupted.set(std::time::Instant::now());
         shutdown::request(SHUTDOWN_GRACE);
         let _ = interrupt.send(Message::Shutdown);
         // Reading and rendering cannot stop halfway; they write nothing, so the process may

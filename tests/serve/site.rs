@@ -4,9 +4,12 @@
 //! tests/npm_package/astro.rs, where Astro is installed.)
 
 use super::common::{self, Preview, http};
+use super::stub_site::StubSite;
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `hugo` (Debian's package; `CONTENT_API_HUGO` names another); `None` after
 /// `common::need`'s rule when there is none.
@@ -239,4 +242,157 @@ fn serve_site_refuses_an_address_that_is_not_an_http_origin() {
         run.assert_code(2);
         assert!(run.stderr.contains("--site"), "{bad}: {}", run.stderr);
     }
+}
+
+/// Issue 50: the dev server's own guard against DNS rebinding (Vite's `Host` check) judges the
+/// `Host` the browser sent, not `serve`'s address; and `serve` itself answers no other site's
+/// name, for the site's pages (a dev server's transformed sources) as for the API.
+#[test]
+fn serve_site_passes_the_clients_host_on_and_answers_no_other_sites_name() {
+    let stub = StubSite::start();
+    let preview = Preview::start_with(&["--site", &stub.origin()]);
+    let addr = preview.addr();
+    for path in ["/", "/src/pages/index.astro"] {
+        let page = http::get(addr, path, &[]);
+        assert_eq!(page.status, 200, "{path}");
+        assert_eq!(page.text(), format!("host={addr}"), "{path}");
+        let local = http::get(addr, path, &[("Host", "localhost:4399")]);
+        assert_eq!(local.text(), "host=localhost:4399", "{path}");
+    }
+    let before = stub.seen().len();
+    for path in [
+        "/",
+        "/src/pages/index.astro",
+        "/api/index.json",
+        "/__content-api/",
+    ] {
+        let refused = http::get(addr, path, &[("Host", "evil.example")]);
+        assert_eq!(refused.status, 403, "{path}: {}", refused.text());
+        assert!(!refused.text().contains("host="), "{path}");
+    }
+    assert_eq!(stub.seen().len(), before, "the dev server was never asked");
+}
+
+/// Issue 50: a dev server that never answers holds no slot a new client needs: with 520
+/// requests waiting on it, the API, the landing page and another page answer within seconds.
+#[test]
+fn a_silent_dev_server_does_not_lock_new_clients_out() {
+    let stub = StubSite::start();
+    let preview = Preview::start_with(&["--site", &stub.origin()]);
+    let addr = preview.addr().to_string();
+    let request = format!("GET /slow HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    let waiting: Vec<TcpStream> = (0..content_api::serve::MAX_CONNECTIONS + 8)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&addr).unwrap();
+            stream.write_all(request.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    http::wait_for("the requests to reach the dev server", PATIENCE, || {
+        stub.seen().len() >= content_api::serve::MAX_CONNECTIONS / 2
+    });
+    for path in ["/api/posts-en.json", "/__content-api/", "/a-page"] {
+        let started = Instant::now();
+        let reply = http::get(&addr, path, &[]);
+        let took = started.elapsed();
+        assert_eq!(reply.status, 200, "{path}: {}", reply.text());
+        assert!(took < Duration::from_secs(5), "{path} waited {took:?}");
+    }
+    drop(waiting);
+}
+
+/// How long a test waits for what should take a moment.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// Issue 50: only a websocket is joined end to end. Another upgrade (`h2c`), switched to by a
+/// dev server, would carry later requests on that connection past the tool's rules (a
+/// traversal, an `/api/` path) to the dev server unseen.
+#[test]
+fn serve_site_joins_no_upgrade_but_a_websocket() {
+    let stub = StubSite::start();
+    let preview = Preview::start_with(&["--site", &stub.origin()]);
+    let addr = preview.addr();
+    for upgrade in ["h2c", "websocket, h2c", "WebSocket2"] {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        let head = format!(
+            "GET /socket HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade, HTTP2-Settings\r\n\
+             Upgrade: {upgrade}\r\nHTTP2-Settings: AAMAAABkAAQAoAAA\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        let answer = read_head(&mut stream);
+        assert!(
+            !answer.starts_with("HTTP/1.1 101"),
+            "{upgrade}: switched: {answer}"
+        );
+        // What follows on the connection is read by `serve` as requests, never tunnelled.
+        let smuggled =
+            "GET /../../etc/passwd HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+        let _ = stream.write_all(smuggled.as_bytes());
+        let mut rest = Vec::new();
+        let _ = stream.read_to_end(&mut rest);
+    }
+    // A websocket handshake the dev server accepts is joined (its hot reload).
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let head = format!(
+        "GET /socket HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    assert!(
+        read_head(&mut stream).starts_with("HTTP/1.1 101"),
+        "a websocket is joined"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let seen = stub.seen();
+    assert!(
+        !seen
+            .iter()
+            .any(|text| text.contains("/../") || text.contains("passwd")),
+        "a request went to the dev server unseen: {seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|text| text.to_ascii_lowercase().contains("upgrade: h2c")),
+        "an h2c upgrade was passed on: {seen:?}"
+    );
+}
+
+/// Issue 50: a request body that cannot be read (a chunk size past 64 bits) is the client's
+/// fault: `400` with the contract's JSON error, as the tool answers itself, not a `502`.
+#[test]
+fn serve_site_answers_an_unreadable_body_with_400() {
+    let stub = StubSite::start();
+    let preview = Preview::start_with(&["--site", &stub.origin()]);
+    let addr = preview.addr();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let request = format!(
+        "POST /slow-form HTTP/1.1\r\nHost: {addr}\r\nTransfer-Encoding: chunked\r\n\r\n\
+         1ffffffffffffffff\r\nx\r\n0\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+    let problem: serde_json::Value =
+        serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert_eq!(problem["status"], 400, "{problem}");
+}
+
+/// A response's head, read byte by byte through its blank line.
+fn read_head(stream: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => break,
+        }
+    }
+    String::from_utf8_lossy(&head).into_owned()
 }

@@ -15,6 +15,8 @@
 //!   the content's errors, live reload, the base URL rewritten to the local address).
 //! - `site`: the requests that are not the tool's, when the output shares its origin with a
 //!   site's dev server (`serve --site`, the Astro integration);
+//! - `host`: which `Host` a request may name (a page elsewhere reaching this server through a
+//!   name of its own is refused);
 //! - `raw_errors`: hyper's own answers to unreadable requests (400, 414, 431), rewritten as
 //!   the contract's JSON errors.
 //!
@@ -32,6 +34,7 @@ use content_api_write as write;
 
 mod events;
 mod folder;
+mod host;
 mod path;
 mod preview;
 mod raw_errors;
@@ -205,6 +208,8 @@ struct State {
     site: Site,
     /// Changes with every publish that changed something (`site::Freshness`).
     generation: site::Generation,
+    /// The names a request may give in `Host`.
+    hosts: host::Hosts,
 }
 
 /// Serves `out_dir` on a listener that is already bound until `shutdown` resolves (so a caller can bind port 0 and learn the
@@ -223,7 +228,7 @@ pub fn serve_on(
         config.clone(),
         config,
         feed,
-        (None, Site::Alone),
+        (None, Site::Alone, host::Hosts::default()),
         shutdown,
     )
 }
@@ -243,6 +248,7 @@ pub fn preview_on(
     site: Site,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
+    let hosts = host::Hosts::with_origin(Some(&origin));
     let preview = preview::PreviewState::new(
         &config.base_url,
         origin.clone(),
@@ -260,7 +266,7 @@ pub fn preview_on(
         local,
         config,
         feed,
-        (Some(preview), site),
+        (Some(preview), site, hosts),
         shutdown,
     )
 }
@@ -273,7 +279,7 @@ fn serve_with(
     config: Arc<SiteConfig>,
     site: Arc<SiteConfig>,
     feed: Feed,
-    (preview, shared): (Option<preview::PreviewState>, Site),
+    (preview, shared, hosts): (Option<preview::PreviewState>, Site, host::Hosts),
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
     let updates = feed.subscribe();
@@ -283,7 +289,7 @@ fn serve_with(
             out_dir,
             (config, site),
             updates,
-            (preview, shared),
+            (preview, shared, hosts),
             shutdown,
         )
         .await
@@ -295,7 +301,7 @@ async fn run(
     out_dir: Utf8PathBuf,
     (config, configured): (Arc<SiteConfig>, Arc<SiteConfig>),
     mut updates: broadcast::Receiver<Update>,
-    (preview, site): (Option<preview::PreviewState>, Site),
+    (preview, site, hosts): (Option<preview::PreviewState>, Site, host::Hosts),
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let files = folder::PublishedFolder::new(out_dir.as_std_path())?;
@@ -309,6 +315,7 @@ async fn run(
         preview,
         site,
         generation: site::Generation::new(),
+        hosts,
     });
     catch_up(&mut updates, &state);
     tokio::spawn(relay(updates, state.clone(), stop_tx.subscribe()));
@@ -348,6 +355,9 @@ async fn run(
         let service = service_fn(move |request: Request<Incoming>| {
             let state = state.clone();
             async move {
+                if let Err(refused) = state.hosts.check(&request) {
+                    return Ok(host::refusal(&state.config, &request, refused));
+                }
                 let response = match router::respond(&state, &request) {
                     Some(response) => response,
                     None => {
@@ -355,7 +365,7 @@ async fn run(
                         let fresh = site::Freshness::of(request.headers(), &state.generation);
                         match &state.site {
                             Site::Proxy(upstream) => {
-                                let answer = site::forward(upstream, request).await;
+                                let answer = site::forward(upstream, &state.config, request).await;
                                 fresh.apply(site::as_deployed(answer, varies))
                             }
                             Site::Decline | Site::Alone => site::declined(varies, &fresh),
@@ -384,9 +394,11 @@ async fn run(
                     tracing::debug!("connection ended: {err}");
                 },
                 () = slot.leave.notified() => {
-                    // Another client needs the slot: finish the answer under way, then close.
+                    // Another client needs the slot: finish the answer under way, then close;
+                    // but not past `slots::GIVE_WAY_WAIT` (a client that reads nothing, a
+                    // trickled head, a dev server that does not answer would keep it).
                     connection.as_mut().graceful_shutdown();
-                    let _ = connection.await;
+                    let _ = tokio::time::timeout(slots::GIVE_WAY_WAIT, connection).await;
                 }
                 _ = async { let _ = stopping.wait_for(|stopped| *stopped).await; } => {
                     connection.as_mut().graceful_shutdown();

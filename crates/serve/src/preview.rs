@@ -11,7 +11,9 @@
 //! - every response body with the production `base_url` rewritten to the local address
 //!   (`serve::rebase`), with its own `ETag` and `Content-Length`.
 //!
-//! None of this exists in production: the output folder is never changed by it.
+//! None of this exists in production: the output folder is never changed by it. What shows
+//! unpublished content (the landing page, the diagnostics, `/__events`) is for this origin's
+//! pages only: no open CORS.
 
 mod landing;
 
@@ -21,7 +23,7 @@ use super::respond::{Body, empty, full};
 use crate::{DiagnosticView, PendingList};
 use bytes::Bytes;
 use camino::Utf8PathBuf;
-use hyper::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE};
+use hyper::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE};
 use hyper::{Response, StatusCode};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -191,7 +193,8 @@ impl PreviewState {
             .header(CONTENT_TYPE, media_type)
             // Always current: these pages change with every rebuild.
             .header(CACHE_CONTROL, "no-cache")
-            .header(ACCESS_CONTROL_ALLOW_ORIGIN, "*")
+            // No `Access-Control-Allow-Origin`: they show drafts and scheduled titles, which a
+            // page of another origin may not read (the published files keep the contract's).
             .header(CONTENT_LENGTH, body.len())
             .body(if head { empty() } else { full(body) })
             .expect("valid preview response");

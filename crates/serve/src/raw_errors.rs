@@ -3,8 +3,8 @@
 //! When a request cannot be parsed (a malformed request line: 400; a URI over hyper's limit:
 //! 414; a head over its buffer: 431), hyper answers by itself, with an empty body, before the
 //! router sees a request. The contract wants every error as JSON, so each connection is
-//! wrapped: a response head that hyper starts with one of those statuses (the router never
-//! sends them) is replaced by the same status with the contract's headers and JSON body. The
+//! wrapped: a response head that hyper starts with one of those statuses (the router's own
+//! `400`s carry the layer header, hyper's never do) is replaced by the same status with the contract's headers and JSON body. The
 //! `instance` is the request target as far as it could be read.
 //!
 //! The error codes of the contract's enum are for resources; none names a malformed request,
@@ -51,7 +51,8 @@ impl<T> ContractErrors<T> {
         }
     }
 
-    /// The replacement when `head` starts one of hyper's own error answers.
+    /// The replacement when `head` starts one of hyper's own error answers (the router's own
+    /// `400`s name their layer, and are left alone).
     fn replacement(&self, head: &[u8]) -> Option<Vec<u8>> {
         let status = [
             StatusCode::BAD_REQUEST,
@@ -60,6 +61,10 @@ impl<T> ContractErrors<T> {
         ]
         .into_iter()
         .find(|status| head.starts_with(format!("HTTP/1.1 {} ", status.as_u16()).as_bytes()))?;
+        let layer = crate::http::LAYER_HEADER.to_ascii_lowercase();
+        if memchr::memmem::find(&head.to_ascii_lowercase(), layer.as_bytes()).is_some() {
+            return None;
+        }
         Some(answer(&self.config, status, &target(&self.request_start)))
     }
 }
@@ -239,6 +244,20 @@ mod tests {
         assert_eq!(target(b"GET /api/partial"), "/api/partial");
         assert_eq!(target(b"\x16\x03\x01 garbage"), "/");
         assert_eq!(target(b""), "/");
+    }
+
+    #[test]
+    fn only_hypers_own_error_answers_are_replaced() {
+        let config = Arc::new(SiteConfig::defaults(camino::Utf8Path::new(".")));
+        let errors = ContractErrors::new((), config);
+        assert!(
+            errors
+                .replacement(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
+                .is_some()
+        );
+        let routed = b"HTTP/1.1 400 Bad Request\r\ncontent-api-layer: serve\r\n\r\n";
+        assert!(errors.replacement(routed).is_none(), "the router's own");
+        assert!(errors.replacement(b"HTTP/1.1 200 OK\r\n\r\n").is_none());
     }
 
     #[test]

@@ -73,6 +73,29 @@ pub fn internal_error(config: &SiteConfig, path: &str, head: bool) -> Response<B
     error(code, &request_problem(config, code, path, ""), head)
 }
 
+/// A request refused before it is routed (its `Host`, its framing): `status` with the
+/// section-7 shape, the code of a request that names no resource, and what was wrong and what to
+/// do in `detail` and `hint`.
+pub fn refused(
+    config: &SiteConfig,
+    status: StatusCode,
+    path: &str,
+    (detail, hint): (String, String),
+    head: bool,
+) -> Response<Body> {
+    let mut body = crate::problem::problem(config, ErrorCode::ResourceNotFound, path, detail);
+    body.status = status.as_u16();
+    body.title = status.canonical_reason().unwrap_or("Refused").to_string();
+    body.error.message = "The request was refused before any resource was looked up.".into();
+    body.error.hint = hint;
+    let json = to_json(&body);
+    let builder = with_contract_headers(status)
+        .header(CONTENT_TYPE, crate::media::media_type("error.json"))
+        .header(CONTENT_LENGTH, json.len());
+    let body = if head { empty() } else { full(json) };
+    builder.body(body).expect("valid refusal")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,8 @@
 //! Which requests are the tool's is the edge layer's rule (`router`): every `/api/` path, the
 //! files the tool published (negotiated Markdown twins included), and the removed paths that
 //! answer 410. Every other request is the site's:
-//! - [`Site::Proxy`]: forwarded to the site's dev server as it came (method, headers, body),
+//! - [`Site::Proxy`]: forwarded to the site's dev server as it came (method, headers, body;
+//!   `Host` too, so the dev server's own host check still applies),
 //!   its answer sent back as it is (redirects included), and a websocket upgrade (hot reload)
 //!   joined end to end. One upstream connection per request: a dev server on the same machine
 //!   costs a loopback connect, and nothing is shared between requests.
@@ -13,8 +14,10 @@
 //!   in front that asked first and answers the request itself.
 
 use super::respond::Body;
+use crate::config::SiteConfig;
 use bytes::Bytes;
 use futures_util::StreamExt as _;
+use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt as _, BodyStream, StreamBody};
 use hyper::body::Incoming;
 use hyper::header::{
@@ -24,6 +27,8 @@ use hyper::header::{
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::net::TcpStream;
 
@@ -168,7 +173,7 @@ impl Site {
 /// A site's dev server: `http://HOST:PORT`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Upstream {
-    /// `host:port`, as connected to and sent in `Host`.
+    /// `host:port`, as connected to.
     authority: String,
     /// `http://host:port`, to recognise the server's own redirects.
     origin: String,
@@ -268,10 +273,27 @@ pub fn as_deployed(mut response: Response<Body>, varies: bool) -> Response<Body>
 
 /// Forwards `request` to the site's dev server and returns its answer (a 502 naming the server
 /// when it cannot be reached).
-pub async fn forward(upstream: &Upstream, mut request: Request<Incoming>) -> Response<Body> {
+/// `config` names the errors of a request that cannot be passed on (a body that cannot be read:
+/// `400`, as when the tool answers).
+pub async fn forward(
+    upstream: &Upstream,
+    config: &SiteConfig,
+    mut request: Request<Incoming>,
+) -> Response<Body> {
     let upgrading = is_upgrade(request.headers());
     let ours = upgrading.then(|| hyper::upgrade::on(&mut request));
     let (mut parts, body) = request.into_parts();
+    // Whether the client's body broke off (a chunk size past 64 bits, a cut connection): the
+    // request's fault, not the dev server's.
+    let broken = Arc::new(AtomicBool::new(false));
+    let body = {
+        let broken = broken.clone();
+        body.map_err(move |err| {
+            broken.store(true, Ordering::Relaxed);
+            err
+        })
+        .boxed_unsync()
+    };
     let target = parts
         .uri
         .path_and_query()
@@ -282,7 +304,11 @@ pub async fn forward(upstream: &Upstream, mut request: Request<Incoming>) -> Res
         Ok(uri) => uri,
         Err(_) => return unreachable_site(upstream, "the request's path is not a valid URI"),
     };
-    if let Ok(host) = HeaderValue::from_str(&upstream.authority_for_host()) {
+    // `Host` stays the client's (checked by `host`): the dev server's own check of it (Vite's
+    // DNS-rebinding guard) judges what the browser sent, not this server's address.
+    if !parts.headers.contains_key(HOST)
+        && let Ok(host) = HeaderValue::from_str(&upstream.authority_for_host())
+    {
         parts.headers.insert(HOST, host);
     }
     if let Some(host) = client_host {
@@ -305,12 +331,30 @@ pub async fn forward(upstream: &Upstream, mut request: Request<Incoming>) -> Res
     .await;
     let mut response = match answer {
         Ok(Ok(response)) => response,
+        Ok(Err(err)) if broken.load(Ordering::Relaxed) => {
+            let path = parts_path(&target);
+            let detail = format!("The request's body could not be read: {err}.");
+            let hint = "Send a well-formed body (chunk sizes in hexadecimal, within 64 bits).";
+            return super::respond::refused(
+                config,
+                StatusCode::BAD_REQUEST,
+                &path,
+                (detail, hint.to_string()),
+                false,
+            );
+        }
         Ok(Err(err)) => return unreachable_site(upstream, &err.to_string()),
         Err(_) => return unreachable_site(upstream, &format!("no answer within {ANSWER_WAIT:?}")),
     };
-    if response.status() == StatusCode::SWITCHING_PROTOCOLS
-        && let Some(ours) = ours
-    {
+    if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+        // Joined only as the websocket asked for: any other switch (h2c, or a 101 to a request
+        // that asked for none) would carry later requests past `router`'s rules unseen.
+        let Some(ours) = ours.filter(|_| is_websocket(response.headers())) else {
+            return unreachable_site(
+                upstream,
+                "it switched protocols to something other than the websocket asked for",
+            );
+        };
         let theirs = hyper::upgrade::on(&mut response);
         tokio::spawn(async move {
             let (Ok(ours), Ok(theirs)) = tokio::join!(ours, theirs) else {
@@ -338,16 +382,25 @@ pub async fn forward(upstream: &Upstream, mut request: Request<Incoming>) -> Res
 }
 
 impl Upstream {
-    /// `Host` as the dev server expects it: without the port it did not have in `--site`.
+    /// `Host` for a request that had none (HTTP/1.0): without the port it did not have in
+    /// `--site`.
     fn authority_for_host(&self) -> String {
         self.origin.trim_start_matches("http://").to_string()
     }
 }
 
+/// A client's body as passed on.
+type ClientBody = UnsyncBoxBody<Bytes, hyper::Error>;
+
+/// The request path of a target (`/a?b` → `/a`), for an error's `instance`.
+fn parts_path(target: &str) -> String {
+    target.split('?').next().unwrap_or("/").to_string()
+}
+
 /// One HTTP/1.1 connection to the dev server (upgrades allowed).
 async fn connect(
     upstream: &Upstream,
-) -> Result<hyper::client::conn::http1::SendRequest<Incoming>, String> {
+) -> Result<hyper::client::conn::http1::SendRequest<ClientBody>, String> {
     let stream = tokio::time::timeout(CONNECT_WAIT, TcpStream::connect(&upstream.authority))
         .await
         .map_err(|_| format!("no connection within {CONNECT_WAIT:?}"))?
@@ -378,9 +431,20 @@ fn streamed(body: Incoming) -> Body {
     StreamBody::new(frames).boxed_unsync()
 }
 
-/// `Connection: upgrade` with an `Upgrade` header (a websocket handshake).
+/// `Upgrade: websocket`, alone.
+fn is_websocket(headers: &HeaderMap) -> bool {
+    let mut upgrades = headers.get_all(UPGRADE).iter();
+    upgrades
+        .next()
+        .is_some_and(|protocol| protocol.as_bytes().eq_ignore_ascii_case(b"websocket"))
+        && upgrades.next().is_none()
+}
+
+/// `Connection: upgrade` with `Upgrade: websocket` (a websocket handshake, a dev server's hot
+/// reload): the one upgrade passed on. Another (`h2c`) is dropped with the hop's headers, so the
+/// request goes on as a plain one.
 fn is_upgrade(headers: &HeaderMap) -> bool {
-    headers.contains_key(UPGRADE)
+    is_websocket(headers)
         && headers
             .get_all(CONNECTION)
             .iter()

@@ -3,16 +3,23 @@
 //! Each connection costs its buffers and a chunk in flight, so the server's memory is bounded
 //! by [`MAX_CONNECTIONS`] whatever the clients do. When every slot is taken and another client
 //! comes, the oldest connections are asked to close: one waiting for a request closes at once,
-//! one answering closes after its answer. Clients that connect and say nothing (or a browser's
-//! idle keep-alive connections) so cannot lock new ones out until their header timeout, as
-//! nginx drains its idle connections when it runs out of them.
+//! one answering closes after its answer, or after [`GIVE_WAY_WAIT`] if its answer is not done
+//! by then. Clients that connect and say nothing (or a browser's idle keep-alive connections),
+//! read nothing, or trickle their request so cannot lock new ones out, as nginx drains its idle
+//! connections when it runs out of them.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 /// The most connections served at once.
 pub const MAX_CONNECTIONS: usize = 512;
+
+/// How long a connection asked to close may take to finish its answer: a client that reads
+/// nothing, sends its request a byte at a time, or waits on a dev server that does not answer
+/// is closed then, so a new client waits about this long at most.
+pub const GIVE_WAY_WAIT: Duration = Duration::from_secs(1);
 
 /// How many of the oldest connections are asked to close when a client finds no slot: enough
 /// that a wave of new clients does not wait for one slot at a time.

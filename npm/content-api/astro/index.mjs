@@ -26,6 +26,13 @@ const DECLINED = "content-api-declined";
 /** On a declined request: headers to add if the answer is an HTML page (`name=value`, tabs between). */
 const PAGE_HEADERS = "content-api-page-headers";
 
+/** How long the tool may take to start answering a request (it is on this machine): past it,
+ * a page goes on to Astro and an API path gets a 503, so a stalled tool holds no page up. */
+const ANSWER_LIMIT_MS = 3000;
+
+/** Vite's guard against DNS rebinding (its `Host` check; named so from Vite 6.0.9). */
+const VITE_HOST_CHECK = /^viteHost\w*Middleware$/;
+
 /** Paths of Vite and Astro themselves, never the tool's: not even asked. */
 const DEV_SERVER_PATHS = /^\/(@|node_modules\/|src\/|_astro\/|__vite|\.astro\/)/;
 
@@ -46,6 +53,15 @@ export default function contentApi(options = {}) {
   let child;
   /** Resolves to the port `serve` listens on, once its first build is done. */
   let ready;
+  /** False once `serve` stopped: the API is answered 503 from then on. */
+  let alive = false;
+  /** The origin the author opens (`http://localhost:4321`), once the dev server listens. */
+  let origin;
+  /** The middleware itself, to find it in Vite's stack. */
+  let entry;
+  /** Whether Vite's own host check runs before the middleware (it then passes `Host` as the
+   * origin's: the browser's was judged already, by the site's own `allowedHosts`). */
+  let hostChecked = false;
 
   const siteArgs = () => {
     const args = [];
@@ -68,6 +84,7 @@ export default function contentApi(options = {}) {
     ];
     if (options.drafts) args.push("--drafts");
     if (options.future) args.push("--future");
+    alive = true;
     child = spawn(findBinary(), args, {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
@@ -81,6 +98,7 @@ export default function contentApi(options = {}) {
         if (found) resolve(Number(found[1]));
       });
       child.on("exit", (code, signal) => {
+        alive = false;
         reject(new Error(`content-api serve stopped (${signal ?? `exit status ${code}`}); the API is not served`));
         if (server) logger.error(`content-api serve stopped (${signal ?? `exit status ${code}`}): restart astro dev once the message above is dealt with`);
       });
@@ -92,7 +110,8 @@ export default function contentApi(options = {}) {
     process.once("exit", () => child.kill("SIGTERM"));
   };
 
-  /** Asks `serve` first; `next()` when it declines, or when it cannot answer. */
+  /** Asks `serve` first; `next()` when it declines. When it cannot answer (stopped, or not
+   * within ANSWER_LIMIT_MS), a page goes on to Astro and an API path gets a JSON 503. */
   const middleware = (request, response, next) => {
     const url = request.url ?? "/";
     const pathname = url.split("?")[0];
@@ -103,11 +122,46 @@ export default function contentApi(options = {}) {
     if (!["GET", "HEAD"].includes(request.method) && !api) return next();
     // A file the site keeps in public/ is the site's, as it is once deployed.
     if (!api && isPublicFile(publicDir, pathname)) return next();
+    let settled = false;
+    const unanswered = (why) => {
+      if (settled) return;
+      settled = true;
+      if (api && !response.headersSent) unavailable(response, pathname, why);
+      else if (!response.headersSent) next();
+    };
+    if (!alive) return unanswered("it stopped; restart astro dev once its message above is dealt with");
+    const limit = setTimeout(
+      () => unanswered(`it did not answer within ${ANSWER_LIMIT_MS / 1000} s`),
+      ANSWER_LIMIT_MS,
+    );
+    const host = hostChecked && origin ? new URL(origin).host : undefined;
     ready.then(
-      (port) => forward(port, request, response, next),
-      () => next(),
+      (port) => {
+        if (settled) return;
+        forward(port, request, response, host, {
+          answered: () => {
+            settled = true;
+            clearTimeout(limit);
+          },
+          declined: () => {
+            settled = true;
+            clearTimeout(limit);
+            next();
+          },
+          failed: (why) => {
+            clearTimeout(limit);
+            unanswered(why);
+          },
+          isSettled: () => settled,
+        });
+      },
+      (error) => {
+        clearTimeout(limit);
+        unanswered(error.message);
+      },
     );
   };
+  entry = { route: "", handle: middleware };
 
   return {
     name: "content-api",
@@ -130,14 +184,25 @@ export default function contentApi(options = {}) {
       },
       "astro:server:setup": ({ server: devServer }) => {
         server = devServer;
-        // First in line: Astro answers every path it does not know with its own 404 page.
-        devServer.middlewares.stack.unshift({ route: "", handle: middleware });
+        // Before Astro's own: Astro answers every path it does not know with its own 404 page.
+        devServer.middlewares.stack.unshift(entry);
       },
       "astro:server:start": ({ address }) => {
+        // Vite's internal middlewares are in place now: the tool is asked after Vite's host
+        // check (a page elsewhere reaching the dev server through a name of its own is refused
+        // by it), and still before Astro's.
+        const stack = server.middlewares.stack;
+        const isHostCheck = (layer) => VITE_HOST_CHECK.test(layer.handle?.name ?? "");
+        if (stack.some(isHostCheck) && stack.includes(entry)) {
+          stack.splice(stack.indexOf(entry), 1);
+          stack.splice(stack.findIndex(isHostCheck) + 1, 0, entry);
+          hostChecked = true;
+        }
         const host = ["127.0.0.1", "::1", "::", "0.0.0.0", "localhost"].includes(address.address)
           ? "localhost"
           : address.address;
-        startServe(`http://${host}:${address.port}`);
+        origin = `http://${host}:${address.port}`;
+        startServe(origin);
         ready.then(
           () => logger.info(`the API is served here too: http://${host}:${address.port}/api/index.json`),
           (error) => logger.error(error.message),
@@ -181,32 +246,61 @@ function isPublicFile(publicDir, pathname) {
   }
 }
 
-/** Sends the request to `serve` on `port` and its answer back, unless it is declined. */
-function forward(port, request, response, next) {
+/**
+ * Sends the request to `serve` on `port` (with `Host: host` when given) and its answer back,
+ * unless it is declined; `on` is told which (`answered`, `declined`, or `failed` with why). An
+ * answer that comes after the time limit (`on.isSettled()`) is dropped.
+ */
+function forward(port, request, response, host, on) {
   const upstream = http.request(
     {
       host: "127.0.0.1",
       port,
       method: request.method,
       path: request.url,
-      headers: request.headers,
+      headers: host ? { ...request.headers, host } : request.headers,
     },
     (answer) => {
+      if (on.isSettled()) {
+        answer.resume();
+        upstream.destroy();
+        return;
+      }
       if (answer.headers[DECLINED]) {
         answer.resume();
         asDeployed(response, answer.headers.vary, answer.headers[PAGE_HEADERS]);
-        return next();
+        return on.declined();
       }
+      on.answered();
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
       // A client that goes away (an EventSource closed with its tab) ends the request too.
       response.on("close", () => upstream.destroy());
     },
   );
-  upstream.on("error", () => {
-    if (!response.headersSent) next();
-  });
+  upstream.on("error", (error) => on.failed(`it could not be reached (${error.message})`));
   request.pipe(upstream);
+}
+
+/**
+ * 503 for an API path the tool cannot answer now, as JSON (RFC 9457), not Astro's HTML 404:
+ * a client of the API gets an error it can read, and retries.
+ */
+function unavailable(response, pathname, why) {
+  const body = JSON.stringify({
+    type: "about:blank",
+    title: "Service Unavailable",
+    status: 503,
+    detail: `content-api serve, which answers the API in astro dev, cannot answer now: ${why}.`,
+    instance: pathname,
+  });
+  response.writeHead(503, {
+    "Content-Type": "application/problem+json",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+    "Retry-After": "1",
+  });
+  response.end(body);
 }
 
 /**

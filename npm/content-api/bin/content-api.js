@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `content-api` command of the npm package: runs the prebuilt binary with the same
-// arguments, standard streams and exit status.
+// arguments, standard streams, signals and end (its exit status, or the signal it died of).
 "use strict";
 
 const { spawn } = require("node:child_process");
+const { constants } = require("node:os");
 const { findBinary } = require("../lib/binary.js");
 
 let binary;
@@ -14,16 +15,55 @@ try {
   process.exit(1);
 }
 
-const child = spawn(binary, process.argv.slice(2), { stdio: "inherit" });
-
-// Ctrl-C in a terminal reaches the whole foreground process group, the binary included, so the
-// launcher only waits for it: passing SIGINT on would deliver it twice, and content-api takes a
-// second Ctrl-C as "stop now". SIGTERM and SIGHUP usually come to this process alone (a process
-// manager, a closed terminal), so they are passed on.
-process.on("SIGINT", () => {});
-for (const signal of ["SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => child.kill(signal));
+// Every signal a parent may send to stop or poke a process is passed on, as foreground-child
+// does: a tool that stops its child with SIGINT, or a process manager with SIGQUIT, stops the
+// binary. Ctrl-C in a terminal reaches the binary twice then (the terminal signals the whole
+// process group); the binary takes two within a moment as one. Not passed on: SIGKILL and
+// SIGSTOP (no process can catch them; see above for SIGKILL), the job-control stops (Ctrl-Z
+// reaches the binary from the terminal, and this process must stop too), and the faults
+// (SIGSEGV...), which are this process's own.
+const FORWARDED = [
+  "SIGINT",
+  "SIGTERM",
+  "SIGHUP",
+  "SIGQUIT",
+  "SIGUSR1",
+  "SIGUSR2",
+  "SIGALRM",
+  "SIGVTALRM",
+  "SIGPROF",
+  "SIGXCPU",
+  "SIGXFSZ",
+  "SIGABRT",
+  "SIGTRAP",
+  "SIGSYS",
+  "SIGPWR",
+  "SIGCONT",
+  "SIGWINCH",
+];
+// Listening before the binary starts: a signal sent as soon as it runs is passed on too.
+let child;
+const listeners = new Map();
+for (const signal of FORWARDED) {
+  if (constants.signals[signal] === undefined) continue; // not on this system
+  const forward = () => {
+    if (!child) return dieOf(signal);
+    try {
+      child.kill(signal);
+    } catch {
+      // The binary is gone already: its exit ends this process.
+    }
+  };
+  process.on(signal, forward);
+  listeners.set(signal, forward);
 }
+
+child = spawn(binary, process.argv.slice(2), {
+  stdio: "inherit",
+  // The binary stops by itself once this process is gone, even by SIGKILL, which cannot be
+  // passed on: it watches its parent while that is this pid (src/cli/launcher.rs).
+  env: { ...process.env, CONTENT_API_LAUNCHER_PID: String(process.pid) },
+});
 
 child.on("error", (error) => {
   console.error(`content-api: cannot run ${binary}: ${error.message}`);
@@ -32,10 +72,24 @@ child.on("error", (error) => {
 
 child.on("exit", (code, signal) => {
   if (signal) {
-    // End the same way the binary did, so a shell or npm sees the signal, not an exit code.
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
+    dieOf(signal);
     return;
   }
   process.exit(code ?? 1);
 });
+
+/** Ends this process by `signal`, as the binary ended, so a shell or npm sees the signal. */
+function dieOf(signal) {
+  for (const [name, forward] of listeners) process.removeListener(name, forward);
+  // Node ignores SIGPIPE from its start; a listener added and removed puts back the default
+  // action (libuv restores it when a signal's last listener goes), for every signal alike.
+  // (SIGKILL and SIGSTOP take no listener, and need none.)
+  const noop = () => {};
+  try {
+    process.on(signal, noop);
+    process.removeListener(signal, noop);
+  } catch {}
+  process.kill(process.pid, signal);
+  // Still here (a signal whose default action is not to end): the code a shell would give.
+  setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 1000);
+}

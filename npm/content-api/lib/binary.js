@@ -40,13 +40,31 @@ const FROM_SOURCE =
   "Build it from source instead: `cargo install --locked content-api` (Rust 1.90 or later), " +
   "then set CONTENT_API_BINARY to the binary's path, or call it directly.";
 
+/** Throws, naming what is wrong, unless CONTENT_API_BINARY names a file (links followed). */
+function checkOverride(override) {
+  const named = `CONTENT_API_BINARY is set to ${override}`;
+  let found;
+  try {
+    found = fs.statSync(override);
+  } catch (error) {
+    const why = {
+      ENOENT: "which does not exist (nor does what a link there points to)",
+      ELOOP: "a link that loops (it leads back to itself): point it at the binary itself",
+      EACCES: "which cannot be reached: a folder on its way may not be entered",
+      ENOTDIR: "which does not exist: a part of the path is not a folder",
+    }[error.code];
+    throw new Error(`${named}, ${why ?? `which cannot be read (${error.message})`}.`);
+  }
+  if (!found.isFile()) {
+    throw new Error(`${named}, which is not a file: name the content-api binary itself.`);
+  }
+}
+
 /** The absolute path of the binary to run; throws an Error whose message says what to do. */
 function findBinary() {
   const override = process.env.CONTENT_API_BINARY;
   if (override) {
-    if (!fs.existsSync(override)) {
-      throw new Error(`CONTENT_API_BINARY is set to ${override}, which does not exist.`);
-    }
+    checkOverride(override);
     return path.resolve(override);
   }
   if (process.platform === "win32") {
