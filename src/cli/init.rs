@@ -44,6 +44,10 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # The site's time zone (IANA name): "today", for scheduled posts, is the date there.
 # timezone = "UTC"                        # for example "Europe/Madrid", "America/Bogota"
 
+# The site's languages (BCP 47 tags), the default first: its pages are at the site's root, the
+# others' under /<code>/. Posts of a language live in blog/<code>/.
+# languages = ["en", "es"]                # for example ["en"], ["ko", "en", "ja"], ["fr", "de"]
+
 [site]
 # Used by the generated documents (llms.txt, the developer portal, the catalogs).
 # name = "My Site"

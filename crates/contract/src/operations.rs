@@ -179,7 +179,7 @@ pub struct Operation {
 
 /// The operations of the contract, in the order the index, `openapi.json` and the portal list
 /// them, with the per-language post list as one template entry: [`operations`] gives a site's.
-pub const OPERATIONS: [Operation; 7] = [
+const OPERATIONS: [Operation; 7] = [
     Operation {
         id: "getApiIndex",
         tag: "index",

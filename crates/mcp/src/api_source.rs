@@ -114,7 +114,7 @@ impl ApiSource {
         Ok(source)
     }
 
-    /// The site's languages, as its API index lists them (see [`check_index`]).
+    /// The site's languages, as its API index lists them (the per-language post lists among its endpoints).
     pub async fn languages(&self) -> Result<Languages, String> {
         let index_path = Operation::by_id("getApiIndex").file(&[]);
         match self.read(&index_path).await {

@@ -69,7 +69,7 @@ fn section(id: &str) -> Block {
     heading(2, Some(id), title)
 }
 
-/// The whole page; `examples` holds each operation's first resolved path (in `OPERATIONS`
+/// The whole page; `examples` holds each operation's first resolved path (in `operations`
 /// order), if any, and `responses` the excerpt of the file it serves.
 pub fn portal(
     config: &SiteConfig,

@@ -1,4 +1,4 @@
-//! The endpoints and resources of the portal, from `OPERATIONS` and the OpenAPI component
+//! The endpoints and resources of the portal, from the site's operations (`operations`) and the OpenAPI component
 //! schemas.
 
 use super::examples::EXCERPT_NOTE;

@@ -26,7 +26,7 @@ const LONG_TEXT: usize = 80;
 /// What the portal says about the excerpts.
 pub const EXCERPT_NOTE: &str = "an excerpt of the file this URL serves, from this build; lists are cut after their first entry and long texts after 80 characters, marked …";
 
-/// The excerpt of the response of `OPERATIONS[operation]`'s example URL (its first resolved
+/// The excerpt of the response of `operations(languages)[operation]`'s example URL (its first resolved
 /// path), or `None` when the operation has no URL yet (no series or tag exists). (`site` is
 /// the singleton: salsa keys a query with extra arguments by a salsa struct and them.)
 #[salsa::tracked(returns(ref))]
