@@ -489,9 +489,9 @@ fn cloudflare_pages_holds_the_contract() {
 }
 
 /// Cloudflare's local runtime (`wrangler pages dev`) over the fixture's output folder as it is:
-/// the checks hold.
-pub fn wrangler_conforms(wrangler: &Path, fixture: &Fixture) {
-    let (_host, addr) = hosts::wrangler(
+/// the checks hold. Returns the host, still running, and its address.
+pub fn wrangler_conforms(wrangler: &Path, fixture: &Fixture) -> (Host, SocketAddr) {
+    let (host, addr) = hosts::wrangler(
         wrangler,
         &fixture.out(),
         fixture.dir.path(),
@@ -504,6 +504,7 @@ pub fn wrangler_conforms(wrangler: &Path, fixture: &Fixture) {
         addr,
         fixture.base_url(),
     );
+    (host, addr)
 }
 
 /// `content-api serve` in `site` (its `watch.toml`, content and output), as of `today`; returns

@@ -72,7 +72,11 @@ const SITES: [Expected; 4] = [
     Expected {
         folder: "en-fr-de",
         codes: &["en", "fr", "de"],
-        operations: &["listPostsInEnglish", "listPostsInFrench", "listPostsInGerman"],
+        operations: &[
+            "listPostsInEnglish",
+            "listPostsInFrench",
+            "listPostsInGerman",
+        ],
         in_words: "in English, French, and German, as static JSON",
         series_titles: &["A Rust Notebook", "Carnet Rust", "Ein Rust-Notizbuch"],
         never_named: &["Spanish", "Español"],
@@ -188,7 +192,12 @@ fn lang_enums(tools: &[Value]) -> BTreeMap<String, Value> {
         .iter()
         .filter_map(|tool| {
             let lang = &tool["inputSchema"]["properties"]["lang"];
-            (!lang.is_null()).then(|| (tool["name"].as_str().unwrap().to_string(), lang["enum"].clone()))
+            (!lang.is_null()).then(|| {
+                (
+                    tool["name"].as_str().unwrap().to_string(),
+                    lang["enum"].clone(),
+                )
+            })
         })
         .collect()
 }
@@ -202,10 +211,17 @@ fn assert_publishes_its_languages(site: &Expected, copy: &Copy) {
     // Exactly the site's per-language files.
     let found = languages_in_paths(&copy.out());
     for kind in ["posts", "series", "timeline", "slides"] {
-        assert_eq!(found.get(kind), Some(&all), "{name}: the {kind} files' languages");
+        assert_eq!(
+            found.get(kind),
+            Some(&all),
+            "{name}: the {kind} files' languages"
+        );
     }
     let twins = found.get("twins").cloned().unwrap_or_default();
-    assert_eq!(twins, others, "{name}: twin folders of non-default languages");
+    assert_eq!(
+        twins, others,
+        "{name}: twin folders of non-default languages"
+    );
     for code in site.codes {
         assert!(copy.out().join(format!("api/posts-{code}.json")).is_file());
     }
@@ -214,11 +230,30 @@ fn assert_publishes_its_languages(site: &Expected, copy: &Copy) {
     }
     // The default language's twins at the site's root, the others under /{code}.
     let default_twins = read_tree(&copy.out().join("blog")).len();
-    assert!(default_twins > 0, "{name}: the default language's twins at /blog/");
+    assert!(
+        default_twins > 0,
+        "{name}: the default language's twins at /blog/"
+    );
+    // Cloudflare's edge layer runs for each language's twin folder, and no other's.
+    let routes = copy.json("_routes.json");
+    let twin_routes: Vec<&str> = routes["include"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .filter(|r| r.ends_with("/blog/*"))
+        .collect();
+    let mut expected_routes = vec!["/blog/*".to_string()];
+    expected_routes.extend(site.codes[1..].iter().map(|code| format!("/{code}/blog/*")));
+    assert_eq!(twin_routes, expected_routes, "{name}: _routes.json");
     // openapi.json: the Language schema, the lang parameter, one operation per language.
     let openapi = copy.json("openapi.json");
     let schemas = &openapi["components"]["schemas"];
-    assert_eq!(schemas["Language"]["enum"], json!(codes), "{name}: Language");
+    assert_eq!(
+        schemas["Language"]["enum"],
+        json!(codes),
+        "{name}: Language"
+    );
     assert_eq!(
         openapi["components"]["parameters"]["lang"]["schema"]["enum"],
         json!(codes),
@@ -247,7 +282,12 @@ fn assert_publishes_its_languages(site: &Expected, copy: &Copy) {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|e| e["pathTemplate"].as_str().unwrap().starts_with("/api/posts-"))
+        .filter(|e| {
+            e["pathTemplate"]
+                .as_str()
+                .unwrap()
+                .starts_with("/api/posts-")
+        })
         .map(|e| {
             (
                 e["pathTemplate"].as_str().unwrap().to_string(),
@@ -330,11 +370,40 @@ fn conformance_fixture(site: &Expected) -> Fixture {
     Fixture::of(SiteSource::Folder(fixture(site.folder)), TODAY)
 }
 
+/// Each language's post twins answer where its pages live (the default language's at the
+/// site's root, the others under `/{code}`): a page's URL with `Accept: text/markdown`, on
+/// `host` at `addr`, gives the twin's Markdown.
+fn assert_twins_negotiated(host: &str, site: &Expected, out: &Path, addr: SocketAddr) {
+    for (i, code) in site.codes.iter().enumerate() {
+        let folder = match i {
+            0 => out.join("blog"),
+            _ => out.join(code).join("blog"),
+        };
+        let Some(twin) = read_tree(&folder).into_keys().next() else {
+            continue;
+        };
+        let prefix = match i {
+            0 => String::new(),
+            _ => format!("/{code}"),
+        };
+        let page = format!("{prefix}/blog/{}/", twin.trim_end_matches(".md"));
+        let reply = client::request(addr, "GET", &page, &[("Accept", "text/markdown")]).unwrap();
+        assert_eq!(reply.status, 200, "{host}: {}: {page}", site.folder);
+        assert_eq!(
+            reply.header("content-type"),
+            Some("text/markdown; charset=utf-8"),
+            "{host}: {}: {page}",
+            site.folder
+        );
+    }
+}
+
 #[test]
 fn serve_holds_the_contract_on_every_site() {
     for site in &SITES {
         let fixture = conformance_fixture(site);
         let (_serve, addr) = conformance::serve_conforms(&fixture);
+        assert_twins_negotiated("content-api serve", site, &fixture.out(), addr);
         // Each of the site's post lists answers; another language's is the contract's 404.
         for code in site.codes {
             let reply = client::request(addr, "GET", &format!("/api/posts-{code}.json"), &[]);
@@ -363,7 +432,9 @@ fn cloudflare_pages_holds_the_contract_on_every_site() {
         return;
     };
     for site in &SITES {
-        conformance::wrangler_conforms(&wrangler, &conformance_fixture(site));
+        let fixture = conformance_fixture(site);
+        let (_host, addr) = conformance::wrangler_conforms(&wrangler, &fixture);
+        assert_twins_negotiated("wrangler pages dev", site, &fixture.out(), addr);
     }
 }
 
@@ -399,7 +470,13 @@ fn content_api_mcp_offers_the_sites_languages() {
 fn new_post_writes_in_the_sites_languages_only() {
     let copy = Copy::of("ko");
     let refused = copy.run(&[
-        "new", "post", "Bonjour", "--lang", "fr", "--date", "2024-05-20",
+        "new",
+        "post",
+        "Bonjour",
+        "--lang",
+        "fr",
+        "--date",
+        "2024-05-20",
     ]);
     refused.assert_code(2);
     assert!(
@@ -423,21 +500,30 @@ fn new_post_writes_in_the_sites_languages_only() {
     let default = copy.run(&["new", "post", "Hello", "--date", "2024-05-20"]);
     default.assert_success();
     assert!(
-        default.stdout.trim().ends_with("content/blog/ja/2024-05-20_hello.md"),
+        default
+            .stdout
+            .trim()
+            .ends_with("content/blog/ja/2024-05-20_hello.md"),
         "{}",
         default.stdout
     );
     let refused = copy.run(&["new", "deck", "Talk", "--lang", "en"]);
     refused.assert_code(2);
     assert!(
-        refused.stderr.contains(
-            "`en` is not one of the site's languages (`ja`, `ko`, `ru`, `zh-cn`)"
-        ),
+        refused
+            .stderr
+            .contains("`en` is not one of the site's languages (`ja`, `ko`, `ru`, `zh-cn`)"),
         "{}",
         refused.stderr
     );
     let chinese = copy.run(&[
-        "new", "post", "Hello", "--lang", "zh-CN", "--date", "2024-05-20",
+        "new",
+        "post",
+        "Hello",
+        "--lang",
+        "zh-CN",
+        "--date",
+        "2024-05-20",
     ]);
     chinese.assert_success();
     assert!(
@@ -450,7 +536,13 @@ fn new_post_writes_in_the_sites_languages_only() {
     );
     // The slug is checked where the language's posts are: taken, in `zh-CN/`.
     let again = copy.run(&[
-        "new", "post", "Hello", "--lang", "zh-cn", "--date", "2024-05-21",
+        "new",
+        "post",
+        "Hello",
+        "--lang",
+        "zh-cn",
+        "--date",
+        "2024-05-21",
     ]);
     again.assert_code(2);
     assert!(
@@ -550,7 +642,10 @@ fn a_change_of_languages_in_watch_mode_publishes_as_a_fresh_build_would() {
         "/api/slides-timeline/de.json",
     ] {
         let location = format!("location = {path} {{");
-        assert!(gone.contains(&location), "{path} in _nginx_gone.conf:\n{gone}");
+        assert!(
+            gone.contains(&location),
+            "{path} in _nginx_gone.conf:\n{gone}"
+        );
         let entry = format!("\"{}\"", &path[1..]);
         assert!(worker.contains(&entry), "{path} in _worker.js's gone table");
         assert_eq!(status(addr, path), 410, "{path} through serve");
