@@ -592,8 +592,8 @@ fn verify_passes_on_the_quick_start_site_with_one_post_and_no_series_or_tags() {
         "{stdout}"
     );
     for said in [
-        "getSeries (/api/series/en/{slug}.json) not checked: the site has no English series",
-        "not checked: the newest English post has no tag",
+        "getSeries (/api/series/en/{slug}.json) not checked: the site has no series in English",
+        "not checked: the newest post in English has no tag",
         "skip 7 removed API path: 410 gone: not checked: nothing removed yet",
     ] {
         assert!(stdout.contains(said), "{said}:\n{stdout}");
