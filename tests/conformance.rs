@@ -5,7 +5,8 @@
 //! folder as it is.
 //!
 //! The served build is the sample site built once, then built again after deleting the only
-//! English post of one tag, so that tag's timeline is a removed path (410).
+//! English post of one tag, so that tag's timeline is a removed path (410). The harness takes
+//! any site (`Fixture::of`): `tests/languages.rs` runs it on sites in other languages.
 //!
 //! `CONTENT_API_CONFORMANCE_BIN` replaces the binary under test (default: this build's), to
 //! measure another version with the same checks.
@@ -25,9 +26,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-/// The base URL of the sample site (`watch.toml`).
-const BASE_URL: &str = "https://lucia-montoya.example";
-
 /// The `content-api` binary under test.
 fn binary() -> PathBuf {
     std::env::var_os("CONTENT_API_CONFORMANCE_BIN").map_or_else(
@@ -36,19 +34,19 @@ fn binary() -> PathBuf {
     )
 }
 
-/// Builds `content` into `out` as of the sample's date, from the repository folder (its
-/// `watch.toml`).
-fn build(content: &Path, out: &Path) {
+/// Builds `content` into `out` as of `today`, from `root` (the folder whose `watch.toml` is the
+/// site's settings).
+fn build(root: &Path, content: &Path, out: &Path, today: &str) {
     let output = Command::new(binary())
         .env_remove("CI")
-        .args(["--once", "--today", SAMPLE_TODAY])
+        .args(["--once", "--today", today])
         .arg("--content")
         .arg(content)
         .arg("--out")
         .arg(out)
         .arg("--history")
         .arg(history_of(out))
-        .current_dir(repo())
+        .current_dir(root)
         .output()
         .unwrap();
     assert!(
@@ -64,9 +62,24 @@ fn history_of(out: &Path) -> PathBuf {
     out.with_file_name("content-api.history")
 }
 
+/// A site the checks run on: its settings (`watch.toml`) and its content.
+pub enum SiteSource {
+    /// The bundled sample site: the repository's `watch.toml` and `content/`.
+    Sample,
+    /// A site folder holding a `watch.toml` and its `content/` (copied before it is built).
+    Folder(PathBuf),
+}
+
 /// A built output folder with a removed path, and what the checks need to know about it.
-struct Fixture {
-    dir: tempfile::TempDir,
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+    /// Where the commands run: the folder of the site's `watch.toml`.
+    root: PathBuf,
+    content: PathBuf,
+    /// The date of every build and of `serve`.
+    today: String,
+    /// The site's settings, as its `watch.toml` gives them.
+    pub config: content_api::config::SiteConfig,
     gone: String,
     post: String,
     series: String,
@@ -74,14 +87,39 @@ struct Fixture {
 }
 
 impl Fixture {
+    /// The sample site, built as of its date.
     fn new() -> Fixture {
+        Fixture::of(SiteSource::Sample, SAMPLE_TODAY)
+    }
+
+    /// `source` copied into a temporary folder and built as of `today`, then built again after
+    /// deleting the only default-language post of one tag, so that tag's timeline is a removed
+    /// path (410).
+    pub fn of(source: SiteSource, today: &str) -> Fixture {
         let dir = tempfile::tempdir().unwrap();
-        let content = dir.path().join("content");
-        copy_sample_content(&content);
+        let (root, content) = match &source {
+            SiteSource::Sample => {
+                let content = dir.path().join("content");
+                copy_sample_content(&content);
+                (repo(), content)
+            }
+            SiteSource::Folder(folder) => {
+                let root = dir.path().join("site");
+                for (path, bytes) in common::read_tree(folder) {
+                    let target = root.join(path);
+                    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+                    std::fs::write(target, bytes).unwrap();
+                }
+                let content = root.join("content");
+                (root, content)
+            }
+        };
+        let config = common::load_config(&root.join("watch.toml"));
+        let lang = config.languages.default_lang().as_str();
         let out = dir.path().join("out");
-        build(&content, &out);
-        let (tag, slug) = common::single_post_tag(&out);
-        let post_file = std::fs::read_dir(content.join("blog/en"))
+        build(&root, &content, &out, today);
+        let (tag, slug) = common::single_post_tag_in(&out, lang);
+        let post_file = std::fs::read_dir(content.join("blog").join(lang))
             .unwrap()
             .map(|e| e.unwrap().path())
             .find(|p| {
@@ -90,37 +128,41 @@ impl Fixture {
             })
             .expect("the post's file");
         std::fs::remove_file(post_file).unwrap();
-        build(&content, &out);
+        build(&root, &content, &out, today);
         let read = |path: &str| -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()
         };
-        let post = read("api/posts-en.json")[0]["slug"]
+        let posts = read(&format!("api/posts-{lang}.json"));
+        let post = posts[0]["slug"].as_str().unwrap().to_string();
+        let series = read(&format!("api/series/{lang}/index.json"))["series"][0]["slug"]
             .as_str()
             .unwrap()
             .to_string();
-        let series = read("api/series/en/index.json")["series"][0]["slug"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let remaining = read("api/posts-en.json")[0]["tags"][0]
-            .as_str()
-            .unwrap()
-            .to_string();
+        let remaining = posts[0]["tags"][0].as_str().unwrap().to_string();
         Fixture {
             dir,
-            gone: format!("/api/timeline/en/{tag}.json"),
+            root,
+            content,
+            today: today.to_string(),
+            config,
+            gone: format!("/api/timeline/{lang}/{tag}.json"),
             post,
             series,
             tag: remaining,
         }
     }
 
-    fn content(&self) -> PathBuf {
-        self.dir.path().join("content")
+    pub fn content(&self) -> PathBuf {
+        self.content.clone()
     }
 
-    fn out(&self) -> PathBuf {
+    pub fn out(&self) -> PathBuf {
         self.dir.path().join("out")
+    }
+
+    /// The site's production base URL, as its documents write it.
+    fn base_url(&self) -> &str {
+        self.config.base_url.trim_end_matches('/')
     }
 
     /// `content-api verify URL` with this fixture's settings.
@@ -134,7 +176,7 @@ impl Fixture {
             .arg(self.out())
             .arg("--history")
             .arg(history_of(&self.out()))
-            .current_dir(repo())
+            .current_dir(&self.root)
             .output()
             .unwrap()
     }
@@ -145,7 +187,7 @@ impl Fixture {
             http: Http::plain(addr, None),
             base_url: base_url.into(),
             gone: Some(self.gone.clone()),
-            languages: content_api::model::Languages::seed(),
+            languages: self.config.languages.clone(),
             post: Some(self.post.clone()),
             series: Some(self.series.clone()),
             tag: Some(self.tag.clone()),
@@ -192,22 +234,28 @@ fn assert_target_conforms(host: &str, target: &Target) {
 
 #[test]
 fn serve_holds_the_contract() {
-    let fixture = Fixture::new();
+    serve_conforms(&Fixture::new());
+}
+
+/// `content-api serve` over the fixture holds the contract: every check, then `content-api
+/// verify` by the site's URL (from the site's settings and history) with every check holding.
+/// Returns the server, still running, and its address.
+pub fn serve_conforms(fixture: &Fixture) -> (Host, SocketAddr) {
     let mut serve = Command::new(binary());
     serve
         .env_remove("CI")
-        .args(["serve", "--addr", "127.0.0.1:0", "--today", SAMPLE_TODAY])
+        .args(["serve", "--addr", "127.0.0.1:0", "--today", &fixture.today])
         .arg("--content")
         .arg(fixture.content())
         .arg("--out")
         .arg(fixture.out())
         .arg("--history")
         .arg(history_of(&fixture.out()))
-        .current_dir(repo());
-    let (_host, addr) = spawn_serve(serve, &fixture.dir.path().join("serve.log"));
+        .current_dir(&fixture.root);
+    let (host, addr) = spawn_serve(serve, &fixture.dir.path().join("serve.log"));
     assert_conformance(
         "content-api serve",
-        &fixture,
+        fixture,
         addr,
         &format!("http://{addr}"),
     );
@@ -230,6 +278,7 @@ fn serve_holds_the_contract() {
     assert!(!stdout.contains("skip"), "every check ran: {stdout}");
     assert!(!stdout.contains("warn"), "no warning: {stdout}");
     assert!(!stdout.contains("note"), "no note: {stdout}");
+    (host, addr)
 }
 
 #[test]
@@ -344,17 +393,28 @@ fn default_site_answers(addr: SocketAddr) -> Vec<String> {
 
 #[test]
 fn nginx_holds_the_contract() {
-    let Some(nginx) = need::NGINX.program() else {
-        return;
-    };
+    if let Some(nginx) = debian_nginx_program() {
+        nginx_conforms(&nginx, &Fixture::new());
+    }
+}
+
+/// Debian's nginx, or `None` once `common::need` has said what is missing.
+pub fn debian_nginx_program() -> Option<PathBuf> {
+    let nginx = need::NGINX.program()?;
     if !Path::new(DEBIAN_NGINX)
         .join("sites-available/default")
         .is_file()
     {
         need::NGINX.missing(&format!("no Debian nginx configuration in {DEBIAN_NGINX}"));
-        return;
+        return None;
     }
-    let fixture = Fixture::new();
+    Some(nginx)
+}
+
+/// Debian's nginx (`nginx`) with the fixture's output beside its default site, by the server
+/// block `content-api hosting nginx` prints: the default site answers as before, and the checks
+/// hold.
+pub fn nginx_conforms(nginx: &Path, fixture: &Fixture) {
     // nginx's workers run as www-data: the folder must be one they can enter (the recipe's
     // /srv/... is; a private temporary folder is not, and `hosting nginx` says so).
     std::fs::set_permissions(
@@ -368,7 +428,7 @@ fn nginx_holds_the_contract() {
     let main = debian_nginx(&conf, addr);
     let log = conf.join("error.log");
     let start = |name: &'static str| {
-        let child = Command::new(&nginx)
+        let child = Command::new(nginx)
             .arg("-p")
             .arg(&conf)
             .arg("-c")
@@ -397,7 +457,7 @@ fn nginx_holds_the_contract() {
         .args(["hosting", "nginx", "--listen", &addr.to_string()])
         .arg("--out")
         .arg(fixture.out())
-        .current_dir(repo())
+        .current_dir(&fixture.root)
         .output()
         .unwrap();
     assert!(
@@ -412,8 +472,9 @@ fn nginx_holds_the_contract() {
         before,
         "the default site answers as before"
     );
-    let mut target = fixture.target(addr, BASE_URL);
-    target.http = Http::plain(addr, Some("lucia-montoya.example".into()));
+    let mut target = fixture.target(addr, fixture.base_url());
+    let host = fixture.base_url().split_once("://").unwrap().1.to_string();
+    target.http = Http::plain(addr, Some(host));
     assert_target_conforms(
         "nginx (Debian's configuration, beside the default site)",
         &target,
@@ -422,12 +483,16 @@ fn nginx_holds_the_contract() {
 
 #[test]
 fn cloudflare_pages_holds_the_contract() {
-    let Some(wrangler) = need::WRANGLER.program() else {
-        return;
-    };
-    let fixture = Fixture::new();
-    let (_host, addr) = hosts::wrangler(
-        &wrangler,
+    if let Some(wrangler) = need::WRANGLER.program() {
+        wrangler_conforms(&wrangler, &Fixture::new());
+    }
+}
+
+/// Cloudflare's local runtime (`wrangler pages dev`) over the fixture's output folder as it is:
+/// the checks hold. Returns the host, still running, and its address.
+pub fn wrangler_conforms(wrangler: &Path, fixture: &Fixture) -> (Host, SocketAddr) {
+    let (host, addr) = hosts::wrangler(
+        wrangler,
         &fixture.out(),
         fixture.dir.path(),
         fixture.dir.path(),
@@ -435,10 +500,11 @@ fn cloudflare_pages_holds_the_contract() {
     );
     assert_conformance(
         "Cloudflare Pages (wrangler pages dev)",
-        &fixture,
+        fixture,
         addr,
-        BASE_URL,
+        fixture.base_url(),
     );
+    (host, addr)
 }
 
 /// `content-api serve` in `site` (its `watch.toml`, content and output), as of `today`; returns
@@ -453,7 +519,7 @@ fn serve_in(site: &Path, today: &str) -> (Host, SocketAddr) {
 }
 
 /// Starts `serve` (its stderr in `log`) and waits until it answers at the address it prints.
-fn spawn_serve(mut serve: Command, log: &Path) -> (Host, SocketAddr) {
+pub fn spawn_serve(mut serve: Command, log: &Path) -> (Host, SocketAddr) {
     let mut child = serve
         .process_group(0)
         .stdout(Stdio::piped())

@@ -8,10 +8,12 @@ use common::*;
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// The operation's path template as a regex over output paths.
-fn template_regex(template: &str) -> regex_lite::Regex {
+/// The operation's path template as a regex over output paths; `{lang}` is one of `languages`
+/// (the codes of the description's `Language` schema).
+fn template_regex(template: &str, languages: &[String]) -> regex_lite::Regex {
+    let languages: Vec<String> = languages.iter().map(|l| regex_lite::escape(l)).collect();
     let pattern = regex_lite::escape(template.trim_start_matches('/'))
-        .replace(r"\{lang\}", "(en|es)")
+        .replace(r"\{lang\}", &format!("({})", languages.join("|")))
         .replace(r"\{slug\}", "[a-z0-9-]+")
         .replace(r"\{tag\}", "[a-z0-9-]+");
     regex_lite::Regex::new(&format!("^{pattern}$")).unwrap()
@@ -46,10 +48,16 @@ fn validator(components: &Value, schema_name: &str) -> jsonschema::Validator {
 }
 
 /// Validates every JSON file of a build against the schemas of its `openapi.json`. Returns the
-/// number of files checked.
-fn validate_build(out: &Path) -> usize {
+/// number of files checked (every file under `api/`: one that no operation describes fails).
+pub fn validate_build(out: &Path) -> usize {
     let files = read_tree(out);
     let openapi: Value = serde_json::from_slice(&files["openapi.json"]).unwrap();
+    let languages: Vec<String> = openapi["components"]["schemas"]["Language"]["enum"]
+        .as_array()
+        .expect("the Language schema lists the site's languages")
+        .iter()
+        .map(|code| code.as_str().unwrap().to_string())
+        .collect();
     let mut components = openapi["components"].clone();
     strict(&mut components);
     let mut routes = Vec::new();
@@ -59,7 +67,10 @@ fn validate_build(out: &Path) -> usize {
                 .as_str()
                 .unwrap();
         let name = reference.rsplit('/').next().unwrap().to_string();
-        routes.push((template_regex(template), validator(&components, &name)));
+        routes.push((
+            template_regex(template, &languages),
+            validator(&components, &name),
+        ));
     }
     let error = validator(&components, "Error");
     let mut checked = 0;

@@ -24,6 +24,7 @@ mod golden;
 mod history;
 mod host_files;
 mod incremental;
+mod languages;
 mod mcp;
 mod minimal_work;
 mod npm_package;

@@ -165,11 +165,17 @@ fn create(settings: &Settings, args: &Request) -> Result<Utf8PathBuf, Refusal> {
     let description = args.description.as_deref().unwrap_or(&args.title);
     let (relative, text) = match args.kind {
         Kind::Post => (
-            format!("blog/{lang}/{date}_{slug}.md"),
+            format!(
+                "blog/{}/{date}_{slug}.md",
+                language_folder(content, "blog", lang)
+            ),
             post_text(args, description, date),
         ),
         Kind::Deck => (
-            format!("slides/{lang}/{date}_{slug}.md"),
+            format!(
+                "slides/{}/{date}_{slug}.md",
+                language_folder(content, "slides", lang)
+            ),
             deck_text(args, description, date),
         ),
         Kind::Series => (
@@ -304,6 +310,28 @@ fn already_exists(path: &Utf8Path) -> Refusal {
 }
 
 /// The dated file of `folder` (`blog/en`, `slides/es`) whose slug is `slug`, if any.
+/// The folder of `lang` in `content/{kind}` (`blog`, `slides`): the code itself, unless the
+/// site already has the language's folder under another case (`zh-CN` for `zh-cn`, which the
+/// build reads as the same language), so a new file joins its language's posts, and the slug
+/// check below looks where they are.
+fn language_folder(content: &Utf8Path, kind: &str, lang: Lang) -> String {
+    let code = lang.as_str();
+    let folder = content.join(kind);
+    if folder.join(code).is_dir() {
+        return code.to_string();
+    }
+    let mut named: Vec<String> = folder
+        .read_dir_utf8()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.path().is_dir() && entry.file_name().eq_ignore_ascii_case(code))
+        .map(|entry| entry.file_name().to_string())
+        .collect();
+    named.sort();
+    named.into_iter().next().unwrap_or_else(|| code.to_string())
+}
+
 fn slug_taken(folder: &Utf8Path, slug: &str) -> Option<Utf8PathBuf> {
     let entries = folder.read_dir_utf8().ok()?;
     let mut taken: Vec<Utf8PathBuf> = entries

@@ -259,7 +259,12 @@ pub fn runs_of(executed: &[String], query: &str) -> usize {
 
 /// An English tag with exactly one post, and that post's slug.
 pub fn single_post_tag(out: &std::path::Path) -> (String, String) {
-    let mut names: Vec<std::path::PathBuf> = std::fs::read_dir(out.join("api/timeline/en"))
+    single_post_tag_in(out, "en")
+}
+
+/// A tag with exactly one post in the language `lang` (its code), and that post's slug.
+pub fn single_post_tag_in(out: &std::path::Path, lang: &str) -> (String, String) {
+    let mut names: Vec<std::path::PathBuf> = std::fs::read_dir(out.join("api/timeline").join(lang))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -273,5 +278,5 @@ pub fn single_post_tag(out: &std::path::Path) -> (String, String) {
             return (tag, slug);
         }
     }
-    panic!("the sample has no English tag with a single post");
+    panic!("the site has no tag with a single post in `{lang}`");
 }
