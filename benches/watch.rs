@@ -19,6 +19,7 @@
 //!     cargo bench --bench watch -- 10000 --kind none --first 10 --again 300  # more repeats
 //!     cargo bench --bench watch -- 10000 --kind body      # one kind of edit (for profiling)
 //!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench watch   # content and output on tmpfs
+//!     cargo bench --bench watch -- 10000 --languages 5   # five languages (en, es and copies of es)
 //!
 //! Edits go through the same path as the daemon (`Session::apply` with the changed path, then
 //! `Session::publish_documents`), so the numbers exclude only the debounce window, the
@@ -29,6 +30,7 @@
 mod corpus;
 
 use content_api::config::SiteConfig;
+use content_api::model::{Lang, Languages};
 use content_api::session::Session;
 use content_api::source::ChangeSet;
 use std::path::{Path, PathBuf};
@@ -55,12 +57,18 @@ fn main() {
     let mut only: Option<String> = None;
     let mut lanes = true;
     let mut per_kind = EDITS_PER_KIND;
+    let mut languages = 2;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--kind" {
             only = args.next();
         } else if arg == "--one-lane" {
             lanes = false;
+        } else if arg == "--languages" {
+            languages = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(languages);
         } else if arg == "--per-kind" {
             per_kind = args.next().and_then(|n| n.parse().ok()).unwrap_or(per_kind);
         } else if arg == "--first" {
@@ -108,7 +116,13 @@ fn main() {
         let work = work_dir();
         let content = work.path().join("content");
         copy_tree(&source, &content);
+        let extra = add_languages(&content, languages);
         let mut config = SiteConfig::defaults(camino::Utf8Path::new("."));
+        if !extra.is_empty() {
+            let codes = ["en", "es"].into_iter().chain(extra.iter().copied());
+            config.languages =
+                Languages::new(codes.filter_map(Lang::parse).collect()).expect("distinct codes");
+        }
         config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
         config.out_dir = camino::Utf8PathBuf::from_path_buf(work.path().join("out")).unwrap();
         let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
@@ -509,6 +523,24 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+/// The languages past the corpus's two that `--languages N` adds, each a copy of the Spanish
+/// posts and decks (same sizes, same tags and series): a site of N languages.
+fn add_languages(content: &Path, languages: usize) -> Vec<&'static str> {
+    let extra: Vec<&'static str> = ["fr", "de", "it", "pt", "ja", "ko", "nl", "pl"]
+        .into_iter()
+        .take(languages.saturating_sub(2))
+        .collect();
+    for code in &extra {
+        for kind in ["blog", "slides"] {
+            copy_tree(
+                &content.join(kind).join("es"),
+                &content.join(kind).join(code),
+            );
+        }
+    }
+    extra
 }
 
 /// The corpus for `posts` posts per language (see benches/once.rs), generated on first use.
