@@ -243,17 +243,38 @@ fn the_platform_package_is_small_stripped_and_runs_on_glibc_2_17() {
 /// An environment like a host's build image: Node and npm, and no Rust anywhere on PATH.
 struct NodeOnly {
     path: std::ffi::OsString,
+    /// The system's programs but Rust's (links), kept while the environment is used.
+    _system: tempfile::TempDir,
 }
+
+/// The system's programs a build image lacks: Rust's (Debian's `rustc-web` and `cargo-web`,
+/// which `scripts/cross-check` installs, put them in /usr/bin).
+const RUST_PROGRAMS: [&str; 5] = ["cargo", "rustc", "rustdoc", "rust-gdb", "rust-lldb"];
 
 impl NodeOnly {
     fn new(node: &Path) -> NodeOnly {
         let node_dir = node.parent().unwrap().to_path_buf();
-        let path = std::env::join_paths([node_dir, "/usr/bin".into(), "/bin".into()]).unwrap();
+        // /usr/bin's programs (/bin is the same folder on Debian) but Rust's, as links.
+        let system = tempfile::tempdir().unwrap();
+        for folder in ["/usr/bin", "/bin"] {
+            for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+                let name = entry.file_name();
+                let link = system.path().join(&name);
+                if RUST_PROGRAMS.iter().any(|rust| name == *rust) || link.exists() {
+                    continue;
+                }
+                std::os::unix::fs::symlink(entry.path(), link).unwrap();
+            }
+        }
+        let path = std::env::join_paths([node_dir, system.path().to_path_buf()]).unwrap();
         for rust in ["cargo", "rustc"] {
             assert!(which(rust, &path).is_none(), "{rust} is on the test's PATH");
         }
         assert!(which("npm", &path).is_some(), "npm is on the test's PATH");
-        NodeOnly { path }
+        NodeOnly {
+            path,
+            _system: system,
+        }
     }
 
     fn command(&self, program: &str, dir: &Path) -> Command {
