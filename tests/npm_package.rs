@@ -260,7 +260,8 @@ impl NodeOnly {
             for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
                 let name = entry.file_name();
                 let link = system.path().join(&name);
-                if RUST_PROGRAMS.iter().any(|rust| name == *rust) || link.exists() {
+                let linked = link.symlink_metadata().is_ok();
+                if linked || RUST_PROGRAMS.iter().any(|rust| name == *rust) {
                     continue;
                 }
                 std::os::unix::fs::symlink(entry.path(), link).unwrap();
