@@ -1,13 +1,14 @@
 //! Save-to-answer latency in the author's dev server (not a test): the time from writing a post
 //! to the first answer of `GET /api/posts-en.json` that carries the edit, through `astro dev`
-//! with the integration (`content-api/astro`), and through `content-api serve` alone on the
+//! with the integration (`@content-api/astro`), and through `content-api serve` alone on the
 //! same content, in alternation.
 //!
 //!     cargo bench --bench dev_server -- --site DIR           # 40 edits on each server
 //!     cargo bench --bench dev_server -- --site DIR --edits 100
 //!
 //! `--site DIR` is an Astro site with the integration and its packages installed (the fixture
-//! `tests/fixtures/astro-dev-site` after `npm install astro@7 <content-api tarball>`; `node` on
+//! `tests/fixtures/astro-dev-site` after `npm install astro@7 <the @content-api/astro tarball>`,
+//! its dependencies from their tarballs as `tests/npm_package/astro.rs` installs them; `node` on
 //! PATH must run Astro). Its `src/content` is replaced by the seed site's content
 //! (`../shared/corpus/xergioalex`) or, without it, the bundled sample. `serve` is this
 //! checkout's release binary, run by `astro dev` through `CONTENT_API_BINARY` too, so both

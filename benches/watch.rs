@@ -452,7 +452,14 @@ impl Measure {
 /// An author's edits come later than that; the first edits after starting are slower.
 fn settle(dir: &Path) {
     let folder = std::fs::File::open(dir).expect("the bench folder opens");
+    #[cfg(target_os = "linux")]
     rustix::fs::syncfs(&folder).expect("syncfs");
+    // No syncfs elsewhere (macOS): sync writes back every file system, that one included.
+    #[cfg(not(target_os = "linux"))]
+    {
+        drop(folder);
+        rustix::fs::sync();
+    }
 }
 
 /// The folder the copied content and the output live in: `CONTENT_API_BENCH_DIR` when set (for

@@ -1,10 +1,11 @@
 //! The npm packages, as a site installs them: the tarballs `scripts/npm-pack` made (the launcher
-//! `content-api` and this machine's platform package), installed with real npm into an Astro
-//! site (`tests/fixtures/astro-npm-site`, real Astro from the npm registry) in an environment
-//! with no `cargo` or `rustc` on `PATH`, then the site's own `npm run build`; and the launcher's
-//! own manners with the signals a parent sends (`npm_package/launcher.rs`) and the integration's
+//! `@content-api/cli`, this machine's platform package `@content-api/cli-<platform>` and the
+//! Astro integration `@content-api/astro`), installed with real npm into an Astro site
+//! (`tests/fixtures/astro-npm-site`, real Astro from the npm registry) in an environment with no
+//! `cargo` or `rustc` on `PATH`, then the site's own `npm run build`; and the launcher's own
+//! manners with the signals a parent sends (`npm_package/launcher.rs`) and the integration's
 //! middleware in a stand-in for `astro dev` (`npm_package/dev_middleware.rs`), both from the
-//! repository.
+//! repository. The names come from `npm/content-api/platforms.json`, the one place they are set.
 //!
 //! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, and a
 //! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests follow
@@ -26,6 +27,41 @@ const MAX_BYTES: u64 = 20 * 1024 * 1024;
 /// The oldest glibc the Linux binaries run on (CentOS 7's; the build images of Cloudflare
 /// Pages, Netlify and Vercel have 2.35).
 const GLIBC_FLOOR: (u32, u32) = (2, 17);
+
+/// npm/content-api/platforms.json: the scope, the packages' names and the platforms.
+fn platforms_json() -> Value {
+    let path = common::repo().join("npm/content-api/platforms.json");
+    serde_json::from_slice(&std::fs::read(&path).unwrap()).expect("platforms.json is JSON")
+}
+
+fn name_part(key: &str) -> String {
+    let table = platforms_json();
+    table[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("platforms.json has no `{key}`"))
+        .to_string()
+}
+
+/// The launcher's package name: `@content-api/cli`.
+fn launcher_name() -> String {
+    format!("{}/{}", name_part("scope"), name_part("launcher"))
+}
+
+/// The name of `platform`'s package (`linux-x64-gnu`): `@content-api/cli-linux-x64-gnu`.
+fn platform_name(platform: &str) -> String {
+    format!("{}-{platform}", launcher_name())
+}
+
+/// The Astro integration's package name: `@content-api/astro`.
+fn integration_name() -> String {
+    format!("{}/{}", name_part("scope"), name_part("integration"))
+}
+
+/// The tarball `npm pack` makes of the package `name` (`@scope/name` → `scope-name-<version>.tgz`).
+fn tarball(dir: &Path, name: &str) -> PathBuf {
+    let file = name.trim_start_matches('@').replace('/', "-");
+    existing(dir.join(format!("{file}-{VERSION}.tgz")))
+}
 
 /// The platform package this machine installs, as npm/content-api/platforms.json names it.
 fn host_platform_package() -> Option<&'static str> {
@@ -51,11 +87,15 @@ fn packages() -> Option<(PathBuf, &'static str)> {
 }
 
 fn launcher_tarball(dir: &Path) -> PathBuf {
-    existing(dir.join(format!("content-api-{VERSION}.tgz")))
+    tarball(dir, &launcher_name())
 }
 
-fn platform_tarball(dir: &Path, platform: &str) -> PathBuf {
-    existing(dir.join(format!("content-api-{platform}-{VERSION}.tgz")))
+pub(crate) fn platform_tarball(dir: &Path, platform: &str) -> PathBuf {
+    tarball(dir, &platform_name(platform))
+}
+
+fn integration_tarball(dir: &Path) -> PathBuf {
+    tarball(dir, &integration_name())
 }
 
 fn existing(path: PathBuf) -> PathBuf {
@@ -150,7 +190,7 @@ fn the_platform_package_is_small_stripped_and_runs_on_glibc_2_17() {
     let package = unpacked.path().join("package");
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(package.join("package.json")).unwrap()).unwrap();
-    assert_eq!(manifest["name"], format!("@content-api/{platform}"));
+    assert_eq!(manifest["name"], platform_name(platform));
     assert_eq!(
         manifest["version"], VERSION,
         "one version for the crates and the packages"
@@ -203,17 +243,39 @@ fn the_platform_package_is_small_stripped_and_runs_on_glibc_2_17() {
 /// An environment like a host's build image: Node and npm, and no Rust anywhere on PATH.
 struct NodeOnly {
     path: std::ffi::OsString,
+    /// The system's programs but Rust's (links), kept while the environment is used.
+    _system: tempfile::TempDir,
 }
+
+/// The system's programs a build image lacks: Rust's (Debian's `rustc-web` and `cargo-web`,
+/// which `scripts/cross-check` installs, put them in /usr/bin).
+const RUST_PROGRAMS: [&str; 5] = ["cargo", "rustc", "rustdoc", "rust-gdb", "rust-lldb"];
 
 impl NodeOnly {
     fn new(node: &Path) -> NodeOnly {
         let node_dir = node.parent().unwrap().to_path_buf();
-        let path = std::env::join_paths([node_dir, "/usr/bin".into(), "/bin".into()]).unwrap();
+        // /usr/bin's programs (/bin is the same folder on Debian) but Rust's, as links.
+        let system = tempfile::tempdir().unwrap();
+        for folder in ["/usr/bin", "/bin"] {
+            for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+                let name = entry.file_name();
+                let link = system.path().join(&name);
+                let linked = link.symlink_metadata().is_ok();
+                if linked || RUST_PROGRAMS.iter().any(|rust| name == *rust) {
+                    continue;
+                }
+                std::os::unix::fs::symlink(entry.path(), link).unwrap();
+            }
+        }
+        let path = std::env::join_paths([node_dir, system.path().to_path_buf()]).unwrap();
         for rust in ["cargo", "rustc"] {
             assert!(which(rust, &path).is_none(), "{rust} is on the test's PATH");
         }
         assert!(which("npm", &path).is_some(), "npm is on the test's PATH");
-        NodeOnly { path }
+        NodeOnly {
+            path,
+            _system: system,
+        }
     }
 
     fn command(&self, program: &str, dir: &Path) -> Command {
@@ -272,26 +334,37 @@ impl Manager {
         }
     }
 
-    /// Where this manager takes the platform package from `tarball` instead of the registry.
-    fn override_platform(self, root: &Path, platform: &str, tarball: &Path) {
-        let name = format!("@content-api/{platform}");
-        let spec = format!("file:{}", tarball.display());
+    /// Where this manager takes the packages a site does not install by name (`(name,
+    /// tarball)`: the platform package, and the launcher under the integration) from their
+    /// tarballs instead of the registry.
+    fn override_packages(self, root: &Path, packages: &[(String, PathBuf)]) {
+        let specs = packages
+            .iter()
+            .map(|(name, tarball)| (name.clone(), format!("file:{}", tarball.display())));
         match self {
             Manager::Npm => {
                 let manifest_path = root.join("package.json");
                 let mut manifest: Value =
                     serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
-                manifest["overrides"] = serde_json::json!({ name: spec });
+                manifest["overrides"] = specs
+                    .map(|(name, spec)| (name, Value::from(spec)))
+                    .collect::<serde_json::Map<_, _>>()
+                    .into();
                 let bytes = serde_json::to_vec_pretty(&manifest).unwrap();
                 std::fs::write(&manifest_path, bytes).unwrap();
             }
             // Astro's esbuild has an install script, which the seed site allows as here;
-            // content-api has none, so it needs no entry.
-            Manager::Pnpm => std::fs::write(
-                root.join("pnpm-workspace.yaml"),
-                format!("allowBuilds:\n  esbuild: true\noverrides:\n  \"{name}\": \"{spec}\"\n"),
-            )
-            .unwrap(),
+            // content-api's packages have none, so they need no entry.
+            Manager::Pnpm => {
+                let overrides: String = specs
+                    .map(|(name, spec)| format!("  \"{name}\": \"{spec}\"\n"))
+                    .collect();
+                std::fs::write(
+                    root.join("pnpm-workspace.yaml"),
+                    format!("allowBuilds:\n  esbuild: true\noverrides:\n{overrides}"),
+                )
+                .unwrap();
+            }
         }
     }
 }
@@ -307,12 +380,16 @@ fn astro_site(manager: Manager, platform: &str, tarball: &Path) -> tempfile::Tem
         std::fs::write(target, bytes).unwrap();
     }
     common::copy_sample_content(&site.path().join("src/content"));
-    manager.override_platform(site.path(), platform, tarball);
+    manager.override_packages(
+        site.path(),
+        &[(platform_name(platform), tarball.to_path_buf())],
+    );
     site
 }
 
-/// Installs Astro and content-api with `manager` into the fixture site, runs the site's own
-/// `build` script, and checks Astro's page and the API in `dist/`.
+/// Installs Astro and the launcher (`@content-api/cli`, as the README says) with `manager` into
+/// the fixture site, runs the site's own `build` script (`astro build && content-api build`),
+/// and checks Astro's page and the API in `dist/`.
 fn install_and_build(
     manager: Manager,
     env: &NodeOnly,
@@ -336,8 +413,9 @@ fn install_and_build(
     )
     .unwrap();
     eprintln!(
-        "installed astro {} and content-api {VERSION} with {name}",
-        installed["version"]
+        "installed astro {} and {} {VERSION} with {name}",
+        installed["version"],
+        launcher_name()
     );
 
     let build = run(&mut manager.command(env, root, &["run", "build"]));
@@ -390,7 +468,9 @@ fn an_astro_site_installs_it_with_npm_and_its_own_build_writes_the_api() {
     let site = install_and_build(Manager::Npm, &env, &dir, platform);
     let root = site.path();
     assert!(
-        root.join(format!("node_modules/@content-api/{platform}/content-api"))
+        root.join("node_modules")
+            .join(platform_name(platform))
+            .join("content-api")
             .is_file(),
         "npm installed the platform package for this machine"
     );
@@ -423,7 +503,10 @@ fn an_astro_site_installs_it_with_npm_and_its_own_build_writes_the_api() {
 
 /// What the launcher says where it finds no binary: each message names the cause and a way on.
 fn the_launcher_says_what_to_do_when_no_binary_fits(env: &NodeOnly, root: &Path, platform: &str) {
-    let launcher = root.join("node_modules/content-api/bin/content-api.js");
+    let launcher = root
+        .join("node_modules")
+        .join(launcher_name())
+        .join("bin/content-api.js");
     let refused = |command: &mut Command| -> String {
         let output = run(command);
         assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
@@ -465,12 +548,213 @@ fn the_launcher_says_what_to_do_when_no_binary_fits(env: &NodeOnly, root: &Path,
     );
 
     // The platform package left out (`npm install --omit=optional`, or a lockfile made elsewhere).
-    let installed = root.join("node_modules/@content-api");
+    let installed = root.join("node_modules").join(platform_name(platform));
     std::fs::rename(&installed, root.join("set-aside")).unwrap();
     let said = refused(env.command("node", root).arg(&launcher).arg("--version"));
-    assert!(said.contains(&format!("@content-api/{platform}")), "{said}");
+    assert!(said.contains(&platform_name(platform)), "{said}");
+    assert!(
+        said.contains(&format!("optional dependency of {}", launcher_name())),
+        "{said}"
+    );
     assert!(
         said.contains("is not installed") && said.contains("--omit=optional"),
         "{said}"
     );
+}
+
+/// The names a site installs, as the README and the guides give them: set once, in
+/// platforms.json, and no document names a package the project does not publish (the
+/// unscoped `content-api` on npm is not the project's).
+#[test]
+fn the_packages_are_named_as_the_docs_name_them_and_nothing_names_another() {
+    assert_eq!(launcher_name(), "@content-api/cli");
+    assert_eq!(
+        platform_name("linux-x64-gnu"),
+        "@content-api/cli-linux-x64-gnu"
+    );
+    assert_eq!(integration_name(), "@content-api/astro");
+    let launcher: Value = serde_json::from_slice(
+        &std::fs::read(common::repo().join("npm/content-api/package.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        launcher["bin"]["content-api"], "bin/content-api.js",
+        "the command stays `content-api`"
+    );
+    for manifest in [
+        "npm/content-api/package.json",
+        "npm/content-api/astro/package.json",
+    ] {
+        let value: Value =
+            serde_json::from_slice(&std::fs::read(common::repo().join(manifest)).unwrap()).unwrap();
+        assert!(
+            value.get("name").is_none(),
+            "{manifest}: scripts/npm-pack writes the name from platforms.json, the one place the scope is set"
+        );
+    }
+
+    let mut documents = vec![
+        "README.md".to_string(),
+        "ARCHITECTURE.md".to_string(),
+        "CONTRIBUTING.md".to_string(),
+        "npm/content-api/README.md".to_string(),
+        "npm/content-api/astro/README.md".to_string(),
+    ];
+    for (path, _) in common::read_tree(&common::repo().join("docs")) {
+        if path.ends_with(".md") || path.ends_with(".yml") {
+            documents.push(format!("docs/{path}"));
+        }
+    }
+    let unpublished = [
+        "install --save-dev content-api",
+        "install -D content-api",
+        "add -D content-api",
+        "add -d content-api",
+        "add --save-dev content-api",
+        "\"content-api/astro\"",
+        "`content-api/astro`",
+        "@content-api/<platform>",
+    ];
+    for document in documents {
+        let text = std::fs::read_to_string(common::repo().join(&document)).unwrap();
+        for phrase in unpublished {
+            assert!(
+                !text.contains(phrase),
+                "{document} says `{phrase}`: the packages are {}, {} and {}-<platform>",
+                launcher_name(),
+                integration_name(),
+                launcher_name()
+            );
+        }
+    }
+}
+
+/// A binary over the cap is refused with what to do (the `dist` profile) and why the cap is.
+#[test]
+fn npm_pack_refuses_a_binary_over_the_cap_and_says_to_build_with_the_dist_profile() {
+    let Some(node) = node() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // A `release` build's size: over the cap (sparse, so nothing is written).
+    let binary = dir.path().join("content-api");
+    std::fs::File::create(&binary)
+        .unwrap()
+        .set_len(MAX_BYTES + 1)
+        .unwrap();
+    let out = dir.path().join("packages");
+    let output = run(Command::new(&node)
+        .arg(common::repo().join("scripts/npm-pack"))
+        .arg(&out)
+        .arg("--binary")
+        .arg(format!("linux-x64-gnu={}", binary.display())));
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let said = text(&output.stderr);
+    for needed in [
+        "over the 20971520-byte limit (20 MiB)",
+        "--profile dist",
+        "--target x86_64-unknown-linux-gnu.2.17",
+        "--binary linux-x64-gnu=target/x86_64-unknown-linux-gnu/dist/content-api",
+        "downloads this package on each deploy",
+    ] {
+        assert!(said.contains(needed), "{needed:?} is not in: {said}");
+    }
+    let packed: Vec<_> = std::fs::read_dir(&out)
+        .map(|entries| entries.flatten().map(|entry| entry.file_name()).collect())
+        .unwrap_or_default();
+    assert!(packed.is_empty(), "nothing is packed: {packed:?}");
+}
+
+/// The launcher and the integration as `scripts/npm-pack --launcher-only` makes them from this
+/// checkout, unpacked into `root/node_modules` as a package manager lays them out.
+fn js_packages_from_checkout(node: &Path, root: &Path) {
+    let packed = tempfile::tempdir().unwrap();
+    let output = run(Command::new(node)
+        .arg(common::repo().join("scripts/npm-pack"))
+        .arg(packed.path())
+        .arg("--launcher-only"));
+    assert_ran(
+        &output,
+        "scripts/npm-pack --launcher-only (it needs npm on PATH)",
+    );
+    for name in [launcher_name(), integration_name()] {
+        let into = root.join("node_modules").join(&name);
+        std::fs::create_dir_all(&into).unwrap();
+        let output = run(Command::new("tar")
+            .arg("-xzf")
+            .arg(tarball(packed.path(), &name))
+            .arg("--strip-components=1")
+            .arg("-C")
+            .arg(&into));
+        assert_ran(&output, "tar -xzf");
+    }
+}
+
+/// `npx astro add @content-api/astro` takes a package for an integration by its keyword
+/// `astro-integration`, installs it, and calls its default export in `integrations`: the
+/// package says so, depends on the launcher at its own version, and its default export makes
+/// an integration with the hooks the integration's work is in.
+#[test]
+fn the_astro_integration_is_a_package_astro_add_takes() {
+    let Some(node) = node() else {
+        return;
+    };
+    let site = tempfile::tempdir().unwrap();
+    js_packages_from_checkout(&node, site.path());
+    let installed = site.path().join("node_modules");
+    let read = |name: &str| -> Value {
+        let manifest = installed.join(name).join("package.json");
+        serde_json::from_slice(&std::fs::read(manifest).unwrap()).unwrap()
+    };
+    let integration = read(&integration_name());
+    assert_eq!(integration["version"], VERSION);
+    assert!(
+        integration["keywords"]
+            .as_array()
+            .unwrap()
+            .contains(&"astro-integration".into()),
+        "astro add looks for the keyword astro-integration: {integration}"
+    );
+    assert_eq!(
+        integration["dependencies"],
+        serde_json::json!({ launcher_name(): VERSION }),
+        "the launcher brings the binary"
+    );
+    assert!(integration["peerDependencies"]["astro"].is_string());
+    let launcher = read(&launcher_name());
+    let platforms = platforms_json();
+    for platform in platforms["platforms"].as_array().unwrap() {
+        let name = platform_name(platform["package"].as_str().unwrap());
+        assert_eq!(
+            launcher["optionalDependencies"][&name], VERSION,
+            "{launcher}"
+        );
+    }
+
+    // As astro.config.mjs uses it: the default export, called, is an integration.
+    let script = format!(
+        "const {{ default: make }} = await import({:?});\n\
+         const made = make();\n\
+         console.log(JSON.stringify({{ type: typeof make, name: made.name, hooks: Object.keys(made.hooks).sort() }}));\n",
+        integration_name()
+    );
+    let output = run(Command::new(&node)
+        .args(["--input-type=module", "-e", &script])
+        .current_dir(site.path()));
+    assert_ran(&output, "node: import the integration");
+    let found: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(found["type"], "function", "{found}");
+    assert_eq!(found["name"], "content-api", "{found}");
+    for hook in [
+        "astro:build:done",
+        "astro:config:done",
+        "astro:config:setup",
+        "astro:server:setup",
+        "astro:server:start",
+    ] {
+        assert!(
+            found["hooks"].as_array().unwrap().contains(&hook.into()),
+            "{hook}: {found}"
+        );
+    }
 }

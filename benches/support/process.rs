@@ -30,11 +30,26 @@ pub fn warm(dir: &Path) {
 pub fn write_back(dir: &Path) -> Duration {
     let started = std::time::Instant::now();
     if let Ok(folder) = std::fs::File::open(dir) {
-        use std::os::fd::AsRawFd;
-        // SAFETY: syncfs on a descriptor this function owns.
-        unsafe { libc::syncfs(folder.as_raw_fd()) };
+        sync_file_system(&folder);
     }
     started.elapsed()
+}
+
+/// Writes back the dirty pages of the file system that holds `folder`: `syncfs` on Linux;
+/// elsewhere (macOS has no `syncfs`) `sync`, every file system's, which includes that one.
+pub fn sync_file_system(folder: &std::fs::File) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: syncfs on a descriptor the caller holds open.
+        unsafe { libc::syncfs(folder.as_raw_fd()) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = folder;
+        // SAFETY: sync(2) takes no arguments and cannot fail.
+        unsafe { libc::sync() };
+    }
 }
 
 /// How a reaped child ran.

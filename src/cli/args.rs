@@ -308,7 +308,7 @@ pub(super) struct ServeFlags {
     pub site: Option<String>,
 
     /// For a dev server in front of this one that forwards every request here first and answers
-    /// itself the ones declined (what the Astro integration, `content-api/astro`, does): a
+    /// itself the ones declined (what the Astro integration, `@content-api/astro`, does): a
     /// request that is not the tool's gets an empty 404 with a `content-api-declined` header.
     /// The landing page moves to /__content-api/.
     #[arg(long)]

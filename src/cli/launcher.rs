@@ -1,6 +1,6 @@
-//! Under the npm launcher (`npm/content-api/bin/content-api.js`): this process stops once the
-//! launcher is gone, however it ended (SIGKILL included, which the launcher cannot pass on), so
-//! no binary is left running that nobody can stop.
+//! Under the npm launcher (`@content-api/cli`, `npm/content-api/bin/content-api.js`): this
+//! process stops once the launcher is gone, however it ended (SIGKILL included, which the
+//! launcher cannot pass on), so no binary is left running that nobody can stop.
 //!
 //! The launcher names its pid in [`LAUNCHER_PID`]. While that pid is this process's parent, a
 //! thread looks every [`LOOK_EVERY`]; once the parent changed (the launcher died and this

@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{FromRawFd, RawFd};
+use std::os::fd::{FromRawFd, IntoRawFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -93,7 +93,7 @@ impl Browser {
             libc::close(browser_reads);
             libc::close(browser_writes);
         }
-        // SAFETY: fresh descriptors from pipe2, owned by nothing else.
+        // SAFETY: fresh descriptors from `pipe`, owned by nothing else.
         let to_browser = unsafe { File::from_raw_fd(we_write) };
         let mut reader = unsafe { File::from_raw_fd(we_read) };
         let (tx, rx) = mpsc::channel();
@@ -331,11 +331,9 @@ impl Page<'_> {
 
 /// A pipe whose both ends are close-on-exec (the child gets copies on 3 and 4 only).
 fn pipe() -> (RawFd, RawFd) {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into the array.
-    let result = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
-    assert_eq!(result, 0, "pipe2: {}", std::io::Error::last_os_error());
-    (fds[0], fds[1])
+    // std's pipe is close-on-exec on both ends (with pipe2 where there is one: not on macOS).
+    let (read, write) = std::io::pipe().expect("a pipe");
+    (read.into_raw_fd(), write.into_raw_fd())
 }
 
 /// Standard base64 (the screenshot's PNG bytes).

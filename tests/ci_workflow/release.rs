@@ -203,8 +203,7 @@ fn the_release_smoke_test_archive_and_checksums_run_here_as_actions_runs_them() 
         return;
     };
     let version = env!("CARGO_PKG_VERSION");
-    let tarball =
-        std::path::Path::new(&dir).join(format!("content-api-linux-x64-gnu-{version}.tgz"));
+    let tarball = crate::npm_package::platform_tarball(std::path::Path::new(&dir), "linux-x64-gnu");
     let runner_temp = tempfile::tempdir().unwrap();
     let temp = runner_temp.path();
     let unpacked = std::process::Command::new("tar")
@@ -276,5 +275,98 @@ fn the_release_smoke_test_archive_and_checksums_run_here_as_actions_runs_them() 
     assert!(
         checked.contains(&format!("content-api-{target}.tar.gz: OK")),
         "{checked}"
+    );
+}
+
+#[test]
+fn the_npm_job_packs_every_package_and_publishes_each_after_those_it_depends_on() {
+    let Some(node) = common::need::NODE.program() else {
+        return;
+    };
+    // The build jobs' artifacts: a small stand-in binary per platform (npm-pack only packs it).
+    let checkout = common::repo();
+    let work = tempfile::tempdir().unwrap();
+    let artifacts = work.path().join("artifacts");
+    std::fs::create_dir(&artifacts).unwrap();
+    let table: Value = serde_json::from_str(&read("npm/content-api/platforms.json")).unwrap();
+    let platforms = table["platforms"].as_array().unwrap();
+    for entry in platforms {
+        let target = entry["target"].as_str().unwrap();
+        std::fs::write(artifacts.join(format!("content-api-{target}")), b"stand-in").unwrap();
+    }
+    // `npm` for the publish step: says what it was asked and publishes nothing.
+    let bin = work.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = work.path().join("published");
+    let stub = bin.join("npm");
+    std::fs::write(
+        &stub,
+        format!("#!/bin/sh\necho \"$*\" >> '{}'\n", log.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    // The steps run in a copy of the checkout's parts they read, as the job's checkout.
+    for path in [
+        "Cargo.toml",
+        "LICENSE",
+        "scripts/npm-pack",
+        "npm/content-api/platforms.json",
+    ] {
+        let target = work.path().join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(checkout.join(path), target).unwrap();
+    }
+    for (path, bytes) in common::read_tree(&checkout.join("npm")) {
+        let target = work.path().join("npm").join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+    let node_dir = node.parent().unwrap().to_str().unwrap().to_string();
+    let path = format!("{node_dir}:{}", std::env::var("PATH").unwrap_or_default());
+    let workflow = release();
+    run_step(
+        script(&workflow, "npm", "Pack"),
+        work.path(),
+        &[("PATH", &path)],
+    );
+    let stub_path = format!("{}:{path}", bin.display());
+    run_step(
+        script(&workflow, "npm", "Publish"),
+        work.path(),
+        &[("PATH", &stub_path)],
+    );
+
+    let version = env!("CARGO_PKG_VERSION");
+    let scope = table["scope"].as_str().unwrap().trim_start_matches('@');
+    let launcher = table["launcher"].as_str().unwrap();
+    let mut expected: Vec<String> = platforms
+        .iter()
+        .map(|entry| {
+            let package = entry["package"].as_str().unwrap();
+            format!("{scope}-{launcher}-{package}-{version}.tgz")
+        })
+        .collect();
+    expected.push(format!("{scope}-{launcher}-{version}.tgz"));
+    let integration = table["integration"].as_str().unwrap();
+    expected.push(format!("{scope}-{integration}-{version}.tgz"));
+    let published: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let tarball = line
+                .strip_prefix("publish --provenance --access public ")
+                .unwrap_or_else(|| panic!("npm {line}"));
+            std::path::Path::new(tarball)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(
+        published, expected,
+        "every package, each after the packages it depends on"
     );
 }

@@ -1,4 +1,5 @@
-//! The Astro integration (`content-api/astro`) in a site shaped like the seed's
+//! The Astro integration (`@content-api/astro`, installed alone as `astro add` installs it: the
+//! launcher and the binary come as its dependencies) in a site shaped like the seed's
 //! (`tests/fixtures/astro-dev-site`: content collections in `src/content`, a page that fetches
 //! `/api/posts-en.json`), with real Astro of the current and the previous major from the npm
 //! registry: `astro dev` answers the API on its own origin as production does and shows edits,
@@ -8,8 +9,8 @@
 use super::cdp::{Browser, Page, chromium};
 use super::common::{self, http};
 use super::{
-    Manager, NodeOnly, VERSION, assert_ran, launcher_tarball, node, packages, platform_tarball,
-    run, text,
+    Manager, NodeOnly, VERSION, assert_ran, integration_name, integration_tarball, launcher_name,
+    launcher_tarball, node, packages, platform_name, platform_tarball, run, text,
 };
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -110,14 +111,25 @@ impl Drop for DevServer {
     }
 }
 
-/// `fixture` copied with the sample content in `src/content`, Astro `astro` and content-api
-/// installed from the tarballs with npm.
+/// What a site installs by name, besides Astro.
+#[derive(Clone, Copy)]
+enum Installs {
+    /// `@content-api/astro` (which brings the launcher, which brings the binary).
+    Integration,
+    /// `@content-api/cli` alone, for a site that runs the command itself.
+    Launcher,
+}
+
+/// `fixture` copied with the sample content in `src/content`, Astro `astro` and content-api's
+/// package `installs` installed from the tarballs with npm (the packages it depends on too,
+/// from their tarballs where npm would take them from the registry).
 fn installed_site(
     env: &NodeOnly,
     dir: &Path,
     platform: &str,
     fixture: &str,
     astro: &str,
+    installs: Installs,
 ) -> tempfile::TempDir {
     let site = tempfile::tempdir().unwrap();
     for (path, bytes) in common::read_tree(&common::repo().join("tests/fixtures").join(fixture)) {
@@ -126,20 +138,27 @@ fn installed_site(
         std::fs::write(target, bytes).unwrap();
     }
     common::copy_sample_content(&site.path().join("src/content"));
-    Manager::Npm.override_platform(site.path(), platform, &platform_tarball(dir, platform));
-    let launcher = launcher_tarball(dir);
+    let mut dependencies = vec![(platform_name(platform), platform_tarball(dir, platform))];
+    let (name, tarball) = match installs {
+        Installs::Integration => {
+            dependencies.push((launcher_name(), launcher_tarball(dir)));
+            (integration_name(), integration_tarball(dir))
+        }
+        Installs::Launcher => (launcher_name(), launcher_tarball(dir)),
+    };
+    Manager::Npm.override_packages(site.path(), &dependencies);
     let install = run(&mut Manager::Npm.command(
         env,
         site.path(),
-        &["install", "--save-dev", astro, launcher.to_str().unwrap()],
+        &["install", "--save-dev", astro, tarball.to_str().unwrap()],
     ));
-    assert_ran(&install, &format!("npm install {astro} content-api"));
+    assert_ran(&install, &format!("npm install {astro} {name}"));
     let installed: Value = serde_json::from_slice(
         &std::fs::read(site.path().join("node_modules/astro/package.json")).unwrap(),
     )
     .unwrap();
     eprintln!(
-        "installed astro {} and content-api {VERSION}",
+        "installed astro {} and {name} {VERSION}",
         installed["version"]
     );
     site
@@ -192,7 +211,14 @@ fn dev_and_build_with_the_integration(astro: &str) {
         return;
     };
     let env = NodeOnly::new(&node);
-    let site = installed_site(&env, &dir, platform, "astro-dev-site", astro);
+    let site = installed_site(
+        &env,
+        &dir,
+        platform,
+        "astro-dev-site",
+        astro,
+        Installs::Integration,
+    );
     let root = site.path();
     let public_before = tree(&root.join("public"));
     let src_before = tree(&root.join("src"));
@@ -442,12 +468,22 @@ fn serve_site_in_front_of_astro_dev() {
         return;
     };
     let env = NodeOnly::new(&node);
-    let site = installed_site(&env, &dir, platform, "astro-npm-site", "astro@7");
+    let site = installed_site(
+        &env,
+        &dir,
+        platform,
+        "astro-npm-site",
+        "astro@7",
+        Installs::Launcher,
+    );
     let root = site.path();
     let (dev, astro_addr) = astro_dev(&env, root);
     dev.wait_until_said(&astro_addr, START_LIMIT);
     let out = tempfile::tempdir().unwrap();
-    let binary: PathBuf = root.join(format!("node_modules/@content-api/{platform}/content-api"));
+    let binary: PathBuf = root
+        .join("node_modules")
+        .join(platform_name(platform))
+        .join("content-api");
     let serve = DevServer::spawn(
         Command::new(&binary)
             .env_remove("CI")

@@ -1,12 +1,13 @@
-//! The Astro integration's middleware (`npm/content-api/astro/index.mjs`, from the repository)
-//! in a stand-in for `astro dev`, run by Node: a plain HTTP server with a connect-style stack
+//! The Astro integration's middleware (`npm/content-api/astro/index.mjs`, from the repository,
+//! packed with the launcher by `scripts/npm-pack --launcher-only` and laid out as installed) in
+//! a stand-in for `astro dev`, run by Node: a plain HTTP server with a connect-style stack
 //! where Vite's internal middlewares (its host check, named as Vite names it) come after the
 //! integration's setup hook, and Astro's own, which answers an HTML 404, comes last. It checks
 //! what no real Astro run can provoke on demand: a tool that stalls or is gone, and the order
 //! of the host check. (The integration in real Astro is tests/npm_package/astro.rs.)
 
 use super::common::{self, http};
-use super::node;
+use super::{integration_name, js_packages_from_checkout, node};
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
@@ -72,7 +73,13 @@ impl DevServer {
     fn start(node: &Path, dir: &Path, tool: &Path, args_dir: &Path) -> DevServer {
         let harness = dir.join("harness.mjs");
         std::fs::write(&harness, HARNESS).unwrap();
-        let integration = common::repo().join("npm/content-api/astro/index.mjs");
+        if !dir.join("node_modules").is_dir() {
+            js_packages_from_checkout(node, dir);
+        }
+        let integration = dir
+            .join("node_modules")
+            .join(integration_name())
+            .join("index.mjs");
         let mut child = Command::new(node)
             .arg(&harness)
             .env("INTEGRATION", integration)

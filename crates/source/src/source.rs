@@ -20,5 +20,5 @@ pub use changes::ChangeSet;
 pub use links::Aliases;
 pub use listing::list_folder;
 pub use read::{kind_of, read_content};
-pub use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree};
+pub use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree, stat_dev, stat_mode};
 pub use walk::{Keep, in_content_folder, problems_at, scan, scan_keeping, scan_listed, scan_under};

@@ -292,9 +292,9 @@ impl OutDir {
     /// path: a reader opening `name` sees the old or the new file, and no other name is left.
     ///
     /// Renaming over a file frees the old one inside `rename`, which takes milliseconds for a
-    /// list of several megabytes. So the old file is held by an `O_PATH` descriptor (a
-    /// reference to the inode, never opened for reading) across the swap and closed by another
-    /// thread. ext4 also takes a rename over an existing file for an application replacing a
+    /// list of several megabytes. So the old file is held by a descriptor ([`hold`]: on Linux
+    /// an `O_PATH` reference to the inode, never opened for reading) across the swap and closed
+    /// by another thread. ext4 also takes a rename over an existing file for an application replacing a
     /// file without `fsync` (`auto_da_alloc`): it starts writing the new file to disk inside the
     /// rename, and freeing the old one then waits for that write. Exchanging the two names
     /// (`RENAME_EXCHANGE`) and removing the temporary name is no such rename; where the file
@@ -306,8 +306,7 @@ impl OutDir {
         temp: &str,
         name: &str,
     ) -> std::io::Result<()> {
-        let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let Ok(old) = rustix::fs::openat(dir, name, flags, Mode::empty()) else {
+        let Some(old) = hold(dir, name) else {
             return rustix::fs::renameat(temp_dir, temp, dir, name).map_err(Into::into);
         };
         let is_file = rustix::fs::fstat(&old)
@@ -540,6 +539,35 @@ fn temp_name(name: &str) -> String {
         PID.get_or_init(std::process::id),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     )
+}
+
+/// A descriptor holding the file at `name` in `dir` (to free it later, see
+/// [`OutDir::swap_in_large`]), or `None`, and the caller renames over it plainly. Either way
+/// nothing is read, and no link is followed out of the output folder.
+///
+/// Linux (and Android) has `O_PATH`: a reference to the inode, opened without read permission
+/// and without the open routine of what is there (a FIFO, a device); with `O_NOFOLLOW` a link
+/// is held itself, which the caller's `fstat` then tells from a file.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn hold(dir: &OwnedFd, name: &str) -> Option<OwnedFd> {
+    let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    rustix::fs::openat(dir, name, flags, Mode::empty()).ok()
+}
+
+/// Elsewhere (macOS has no `O_PATH`): a read-only open, of a regular file only, as the type is
+/// seen first without following a link: opening a FIFO would wait for a writer (`O_NONBLOCK`
+/// guards the moment between the look and the open) and a device may act on being opened.
+/// `O_NOFOLLOW` makes the open fail on a link put there meanwhile, so a link is replaced, never
+/// its target. A file this process cannot read is not held: the plain rename frees it inside
+/// the rename, which is slower but as correct.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn hold(dir: &OwnedFd, name: &str) -> Option<OwnedFd> {
+    let stat = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return None;
+    }
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    rustix::fs::openat(dir, name, flags, Mode::empty()).ok()
 }
 
 /// Closes `old` (a replaced file) on a thread of its own, so that the kernel frees it off the

@@ -39,7 +39,7 @@ impl FolderStamp {
     /// The stamp of a folder from its metadata.
     pub(crate) fn of(stat: &rustix::fs::Stat) -> FolderStamp {
         FolderStamp {
-            dev: stat.st_dev,
+            dev: crate::source::stat_dev(stat),
             ino: stat.st_ino,
             ctime_ns: i128::from(stat.st_ctime) * 1_000_000_000 + i128::from(stat.st_ctime_nsec),
         }

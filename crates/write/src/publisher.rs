@@ -954,7 +954,9 @@ impl Publisher {
             }
         };
         match std::fs::metadata(&self.out_dir) {
-            Ok(meta) => meta.dev() != opened.st_dev || meta.ino() != opened.st_ino,
+            Ok(meta) => {
+                meta.dev() != crate::source::stat_dev(&opened) || meta.ino() != opened.st_ino
+            }
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => true,
             Err(err) => {
                 tracing::warn!("cannot look at {}: {err}", self.out_dir);

@@ -1,4 +1,5 @@
-// The Astro integration: `integrations: [contentApi()]` in astro.config.mjs.
+// The Astro integration, the package `@content-api/astro`: `integrations: [contentApi()]` in
+// astro.config.mjs (what `astro add @content-api/astro` writes).
 //
 // - `astro dev`: runs `content-api serve --behind-dev-server` (the same watcher as `watch`,
 //   writing into Astro's cache folder) and puts a middleware in front of Astro's own: every
@@ -19,7 +20,24 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
-const { findBinary } = require("../lib/binary.js");
+const { findBinary } = require(`${launcherPackage()}/binary`);
+
+/**
+ * The launcher package (`@content-api/cli`): this package's one dependency, as scripts/npm-pack
+ * writes it from platforms.json (so the scope is named there only). The launcher finds the
+ * binary: the platform packages are its optional dependencies, which only it can resolve (pnpm
+ * links a package's own dependencies only).
+ */
+function launcherPackage() {
+  const [launcher] = Object.keys(require("./package.json").dependencies ?? {});
+  if (!launcher) {
+    throw new Error(
+      "content-api's Astro integration names no launcher package among its dependencies: " +
+        "use the package scripts/npm-pack makes (or the one on npm), not this folder itself",
+    );
+  }
+  return launcher;
+}
 
 /** The header `serve --behind-dev-server` marks a declined request with. */
 const DECLINED = "content-api-declined";

@@ -1,11 +1,20 @@
 // Finds the content-api binary for this machine: the one in the platform package the package
 // manager installed beside this launcher (an optional dependency, chosen by its `os`, `cpu` and
-// `libc` fields), or the one CONTENT_API_BINARY names. Nothing is downloaded, ever.
+// `libc` fields), or the one CONTENT_API_BINARY names. Nothing is downloaded, ever. The Astro
+// integration (`<scope>/<integration>`) calls it too, as `<scope>/<launcher>/binary`.
 "use strict";
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { scope, platforms } = require("../platforms.json");
+const { scope, launcher, platforms } = require("../platforms.json");
+
+/** The launcher's package name: `@content-api/cli`. */
+const LAUNCHER_PACKAGE = `${scope}/${launcher}`;
+
+/** The name of the package that holds `platform`'s binary: `@content-api/cli-linux-x64-gnu`. */
+function platformPackage(platform) {
+  return `${LAUNCHER_PACKAGE}-${platform.package}`;
+}
 
 /** "glibc", "musl", or null off Linux. The same test as npm's own `libc` field uses. */
 function libcFamily() {
@@ -83,14 +92,14 @@ function findBinary() {
         `Prebuilt binaries exist for ${supported}. ${FROM_SOURCE}`,
     );
   }
-  const name = `${scope}/${platform.package}`;
+  const name = platformPackage(platform);
   let packageJson;
   try {
     packageJson = require.resolve(`${name}/package.json`);
   } catch {
     throw new Error(
       `the package ${name}, which holds the binary for ${describeMachine()}, is not installed. ` +
-        "It is an optional dependency of content-api: install again without " +
+        `It is an optional dependency of ${LAUNCHER_PACKAGE}: install again without ` +
         "--omit=optional / --no-optional / --ignore-optional, and keep the lockfile's entry " +
         `for it (a lockfile made on another platform may lack it). ${FROM_SOURCE}`,
     );
@@ -102,4 +111,4 @@ function findBinary() {
   return binary;
 }
 
-module.exports = { findBinary, currentPlatform, libcFamily };
+module.exports = { findBinary, currentPlatform, libcFamily, platformPackage, LAUNCHER_PACKAGE };

@@ -34,6 +34,27 @@ pub struct FileStamp {
     pub ctime_ns: i128,
 }
 
+/// `st_dev` as `std::os::unix::fs::MetadataExt::dev` gives it, so a stamp from `stat` and one
+/// from `std::fs::metadata` compare equal: `dev_t` is a `u64` on Linux and an `i32` on Apple,
+/// which std widens with `as` (sign-extending), as here.
+#[allow(
+    clippy::unnecessary_cast,
+    reason = "a no-op on Linux, a widening on Apple"
+)]
+pub fn stat_dev(stat: &rustix::fs::Stat) -> u64 {
+    stat.st_dev as u64
+}
+
+/// `st_mode` as `MetadataExt::mode` gives it: `mode_t` is a `u32` on Linux and a `u16` on
+/// Apple; either fits a `u32`.
+#[allow(
+    clippy::unnecessary_cast,
+    reason = "a no-op on Linux, a widening on Apple"
+)]
+pub fn stat_mode(stat: &rustix::fs::Stat) -> u32 {
+    stat.st_mode as u32
+}
+
 impl FileStamp {
     /// The stamp of what `meta` describes.
     pub fn of(meta: &std::fs::Metadata) -> FileStamp {
@@ -51,9 +72,9 @@ impl FileStamp {
     pub fn of_stat(stat: &rustix::fs::Stat) -> FileStamp {
         const NS: i128 = 1_000_000_000;
         FileStamp {
-            dev: stat.st_dev,
+            dev: stat_dev(stat),
             ino: stat.st_ino,
-            mode: stat.st_mode,
+            mode: stat_mode(stat),
             size: stat.st_size as u64,
             mtime_ns: i128::from(stat.st_mtime) * NS + i128::from(stat.st_mtime_nsec),
             ctime_ns: i128::from(stat.st_ctime) * NS + i128::from(stat.st_ctime_nsec),
