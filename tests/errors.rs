@@ -59,6 +59,40 @@ fn missing_content_folder_is_a_usage_error() {
     common::assert_same(&before, &site.out_snapshot());
 }
 
+// 1b. A site laid out as another generator lays it out (Astro's blog template): no post is read
+// while Markdown lies elsewhere, so the build stops, naming what it saw, instead of publishing
+// an empty API. A site with no Markdown at all still builds (a new site).
+#[test]
+fn markdown_in_a_layout_the_tool_does_not_read_is_an_error_not_an_empty_api() {
+    let site = Site::empty();
+    std::fs::create_dir_all(site.content()).unwrap();
+    let empty = site.build();
+    empty.assert_success();
+    let astro = site.root().join("src/content/blog");
+    std::fs::create_dir_all(&astro).unwrap();
+    for name in ["first-post.md", "second-post.md"] {
+        std::fs::write(
+            astro.join(name),
+            "---\ntitle: 'First post'\npubDate: 'Jul 08 2022'\n---\n\nHi.\n",
+        )
+        .unwrap();
+    }
+    std::fs::write(site.root().join("README.md"), "# The site\n").unwrap();
+    let before = site.out_snapshot();
+    let run = site.build();
+    run.assert_code(2);
+    let error = run.find("no posts found");
+    assert_eq!(error.level, "error");
+    assert!(
+        error.message.contains("2 Markdown files elsewhere")
+            && error.message.contains("src/content/blog/first-post.md"),
+        "{}",
+        error.message
+    );
+    error.assert_help("content_dir");
+    common::assert_same(&before, &site.out_snapshot());
+}
+
 // 2. A post the build cannot read: an error at that file about its permissions. Root reads a
 // file whatever its mode, so as root the build runs as `nobody` (util-linux `setpriv`).
 #[test]

@@ -289,6 +289,10 @@ pub fn load_and_check(
     if errors > 0 {
         return Err(Failure::ContentErrors(errors));
     }
+    if let Some(problem) = layout_not_read(settings, &workspace) {
+        eprintln!("{}", problem.render(None, settings.color));
+        return Err(Failure::Usage);
+    }
     let clean =
         diagnostics.is_empty() && history.warnings.is_empty() && hosting_warnings.is_empty();
     Ok(Checked {
@@ -301,6 +305,62 @@ pub fn load_and_check(
 
 pub fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }
+}
+
+/// A site whose content this build read no post or deck of, while Markdown lies elsewhere in
+/// the site (another generator's layout: `src/content/blog/`, `_posts/`, `content/posts/`):
+/// an error naming what was seen, so such a site never publishes an empty API. A new site
+/// with no Markdown at all builds as before.
+fn layout_not_read(settings: &Settings, workspace: &Workspace) -> Option<Diagnostic> {
+    let db = workspace.db();
+    let read = workspace
+        .site()
+        .trees(db)
+        .iter()
+        .any(|tree| !tree.posts(db).is_empty() || !tree.decks(db).is_empty());
+    if read {
+        return None;
+    }
+    let config = &settings.config;
+    let root = settings
+        .config_path
+        .as_deref()
+        .and_then(|path| path.parent())
+        .or_else(|| config.content_dir.parent())
+        .unwrap_or(&config.content_dir);
+    let root = if root.as_str().is_empty() {
+        camino::Utf8Path::new(".")
+    } else {
+        root
+    };
+    let own = ["tags", "series", "agent-skills"].map(|folder| config.content_dir.join(folder));
+    let mut skip: Vec<&std::path::Path> = own.iter().map(|dir| dir.as_std_path()).collect();
+    skip.push(config.out_dir.as_std_path());
+    let (count, examples) = crate::source::unread_markdown(root.as_std_path(), &skip, 3);
+    if count == 0 {
+        return None;
+    }
+    let languages = config
+        .languages
+        .all()
+        .iter()
+        .map(|lang| lang.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    let files = if count == 1 { "file" } else { "files" };
+    Some(
+        Diagnostic::error(
+            config.content_dir.as_str(),
+            format!(
+                "no posts found under {}/blog/{{{languages}}}/: the layout content-api reads does not match this site, which has {count} Markdown {files} elsewhere, such as {}",
+                config.content_dir,
+                examples.join(", ")
+            ),
+        )
+        .help(
+            "content-api reads posts as blog/<lang>/YYYY-MM-DD_<slug>.md in content_dir (docs/content-format.md): set content_dir in watch.toml to the folder that holds blog/, add the posts' language to `languages`, or move the posts there; nothing was written",
+        ),
+    )
 }
 
 /// Why `dir` cannot be used as the content folder, if it cannot.

@@ -13,6 +13,7 @@ mod links;
 mod listing;
 mod read;
 mod stat;
+mod unread;
 mod walk;
 
 pub use body::{BODY_FILES, BodyFiles};
@@ -21,4 +22,5 @@ pub use links::Aliases;
 pub use listing::list_folder;
 pub use read::{kind_of, read_content};
 pub use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree, stat_dev, stat_mode};
+pub use unread::unread_markdown;
 pub use walk::{Keep, in_content_folder, problems_at, scan, scan_keeping, scan_listed, scan_under};
