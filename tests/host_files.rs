@@ -452,3 +452,54 @@ fn robots_groups_are_read_as_rfc_9309_reads_them_and_named_by_their_source() {
         built.stderr
     );
 }
+
+/// The `.gitignore` lines the Cloudflare Pages guide gives (read from the guide itself) keep
+/// the build's state and the generated route file out of the site's repository, and no file of
+/// the site's own Functions: a build without content-api then deploys the site as before.
+#[test]
+fn the_deploy_guides_gitignore_lines_ignore_the_generated_route_and_nothing_of_the_sites() {
+    let Some(git) = common::need::GIT.program() else {
+        return;
+    };
+    let guide =
+        std::fs::read_to_string(common::repo().join("docs/deploy/cloudflare-pages.md")).unwrap();
+    let lines = guide
+        .split("```gitignore\n")
+        .nth(1)
+        .and_then(|block| block.split("```").next())
+        .expect("the guide gives its .gitignore lines in a gitignore block");
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path();
+    std::fs::write(root.join(".gitignore"), lines).unwrap();
+    for file in [
+        ".content-api/manifest.json",
+        "functions/[[content_api]].js",
+        "functions/_middleware.js",
+        "functions/api/hello.js",
+    ] {
+        let path = root.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "x").unwrap();
+    }
+    let git = |args: &[&str]| {
+        std::process::Command::new(&git)
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap()
+    };
+    assert!(git(&["init", "-q"]).status.success());
+    for (file, ignored) in [
+        (".content-api/manifest.json", true),
+        ("functions/[[content_api]].js", true),
+        ("functions/_middleware.js", false),
+        ("functions/api/hello.js", false),
+    ] {
+        let said = git(&["check-ignore", "-q", "--no-index", file]);
+        assert_eq!(
+            said.status.success(),
+            ignored,
+            "{file}: ignored should be {ignored} with the guide's lines:\n{lines}"
+        );
+    }
+}

@@ -41,6 +41,10 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # content_dir = "content"
 # out_dir = "out"
 
+# The publishing history: every API path a recorded build published, so a removed one answers
+# 410 Gone. Commit it with the site.
+# history_file = "content-api.history"
+
 # The site's time zone (IANA name): "today", for scheduled posts, is the date there.
 # timezone = "UTC"                        # for example "Europe/Madrid", "America/Bogota"
 
@@ -65,6 +69,14 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 [api]
 # Semantic version of the API, reported by /api/index.json and openapi.json.
 # version = "1.0.0"
+
+[hosting]
+# How the output meets the host and the site's own build output.
+# pages_functions = "functions"           # the site's Cloudflare Pages Functions folder, used when it exists
+# take_over = []                          # output paths (folders end in "/") the build may replace on purpose
+# netlify = false                         # also write Netlify's _redirects (410 and 404 rules)
+# cloudflare_max_files = 20000            # your Pages plan's file limit, for the warning (0: no check)
+# live_record = "read"                    # read the last deploy's record from base_url: "read", "optional" or "off"
 
 [watch]
 # Watch mode: quiet time after the last file event before a rebuild (milliseconds).
@@ -194,5 +206,33 @@ mod tests {
         assert_eq!(parsed.timezone, chrono_tz::UTC);
         assert_eq!(parsed.watch.debounce_ms, 30);
         assert_eq!(parsed.contact.email.as_deref(), Some("me@example.com"));
+        assert_eq!(
+            parsed.languages,
+            crate::model::Languages::new(vec![crate::model::Lang::EN, crate::model::Lang::ES])
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn every_key_the_readme_documents_is_in_the_commented_file() {
+        let readme = include_str!("../../README.md");
+        let section = readme
+            .split("## Configuration: `watch.toml`")
+            .nth(1)
+            .and_then(|rest| rest.split("```toml\n").nth(1))
+            .and_then(|block| block.split("```").next())
+            .expect("the README documents watch.toml in a toml block");
+        for line in section.lines() {
+            let Some((key, _)) = line.split_once(" = ") else {
+                continue;
+            };
+            let key = key.trim();
+            assert!(
+                WATCH_TOML.lines().any(|line| line
+                    .trim_start_matches("# ")
+                    .starts_with(&format!("{key} = "))),
+                "init's watch.toml lacks `{key}`, which the README documents"
+            );
+        }
     }
 }
