@@ -338,7 +338,7 @@ fn drop_in_on_pages(functions: bool) {
     // Pages serves whole, past the edge layer and the site's Functions.
     let reply = request(with_api, "GET", &format!("/{DEPLOY_RECORD_PATH}"), &[]).unwrap();
     assert_eq!(reply.status, 200, "{}", reply.text());
-    let record = DeployRecord::parse(&reply.body, BASE_URL)
+    let record = DeployRecord::parse(&reply.body, BASE_URL, 200_000)
         .unwrap_or_else(|why| panic!("{DEPLOY_RECORD_PATH} through Pages: {why}"));
     assert_eq!(record.dropped, 0);
     assert!(

@@ -23,7 +23,7 @@ fn once_reproduces_the_committed_out_folder_byte_for_byte() {
     let record = committed
         .remove(DEPLOY_RECORD_PATH)
         .expect("the committed out/ holds its deploy record");
-    let record = DeployRecord::parse(&record, "https://lucia-montoya.example")
+    let record = DeployRecord::parse(&record, "https://lucia-montoya.example", 200_000)
         .unwrap_or_else(|why| panic!("{DEPLOY_RECORD_PATH}: {why}"))
         .record;
     let history = std::fs::read_to_string(repo().join("content-api.history")).unwrap();

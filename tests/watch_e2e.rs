@@ -566,6 +566,82 @@ fn a_post_linked_to_another_post_is_republished_when_its_target_changes() {
     assert!(daemon.output().contains_key("blog/linked.md"));
 }
 
+/// A post renamed while another post is a link to it: the link dangles, and the diagnostic
+/// names the link (as a fresh build does), not the renamed post or its old path; the rename
+/// itself is published, while the broken link keeps its last good version until it is mended.
+#[test]
+fn a_renamed_link_target_blames_the_link_not_the_renamed_post() {
+    const LINK: &str = "blog/en/2024-07-01_linked.md";
+    const TARGET: &str = "blog/es/2023-08-27_training-for-my-first-half-marathon.md";
+    const RENAMED: &str = "blog/es/2023-08-27_renamed.md";
+    let daemon = Daemon::start_with(false, &[], |content| {
+        std::os::unix::fs::symlink(
+            "../es/2023-08-27_training-for-my-first-half-marathon.md",
+            content.join(LINK),
+        )
+        .unwrap();
+    });
+    daemon.settles("the first build");
+    let shown = daemon.log.lock().unwrap().len();
+    std::fs::rename(daemon.path(TARGET), daemon.path(RENAMED)).unwrap();
+    daemon.wait_for_log(&format!("{LINK} has errors"));
+    // The line that ends the rebuild's report, after every held-back file is named.
+    daemon.wait_until("the rebuild's report", || {
+        daemon.log.lock().unwrap()[shown..]
+            .iter()
+            .any(|line| line.contains(" changed: "))
+    });
+    let log: Vec<String> = daemon.log.lock().unwrap()[shown..].to_vec();
+    let blamed: Vec<&String> = log
+        .iter()
+        .filter(|line| {
+            line.contains("has errors") || line.starts_with("error:") || line.starts_with("-->")
+        })
+        .collect();
+    for line in &blamed {
+        assert!(
+            !line.contains(RENAMED) && !line.contains(TARGET),
+            "the renamed post or its old path is blamed: {line}\n{log:#?}"
+        );
+    }
+    assert!(
+        blamed
+            .iter()
+            .any(|line| line.contains(&format!("--> {LINK}"))),
+        "the link is named: {log:#?}"
+    );
+    // What a fresh check of the same content says: the link, and nothing else.
+    let check = Command::new(env!("CARGO_BIN_EXE_content-api"))
+        .env_remove("CI")
+        .args(["check", "--today", SAMPLE_TODAY])
+        .current_dir(daemon.site.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&check.stderr);
+    let fresh: Vec<&str> = said
+        .lines()
+        .filter(|line| line.starts_with("-->"))
+        .collect();
+    let watched: Vec<&str> = log
+        .iter()
+        .map(String::as_str)
+        .filter(|line| line.starts_with("-->"))
+        .collect();
+    assert_eq!(watched, fresh, "{said}");
+    // The rename is published: the post at its new slug, none at its old one.
+    daemon.wait_until("the renamed post to be published", || {
+        daemon.out().join("es/blog/renamed.md").is_file()
+            && !daemon
+                .out()
+                .join("es/blog/training-for-my-first-half-marathon.md")
+                .exists()
+    });
+    // Mended by pointing the link at the new name: the output equals a fresh build again.
+    std::fs::remove_file(daemon.path(LINK)).unwrap();
+    std::os::unix::fs::symlink("../es/2023-08-27_renamed.md", daemon.path(LINK)).unwrap();
+    daemon.settles("the link pointed at the renamed post");
+}
+
 /// Issue 37: more link shapes, each compared with a fresh build. Hard links between two posts
 /// parted by an atomic save; a linked folder's target replaced as a checkout does (removed,
 /// then written again file by file); the link replaced by a real folder; a link to another post

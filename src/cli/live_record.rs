@@ -2,12 +2,16 @@
 //! recorded build with no local record of the last deploy (a fresh clone), or in CI, the deploy
 //! record the last deploy published under `base_url` is read, so removed API paths keep
 //! answering 410 and the purge list names only what changed. Every recorded build publishes its
-//! own record (`deploy::DeployRecord`) for the next one.
+//! own record (`deploy::DeployRecord`) for the next one. A record listing more files than a
+//! deploy of this site holds (`deploy::record_file_bound`: `cloudflare_max_files`, or 200,000
+//! when that is 0) is refused like any unusable record: a warning, an error under CI with
+//! `live_record = "read"`, so a hostile record cannot make the purge list enormous.
 
 use super::{EXIT_USAGE, Settings, ci_is_set};
 use crate::config::LiveRecord;
 use crate::deploy::{
-    DEPLOY_RECORD_PATH, DeployRecord, LastBuild, MAX_DEPLOY_RECORD_BYTES, ReadRecord, state_dir,
+    DEPLOY_RECORD_PATH, DeployRecord, LastBuild, MAX_DEPLOY_RECORD_BYTES, ReadRecord,
+    record_file_bound, state_dir,
 };
 use crate::verify::live::{Fetched, fetch};
 use std::process::ExitCode;
@@ -66,6 +70,7 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
     let why = match interpret(
         fetch(&url, LIMIT, MAX_DEPLOY_RECORD_BYTES),
         &config.base_url,
+        record_file_bound(config),
     ) {
         Answer::Record(read) => {
             tracing::info!(
@@ -124,9 +129,9 @@ enum Answer {
 /// What a page in place of the record is said to be.
 const HTML_PAGE: &str = "answers with an HTML page";
 
-fn interpret(fetched: Result<Fetched, String>, base_url: &str) -> Answer {
+fn interpret(fetched: Result<Fetched, String>, base_url: &str, max_files: usize) -> Answer {
     match fetched {
-        Ok(Fetched::Found(bytes)) => match DeployRecord::parse(&bytes, base_url) {
+        Ok(Fetched::Found(bytes)) => match DeployRecord::parse(&bytes, base_url, max_files) {
             Ok(read) => Answer::Record(read),
             // A host that answers every unknown path with the site's page (Cloudflare Pages
             // without a 404.html serves index.html, with 200) has no record there.
@@ -177,15 +182,20 @@ mod tests {
         let page = Ok(Fetched::Found(
             b"\n  <!doctype html><title>Home</title>".to_vec(),
         ));
-        assert!(matches!(interpret(page, base), Answer::NoRecord(said) if said.contains("HTML")));
+        assert!(
+            matches!(interpret(page, base, 20_000), Answer::NoRecord(said) if said.contains("HTML"))
+        );
         assert!(matches!(
-            interpret(Ok(Fetched::Absent(404)), base),
+            interpret(Ok(Fetched::Absent(404)), base, 20_000),
             Answer::NoRecord(_)
         ));
         let garbage = Ok(Fetched::Found(b"{\"format\": 9}".to_vec()));
-        assert!(matches!(interpret(garbage, base), Answer::Unusable(_)));
         assert!(matches!(
-            interpret(Err("cannot connect".into()), base),
+            interpret(garbage, base, 20_000),
+            Answer::Unusable(_)
+        ));
+        assert!(matches!(
+            interpret(Err("cannot connect".into()), base, 20_000),
             Answer::Unusable(_)
         ));
     }

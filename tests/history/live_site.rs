@@ -13,7 +13,9 @@
 //! - what a record may change is bounded and said (issue 50): a site's own file is never made
 //!   gone, each path made gone only by the record is named, a record or a committed history past
 //!   `MAX_HISTORY_ENTRIES` stops the build at once, a page in place of the record is a warning
-//!   in CI, and a bot challenge names the way through.
+//!   in CI, and a bot challenge names the way through;
+//! - a record listing more files than a deploy of the site holds (`cloudflare_max_files`) is
+//!   refused, so the purge list stays the build's own URLs, and a legitimate one stays exact.
 
 use super::HALF_MARATHON;
 use super::common::{copy_sample_content, read_tree};
@@ -456,4 +458,121 @@ fn a_page_or_a_bot_challenge_in_place_of_the_record_is_said_in_ci() {
     ] {
         assert!(said.contains(words), "{words}: {said}");
     }
+}
+
+/// Rewrites the files of the record `live` serves with `edit`.
+fn edit_live_files(
+    live: &LiveSite,
+    edit: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>),
+) {
+    let file = live.root.path().join(".well-known/content-api/deploy.json");
+    let mut record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    edit(record["files"].as_object_mut().unwrap());
+    std::fs::write(&file, serde_json::to_vec(&record).unwrap()).unwrap();
+}
+
+fn purge_list(file: &Path) -> BTreeSet<String> {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A record may list no more files than a deploy of the site holds (`cloudflare_max_files`,
+/// `deploy::record_file_bound`): each file it lists that the build does not publish is a
+/// removed path, up to three URLs of the purge list. A legitimate record (a deploy of the
+/// sample, then a post removed) still gives the exact list; a hostile one listing 200,000
+/// files is refused, said, and the list is only the build's own URLs; an error in CI.
+#[test]
+fn a_record_listing_more_files_than_a_deploy_holds_is_refused_and_the_purge_list_stays_bounded() {
+    let live = LiveSite::start();
+    let first = fresh_site(&live.base_url, "");
+    assert_built(&build(first.path(), true, &[]));
+    let deployed_first = read_tree(&first.path().join("dist"));
+    live.deploy(&first.path().join("dist"));
+
+    // Legitimate: a post removed, the list is exactly what changed or went.
+    let second = fresh_site(&live.base_url, "");
+    remove_half_marathon(second.path());
+    let purge = second.path().join("purge.txt");
+    assert_built(&build(
+        second.path(),
+        true,
+        &["--purge-list", purge.to_str().unwrap()],
+    ));
+    let deployed_second = read_tree(&second.path().join("dist"));
+    let changed: BTreeSet<String> = deployed_first
+        .keys()
+        .chain(deployed_second.keys())
+        .filter(|path| !path.starts_with(".content-api/"))
+        .filter(|path| !content_api::http::HOST_FILES.contains(&path.as_str()))
+        .filter(|path| deployed_first.get(*path) != deployed_second.get(*path))
+        .flat_map(|path| {
+            let mut urls = vec![format!("{}/{path}", live.base_url)];
+            if let Some(folder) = path.strip_suffix("/index.html") {
+                urls.push(format!("{}/{folder}", live.base_url));
+                urls.push(format!("{}/{folder}/", live.base_url));
+            } else if path == "index.html" {
+                urls.push(format!("{}/", live.base_url));
+            }
+            urls
+        })
+        .collect();
+    let listed = purge_list(&purge);
+    assert!(
+        listed.iter().any(|url| url.ends_with(&format!("/{GONE}"))),
+        "{listed:#?}"
+    );
+    assert_eq!(
+        listed, changed,
+        "the purge list names what changed, no more"
+    );
+
+    // Hostile: the live record lists 200,000 files (as many as a build records), nearly all of
+    // them paths no deploy of this site held.
+    edit_live_files(&live, |files| {
+        for n in 0..200_000 - files.len() {
+            files.insert(
+                format!("blog/en/forged-{n}/index.html"),
+                format!("{n:032x}").into(),
+            );
+        }
+    });
+    let third = fresh_site(&live.base_url, "");
+    remove_half_marathon(third.path());
+    let purge = third.path().join("purge.txt");
+    let said = assert_built(&build(
+        third.path(),
+        false,
+        &["--purge-list", purge.to_str().unwrap()],
+    ));
+    assert!(
+        said.contains("more than a deploy of this site holds (20000")
+            && said.contains("the purge list names every URL"),
+        "{said}"
+    );
+    let listed = purge_list(&purge);
+    let outputs = read_tree(&third.path().join("dist")).len();
+    assert!(
+        listed.len() <= 3 * outputs && listed.len() <= 20_000,
+        "{} URLs for {outputs} files",
+        listed.len()
+    );
+    assert!(
+        !listed.iter().any(|url| url.contains("forged-")),
+        "a forged path is purged"
+    );
+
+    // In CI, the build stops before writing anything.
+    let fourth = fresh_site(&live.base_url, "");
+    let output = build(fourth.path(), true, &[]);
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("more than a deploy of this site holds") && said.contains("purges every URL"),
+        "{said}"
+    );
+    assert!(!fourth.path().join("dist").exists(), "nothing is written");
 }

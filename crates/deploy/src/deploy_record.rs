@@ -6,11 +6,16 @@
 //! purge list names only what changed).
 //!
 //! Read back from the network, so untrusted: bounded in size by the reader and in files
-//! ([`MAX_RECORDED_FILES`]) and in history entries (`MAX_HISTORY_ENTRIES`, the committed
+//! ([`record_file_bound`]: a record may list no more files than a deploy of this site could
+//! hold, `cloudflare_max_files` under `[hosting]`, 20,000 by default, or when that is 0 the
+//! [`MAX_RECORDED_FILES`] a build records at most; every file a record lists that this build
+//! does not publish is a removed path, up to three URLs of the purge list, so a record past the
+//! bound is refused whole, never trimmed) and in history entries (`MAX_HISTORY_ENTRIES`, the committed
 //! history's bound: a record past it is refused whole), every history entry must be an API path of the output grammar and
 //! every file an output path ([`check_output_path`]: plain characters, inside the folder), or it
 //! is dropped and counted.
 
+use crate::config::SiteConfig;
 use crate::history::{History, MAX_HISTORY_ENTRIES, is_history_entry};
 use crate::last_build::LastBuild;
 use crate::output::Output;
@@ -26,6 +31,17 @@ pub const DEPLOY_RECORD_PATH: &str = ".well-known/content-api/deploy.json";
 pub const MAX_DEPLOY_RECORD_BYTES: u64 = 32 << 20;
 
 const FORMAT: u32 = 1;
+
+/// The most files a record read from the live site may list: as many as a deploy of this site
+/// could hold. A build warns when its folder holds more than `cloudflare_max_files` (and Pages
+/// refuses such a deploy), so a record of this site's deploys lists at most that many; when the
+/// check is off (0), the bound is what a build records at all ([`MAX_RECORDED_FILES`]).
+pub fn record_file_bound(config: &SiteConfig) -> usize {
+    match usize::try_from(config.hosting.cloudflare_max_files) {
+        Ok(0) | Err(_) => MAX_RECORDED_FILES,
+        Ok(max) => max.min(MAX_RECORDED_FILES),
+    }
+}
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -78,8 +94,9 @@ impl DeployRecord {
         Output::new(text)
     }
 
-    /// Reads a record fetched from `base_url`'s live site; `Err` says why it cannot be used.
-    pub fn parse(bytes: &[u8], base_url: &str) -> Result<ReadRecord, String> {
+    /// Reads a record fetched from `base_url`'s live site, listing at most `max_files` files
+    /// ([`record_file_bound`]); `Err` says why it cannot be used.
+    pub fn parse(bytes: &[u8], base_url: &str, max_files: usize) -> Result<ReadRecord, String> {
         let text = std::str::from_utf8(bytes).map_err(|err| err.to_string())?;
         let wire: Wire = serde_json::from_str(text).map_err(|err| err.to_string())?;
         if wire.format != FORMAT {
@@ -97,6 +114,12 @@ impl DeployRecord {
         if wire.files.len() > MAX_RECORDED_FILES {
             return Err(format!(
                 "it lists {} files, more than a build records ({MAX_RECORDED_FILES})",
+                wire.files.len()
+            ));
+        }
+        if wire.files.len() > max_files {
+            return Err(format!(
+                "it lists {} files, more than a deploy of this site holds ({max_files}, `cloudflare_max_files` under [hosting]): not a record of this site's deploys, and its files would all be purged as removed",
                 wire.files.len()
             ));
         }
@@ -166,7 +189,8 @@ mod tests {
     fn a_record_reads_back_as_written() {
         let base = "https://example.com";
         let output = record().to_output(base);
-        let read = DeployRecord::parse(&output.to_vec().unwrap(), base).unwrap();
+        let read =
+            DeployRecord::parse(&output.to_vec().unwrap(), base, MAX_RECORDED_FILES).unwrap();
         let mut expected = record();
         expected
             .files
@@ -179,15 +203,17 @@ mod tests {
     #[test]
     fn another_sites_record_or_format_is_refused() {
         let bytes = record().to_output("https://a.example").to_vec().unwrap();
-        let why = DeployRecord::parse(&bytes, "https://b.example")
+        let why = DeployRecord::parse(&bytes, "https://b.example", MAX_RECORDED_FILES)
             .err()
             .unwrap();
         assert!(why.contains("https://a.example"), "{why}");
         let newer = String::from_utf8(bytes)
             .unwrap()
             .replace("\"format\":1", "\"format\":2");
-        assert!(DeployRecord::parse(newer.as_bytes(), "https://a.example").is_err());
-        assert!(DeployRecord::parse(b"<html>", "https://a.example").is_err());
+        assert!(
+            DeployRecord::parse(newer.as_bytes(), "https://a.example", MAX_RECORDED_FILES).is_err()
+        );
+        assert!(DeployRecord::parse(b"<html>", "https://a.example", MAX_RECORDED_FILES).is_err());
     }
 
     #[test]
@@ -199,7 +225,7 @@ mod tests {
             r#"{{"format":1,"base_url":"https://a.example","history":[{}],"files":{{}}}}"#,
             paths.join(",")
         );
-        let why = DeployRecord::parse(text.as_bytes(), "https://a.example")
+        let why = DeployRecord::parse(text.as_bytes(), "https://a.example", MAX_RECORDED_FILES)
             .err()
             .unwrap();
         assert!(why.contains("more than a history holds (20000)"), "{why}");
@@ -208,12 +234,37 @@ mod tests {
     #[test]
     fn entries_a_host_file_or_purge_list_could_misread_are_dropped() {
         let text = r#"{"format":1,"base_url":"https://a.example","history":["api/ok.json","api/x\nhttps://victim.example/.json","../etc/passwd"],"files":{"api/ok.json":"00000000000000000000000000000001","api/x\nhttps://victim.example/everything":"00000000000000000000000000000002","a b":"00000000000000000000000000000003","../up":"00000000000000000000000000000004","fine.md":"not hex"}}"#;
-        let read = DeployRecord::parse(text.as_bytes(), "https://a.example").unwrap();
+        let read =
+            DeployRecord::parse(text.as_bytes(), "https://a.example", MAX_RECORDED_FILES).unwrap();
         assert_eq!(read.record.history, ["api/ok.json"]);
         assert_eq!(
             read.record.files.files.keys().collect::<Vec<_>>(),
             [DEPLOY_RECORD_PATH, "api/ok.json"]
         );
         assert_eq!(read.dropped, 6);
+    }
+
+    #[test]
+    fn a_record_listing_more_files_than_a_deploy_holds_is_refused_whole() {
+        let files: Vec<String> = (0..=3)
+            .map(|n| format!("\"api/t{n}.json\":\"{n:032x}\""))
+            .collect();
+        let text = format!(
+            r#"{{"format":1,"base_url":"https://a.example","history":[],"files":{{{}}}}}"#,
+            files.join(",")
+        );
+        let why = DeployRecord::parse(text.as_bytes(), "https://a.example", 3)
+            .err()
+            .unwrap();
+        assert!(why.contains("it lists 4 files"), "{why}");
+        assert!(why.contains("cloudflare_max_files"), "{why}");
+        let read = DeployRecord::parse(text.as_bytes(), "https://a.example", 4).unwrap();
+        assert_eq!(read.record.files.files.len(), 5);
+        let mut config = SiteConfig::defaults(camino::Utf8Path::new("/site"));
+        assert_eq!(record_file_bound(&config), 20_000);
+        config.hosting.cloudflare_max_files = 0;
+        assert_eq!(record_file_bound(&config), MAX_RECORDED_FILES);
+        config.hosting.cloudflare_max_files = 10_000_000;
+        assert_eq!(record_file_bound(&config), MAX_RECORDED_FILES);
     }
 }

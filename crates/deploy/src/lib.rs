@@ -38,7 +38,9 @@ pub mod site_files;
 mod site_paths;
 
 pub use after_publish::{AfterPublish, DeployError, add_deploy_record, install_pages_route};
-pub use deploy_record::{DEPLOY_RECORD_PATH, DeployRecord, MAX_DEPLOY_RECORD_BYTES, ReadRecord};
+pub use deploy_record::{
+    DEPLOY_RECORD_PATH, DeployRecord, MAX_DEPLOY_RECORD_BYTES, ReadRecord, record_file_bound,
+};
 pub use fingerprint::{BuildSettings, Probe};
 pub use history::{History, HistoryError, HistoryFile, MAX_HISTORY_ENTRIES};
 pub use last_build::{LAST_BUILD_FILE, LastBuild, state_dir};

@@ -6,7 +6,10 @@
 //! 1. the changed files that carry errors go back to their last good version (they stay
 //!    pending, and are retried with every batch);
 //! 2. if errors remain (a deleted series that posts still name, a duplicate id), every pending
-//!    change goes back, so the build stays at the last good state.
+//!    change goes back, so the build stays at the last good state. A walk's problem at a file
+//!    of step 1 (a link to a post that was renamed away) is that file's own, whatever version
+//!    of it the database holds: it is not such an error, and the rest of the batch (the
+//!    rename) goes through, blaming only the link, as a fresh build does.
 //!
 //! So the database never holds an error once the session has published, and whatever is
 //! published is a fresh build of some good state of the content. When the content is valid
@@ -371,8 +374,18 @@ impl Session {
             let rest: Vec<&ContentPath> =
                 attempt.keys().filter(|p| !held_back.contains(p)).collect();
             let remaining = self.diagnostics_after(still_structural, rest.into_iter());
+            // A walk's problem at a held-back path (a link whose target was renamed away) stays
+            // whatever version of the file the database holds: it is that file's own, carried
+            // by it, and must not take the batch's other changes back with it (nor blame them).
+            let walk = self.workspace.scan_problems();
+            let held_walk_problem = |d: &Diagnostic| {
+                held_back.iter().any(|path| path.as_str() == d.path) && walk.contains(d)
+            };
             // 2. Errors that no changed file carries: go back to the last good state entirely.
-            if remaining.iter().any(Diagnostic::is_error) {
+            if remaining
+                .iter()
+                .any(|d| d.is_error() && !held_walk_problem(d))
+            {
                 let rest: BTreeMap<ContentPath, FileContents> = previous
                     .into_iter()
                     .filter(|(path, _)| !held_back.contains(path))
