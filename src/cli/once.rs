@@ -311,7 +311,7 @@ pub fn plural(count: usize) -> &'static str {
 /// the site (another generator's layout: `src/content/blog/`, `_posts/`, `content/posts/`):
 /// an error naming what was seen, so such a site never publishes an empty API. A new site
 /// with no Markdown at all builds as before.
-fn layout_not_read(settings: &Settings, workspace: &Workspace) -> Option<Diagnostic> {
+pub fn layout_not_read(settings: &Settings, workspace: &Workspace) -> Option<Diagnostic> {
     let db = workspace.db();
     let read = workspace
         .site()
@@ -358,7 +358,7 @@ fn layout_not_read(settings: &Settings, workspace: &Workspace) -> Option<Diagnos
             ),
         )
         .help(
-            "content-api reads posts as blog/<lang>/YYYY-MM-DD_<slug>.md in content_dir (docs/content-format.md): set content_dir in watch.toml to the folder that holds blog/, add the posts' language to `languages`, or move the posts there; nothing was written",
+            "content-api reads posts as blog/<lang>/YYYY-MM-DD_<slug>.md in content_dir (docs/content-format.md): set content_dir in watch.toml to the folder that holds blog/, add the posts' language to `languages`, or move the posts there",
         ),
     )
 }

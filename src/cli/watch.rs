@@ -199,6 +199,12 @@ impl<'a> Daemon<'a> {
             }
         })?;
         session.use_lanes();
+        // A layout this tool does not read: said at once (a warning, since the author may be
+        // about to add posts; `build` and `check` stop on it).
+        if let Some(mut problem) = super::once::layout_not_read(settings, session.workspace()) {
+            problem.severity = crate::diag::Severity::Warning;
+            eprintln!("{}", problem.render(None, settings.color));
+        }
         match pages_functions::check(&config) {
             Ok(warnings) => warnings.iter().for_each(|w| tracing::warn!("{w}")),
             Err(err) => {
