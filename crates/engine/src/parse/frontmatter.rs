@@ -11,16 +11,23 @@ pub struct Split {
     pub body_start: usize,
 }
 
-/// Finds the front matter: a first line `---` (after an optional UTF-8 BOM), then everything up
-/// to the next line that is exactly `---`. Later `---` lines belong to the body.
+/// Finds the front matter: a first line `---` (after an optional UTF-8 BOM and any blank or
+/// whitespace-only lines, as Hugo, Jekyll and Astro allow), then everything up to the next line
+/// that is exactly `---`. Later `---` lines belong to the body.
 pub fn split(path: &str, text: &str) -> Result<Split, Diagnostic> {
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut lines = LineIter { text, pos: start };
-    let first = lines.next();
+    let mut first = lines.next();
+    while let Some((range, _)) = first.clone() {
+        if !text[range].trim().is_empty() {
+            break;
+        }
+        first = lines.next();
+    }
+    let open = first.clone().map_or(start..start, |(range, _)| range);
     if first.clone().map(|(range, _)| trim_eol(&text[range])) != Some("---") {
-        let end = first.map_or(start, |(range, _)| range.end);
         return Err(Diagnostic::error(path, "missing front matter")
-            .at(Location::in_text(text, start..end))
+            .at(Location::in_text(text, open))
             .label("expected the line `---` here")
             .help("start the file with a line `---`, the YAML fields, then another line `---`"));
     }
@@ -34,7 +41,7 @@ pub fn split(path: &str, text: &str) -> Result<Split, Diagnostic> {
         }
     }
     Err(Diagnostic::error(path, "front matter is not closed")
-        .at(Location::in_text(text, start..start + 3))
+        .at(Location::in_text(text, open.start..open.start + 3))
         .label("this `---` opens the front matter, but no line `---` closes it")
         .help("add a line `---` after the last front-matter field"))
 }
@@ -115,6 +122,27 @@ mod tests {
         let err = split("x.md", "# Just a heading\n").unwrap_err();
         assert_eq!(err.message, "missing front matter");
         assert!(err.help.unwrap().contains("---"));
+    }
+
+    #[test]
+    fn blank_lines_before_the_opening_line_are_skipped() {
+        let (yaml, body) = parts("\n  \n\t\r\n---\ntitle: a\n---\nbody\n");
+        assert_eq!(yaml, "title: a\n");
+        assert_eq!(body, "body\n");
+        let (yaml, _) = parts("\u{feff}\n---\ntitle: a\n---\n");
+        assert_eq!(yaml, "title: a\n");
+    }
+
+    #[test]
+    fn text_before_the_opening_line_is_still_missing_front_matter() {
+        let err = split("x.md", "\n\nhello\n---\ntitle: a\n---\n").unwrap_err();
+        assert_eq!(err.message, "missing front matter");
+        assert_eq!(err.location.unwrap().line, 3);
+        let err = split("x.md", "\n \n").unwrap_err();
+        assert_eq!(err.message, "missing front matter");
+        let err = split("x.md", "\n---\ntitle: a\n").unwrap_err();
+        assert_eq!(err.message, "front matter is not closed");
+        assert_eq!(err.location.unwrap().line, 2);
     }
 
     #[test]
