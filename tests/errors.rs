@@ -542,3 +542,46 @@ fn build_as_nobody(site: &Site, setpriv: &std::path::Path) -> common::Run {
         common::TIMEOUT,
     )
 }
+
+// 30. Front matter as Hugo, Jekyll and Astro write it: a blank line before the opening `---`,
+// and TOML between `+++` lines with a TOML date-time, both read like the usual YAML.
+#[test]
+fn leading_blank_lines_and_toml_front_matter_are_read() {
+    let site = Site::built();
+    site.write(EN_POST, format!("\n  \n{EN_POST_TEXT}"));
+    site.write(
+        ES_POST,
+        "+++\ntitle = \"Hola TOML\"\ndescription = \"Una entrada\"\npubDate = 2024-05-01T09:30:00-05:00\ntags = [\"rust\"]\nseries = \"intro\"\nseriesOrder = 1\n+++\n\nCuerpo.\n",
+    );
+    let run = site.build();
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    let en = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(en.contains("\"title\":\"Hello\""), "{en}");
+    let es = std::fs::read_to_string(site.out().join("api/posts-es.json")).unwrap();
+    assert!(es.contains("\"title\":\"Hola TOML\""), "{es}");
+    assert!(
+        es.contains("\"pubDate\":\"2024-05-01T14:30:00.000Z\""),
+        "{es}"
+    );
+}
+
+// 31. TOML front matter's errors: located at the value, with the fix written in TOML; a TOML
+// syntax error is the file's one error.
+#[test]
+fn toml_front_matter_errors_are_located() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    site.write(
+        EN_POST,
+        "+++\ntitle = \"Hello\"\ndescription = \"D\"\npubDate = 2024-05-01\nseries = \"intro\"\nseriesOrder = \"2\"\n+++\n",
+    );
+    site.write(ES_POST, "+++\ntitle = \"Hola\"\npubDate = \n+++\n");
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 2);
+    run.find("`seriesOrder` must be an integer")
+        .assert_at(EN_POST, Some((6, 15)))
+        .assert_help("seriesOrder = 2");
+    let syntax = run.find("front matter is not valid TOML");
+    assert_eq!(syntax.path.as_deref(), Some(ES_POST), "{}", syntax.text);
+}

@@ -1,19 +1,42 @@
-//! Splitting a content file into its YAML front matter and its body.
+//! Splitting a content file into its front matter (YAML between `---` lines, or TOML between
+//! `+++` lines) and its body.
 
 use crate::diag::{Diagnostic, Location};
+
+/// The language of a front matter, told by its fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Between `---` lines.
+    Yaml,
+    /// Between `+++` lines (Hugo, Zola).
+    Toml,
+}
+
+impl Format {
+    /// The line that opens and closes this front matter.
+    pub fn fence(self) -> &'static str {
+        match self {
+            Format::Yaml => "---",
+            Format::Toml => "+++",
+        }
+    }
+}
 
 /// Where the front matter and the body are in the file's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Split {
-    /// Byte range of the YAML between the two `---` lines.
+    /// Byte range of the front matter between the two fence lines.
     pub yaml: std::ops::Range<usize>,
+    /// YAML or TOML.
+    pub format: Format,
     /// Byte offset where the body starts (after the closing `---` line).
     pub body_start: usize,
 }
 
 /// Finds the front matter: a first line `---` (after an optional UTF-8 BOM and any blank or
 /// whitespace-only lines, as Hugo, Jekyll and Astro allow), then everything up to the next line
-/// that is exactly `---`. Later `---` lines belong to the body.
+/// that is exactly `---`. Later `---` lines belong to the body. A first line `+++` opens TOML
+/// front matter instead, closed by the next line `+++`.
 pub fn split(path: &str, text: &str) -> Result<Split, Diagnostic> {
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut lines = LineIter { text, pos: start };
@@ -25,25 +48,36 @@ pub fn split(path: &str, text: &str) -> Result<Split, Diagnostic> {
         first = lines.next();
     }
     let open = first.clone().map_or(start..start, |(range, _)| range);
-    if first.clone().map(|(range, _)| trim_eol(&text[range])) != Some("---") {
-        return Err(Diagnostic::error(path, "missing front matter")
-            .at(Location::in_text(text, open))
-            .label("expected the line `---` here")
-            .help("start the file with a line `---`, the YAML fields, then another line `---`"));
-    }
+    let format =
+        match first.clone().map(|(range, _)| trim_eol(&text[range])) {
+            Some("---") => Format::Yaml,
+            Some("+++") => Format::Toml,
+            _ => return Err(Diagnostic::error(path, "missing front matter")
+                .at(Location::in_text(text, open))
+                .label("expected the line `---` here")
+                .help(
+                    "start the file with a line `---`, the YAML fields, then another line `---`",
+                )),
+        };
+    let fence = format.fence();
     let yaml_start = first.map_or(start, |(_, next)| next);
     for (range, next) in lines {
-        if trim_eol(&text[range.clone()]) == "---" {
+        if trim_eol(&text[range.clone()]) == fence {
             return Ok(Split {
                 yaml: yaml_start..range.start,
+                format,
                 body_start: next,
             });
         }
     }
     Err(Diagnostic::error(path, "front matter is not closed")
         .at(Location::in_text(text, open.start..open.start + 3))
-        .label("this `---` opens the front matter, but no line `---` closes it")
-        .help("add a line `---` after the last front-matter field"))
+        .label(format!(
+            "this `{fence}` opens the front matter, but no line `{fence}` closes it"
+        ))
+        .help(format!(
+            "add a line `{fence}` after the last front-matter field"
+        )))
 }
 
 fn trim_eol(line: &str) -> &str {
@@ -143,6 +177,28 @@ mod tests {
         let err = split("x.md", "\n---\ntitle: a\n").unwrap_err();
         assert_eq!(err.message, "front matter is not closed");
         assert_eq!(err.location.unwrap().line, 2);
+    }
+
+    #[test]
+    fn plus_lines_open_toml_front_matter() {
+        let text = "\n+++\ntitle = \"a\"\n---\n+++\nbody\n+++\n";
+        let split = split("x.md", text).unwrap();
+        assert_eq!(split.format, Format::Toml);
+        assert_eq!(&text[split.yaml], "title = \"a\"\n---\n");
+        assert_eq!(&text[split.body_start..], "body\n+++\n");
+        assert_eq!(parts_format("---\na: 1\n---\n"), Format::Yaml);
+    }
+
+    fn parts_format(text: &str) -> Format {
+        split("x.md", text).unwrap().format
+    }
+
+    #[test]
+    fn unclosed_toml_names_its_own_fence() {
+        let err = split("x.md", "+++\ntitle = \"a\"\n---\n").unwrap_err();
+        assert_eq!(err.message, "front matter is not closed");
+        assert!(err.help.unwrap().contains("`+++`"));
+        assert!(split("x.md", "++++\na = 1\n++++\n").is_err());
     }
 
     #[test]
