@@ -585,3 +585,33 @@ fn toml_front_matter_errors_are_located() {
     let syntax = run.find("front matter is not valid TOML");
     assert_eq!(syntax.path.as_deref(), Some(ES_POST), "{}", syntax.text);
 }
+
+// 32. Dates as real sites write them: Astro's `July 8, 2022` is read; a day-first date is an
+// error at its line that lists the accepted forms.
+#[test]
+fn dates_as_sites_write_them() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let path = "blog/en/2022-07-08_astro.md";
+    site.write(
+        path,
+        "---\ntitle: \"Astro\"\ndescription: \"D\"\npubDate: '08/07/2022'\n---\n",
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("`pubDate` is not a valid date: `08/07/2022`")
+        .assert_at(path, Some((4, 10)))
+        .assert_help("Jul 08 2022")
+        .assert_help("2024-05-01T09:30-05:00");
+    site.write(
+        path,
+        "---\ntitle: \"Astro\"\ndescription: \"D\"\npubDate: 'July 8, 2022'\n---\n",
+    );
+    let run = site.build();
+    run.assert_success();
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(
+        posts.contains("\"pubDate\":\"2022-07-08T00:00:00.000Z\""),
+        "{posts}"
+    );
+}

@@ -13,7 +13,7 @@ use errors::integer_help;
 use super::frontmatter::{Format, Split};
 use super::yaml_error::explain;
 use crate::diag::{Diagnostic, Location};
-use crate::model::{SLUG_PATTERN, Timestamp, is_valid_slug};
+use crate::model::{DATE_FORMS, SLUG_PATTERN, Timestamp, is_valid_slug};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 use saphyr_parser::Parser;
 use std::sync::Arc;
@@ -231,10 +231,15 @@ impl<'a> FrontMatter<'a> {
                     let shown = s.to_string();
                     let at = self.location_of_node(node);
                     self.push(
-                        Diagnostic::error(self.path, format!("`{key}` is not a valid date: `{shown}`"))
-                            .at(at)
-                            .label("expected a date like 2024-05-01 or 2024-05-01T09:30:00Z")
-                            .help(format!("write `{key}` as YYYY-MM-DD, optionally followed by THH:MM:SS and Z or an offset such as -05:00")),
+                        Diagnostic::error(
+                            self.path,
+                            format!("`{key}` is not a valid date: `{shown}`"),
+                        )
+                        .at(at)
+                        .label("expected a date like 2024-05-01 or 2024-05-01T09:30:00Z")
+                        .help(format!(
+                            "write `{key}` in one of the accepted forms: {DATE_FORMS}"
+                        )),
                     );
                     None
                 }
