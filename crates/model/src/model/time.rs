@@ -104,10 +104,10 @@ fn normalized(text: &str) -> String {
         }
     }
     // `09:30Z`: without seconds, RFC 3339 wants them; `%z` reads no `Z`.
-    if let Some(stripped) = out.strip_suffix('Z') {
-        if stripped.len() == "2024-05-01T09:30".len() {
-            out = format!("{stripped}:00Z");
-        }
+    if let Some(stripped) = out.strip_suffix('Z')
+        && stripped.len() == "2024-05-01T09:30".len()
+    {
+        out = format!("{stripped}:00Z");
     }
     out
 }
