@@ -615,3 +615,37 @@ fn dates_as_sites_write_them() {
         "{posts}"
     );
 }
+
+// 33. Key aliases (`[front_matter.keys]`): a post written with `date` and `summary` builds
+// (and no unknown-key warning names them); a misspelt field name is a config error at its line.
+#[test]
+fn front_matter_key_aliases() {
+    let site = Site::built();
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "[front_matter.keys]\ndate = [\"pubDate\", \"date\"]\ndescription = [\"description\", \"summary\"]\n",
+    )
+    .unwrap();
+    site.write(
+        EN_POST,
+        "---\ntitle: \"Hello\"\nsummary: \"Aliased\"\ndate: 2024-05-01\ntags: [\"rust\"]\n---\n\nBody.\n",
+    );
+    let run = site.run(&["--once", "--config", "watch.toml", "--today", TODAY]);
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    assert!(!run.stderr.contains("`summary`"), "{}", run.stderr);
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(posts.contains("\"description\":\"Aliased\""), "{posts}");
+
+    let before = site.out_snapshot();
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "[front_matter.keys]\ndate = [\"date\"]\nsumary = [\"summary\"]\n",
+    )
+    .unwrap();
+    let run = site.run(&["--once", "--config", "watch.toml", "--today", TODAY]);
+    run.assert_code(2);
+    run.find("unknown field `sumary`")
+        .assert_at("watch.toml", Some((3, 1)));
+    common::assert_same(&before, &site.out_snapshot());
+}

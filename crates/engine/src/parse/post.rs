@@ -3,8 +3,9 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::{Parsed, check_image, dated_stem, frontmatter, text_or_failure};
+use crate::config::KeyAliases;
 use crate::content::{FileRole, classify};
-use crate::db::SourceFile;
+use crate::db::{Site, SourceFile};
 use crate::diag::Location;
 use crate::model::{Lang, PostMeta};
 use std::sync::Arc;
@@ -25,13 +26,20 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
         unreachable!("parse_post is only called on post files")
     };
     match text_or_failure(db, file) {
-        Ok(text) => parse_post_text(file.path(db).as_str(), lang, &stem, text),
+        Ok(text) => parse_post_text_with(file.path(db).as_str(), lang, &stem, text, post_keys(db)),
         Err(parsed) => ParsedPost {
             parsed,
             series_location: None,
             tags_location: None,
         },
     }
+}
+
+/// The keys a post's fields are read from (`[front_matter.keys]`) alone: other settings
+/// changing re-parses no post.
+#[salsa::tracked(returns(ref))]
+pub fn post_keys(db: &dyn salsa::Database) -> KeyAliases {
+    Site::get(db).config(db).front_matter.keys.clone()
 }
 
 /// The post without positions: what every index depends on. Equal across body-only edits.
@@ -65,6 +73,17 @@ pub const MAX_TAGS_PER_POST: usize = 64;
 
 /// Parses the text of the post at `path` (pure: tests and the watcher's pre-check call it).
 pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> ParsedPost {
+    parse_post_text_with(path, lang, stem, text, &KeyAliases::default())
+}
+
+/// [`parse_post_text`] with the site's keys for the fields (`[front_matter.keys]`).
+pub fn parse_post_text_with(
+    path: &str,
+    lang: Lang,
+    stem: &str,
+    text: &str,
+    keys: &KeyAliases,
+) -> ParsedPost {
     let split = match frontmatter::split(path, text) {
         Ok(split) => split,
         Err(diagnostic) => {
@@ -77,26 +96,29 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
     };
     let mut front = FrontMatter::parse(path, text, &split);
     let name = dated_stem(path, stem);
-    let title = front.required_string("title");
-    let description = front.required_string("description");
-    let pub_date = front.timestamp("pubDate", true);
+    let key = |field| keys.pick(field, |key| front.has(key));
+    let (title_key, description_key, date_key) = (key("title"), key("description"), key("date"));
+    let (tags_key, draft_key) = (key("tags"), key("draft"));
+    let title = front.required_string(title_key);
+    let description = front.required_string(description_key);
+    let pub_date = front.timestamp(date_key, true);
     // Counted as written, repeats included: a list of thousands of copies of one tag is refused
     // before each item is checked (and each repeat reported).
-    let listed = front.list_len("tags").unwrap_or(0);
+    let listed = front.list_len(tags_key).unwrap_or(0);
     let tags = if listed > MAX_TAGS_PER_POST {
         front.error_at(
-            "tags",
+            tags_key,
             format!("a post names at most {MAX_TAGS_PER_POST} tags; this one names {listed}"),
             "keep the tags a reader would look for: each tag's timeline lists the post with all of its tags, so the output grows with the square of a post's tags",
         );
         Vec::new()
     } else {
-        front.slug_list("tags")
+        front.slug_list(tags_key)
     };
     let hero_image = check_image(&mut front, "heroImage");
     let series = front.slug("series");
     let series_order = front.integer("seriesOrder");
-    let draft = front.boolean("draft").unwrap_or(false);
+    let draft = front.boolean(draft_key).unwrap_or(false);
     if series_order.is_some() && !front.has("series") {
         front.warn(
             "seriesOrder",
@@ -105,12 +127,12 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
         );
     }
     let series_location = front.has("series").then(|| front.location("series"));
-    let tags_location = front.has("tags").then(|| front.location("tags"));
+    let tags_location = front.has(tags_key).then(|| front.location(tags_key));
     let (slug, name_error) = match name {
         Ok((_, slug)) => (Some(slug), None),
         Err(diagnostic) => (None, Some(diagnostic)),
     };
-    let unknown_keys = unknown_keys(&front, POST_KEYS, |_| false);
+    let unknown_keys = unknown_keys(&front, POST_KEYS, |key| keys.is_key(key));
     let mut diagnostics = std::mem::take(&mut front.diagnostics);
     diagnostics.extend(name_error);
     let has_errors = diagnostics.iter().any(|d| d.is_error());
@@ -155,6 +177,72 @@ mod tests {
             "2024-05-01_hello",
             text,
         )
+    }
+
+    fn aliased() -> KeyAliases {
+        let mut keys = KeyAliases::default();
+        let list = |keys: &[&str]| keys.iter().map(|k| k.to_string()).collect();
+        assert!(keys.set("date", list(&["pubDate", "date", "publishDate"])));
+        assert!(keys.set("description", list(&["description", "summary"])));
+        keys
+    }
+
+    fn parse_with(text: &str, keys: &KeyAliases) -> ParsedPost {
+        parse_post_text_with(
+            "blog/en/2024-05-01_hello.md",
+            Lang::EN,
+            "2024-05-01_hello",
+            text,
+            keys,
+        )
+    }
+
+    #[test]
+    fn aliased_keys_are_read_the_first_present_winning_and_are_known_keys() {
+        let text =
+            "---\ntitle: Hello\nsummary: s\npublishDate: 2024-05-02\ndate: 2024-05-03\n---\n";
+        let parsed = parse_with(text, &aliased());
+        assert!(
+            parsed.parsed.diagnostics.is_empty(),
+            "{:?}",
+            parsed.parsed.diagnostics
+        );
+        assert!(parsed.parsed.unknown_keys.is_empty());
+        let post = parsed.parsed.value.unwrap();
+        assert_eq!(&*post.description, "s");
+        assert_eq!(post.pub_date.to_string(), "2024-05-03T00:00:00.000Z");
+        // Without the aliases, the same file misses its fields and has unknown keys.
+        let plain = parse(text);
+        assert!(plain.parsed.value.is_none());
+        let keys: Vec<_> = plain
+            .parsed
+            .unknown_keys
+            .iter()
+            .map(|k| k.key.as_str())
+            .collect();
+        assert_eq!(keys, ["summary", "publishDate", "date"]);
+    }
+
+    #[test]
+    fn a_missing_aliased_field_names_its_first_key_and_a_bad_alias_value_is_located() {
+        let parsed = parse_with("---\ntitle: Hello\ndescription: d\n---\n", &aliased());
+        let messages: Vec<_> = parsed
+            .parsed
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(messages, ["missing required field `pubDate`"]);
+        let parsed = parse_with(
+            "---\ntitle: Hello\ndescription: d\npublishDate: someday\n---\n",
+            &aliased(),
+        );
+        let error = &parsed.parsed.diagnostics[0];
+        assert_eq!(
+            error.message,
+            "`publishDate` is not a valid date: `someday`"
+        );
+        assert_eq!(error.location.as_ref().unwrap().line, 4);
     }
 
     #[test]
