@@ -649,3 +649,56 @@ fn front_matter_key_aliases() {
         .assert_at("watch.toml", Some((3, 1)));
     common::assert_same(&before, &site.out_snapshot());
 }
+
+// 34. `description_from_body`: posts without a description get their first paragraph, and
+// the build says so in one note, not one warning per post. Without it, a missing description
+// stays an error.
+#[test]
+fn description_from_body_is_one_note() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let bare = "---\ntitle: \"Hello\"\npubDate: 2024-05-01\ntags: [\"rust\"]\n---\n\n# Hi\n\nThe **first** paragraph, with a [link](https://example.com).\n\nMore.\n";
+    site.write(EN_POST, bare);
+    site.write(ES_POST, bare.replace("Hello", "Hola"));
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 2);
+    assert!(
+        run.errors()
+            .iter()
+            .all(|e| e.message == "missing required field `description`"),
+        "{}",
+        run.stderr
+    );
+
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "[front_matter]\ndescription_from_body = true\n",
+    )
+    .unwrap();
+    let run = site.run(&["--once", "--config", "watch.toml", "--today", TODAY]);
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("no description").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("2 posts have no description"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.warnings()
+            .iter()
+            .any(|w| w.message.contains("description")),
+        "{}",
+        run.stderr
+    );
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(
+        posts.contains("\"description\":\"The first paragraph, with a link.\""),
+        "{posts}"
+    );
+}

@@ -289,8 +289,11 @@ pub fn load_and_check(
     if errors > 0 {
         return Err(Failure::ContentErrors(errors));
     }
-    let clean =
-        diagnostics.is_empty() && history.warnings.is_empty() && hosting_warnings.is_empty();
+    let clean = diagnostics
+        .iter()
+        .all(|d| d.severity == crate::diag::Severity::Note)
+        && history.warnings.is_empty()
+        && hosting_warnings.is_empty();
     Ok(Checked {
         workspace,
         file_count,

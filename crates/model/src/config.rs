@@ -56,6 +56,9 @@ pub struct FrontMatterRules {
     pub site_keys: Vec<String>,
     /// Which keys a post's fields are read from (`[front_matter.keys]`).
     pub keys: KeyAliases,
+    /// Whether a post without a description gets its body's first paragraph as plain text
+    /// (`description_from_body`, default false: a missing description is an error).
+    pub description_from_body: bool,
     /// Whether what is only suspicious (a key content-api does not know, a tag one keystroke
     /// from a known one) fails the build: set by `build` and `check` where `CI` is set, so a
     /// deploy never publishes a typo. Not a `watch.toml` key.

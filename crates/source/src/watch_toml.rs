@@ -115,6 +115,8 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
         .collect::<Result<_, _>>()
         .map_err(|why| ("take_over".to_string(), why))?;
     config.front_matter.site_keys = file.front_matter.site_keys;
+    config.front_matter.description_from_body =
+        file.front_matter.description_from_body.unwrap_or(false);
     let keys = file.front_matter.keys;
     for (field, list) in [
         ("title", keys.title),
@@ -191,6 +193,7 @@ struct FrontMatterSection {
     site_keys: Vec<String>,
     #[serde(default)]
     keys: KeysSection,
+    description_from_body: Option<bool>,
 }
 
 /// `[front_matter.keys]`: one optional list per field of `KEY_FIELDS` (an unknown field name is
@@ -379,6 +382,12 @@ mod tests {
         assert_eq!(keys.pick("date", |_| false), "pubDate");
         assert!(keys.is_key("summary") && !keys.is_key("excerpt"));
         assert_eq!(keys.of("title"), ["title"]);
+        assert!(!config.front_matter.description_from_body);
+        let text = "[front_matter]\ndescription_from_body = true\n";
+        let config = parse("watch.toml", text, Utf8Path::new("site")).unwrap();
+        assert!(config.front_matter.description_from_body);
+        let text = "[front_matter]\ndescription_from_body = \"yes\"\n";
+        assert!(parse("watch.toml", text, Utf8Path::new("site")).is_err());
     }
 
     #[test]

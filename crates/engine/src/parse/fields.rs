@@ -238,7 +238,7 @@ impl<'a> FrontMatter<'a> {
                         .at(at)
                         .label("expected a date like 2024-05-01 or 2024-05-01T09:30:00Z")
                         .help(format!(
-                            "write `{key}` in one of the accepted forms: {DATE_FORMS}"
+                            "write `{key}` as YYYY-MM-DD or in one of the accepted forms: {DATE_FORMS}"
                         )),
                     );
                     None

@@ -2,6 +2,7 @@
 
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
+use super::summary;
 use super::{Parsed, check_image, dated_stem, frontmatter, text_or_failure};
 use crate::config::KeyAliases;
 use crate::content::{FileRole, classify};
@@ -18,6 +19,9 @@ pub struct ParsedPost {
     pub series_location: Option<Location>,
     /// Where `tags` is, for the checks that need the taxonomy.
     pub tags_location: Option<Location>,
+    /// The description is the body's first paragraph (`description_from_body`): the build
+    /// says so once for the site.
+    pub description_from_body: bool,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -26,20 +30,35 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
         unreachable!("parse_post is only called on post files")
     };
     match text_or_failure(db, file) {
-        Ok(text) => parse_post_text_with(file.path(db).as_str(), lang, &stem, text, post_keys(db)),
+        Ok(text) => {
+            parse_post_text_with(file.path(db).as_str(), lang, &stem, text, post_reading(db))
+        }
         Err(parsed) => ParsedPost {
             parsed,
             series_location: None,
             tags_location: None,
+            description_from_body: false,
         },
     }
 }
 
-/// The keys a post's fields are read from (`[front_matter.keys]`) alone: other settings
-/// changing re-parses no post.
+/// The settings that change how a post is read, alone: other settings changing re-parses no
+/// post.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PostReading {
+    /// The keys a post's fields are read from (`[front_matter.keys]`).
+    pub keys: KeyAliases,
+    /// A post without a description gets its body's first paragraph (`description_from_body`).
+    pub description_from_body: bool,
+}
+
 #[salsa::tracked(returns(ref))]
-pub fn post_keys(db: &dyn salsa::Database) -> KeyAliases {
-    Site::get(db).config(db).front_matter.keys.clone()
+pub fn post_reading(db: &dyn salsa::Database) -> PostReading {
+    let rules = &Site::get(db).config(db).front_matter;
+    PostReading {
+        keys: rules.keys.clone(),
+        description_from_body: rules.description_from_body,
+    }
 }
 
 /// The post without positions: what every index depends on. Equal across body-only edits.
@@ -73,7 +92,7 @@ pub const MAX_TAGS_PER_POST: usize = 64;
 
 /// Parses the text of the post at `path` (pure: tests and the watcher's pre-check call it).
 pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> ParsedPost {
-    parse_post_text_with(path, lang, stem, text, &KeyAliases::default())
+    parse_post_text_with(path, lang, stem, text, &PostReading::default())
 }
 
 /// [`parse_post_text`] with the site's keys for the fields (`[front_matter.keys]`).
@@ -82,8 +101,9 @@ pub fn parse_post_text_with(
     lang: Lang,
     stem: &str,
     text: &str,
-    keys: &KeyAliases,
+    reading: &PostReading,
 ) -> ParsedPost {
+    let keys = &reading.keys;
     let split = match frontmatter::split(path, text) {
         Ok(split) => split,
         Err(diagnostic) => {
@@ -91,6 +111,7 @@ pub fn parse_post_text_with(
                 parsed: Parsed::failed(diagnostic),
                 series_location: None,
                 tags_location: None,
+                description_from_body: false,
             };
         }
     };
@@ -100,7 +121,14 @@ pub fn parse_post_text_with(
     let (title_key, description_key, date_key) = (key("title"), key("description"), key("date"));
     let (tags_key, draft_key) = (key("tags"), key("draft"));
     let title = front.required_string(title_key);
-    let description = front.required_string(description_key);
+    let from_body = (reading.description_from_body && !front.has(description_key))
+        .then(|| summary::from_body(&text[split.body_start..]))
+        .flatten();
+    let description_from_body = from_body.is_some();
+    let description = match from_body {
+        Some(description) => Some(description),
+        None => front.required_string(description_key),
+    };
     let pub_date = front.timestamp(date_key, true);
     // Counted as written, repeats included: a list of thousands of copies of one tag is refused
     // before each item is checked (and each repeat reported).
@@ -163,6 +191,7 @@ pub fn parse_post_text_with(
         },
         series_location,
         tags_location,
+        description_from_body,
     }
 }
 
@@ -179,15 +208,18 @@ mod tests {
         )
     }
 
-    fn aliased() -> KeyAliases {
+    fn aliased() -> PostReading {
         let mut keys = KeyAliases::default();
         let list = |keys: &[&str]| keys.iter().map(|k| k.to_string()).collect();
         assert!(keys.set("date", list(&["pubDate", "date", "publishDate"])));
         assert!(keys.set("description", list(&["description", "summary"])));
-        keys
+        PostReading {
+            keys,
+            description_from_body: false,
+        }
     }
 
-    fn parse_with(text: &str, keys: &KeyAliases) -> ParsedPost {
+    fn parse_with(text: &str, keys: &PostReading) -> ParsedPost {
         parse_post_text_with(
             "blog/en/2024-05-01_hello.md",
             Lang::EN,
@@ -243,6 +275,46 @@ mod tests {
             "`publishDate` is not a valid date: `someday`"
         );
         assert_eq!(error.location.as_ref().unwrap().line, 4);
+    }
+
+    #[test]
+    fn a_missing_description_comes_from_the_body_only_when_the_site_says_so() {
+        let text = "---\ntitle: Hello\npubDate: 2024-05-01\n---\n\n# Hi\n\nThe *first* [paragraph](x).\n\nMore.\n";
+        let plain = parse(text);
+        assert!(plain.parsed.value.is_none());
+        assert!(!plain.description_from_body);
+        let reading = PostReading {
+            description_from_body: true,
+            ..PostReading::default()
+        };
+        let parsed = parse_with(text, &reading);
+        assert!(parsed.description_from_body);
+        let post = parsed.parsed.value.unwrap();
+        assert_eq!(&*post.description, "The first paragraph.");
+        // A description written, even empty, is the author's: no substitute.
+        let written = parse_with(
+            &text.replace("pubDate", "description: mine\npubDate"),
+            &reading,
+        );
+        assert!(!written.description_from_body);
+        assert_eq!(&*written.parsed.value.unwrap().description, "mine");
+        let empty = parse_with(
+            &text.replace("pubDate", "description: \"\"\npubDate"),
+            &reading,
+        );
+        assert!(empty.parsed.value.is_none());
+        // No paragraph to take: still the missing-field error.
+        let bodiless = parse_with(
+            "---\ntitle: Hello\npubDate: 2024-05-01\n---\n# Hi\n",
+            &reading,
+        );
+        let messages: Vec<_> = bodiless
+            .parsed
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(messages, ["missing required field `description`"]);
     }
 
     #[test]
