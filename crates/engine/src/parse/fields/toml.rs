@@ -39,7 +39,7 @@ pub(super) fn entries(toml: &str) -> Result<Vec<Entry<'_>>, SyntaxError> {
             let name = match key.into_inner() {
                 Cow::Borrowed(name) => name,
                 // An escaped key is looked up by its source text, as with YAML.
-                Cow::Owned(_) => &toml[span.clone()],
+                Cow::Owned(_) => toml.get(span.clone()).unwrap_or_default(),
             };
             let key_node = MarkedYaml {
                 data: YamlData::Value(Scalar::String(Cow::Borrowed(name))),
