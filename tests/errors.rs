@@ -576,3 +576,163 @@ fn build_as_nobody(site: &Site, setpriv: &std::path::Path) -> common::Run {
         common::TIMEOUT,
     )
 }
+
+// 30. Front matter as Hugo, Jekyll and Astro write it: a blank line before the opening `---`,
+// and TOML between `+++` lines with a TOML date-time, both read like the usual YAML.
+#[test]
+fn leading_blank_lines_and_toml_front_matter_are_read() {
+    let site = Site::built();
+    site.write(EN_POST, format!("\n  \n{EN_POST_TEXT}"));
+    site.write(
+        ES_POST,
+        "+++\ntitle = \"Hola TOML\"\ndescription = \"Una entrada\"\npubDate = 2024-05-01T09:30:00-05:00\ntags = [\"rust\"]\nseries = \"intro\"\nseriesOrder = 1\n+++\n\nCuerpo.\n",
+    );
+    let run = site.build();
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    let en = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(en.contains("\"title\":\"Hello\""), "{en}");
+    let es = std::fs::read_to_string(site.out().join("api/posts-es.json")).unwrap();
+    assert!(es.contains("\"title\":\"Hola TOML\""), "{es}");
+    assert!(
+        es.contains("\"pubDate\":\"2024-05-01T14:30:00.000Z\""),
+        "{es}"
+    );
+}
+
+// 31. TOML front matter's errors: located at the value, with the fix written in TOML; a TOML
+// syntax error is the file's one error.
+#[test]
+fn toml_front_matter_errors_are_located() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    site.write(
+        EN_POST,
+        "+++\ntitle = \"Hello\"\ndescription = \"D\"\npubDate = 2024-05-01\nseries = \"intro\"\nseriesOrder = \"2\"\n+++\n",
+    );
+    site.write(ES_POST, "+++\ntitle = \"Hola\"\npubDate = \n+++\n");
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 2);
+    run.find("`seriesOrder` must be an integer")
+        .assert_at(EN_POST, Some((6, 15)))
+        .assert_help("seriesOrder = 2");
+    let syntax = run.find("front matter is not valid TOML");
+    assert_eq!(syntax.path.as_deref(), Some(ES_POST), "{}", syntax.text);
+}
+
+// 32. Dates as real sites write them: Astro's `July 8, 2022` is read; a day-first date is an
+// error at its line that lists the accepted forms.
+#[test]
+fn dates_as_sites_write_them() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let path = "blog/en/2022-07-08_astro.md";
+    site.write(
+        path,
+        "---\ntitle: \"Astro\"\ndescription: \"D\"\npubDate: '08/07/2022'\n---\n",
+    );
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 1);
+    run.find("`pubDate` is not a valid date: `08/07/2022`")
+        .assert_at(path, Some((4, 10)))
+        .assert_help("Jul 08 2022")
+        .assert_help("2024-05-01T09:30-05:00");
+    site.write(
+        path,
+        "---\ntitle: \"Astro\"\ndescription: \"D\"\npubDate: 'July 8, 2022'\n---\n",
+    );
+    let run = site.build();
+    run.assert_success();
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(
+        posts.contains("\"pubDate\":\"2022-07-08T00:00:00.000Z\""),
+        "{posts}"
+    );
+}
+
+// 33. Key aliases (`[front_matter.keys]`): a post written with `date` and `summary` builds
+// (and no unknown-key warning names them); a misspelt field name is a config error at its line.
+#[test]
+fn front_matter_key_aliases() {
+    let site = Site::built();
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "[front_matter.keys]\ndate = [\"pubDate\", \"date\"]\ndescription = [\"description\", \"summary\"]\n",
+    )
+    .unwrap();
+    site.write(
+        EN_POST,
+        "---\ntitle: \"Hello\"\nsummary: \"Aliased\"\ndate: 2024-05-01\ntags: [\"rust\"]\n---\n\nBody.\n",
+    );
+    let run = site.run(&["--once", "--config", "watch.toml", "--today", TODAY]);
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    assert!(!run.stderr.contains("`summary`"), "{}", run.stderr);
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(posts.contains("\"description\":\"Aliased\""), "{posts}");
+
+    let before = site.out_snapshot();
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "[front_matter.keys]\ndate = [\"date\"]\nsumary = [\"summary\"]\n",
+    )
+    .unwrap();
+    let run = site.run(&["--once", "--config", "watch.toml", "--today", TODAY]);
+    run.assert_code(2);
+    run.find("unknown field `sumary`")
+        .assert_at("watch.toml", Some((3, 1)));
+    common::assert_same(&before, &site.out_snapshot());
+}
+
+// 34. `description_from_body`: posts without a description get their first paragraph, and
+// the build says so in one note, not one warning per post. Without it, a missing description
+// stays an error.
+#[test]
+fn description_from_body_is_one_note() {
+    let site = Site::built();
+    let before = site.out_snapshot();
+    let bare = "---\ntitle: \"Hello\"\npubDate: 2024-05-01\ntags: [\"rust\"]\n---\n\n# Hi\n\nThe **first** paragraph, with a [link](https://example.com).\n\nMore.\n";
+    site.write(EN_POST, bare);
+    site.write(ES_POST, bare.replace("Hello", "Hola"));
+    let run = site.build();
+    assert_rejected(&site, &before, &run, 2);
+    assert!(
+        run.errors()
+            .iter()
+            .all(|e| e.message == "missing required field `description`"),
+        "{}",
+        run.stderr
+    );
+
+    std::fs::write(
+        site.root().join("watch.toml"),
+        "[front_matter]\ndescription_from_body = true\n",
+    )
+    .unwrap();
+    let run = site.run(&["--once", "--config", "watch.toml", "--today", TODAY]);
+    run.assert_success();
+    assert!(run.errors().is_empty(), "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("no description").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("2 posts have no description"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.warnings()
+            .iter()
+            .any(|w| w.message.contains("description")),
+        "{}",
+        run.stderr
+    );
+    let posts = std::fs::read_to_string(site.out().join("api/posts-en.json")).unwrap();
+    assert!(
+        posts.contains("\"description\":\"The first paragraph, with a link.\""),
+        "{posts}"
+    );
+}

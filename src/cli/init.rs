@@ -86,6 +86,16 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # Front-matter keys the site's own pages read. Any other key content-api does not know is
 # reported (an error under CI), and one a keystroke from a known key is always an error.
 # site_keys = ["layout"]
+# A post without a description gets its first paragraph (one note says so).
+# description_from_body = false
+
+[front_matter.keys]
+# The keys a post's fields are read from; in each file the first present wins.
+# title = ["title"]
+# description = ["description"]          # for example ["description", "summary", "excerpt"]
+# date = ["pubDate"]                      # for example ["pubDate", "date", "publishDate", "pubDatetime"]
+# tags = ["tags"]
+# draft = ["draft"]
 "#;
 
 const TAG: &str = r#"---

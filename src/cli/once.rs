@@ -293,8 +293,11 @@ pub fn load_and_check(
         eprintln!("{}", problem.render(None, settings.color));
         return Err(Failure::Usage);
     }
-    let clean =
-        diagnostics.is_empty() && history.warnings.is_empty() && hosting_warnings.is_empty();
+    let clean = diagnostics
+        .iter()
+        .all(|d| d.severity == crate::diag::Severity::Note)
+        && history.warnings.is_empty()
+        && hosting_warnings.is_empty();
     Ok(Checked {
         workspace,
         file_count,

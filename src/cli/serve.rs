@@ -278,6 +278,7 @@ fn diagnostics_of(session: &Session) -> Vec<DiagnosticView> {
             severity: match d.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
+                Severity::Note => "note",
             },
             path: d.path.clone(),
             line: d.location.as_ref().map(|l| l.line),

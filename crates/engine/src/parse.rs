@@ -10,6 +10,7 @@ pub mod body;
 pub mod fields;
 pub mod frontmatter;
 pub mod keys;
+pub mod summary;
 
 mod deck;
 mod post;

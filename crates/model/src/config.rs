@@ -54,6 +54,11 @@ pub struct SiteConfig {
 pub struct FrontMatterRules {
     /// Keys the site's own pages read (`site_keys`): accepted without a word, in every file.
     pub site_keys: Vec<String>,
+    /// Which keys a post's fields are read from (`[front_matter.keys]`).
+    pub keys: KeyAliases,
+    /// Whether a post without a description gets its body's first paragraph as plain text
+    /// (`description_from_body`, default false: a missing description is an error).
+    pub description_from_body: bool,
     /// Whether what is only suspicious (a key content-api does not know, a tag one keystroke
     /// from a known one) fails the build: set by `build` and `check` where `CI` is set, so a
     /// deploy never publishes a typo. Not a `watch.toml` key.
@@ -64,6 +69,72 @@ impl FrontMatterRules {
     /// Whether the site says `key` is its own.
     pub fn is_site_key(&self, key: &str) -> bool {
         self.site_keys.iter().any(|own| own == key)
+    }
+}
+
+/// The post fields whose keys a site may name (`[front_matter.keys]`), and each one's default.
+pub const KEY_FIELDS: &[(&str, &str)] = &[
+    ("title", "title"),
+    ("description", "description"),
+    ("date", "pubDate"),
+    ("tags", "tags"),
+    ("draft", "draft"),
+];
+
+/// Which front-matter keys a post's fields are read from (`[front_matter.keys]`): for each
+/// field of [`KEY_FIELDS`], its keys in order, the first one present in a file winning. The
+/// default is each field's one key of the content format (`date` is `pubDate`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KeyAliases {
+    /// One list per field of [`KEY_FIELDS`], in its order; never empty.
+    keys: Vec<Vec<String>>,
+}
+
+impl Default for KeyAliases {
+    fn default() -> Self {
+        KeyAliases {
+            keys: KEY_FIELDS
+                .iter()
+                .map(|(_, key)| vec![(*key).to_string()])
+                .collect(),
+        }
+    }
+}
+
+impl KeyAliases {
+    /// Sets the keys of `field` (a name of [`KEY_FIELDS`]); `false` when there is no such
+    /// field or `keys` is empty, and nothing changes.
+    pub fn set(&mut self, field: &str, keys: Vec<String>) -> bool {
+        match KEY_FIELDS.iter().position(|(name, _)| *name == field) {
+            Some(i) if !keys.is_empty() => {
+                self.keys[i] = keys;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The keys of `field`, in order (empty for a name not in [`KEY_FIELDS`]).
+    pub fn of(&self, field: &str) -> &[String] {
+        KEY_FIELDS
+            .iter()
+            .position(|(name, _)| *name == field)
+            .map_or(&[], |i| &self.keys[i])
+    }
+
+    /// The key `field` is read from in a file: the first of its keys the file has (`has`),
+    /// else the first of its keys (what a "missing field" error names).
+    pub fn pick<'a>(&'a self, field: &'a str, has: impl Fn(&str) -> bool) -> &'a str {
+        let keys = self.of(field);
+        keys.iter()
+            .find(|key| has(key))
+            .or(keys.first())
+            .map_or(field, String::as_str)
+    }
+
+    /// Whether `key` is one of any field's keys.
+    pub fn is_key(&self, key: &str) -> bool {
+        self.keys.iter().flatten().any(|own| own == key)
     }
 }
 

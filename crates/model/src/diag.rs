@@ -12,6 +12,8 @@ use std::ops::Range;
 pub enum Severity {
     Error,
     Warning,
+    /// What the build did for the site, said once (never a failure, `CI` included).
+    Note,
 }
 
 /// A position in a file: 1-based line and column (columns count characters), plus the byte
@@ -81,6 +83,13 @@ impl Diagnostic {
         }
     }
 
+    pub fn note(path: impl Into<String>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(path, message)
+        }
+    }
+
     pub fn at(mut self, location: Location) -> Diagnostic {
         self.location = Some(Box::new(location));
         self
@@ -106,6 +115,7 @@ impl Diagnostic {
         let level = match self.severity {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
+            Severity::Note => Level::NOTE,
         };
         let title = level.primary_title(self.message.as_str());
         let group = match (&self.location, source) {
@@ -164,6 +174,7 @@ impl fmt::Display for Diagnostic {
         let level = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         };
         write!(f, "{level}: {}: {}", self.display_path(), self.message)?;
         if let Some(help) = &self.help {

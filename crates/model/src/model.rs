@@ -9,7 +9,7 @@ mod time;
 
 pub use lang::{Lang, Languages};
 pub use slug::{SLUG_PATTERN, ascii_name, is_valid_slug, slugify};
-pub use time::Timestamp;
+pub use time::{DATE_FORMS, Timestamp};
 
 use std::sync::Arc;
 

@@ -115,6 +115,27 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
         .collect::<Result<_, _>>()
         .map_err(|why| ("take_over".to_string(), why))?;
     config.front_matter.site_keys = file.front_matter.site_keys;
+    config.front_matter.description_from_body =
+        file.front_matter.description_from_body.unwrap_or(false);
+    let keys = file.front_matter.keys;
+    for (field, list) in [
+        ("title", keys.title),
+        ("description", keys.description),
+        ("date", keys.date),
+        ("tags", keys.tags),
+        ("draft", keys.draft),
+    ] {
+        let Some(list) = list else { continue };
+        if list.iter().any(|key| key.trim().is_empty())
+            || !config.front_matter.keys.set(field, list)
+        {
+            return Err((
+                field.to_string(),
+                "list at least one key, none of them empty: the first present in a file wins"
+                    .into(),
+            ));
+        }
+    }
     Ok(config)
 }
 
@@ -170,6 +191,21 @@ struct FileConfig {
 struct FrontMatterSection {
     #[serde(default)]
     site_keys: Vec<String>,
+    #[serde(default)]
+    keys: KeysSection,
+    description_from_body: Option<bool>,
+}
+
+/// `[front_matter.keys]`: one optional list per field of `KEY_FIELDS` (an unknown field name is
+/// an error at its line, from `deny_unknown_fields`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeysSection {
+    title: Option<Vec<String>>,
+    description: Option<Vec<String>>,
+    date: Option<Vec<String>>,
+    tags: Option<Vec<String>>,
+    draft: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -329,6 +365,45 @@ fn is_semver(version: &str) -> bool {
 mod tests {
     use super::*;
     use crate::config::DEFAULT_BASE_URL;
+
+    #[test]
+    fn front_matter_keys_default_to_the_formats_and_may_be_aliased() {
+        let config = parse("watch.toml", "", Utf8Path::new("site")).unwrap();
+        let keys = &config.front_matter.keys;
+        assert_eq!(keys.of("date"), ["pubDate"]);
+        assert_eq!(keys.pick("description", |_| false), "description");
+        let text = "[front_matter.keys]\ndate = [\"pubDate\", \"date\", \"publishDate\"]\ndescription = [\"description\", \"summary\"]\n";
+        let config = parse("watch.toml", text, Utf8Path::new("site")).unwrap();
+        let keys = &config.front_matter.keys;
+        assert_eq!(
+            keys.pick("date", |k| k == "publishDate" || k == "date"),
+            "date"
+        );
+        assert_eq!(keys.pick("date", |_| false), "pubDate");
+        assert!(keys.is_key("summary") && !keys.is_key("excerpt"));
+        assert_eq!(keys.of("title"), ["title"]);
+        assert!(!config.front_matter.description_from_body);
+        let text = "[front_matter]\ndescription_from_body = true\n";
+        let config = parse("watch.toml", text, Utf8Path::new("site")).unwrap();
+        assert!(config.front_matter.description_from_body);
+        let text = "[front_matter]\ndescription_from_body = \"yes\"\n";
+        assert!(parse("watch.toml", text, Utf8Path::new("site")).is_err());
+    }
+
+    #[test]
+    fn unknown_or_empty_front_matter_key_lists_are_errors_at_their_line() {
+        let text = "[front_matter]\nsite_keys = []\n\n[front_matter.keys]\ndate = [\"date\"]\nsumary = [\"x\"]\n";
+        let err = parse("watch.toml", text, Utf8Path::new("site")).unwrap_err();
+        assert!(err.message.contains("sumary"), "{}", err.message);
+        assert_eq!(err.location.unwrap().line, 6);
+        let text = "[front_matter.keys]\ndraft = []\n";
+        let err = parse("watch.toml", text, Utf8Path::new("site")).unwrap_err();
+        assert_eq!(
+            err.message,
+            "invalid `draft`: list at least one key, none of them empty: the first present in a file wins"
+        );
+        assert_eq!(err.location.unwrap().line, 2);
+    }
 
     #[test]
     fn an_empty_file_gives_the_documented_defaults() {

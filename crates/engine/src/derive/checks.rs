@@ -40,6 +40,7 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
         out.extend(parse_skill(db, file).diagnostics.iter().cloned());
     }
     out.extend(unknown_key_reports(db).iter().cloned());
+    out.extend(description_from_body_note(db).iter().cloned());
     out.sort_by(|a, b| {
         let position = |d: &Diagnostic| d.location.as_ref().map(|l| (l.line, l.column));
         a.path
@@ -266,4 +267,32 @@ fn duplicate_slugs(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> 
         }
     }
     out
+}
+
+/// The one note of a site whose posts without a description get their first paragraph
+/// (`description_from_body`): how many, at the first of them. Not a warning per post: the site
+/// chose it.
+#[salsa::tracked(returns(ref))]
+fn description_from_body_note(db: &dyn salsa::Database) -> Option<Diagnostic> {
+    let site = Site::get(db);
+    let mut paths: Vec<&str> = Vec::new();
+    for &tree in site.trees(db).iter() {
+        for &file in tree.posts(db).iter() {
+            if parse_post(db, file).description_from_body {
+                paths.push(file.path(db).as_str());
+            }
+        }
+    }
+    let first = paths.iter().min()?;
+    let count = paths.len();
+    let posts = if count == 1 { "post has" } else { "posts have" };
+    Some(
+        Diagnostic::note(
+            *first,
+            format!(
+                "{count} {posts} no description: each uses its first paragraph (description_from_body in watch.toml)"
+            ),
+        )
+        .help("write a `description` in a post's front matter to choose its own"),
+    )
 }

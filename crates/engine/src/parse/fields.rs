@@ -6,13 +6,14 @@
 //! parser can read every field and report all problems of a file at once.
 
 mod errors;
+mod toml;
 
 use errors::integer_help;
 
-use super::frontmatter::Split;
+use super::frontmatter::{Format, Split};
 use super::yaml_error::explain;
 use crate::diag::{Diagnostic, Location};
-use crate::model::{SLUG_PATTERN, Timestamp, is_valid_slug};
+use crate::model::{DATE_FORMS, SLUG_PATTERN, Timestamp, is_valid_slug};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 use saphyr_parser::Parser;
 use std::sync::Arc;
@@ -26,6 +27,8 @@ pub struct FrontMatter<'a> {
     /// saphyr positions count characters; in ASCII text they are byte offsets already.
     yaml_is_ascii: bool,
     entries: Vec<(&'a str, MarkedYaml<'a>, MarkedYaml<'a>)>,
+    /// YAML or TOML: what the helps write (`key: value` or `key = value`).
+    format: Format,
     /// The YAML has a syntax error: that one error is the file's only diagnostic, since every
     /// field check after it would be noise ("missing" fields that are there).
     syntax_error: bool,
@@ -45,9 +48,28 @@ impl<'a> FrontMatter<'a> {
             yaml_offset: split.yaml.start,
             yaml_is_ascii: yaml.is_ascii(),
             entries: Vec::new(),
+            format: split.format,
             syntax_error: false,
             diagnostics: Vec::new(),
         };
+        if split.format == Format::Toml {
+            match toml::entries(yaml) {
+                Ok(entries) => front.entries = entries,
+                Err(err) => {
+                    let start = split.yaml.start + err.bytes.start.min(yaml.len());
+                    let end = split.yaml.start + err.bytes.end.min(yaml.len());
+                    let first = err.message.lines().next().unwrap_or("").trim();
+                    front.diagnostics.push(
+                        Diagnostic::error(path, format!("front matter is not valid TOML: {first}"))
+                            .at(Location::in_text(text, start..end.max(start)))
+                            .label("the TOML cannot be read from here")
+                            .help("write one `key = value` field per line between the `+++` lines, strings in quotes: title = \"...\""),
+                    );
+                    front.syntax_error = true;
+                }
+            }
+            return front;
+        }
         // `load_from_str` reads through a char iterator and a lookahead buffer; a parser over
         // the `str` itself (the same scanner, so the same positions) parses a post's front
         // matter in a fraction of the time.
@@ -165,7 +187,7 @@ impl<'a> FrontMatter<'a> {
                     key,
                     node,
                     "a string",
-                    format!("put the value in quotes: {key}: \"...\""),
+                    format!("put the value in quotes: {}", self.field(key, "\"...\"")),
                 ));
                 None
             }
@@ -209,10 +231,15 @@ impl<'a> FrontMatter<'a> {
                     let shown = s.to_string();
                     let at = self.location_of_node(node);
                     self.push(
-                        Diagnostic::error(self.path, format!("`{key}` is not a valid date: `{shown}`"))
-                            .at(at)
-                            .label("expected a date like 2024-05-01 or 2024-05-01T09:30:00Z")
-                            .help(format!("write `{key}` as YYYY-MM-DD, optionally followed by THH:MM:SS and Z or an offset such as -05:00")),
+                        Diagnostic::error(
+                            self.path,
+                            format!("`{key}` is not a valid date: `{shown}`"),
+                        )
+                        .at(at)
+                        .label("expected a date like 2024-05-01 or 2024-05-01T09:30:00Z")
+                        .help(format!(
+                            "write `{key}` as YYYY-MM-DD or in one of the accepted forms: {DATE_FORMS}"
+                        )),
                     );
                     None
                 }
@@ -222,7 +249,7 @@ impl<'a> FrontMatter<'a> {
                     key,
                     node,
                     "a date",
-                    format!("write a date such as {key}: 2024-05-01"),
+                    format!("write a date such as {}", self.field(key, "2024-05-01")),
                 ));
                 None
             }
@@ -240,7 +267,7 @@ impl<'a> FrontMatter<'a> {
                     key,
                     node,
                     "true or false",
-                    format!("write it without quotes: {key}: true"),
+                    format!("write it without quotes: {}", self.field(key, "true")),
                 ));
                 None
             }
@@ -261,7 +288,7 @@ impl<'a> FrontMatter<'a> {
                     key,
                     node,
                     "an integer",
-                    integer_help(key, scalar(node)),
+                    integer_help(&self.field(key, ""), scalar(node)),
                 ));
                 None
             }
@@ -307,7 +334,7 @@ impl<'a> FrontMatter<'a> {
                     key,
                     node,
                     "a list",
-                    format!("write a list: {key}: [\"rust\", \"web\"]"),
+                    format!("write a list: {}", self.field(key, "[\"rust\", \"web\"]")),
                 ));
                 return Vec::new();
             }
@@ -482,6 +509,118 @@ mod tests {
                 "`Rust` in `tags` is not a valid name"
             ]
         );
+    }
+
+    fn with_toml<T>(toml: &str, f: impl FnOnce(&mut FrontMatter<'_>) -> T) -> (T, Vec<Diagnostic>) {
+        let text = format!("+++\n{toml}+++\nbody\n");
+        let parts = split("x.md", &text).unwrap();
+        let mut front = FrontMatter::parse("x.md", &text, &parts);
+        let value = f(&mut front);
+        (value, front.diagnostics)
+    }
+
+    #[test]
+    fn toml_fields_read_through_the_same_typed_readers() {
+        let (value, diags) = with_toml(
+            "title = \"Hola “mundo”\"\ndate = 2024-05-01T09:30:00-05:00\nday = 2024-05-01\ntags = [\"a\", \"b\"]\ndraft = true\nseriesOrder = 2\n# a comment\n[extra]\nx = 1\n",
+            |f| {
+                (
+                    f.string("title"),
+                    f.timestamp("date", true),
+                    f.timestamp("day", true),
+                    f.slug_list("tags"),
+                    f.boolean("draft"),
+                    f.integer("seriesOrder"),
+                    f.keys().map(String::from).collect::<Vec<_>>(),
+                )
+            },
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(value.0.as_deref(), Some("Hola “mundo”"));
+        assert_eq!(value.1.unwrap().to_string(), "2024-05-01T14:30:00.000Z");
+        assert_eq!(value.2.unwrap().to_string(), "2024-05-01T00:00:00.000Z");
+        assert_eq!(value.3, vec![Arc::<str>::from("a"), Arc::from("b")]);
+        assert_eq!((value.4, value.5), (Some(true), Some(2)));
+        assert_eq!(
+            value.6,
+            [
+                "title",
+                "date",
+                "day",
+                "tags",
+                "draft",
+                "seriesOrder",
+                "extra"
+            ]
+        );
+    }
+
+    #[test]
+    fn toml_type_errors_are_located_with_a_toml_fix() {
+        let (_, diags) = with_toml(
+            "title = \"é\"\nseriesOrder = \"2\"\ndraft = \"true\"\ndate = 09:30:00\n",
+            |f| {
+                f.integer("seriesOrder");
+                f.boolean("draft");
+                f.timestamp("date", true);
+                f.required_string("description");
+            },
+        );
+        let found: Vec<_> = diags
+            .iter()
+            .map(|d| {
+                let at = d.location.as_ref().unwrap();
+                (
+                    d.message.as_str(),
+                    at.line,
+                    at.column,
+                    d.help.clone().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found[0].0,
+            "`seriesOrder` must be an integer, found the string \"2\""
+        );
+        assert_eq!((found[0].1, found[0].2), (3, 15));
+        assert_eq!(
+            found[0].3,
+            "write a whole number without quotes: seriesOrder = 2"
+        );
+        assert_eq!(
+            (found[1].1, found[1].3.as_str()),
+            (4, "write it without quotes: draft = true")
+        );
+        assert_eq!(found[2].0, "`date` is not a valid date: `09:30:00`");
+        assert_eq!((found[2].1, found[2].2), (5, 8));
+        assert_eq!(found[3].0, "missing required field `description`");
+        assert_eq!(found[3].1, 1);
+        assert!(
+            found[3]
+                .3
+                .contains("`description = \"...\"` between the `+++` lines")
+        );
+    }
+
+    #[test]
+    fn broken_toml_is_one_located_error() {
+        let (_, diags) = with_toml("title = \"a\"\ndate = \n", |f| {
+            f.required_string("description");
+        });
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(
+            diags[0]
+                .message
+                .starts_with("front matter is not valid TOML"),
+            "{}",
+            diags[0].message
+        );
+        assert_eq!(diags[0].location.as_ref().unwrap().line, 3);
+        let (_, diags) = with_toml("title: \"yaml in toml\"\n", |_| ());
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].location.as_ref().unwrap().line, 2);
+        let (_, diags) = with_toml("a = 1\na = 2\n", |_| ());
+        assert_eq!(diags.len(), 1);
     }
 
     #[test]

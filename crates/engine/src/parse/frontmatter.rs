@@ -1,42 +1,83 @@
-//! Splitting a content file into its YAML front matter and its body.
+//! Splitting a content file into its front matter (YAML between `---` lines, or TOML between
+//! `+++` lines) and its body.
 
 use crate::diag::{Diagnostic, Location};
+
+/// The language of a front matter, told by its fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Between `---` lines.
+    Yaml,
+    /// Between `+++` lines (Hugo, Zola).
+    Toml,
+}
+
+impl Format {
+    /// The line that opens and closes this front matter.
+    pub fn fence(self) -> &'static str {
+        match self {
+            Format::Yaml => "---",
+            Format::Toml => "+++",
+        }
+    }
+}
 
 /// Where the front matter and the body are in the file's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Split {
-    /// Byte range of the YAML between the two `---` lines.
+    /// Byte range of the front matter between the two fence lines.
     pub yaml: std::ops::Range<usize>,
+    /// YAML or TOML.
+    pub format: Format,
     /// Byte offset where the body starts (after the closing `---` line).
     pub body_start: usize,
 }
 
-/// Finds the front matter: a first line `---` (after an optional UTF-8 BOM), then everything up
-/// to the next line that is exactly `---`. Later `---` lines belong to the body.
+/// Finds the front matter: a first line `---` (after an optional UTF-8 BOM and any blank or
+/// whitespace-only lines, as Hugo, Jekyll and Astro allow), then everything up to the next line
+/// that is exactly `---`. Later `---` lines belong to the body. A first line `+++` opens TOML
+/// front matter instead, closed by the next line `+++`.
 pub fn split(path: &str, text: &str) -> Result<Split, Diagnostic> {
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut lines = LineIter { text, pos: start };
-    let first = lines.next();
-    if first.clone().map(|(range, _)| trim_eol(&text[range])) != Some("---") {
-        let end = first.map_or(start, |(range, _)| range.end);
-        return Err(Diagnostic::error(path, "missing front matter")
-            .at(Location::in_text(text, start..end))
-            .label("expected the line `---` here")
-            .help("start the file with a line `---`, the YAML fields, then another line `---`"));
+    let mut first = lines.next();
+    while let Some((range, _)) = first.clone() {
+        if !text[range].trim().is_empty() {
+            break;
+        }
+        first = lines.next();
     }
+    let open = first.clone().map_or(start..start, |(range, _)| range);
+    let format =
+        match first.clone().map(|(range, _)| trim_eol(&text[range])) {
+            Some("---") => Format::Yaml,
+            Some("+++") => Format::Toml,
+            _ => return Err(Diagnostic::error(path, "missing front matter")
+                .at(Location::in_text(text, open))
+                .label("expected the line `---` here")
+                .help(
+                    "start the file with a line `---`, the YAML fields, then another line `---`",
+                )),
+        };
+    let fence = format.fence();
     let yaml_start = first.map_or(start, |(_, next)| next);
     for (range, next) in lines {
-        if trim_eol(&text[range.clone()]) == "---" {
+        if trim_eol(&text[range.clone()]) == fence {
             return Ok(Split {
                 yaml: yaml_start..range.start,
+                format,
                 body_start: next,
             });
         }
     }
     Err(Diagnostic::error(path, "front matter is not closed")
-        .at(Location::in_text(text, start..start + 3))
-        .label("this `---` opens the front matter, but no line `---` closes it")
-        .help("add a line `---` after the last front-matter field"))
+        .at(Location::in_text(text, open.start..open.start + 3))
+        .label(format!(
+            "this `{fence}` opens the front matter, but no line `{fence}` closes it"
+        ))
+        .help(format!(
+            "add a line `{fence}` after the last front-matter field"
+        )))
 }
 
 fn trim_eol(line: &str) -> &str {
@@ -115,6 +156,49 @@ mod tests {
         let err = split("x.md", "# Just a heading\n").unwrap_err();
         assert_eq!(err.message, "missing front matter");
         assert!(err.help.unwrap().contains("---"));
+    }
+
+    #[test]
+    fn blank_lines_before_the_opening_line_are_skipped() {
+        let (yaml, body) = parts("\n  \n\t\r\n---\ntitle: a\n---\nbody\n");
+        assert_eq!(yaml, "title: a\n");
+        assert_eq!(body, "body\n");
+        let (yaml, _) = parts("\u{feff}\n---\ntitle: a\n---\n");
+        assert_eq!(yaml, "title: a\n");
+    }
+
+    #[test]
+    fn text_before_the_opening_line_is_still_missing_front_matter() {
+        let err = split("x.md", "\n\nhello\n---\ntitle: a\n---\n").unwrap_err();
+        assert_eq!(err.message, "missing front matter");
+        assert_eq!(err.location.unwrap().line, 3);
+        let err = split("x.md", "\n \n").unwrap_err();
+        assert_eq!(err.message, "missing front matter");
+        let err = split("x.md", "\n---\ntitle: a\n").unwrap_err();
+        assert_eq!(err.message, "front matter is not closed");
+        assert_eq!(err.location.unwrap().line, 2);
+    }
+
+    #[test]
+    fn plus_lines_open_toml_front_matter() {
+        let text = "\n+++\ntitle = \"a\"\n---\n+++\nbody\n+++\n";
+        let split = split("x.md", text).unwrap();
+        assert_eq!(split.format, Format::Toml);
+        assert_eq!(&text[split.yaml], "title = \"a\"\n---\n");
+        assert_eq!(&text[split.body_start..], "body\n+++\n");
+        assert_eq!(parts_format("---\na: 1\n---\n"), Format::Yaml);
+    }
+
+    fn parts_format(text: &str) -> Format {
+        split("x.md", text).unwrap().format
+    }
+
+    #[test]
+    fn unclosed_toml_names_its_own_fence() {
+        let err = split("x.md", "+++\ntitle = \"a\"\n---\n").unwrap_err();
+        assert_eq!(err.message, "front matter is not closed");
+        assert!(err.help.unwrap().contains("`+++`"));
+        assert!(split("x.md", "++++\na = 1\n++++\n").is_err());
     }
 
     #[test]

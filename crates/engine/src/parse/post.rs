@@ -2,9 +2,11 @@
 
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
+use super::summary;
 use super::{Parsed, check_image, dated_stem, frontmatter, text_or_failure};
+use crate::config::KeyAliases;
 use crate::content::{FileRole, classify};
-use crate::db::SourceFile;
+use crate::db::{Site, SourceFile};
 use crate::diag::Location;
 use crate::model::{Lang, PostMeta};
 use std::sync::Arc;
@@ -17,6 +19,9 @@ pub struct ParsedPost {
     pub series_location: Option<Location>,
     /// Where `tags` is, for the checks that need the taxonomy.
     pub tags_location: Option<Location>,
+    /// The description is the body's first paragraph (`description_from_body`): the build
+    /// says so once for the site.
+    pub description_from_body: bool,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -25,12 +30,34 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
         unreachable!("parse_post is only called on post files")
     };
     match text_or_failure(db, file) {
-        Ok(text) => parse_post_text(file.path(db).as_str(), lang, &stem, text),
+        Ok(text) => {
+            parse_post_text_with(file.path(db).as_str(), lang, &stem, text, post_reading(db))
+        }
         Err(parsed) => ParsedPost {
             parsed,
             series_location: None,
             tags_location: None,
+            description_from_body: false,
         },
+    }
+}
+
+/// The settings that change how a post is read, alone: other settings changing re-parses no
+/// post.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PostReading {
+    /// The keys a post's fields are read from (`[front_matter.keys]`).
+    pub keys: KeyAliases,
+    /// A post without a description gets its body's first paragraph (`description_from_body`).
+    pub description_from_body: bool,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn post_reading(db: &dyn salsa::Database) -> PostReading {
+    let rules = &Site::get(db).config(db).front_matter;
+    PostReading {
+        keys: rules.keys.clone(),
+        description_from_body: rules.description_from_body,
     }
 }
 
@@ -65,6 +92,18 @@ pub const MAX_TAGS_PER_POST: usize = 64;
 
 /// Parses the text of the post at `path` (pure: tests and the watcher's pre-check call it).
 pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> ParsedPost {
+    parse_post_text_with(path, lang, stem, text, &PostReading::default())
+}
+
+/// [`parse_post_text`] with the site's keys for the fields (`[front_matter.keys]`).
+pub fn parse_post_text_with(
+    path: &str,
+    lang: Lang,
+    stem: &str,
+    text: &str,
+    reading: &PostReading,
+) -> ParsedPost {
+    let keys = &reading.keys;
     let split = match frontmatter::split(path, text) {
         Ok(split) => split,
         Err(diagnostic) => {
@@ -72,31 +111,42 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
                 parsed: Parsed::failed(diagnostic),
                 series_location: None,
                 tags_location: None,
+                description_from_body: false,
             };
         }
     };
     let mut front = FrontMatter::parse(path, text, &split);
     let name = dated_stem(path, stem);
-    let title = front.required_string("title");
-    let description = front.required_string("description");
-    let pub_date = front.timestamp("pubDate", true);
+    let key = |field| keys.pick(field, |key| front.has(key));
+    let (title_key, description_key, date_key) = (key("title"), key("description"), key("date"));
+    let (tags_key, draft_key) = (key("tags"), key("draft"));
+    let title = front.required_string(title_key);
+    let from_body = (reading.description_from_body && !front.has(description_key))
+        .then(|| summary::from_body(&text[split.body_start..]))
+        .flatten();
+    let description_from_body = from_body.is_some();
+    let description = match from_body {
+        Some(description) => Some(description),
+        None => front.required_string(description_key),
+    };
+    let pub_date = front.timestamp(date_key, true);
     // Counted as written, repeats included: a list of thousands of copies of one tag is refused
     // before each item is checked (and each repeat reported).
-    let listed = front.list_len("tags").unwrap_or(0);
+    let listed = front.list_len(tags_key).unwrap_or(0);
     let tags = if listed > MAX_TAGS_PER_POST {
         front.error_at(
-            "tags",
+            tags_key,
             format!("a post names at most {MAX_TAGS_PER_POST} tags; this one names {listed}"),
             "keep the tags a reader would look for: each tag's timeline lists the post with all of its tags, so the output grows with the square of a post's tags",
         );
         Vec::new()
     } else {
-        front.slug_list("tags")
+        front.slug_list(tags_key)
     };
     let hero_image = check_image(&mut front, "heroImage");
     let series = front.slug("series");
     let series_order = front.integer("seriesOrder");
-    let draft = front.boolean("draft").unwrap_or(false);
+    let draft = front.boolean(draft_key).unwrap_or(false);
     if series_order.is_some() && !front.has("series") {
         front.warn(
             "seriesOrder",
@@ -105,12 +155,12 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
         );
     }
     let series_location = front.has("series").then(|| front.location("series"));
-    let tags_location = front.has("tags").then(|| front.location("tags"));
+    let tags_location = front.has(tags_key).then(|| front.location(tags_key));
     let (slug, name_error) = match name {
         Ok((_, slug)) => (Some(slug), None),
         Err(diagnostic) => (None, Some(diagnostic)),
     };
-    let unknown_keys = unknown_keys(&front, POST_KEYS, |_| false);
+    let unknown_keys = unknown_keys(&front, POST_KEYS, |key| keys.is_key(key));
     let mut diagnostics = std::mem::take(&mut front.diagnostics);
     diagnostics.extend(name_error);
     let has_errors = diagnostics.iter().any(|d| d.is_error());
@@ -141,6 +191,7 @@ pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
         },
         series_location,
         tags_location,
+        description_from_body,
     }
 }
 
@@ -155,6 +206,115 @@ mod tests {
             "2024-05-01_hello",
             text,
         )
+    }
+
+    fn aliased() -> PostReading {
+        let mut keys = KeyAliases::default();
+        let list = |keys: &[&str]| keys.iter().map(|k| k.to_string()).collect();
+        assert!(keys.set("date", list(&["pubDate", "date", "publishDate"])));
+        assert!(keys.set("description", list(&["description", "summary"])));
+        PostReading {
+            keys,
+            description_from_body: false,
+        }
+    }
+
+    fn parse_with(text: &str, keys: &PostReading) -> ParsedPost {
+        parse_post_text_with(
+            "blog/en/2024-05-01_hello.md",
+            Lang::EN,
+            "2024-05-01_hello",
+            text,
+            keys,
+        )
+    }
+
+    #[test]
+    fn aliased_keys_are_read_the_first_present_winning_and_are_known_keys() {
+        let text =
+            "---\ntitle: Hello\nsummary: s\npublishDate: 2024-05-02\ndate: 2024-05-03\n---\n";
+        let parsed = parse_with(text, &aliased());
+        assert!(
+            parsed.parsed.diagnostics.is_empty(),
+            "{:?}",
+            parsed.parsed.diagnostics
+        );
+        assert!(parsed.parsed.unknown_keys.is_empty());
+        let post = parsed.parsed.value.unwrap();
+        assert_eq!(&*post.description, "s");
+        assert_eq!(post.pub_date.to_string(), "2024-05-03T00:00:00.000Z");
+        // Without the aliases, the same file misses its fields and has unknown keys.
+        let plain = parse(text);
+        assert!(plain.parsed.value.is_none());
+        let keys: Vec<_> = plain
+            .parsed
+            .unknown_keys
+            .iter()
+            .map(|k| k.key.as_str())
+            .collect();
+        assert_eq!(keys, ["summary", "publishDate", "date"]);
+    }
+
+    #[test]
+    fn a_missing_aliased_field_names_its_first_key_and_a_bad_alias_value_is_located() {
+        let parsed = parse_with("---\ntitle: Hello\ndescription: d\n---\n", &aliased());
+        let messages: Vec<_> = parsed
+            .parsed
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(messages, ["missing required field `pubDate`"]);
+        let parsed = parse_with(
+            "---\ntitle: Hello\ndescription: d\npublishDate: someday\n---\n",
+            &aliased(),
+        );
+        let error = &parsed.parsed.diagnostics[0];
+        assert_eq!(
+            error.message,
+            "`publishDate` is not a valid date: `someday`"
+        );
+        assert_eq!(error.location.as_ref().unwrap().line, 4);
+    }
+
+    #[test]
+    fn a_missing_description_comes_from_the_body_only_when_the_site_says_so() {
+        let text = "---\ntitle: Hello\npubDate: 2024-05-01\n---\n\n# Hi\n\nThe *first* [paragraph](x).\n\nMore.\n";
+        let plain = parse(text);
+        assert!(plain.parsed.value.is_none());
+        assert!(!plain.description_from_body);
+        let reading = PostReading {
+            description_from_body: true,
+            ..PostReading::default()
+        };
+        let parsed = parse_with(text, &reading);
+        assert!(parsed.description_from_body);
+        let post = parsed.parsed.value.unwrap();
+        assert_eq!(&*post.description, "The first paragraph.");
+        // A description written, even empty, is the author's: no substitute.
+        let written = parse_with(
+            &text.replace("pubDate", "description: mine\npubDate"),
+            &reading,
+        );
+        assert!(!written.description_from_body);
+        assert_eq!(&*written.parsed.value.unwrap().description, "mine");
+        let empty = parse_with(
+            &text.replace("pubDate", "description: \"\"\npubDate"),
+            &reading,
+        );
+        assert!(empty.parsed.value.is_none());
+        // No paragraph to take: still the missing-field error.
+        let bodiless = parse_with(
+            "---\ntitle: Hello\npubDate: 2024-05-01\n---\n# Hi\n",
+            &reading,
+        );
+        let messages: Vec<_> = bodiless
+            .parsed
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(messages, ["missing required field `description`"]);
     }
 
     #[test]

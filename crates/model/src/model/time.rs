@@ -9,7 +9,10 @@ pub struct Timestamp(DateTime<Utc>);
 
 impl Timestamp {
     /// Parses the spellings CONTENT_FORMAT.md accepts: a date (`2024-05-01`), a date-time with
-    /// `Z` or an offset, and a date-time without zone (read as UTC). A space may stand for `T`.
+    /// `Z` or an offset (`-05:00` or `-0500`, a space before it allowed, seconds optional), a
+    /// date-time without zone (read as UTC, seconds optional), and a date written with the
+    /// month's name as Astro's templates write it (`Jul 08 2022`, `July 8, 2022`). A space may
+    /// stand for `T`.
     pub fn parse(text: &str) -> Option<Timestamp> {
         let text = text.trim();
         if let Ok(date) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
@@ -18,16 +21,21 @@ impl Timestamp {
         if let Ok(with_zone) = DateTime::parse_from_rfc3339(text) {
             return Some(Timestamp(with_zone.with_timezone(&Utc)).truncated());
         }
-        let with_t = text.replacen(' ', "T", 1);
+        let with_t = normalized(text);
         if let Ok(with_zone) = DateTime::parse_from_rfc3339(&with_t) {
             return Some(Timestamp(with_zone.with_timezone(&Utc)).truncated());
+        }
+        for format in ["%Y-%m-%dT%H:%M:%S%.f%z", "%Y-%m-%dT%H:%M%z"] {
+            if let Ok(with_zone) = DateTime::parse_from_str(&with_t, format) {
+                return Some(Timestamp(with_zone.with_timezone(&Utc)).truncated());
+            }
         }
         for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
             if let Ok(naive) = NaiveDateTime::parse_from_str(&with_t, format) {
                 return Some(Timestamp(naive.and_utc()).truncated());
             }
         }
-        None
+        month_name_date(text).map(Timestamp::from_date)
     }
 
     pub fn from_date(date: NaiveDate) -> Timestamp {
@@ -44,6 +52,64 @@ impl Timestamp {
         let millis = self.0.timestamp_millis();
         Timestamp(DateTime::from_timestamp_millis(millis).expect("millis round-trip"))
     }
+}
+
+/// `Jul 08 2022`, `Jul 8, 2022`, `July 8, 2022`: an English month's name or its first three
+/// letters, a day of one or two digits (a comma after it allowed), a year of four digits.
+/// chrono's `%b %d %Y` would read `Jul 2022` as the year 22, so the tokens are checked here.
+fn month_name_date(text: &str) -> Option<NaiveDate> {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let mut words = text.split_whitespace();
+    let (month, day, year) = (words.next()?, words.next()?, words.next()?);
+    if words.next().is_some() {
+        return None;
+    }
+    let month = month.to_ascii_lowercase();
+    let number = MONTHS
+        .iter()
+        .position(|name| month == *name || (month.len() == 3 && name.starts_with(&month)))?;
+    let day = day.strip_suffix(',').unwrap_or(day);
+    let digits =
+        |s: &str, lens: &[usize]| lens.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(day, &[1, 2]) || !digits(year, &[4]) {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(year.parse().ok()?, number as u32 + 1, day.parse().ok()?)
+}
+
+/// What every accepted spelling is shown as when a date cannot be read.
+pub const DATE_FORMS: &str = "2024-05-01, 2024-05-01T09:30:00Z, 2024-05-01T09:30-05:00, 2024-05-01 09:30:00 +0200, 2024-05-01T09:30 (UTC), Jul 08 2022 or July 8, 2022";
+
+/// A date-time's `T` for its first space, and no space before a `Z` or an offset: the forms
+/// `2024-05-01 09:30:00 +0200` (Jekyll) and `2024-05-01T09:30Z` read as RFC 3339 spells them.
+fn normalized(text: &str) -> String {
+    let mut out = text.replacen(' ', "T", 1);
+    if let Some(at) = out.rfind(' ') {
+        let zone = &out[at + 1..];
+        if zone == "Z" || zone.starts_with(['+', '-']) {
+            out.remove(at);
+        }
+    }
+    // `09:30Z`: without seconds, RFC 3339 wants them; `%z` reads no `Z`.
+    if let Some(stripped) = out.strip_suffix('Z')
+        && stripped.len() == "2024-05-01T09:30".len()
+    {
+        out = format!("{stripped}:00Z");
+    }
+    out
 }
 
 impl fmt::Display for Timestamp {
@@ -72,6 +138,37 @@ mod tests {
         assert_eq!(iso("2024-05-01 09:30:00"), "2024-05-01T09:30:00.000Z");
         assert_eq!(iso("2024-05-01T09:30:00.1234Z"), "2024-05-01T09:30:00.123Z");
         assert_eq!(iso("2024-05-01T09:30"), "2024-05-01T09:30:00.000Z");
+    }
+
+    #[test]
+    fn offsets_without_seconds_and_month_names_are_read() {
+        assert_eq!(iso("2024-05-01T09:30-05:00"), "2024-05-01T14:30:00.000Z");
+        assert_eq!(iso("2024-05-01T09:30Z"), "2024-05-01T09:30:00.000Z");
+        assert_eq!(iso("2024-05-01 09:30 +02:00"), "2024-05-01T07:30:00.000Z");
+        assert_eq!(iso("2024-05-01 09:30:00 +0200"), "2024-05-01T07:30:00.000Z");
+        assert_eq!(iso("2024-05-01T09:30:00-0500"), "2024-05-01T14:30:00.000Z");
+        assert_eq!(iso("Jul 08 2022"), "2022-07-08T00:00:00.000Z");
+        assert_eq!(iso("Jul 8 2022"), "2022-07-08T00:00:00.000Z");
+        assert_eq!(iso("July 8, 2022"), "2022-07-08T00:00:00.000Z");
+        assert_eq!(iso("December 31, 2023"), "2023-12-31T00:00:00.000Z");
+    }
+
+    #[test]
+    fn ambiguous_or_impossible_spellings_are_refused() {
+        for bad in [
+            "05/01/2024",
+            "01.05.2024",
+            "Feb 30 2024",
+            "Jul 2022",
+            "8 July",
+            "2024-05-01T09",
+            "2024-05-01T09:30 +02",
+            "2024-05-01 09:30 PST",
+            "Jul 08 2022 09:30",
+            "Juli 8, 2022",
+        ] {
+            assert!(Timestamp::parse(bad).is_none(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -7,6 +7,14 @@ use crate::diag::{Diagnostic, Location};
 use saphyr::{MarkedYaml, Scalar};
 
 impl FrontMatter<'_> {
+    /// A field as the front matter's language writes it: `key: value` or `key = value`.
+    pub fn field(&self, key: &str, value: &str) -> String {
+        match self.format {
+            super::Format::Yaml => format!("{key}: {value}"),
+            super::Format::Toml => format!("{key} = {value}"),
+        }
+    }
+
     /// Records an error about the value of `key` (for checks beyond types).
     pub fn invalid(&mut self, key: &str, message: String, label: &str, help: &str) {
         let at = self.location(key);
@@ -36,7 +44,9 @@ impl FrontMatter<'_> {
                 .at(at)
                 .label("in this front matter")
                 .help(format!(
-                    "add a line `{key}: {example}` between the `---` lines"
+                    "add a line `{}` between the `{}` lines",
+                    self.field(key, example),
+                    self.format.fence()
                 )),
         );
     }
@@ -75,7 +85,7 @@ impl FrontMatter<'_> {
     }
 
     pub(super) fn opening_line(&self) -> Location {
-        let start = self.text.find("---").unwrap_or(0);
+        let start = self.text.find(self.format.fence()).unwrap_or(0);
         Location::in_text(self.text, start..start + 3)
     }
 
@@ -109,12 +119,13 @@ impl FrontMatter<'_> {
     }
 }
 
-/// How to write `key` as an integer: its own number when the value is a quoted one.
-pub(super) fn integer_help(key: &str, value: Option<&Scalar<'_>>) -> String {
+/// How to write a field as an integer: its own number when the value is a quoted one.
+/// `field` is the field's start as the front matter writes it (`key: ` or `key = `).
+pub(super) fn integer_help(field: &str, value: Option<&Scalar<'_>>) -> String {
     match value {
         Some(Scalar::String(s)) if s.trim().parse::<i64>().is_ok() => {
-            format!("write a whole number without quotes: {key}: {}", s.trim())
+            format!("write a whole number without quotes: {field}{}", s.trim())
         }
-        _ => format!("write a whole number without quotes, for example {key}: 2"),
+        _ => format!("write a whole number without quotes, for example {field}2"),
     }
 }
