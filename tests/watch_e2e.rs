@@ -535,14 +535,13 @@ fn a_site_document_edited_in_the_output_is_kept_and_written_back_once_deleted() 
     daemon.settles("the site's own llms.txt deleted");
 }
 
-/// Issue 37: a post that is a link to another post (both content paths). The OS reports an
-/// edit at the target's path only; the link's path reads the same file, so it is republished
-/// too: after an edit in place, an atomic save (a new file at the target's path), and the
-/// target removed (the link then leads nowhere, an error) and written again.
-#[test]
-fn a_post_linked_to_another_post_is_republished_when_its_target_changes() {
-    const LINK: &str = "blog/en/2024-07-01_linked.md";
-    const TARGET: &str = "blog/es/2023-08-27_training-for-my-first-half-marathon.md";
+/// A post that is a symbolic link to another post ([`LINK`] → [`TARGET`]).
+const LINK: &str = "blog/en/2024-07-01_linked.md";
+/// The post [`LINK`] leads to.
+const TARGET: &str = "blog/es/2023-08-27_training-for-my-first-half-marathon.md";
+
+/// A daemon on the sample site with [`LINK`] made, after its first build.
+fn daemon_with_a_linked_post() -> Daemon {
     let daemon = Daemon::start_with(false, &[], |content| {
         std::os::unix::fs::symlink(
             "../es/2023-08-27_training-for-my-first-half-marathon.md",
@@ -551,6 +550,16 @@ fn a_post_linked_to_another_post_is_republished_when_its_target_changes() {
         .unwrap();
     });
     daemon.settles("the first build");
+    daemon
+}
+
+/// Issue 37: a post that is a link to another post (both content paths). The OS reports an
+/// edit at the target's path only; the link's path reads the same file, so it is republished
+/// too: after an edit in place, an atomic save (a new file at the target's path), and the
+/// target removed (the link then leads nowhere, an error) and written again.
+#[test]
+fn a_post_linked_to_another_post_is_republished_when_its_target_changes() {
+    let daemon = daemon_with_a_linked_post();
     let target = daemon.path(TARGET);
     std::fs::write(&target, edit_title(&target, "Edited in place")).unwrap();
     daemon.settles("an edit in place of a linked post's target");
@@ -571,17 +580,8 @@ fn a_post_linked_to_another_post_is_republished_when_its_target_changes() {
 /// itself is published, while the broken link keeps its last good version until it is mended.
 #[test]
 fn a_renamed_link_target_blames_the_link_not_the_renamed_post() {
-    const LINK: &str = "blog/en/2024-07-01_linked.md";
-    const TARGET: &str = "blog/es/2023-08-27_training-for-my-first-half-marathon.md";
     const RENAMED: &str = "blog/es/2023-08-27_renamed.md";
-    let daemon = Daemon::start_with(false, &[], |content| {
-        std::os::unix::fs::symlink(
-            "../es/2023-08-27_training-for-my-first-half-marathon.md",
-            content.join(LINK),
-        )
-        .unwrap();
-    });
-    daemon.settles("the first build");
+    let daemon = daemon_with_a_linked_post();
     let shown = daemon.log.lock().unwrap().len();
     std::fs::rename(daemon.path(TARGET), daemon.path(RENAMED)).unwrap();
     daemon.wait_for_log(&format!("{LINK} has errors"));
@@ -692,7 +692,6 @@ fn links_replaced_parted_made_and_removed_while_watching_are_followed() {
     std::fs::write(&spanish, edit_title(&spanish, "In the old target")).unwrap();
     daemon.settles("edits in the real folder and the old target");
 
-    const LINK: &str = "blog/en/2024-07-01_linked.md";
     symlink(format!("../es/{SPANISH}"), daemon.path(LINK)).unwrap();
     daemon.settles("a link to another post made");
     std::fs::write(&edited, edit_title(&edited, "Through a new link")).unwrap();
