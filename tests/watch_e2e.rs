@@ -31,7 +31,8 @@ impl Daemon {
         Daemon::start_with(symlinked, extra, |_| {})
     }
 
-    /// [`Daemon::start`], with `prepare` changing the copied content before the daemon starts.
+    /// [`Daemon::start`], with `prepare` changing the copied content (the site's `watch.toml`
+    /// is written already) before the daemon starts.
     fn start_with(symlinked: bool, extra: &[&str], prepare: impl FnOnce(&Path)) -> Daemon {
         let site = tempfile::tempdir().unwrap();
         let content = if symlinked {
@@ -40,15 +41,15 @@ impl Daemon {
             site.path().join("content")
         };
         copy_sample_content(&content);
-        prepare(&content);
-        if symlinked {
-            std::os::unix::fs::symlink(&content, site.path().join("content")).unwrap();
-        }
         std::fs::write(
             site.path().join("watch.toml"),
             "base_url = \"https://watch.example\"\n[watch]\ndebounce_ms = 20\n",
         )
         .unwrap();
+        prepare(&content);
+        if symlinked {
+            std::os::unix::fs::symlink(&content, site.path().join("content")).unwrap();
+        }
         let (child, log) = common::spawn_logged(
             Command::new(env!("CARGO_BIN_EXE_content-api"))
                 .env_remove("CI")
@@ -809,6 +810,49 @@ fn a_vanished_content_folder_keeps_the_output_and_its_return_is_followed() {
     assert!(
         String::from_utf8_lossy(&std::fs::read(daemon.out().join("api/posts-en.json")).unwrap())
             .contains("After the restore")
+    );
+}
+
+/// The deploy record a recorded `build` wrote stays in the folder through a watch session, byte
+/// for byte: the session records nothing, and removes nothing a build deploys.
+#[test]
+fn a_watch_session_keeps_the_deploy_record_of_the_build_before_it() {
+    const RECORD: &str = ".well-known/content-api/deploy.json";
+    let record = Arc::new(Mutex::new(Vec::new()));
+    let kept = record.clone();
+    let daemon = Daemon::start_with(false, &[], move |content| {
+        let site = content.parent().unwrap();
+        // Recorded: the site has a `watch.toml`, so the build writes its history beside it.
+        let build = Command::new(env!("CARGO_BIN_EXE_content-api"))
+            .env_remove("CI")
+            .args(["build", "--today", SAMPLE_TODAY])
+            .current_dir(site)
+            .output()
+            .unwrap();
+        assert!(build.status.success(), "{build:?}");
+        *kept.lock().unwrap() = std::fs::read(site.join("out").join(RECORD)).unwrap();
+    });
+    let record = record.lock().unwrap().clone();
+    assert!(!record.is_empty());
+    let post = daemon.path(POST);
+    std::fs::write(&post, edit_title(&post, "Edited while watching")).unwrap();
+    daemon.wait_until("the edit to be published", || {
+        std::fs::read(daemon.out().join("api/posts-en.json"))
+            .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains("Edited while watching"))
+    });
+    // Past the documents lane too (it follows a pause in the edits).
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        std::fs::read(daemon.out().join(RECORD)).ok().as_deref(),
+        Some(&record[..]),
+        "the deploy record changed or went: {:#?}",
+        daemon.log.lock().unwrap()
+    );
+    let manifest =
+        std::fs::read_to_string(daemon.out().join(".content-api/manifest.json")).unwrap();
+    assert!(
+        manifest.contains(RECORD),
+        "the record stays owned: {manifest}"
     );
 }
 

@@ -22,6 +22,11 @@
 //! aggregate documents as they were; [`Session::publish_documents`] brings them up to date
 //! when the caller decides (after a pause in the edits). Every publish hands the publisher the
 //! whole set of files, so the manifest is right after each lane.
+//!
+//! A session records nothing, but it keeps the deploy record a recorded build left in the
+//! folder (`deploy::DEPLOY_RECORD_PATH`) as it is: every publish hands it back, byte for byte,
+//! so a folder deployed after a watch session still carries the record of the last recorded
+//! build.
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_deploy as deploy;
@@ -150,6 +155,9 @@ pub struct Session {
     documents: Option<Vec<Files>>,
     /// The API lane published since the documents lane last did.
     documents_due: Option<DocumentsDue>,
+    /// The deploy record a recorded build left in the folder, as found at the start (see the
+    /// module documentation), handed to every publish as it is; `None` without one.
+    kept: Option<Files>,
 }
 
 impl Session {
@@ -172,6 +180,7 @@ impl Session {
         let started = Instant::now();
         let content_dir = config.content_dir.as_std_path().to_owned();
         let publisher = Publisher::open(&config.out_dir)?.taking_over(&config.hosting.take_over);
+        let kept = kept_deploy_record(&publisher);
         // A watch session reads the publishing history and never records into it: what it
         // publishes is a preview, and nothing that was never deployed may answer 410.
         let mut history = HistoryFile::load(&config)?;
@@ -197,6 +206,7 @@ impl Session {
             lanes: false,
             documents: None,
             documents_due: None,
+            kept,
         };
         let diagnostics = build::diagnostics(session.workspace.db());
         let mut outcome = match session.publish_if_clean(&diagnostics, started) {
@@ -789,6 +799,7 @@ impl Session {
         let mut groups = build::refresh_lane(self.workspace.db(), Lane::Api);
         let api_groups = groups.len();
         groups.extend(documents.iter().cloned());
+        groups.extend(self.kept.clone());
         let rendered = started.elapsed();
         // Due even when the write fails: the retry publishes the API lane again, then this one.
         let now = Instant::now();
@@ -818,6 +829,7 @@ impl Session {
         // compares them with what it managed to write. Not when it stopped for an edit: the
         // API lane's publish then holds the documents last published, so that it writes none
         // of the files this one did not reach (`llms-full.txt` stays off the edit's path).
+        groups.extend(self.kept.clone());
         let published = self.documents.replace(documents);
         self.documents_due = None;
         let report = self.publisher.publish_groups_until(&groups, stop);
@@ -831,6 +843,23 @@ impl Session {
         );
         report
     }
+}
+
+/// The deploy record a recorded build wrote into the folder (the manifest lists it), as its
+/// bytes are, for every publish of the session to keep; `None` when there is none, or it
+/// cannot be read.
+fn kept_deploy_record(publisher: &Publisher) -> Option<Files> {
+    if !publisher.manifest_lists(deploy::DEPLOY_RECORD_PATH) {
+        return None;
+    }
+    let bytes =
+        publisher.read_state(deploy::DEPLOY_RECORD_PATH, deploy::MAX_DEPLOY_RECORD_BYTES)?;
+    let text = String::from_utf8(bytes).ok()?;
+    let record = (
+        Arc::from(deploy::DEPLOY_RECORD_PATH),
+        output::Output::new(text),
+    );
+    Some(Files::from(vec![record]))
 }
 
 /// Hands the memory a full build freed (read buffers, per-worker database clones, transient
