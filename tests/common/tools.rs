@@ -150,6 +150,12 @@ pub fn cases(out: &Path, rebase: &dyn Fn(String) -> String) -> Vec<Case> {
             json!({ "query": "rust", "colour": "red" }),
             "\"colour\"",
         ),
+        // A tag the site does not have is an error (docs/agents.md), not `[]`.
+        (
+            "search_posts",
+            json!({ "lang": "en", "tag": "no-such-tag" }),
+            "`tag`",
+        ),
     ];
     for (tool, arguments, names) in bad {
         let text = expected_error(tool, &arguments);
@@ -226,7 +232,11 @@ fn expected_error(tool: &str, arguments: &Value) -> String {
     let tool = content_api::tools::Tool::by_name(tool).unwrap();
     match tool.request(Some(arguments), &content_api::model::Languages::seed()) {
         Err(text) => text,
-        Ok(request) => request.not_found,
+        // A search's error comes from its list: a tag no post carries (none of an empty one).
+        Ok(request) => request
+            .search
+            .and_then(|search| search.filter("[]").err())
+            .unwrap_or(request.not_found),
     }
 }
 

@@ -52,9 +52,13 @@ pub struct Tool {
     /// What it reads.
     pub reads: Reads,
     /// For an operation with a name parameter: where valid values come from, said when the file
-    /// for the given value does not exist (404).
+    /// for the given value does not exist (404); for `search_posts`, when no post of the list
+    /// carries the `tag` asked for.
     pub not_found_hint: &'static str,
 }
+
+/// Where the tags of a site are listed: said for a tag it does not have.
+const TAG_HINT: &str = "get_api_index lists every tag timeline of each language.";
 
 /// Every tool, in the order the card, the browser module and `tools/list` give them.
 pub const TOOLS: [Tool; 6] = [
@@ -76,7 +80,7 @@ pub const TOOLS: [Tool; 6] = [
             (Input::Param(PathParam::Tag), false),
         ],
         reads: Reads::PostList { all: "listPosts" },
-        not_found_hint: "",
+        not_found_hint: TAG_HINT,
     },
     Tool {
         name: "list_series",
@@ -106,7 +110,7 @@ pub const TOOLS: [Tool; 6] = [
             (Input::Param(PathParam::Tag), true),
         ],
         reads: Reads::Operation("getTimelineByTag"),
-        not_found_hint: "get_api_index lists every tag timeline of each language.",
+        not_found_hint: TAG_HINT,
     },
     Tool {
         name: "list_talks",
@@ -172,7 +176,9 @@ pub struct Request {
 /// The filter of `search_posts`: entries whose `title` or `description`, lowercased, contains
 /// every word (the query lowercased, split at ASCII whitespace), and whose `tags` or `topics`
 /// hold `tag` (the posts of the tag's timeline, which lists a post under each of its tags,
-/// whatever the tag's tier).
+/// whatever the tag's tier). A tag no entry of the list carries is a tag the site does not
+/// have in that language (its timeline would answer 404): an error naming the input, as
+/// `get_tag_timeline` gives, never an empty result that reads as "no post matched".
 #[derive(Debug, PartialEq, Eq)]
 pub struct Search {
     /// The lowercased words, each of which an entry must contain.
@@ -327,14 +333,17 @@ impl Tool {
 
 impl Search {
     /// The matching entries of a post list (a JSON array), each exactly as the list has it,
-    /// joined as a compact JSON array.
+    /// joined as a compact JSON array; an error naming the input when no entry carries the
+    /// tag (see [`Search`]).
     pub fn filter(&self, list: &str) -> Result<String, String> {
         let entries: Vec<&RawValue> = serde_json::from_str(list)
             .map_err(|err| format!("the post list is not a JSON array: {err}"))?;
         let mut out = String::from("[");
+        let mut tag_found = self.tag.is_none();
         for entry in entries {
             let value: Value = serde_json::from_str(entry.get())
                 .map_err(|err| format!("a post list entry is not JSON: {err}"))?;
+            tag_found = tag_found || self.is_tagged(&value);
             if self.matches(&value) {
                 if out.len() > 1 {
                     out.push(',');
@@ -343,21 +352,31 @@ impl Search {
             }
         }
         out.push(']');
-        Ok(out)
+        match &self.tag {
+            Some(tag) if !tag_found => Err(format!(
+                "Input `tag`: {} not found (no post of the list carries it). {TAG_HINT}",
+                quote(tag)
+            )),
+            _ => Ok(out),
+        }
     }
 
     fn matches(&self, entry: &Value) -> bool {
         let field = |name: &str| entry.get(name).and_then(Value::as_str).unwrap_or_default();
         let text = format!("{}\n{}", field("title"), field("description")).to_lowercase();
-        let tagged = self.tag.as_deref().is_none_or(|tag| {
+        self.is_tagged(entry) && self.words.iter().all(|word| text.contains(word.as_str()))
+    }
+
+    /// Whether the entry carries the tag (any entry, without one).
+    fn is_tagged(&self, entry: &Value) -> bool {
+        self.tag.as_deref().is_none_or(|tag| {
             ["tags", "topics"].iter().any(|field| {
                 entry
                     .get(*field)
                     .and_then(Value::as_array)
                     .is_some_and(|tags| tags.iter().any(|t| t.as_str() == Some(tag)))
             })
-        });
-        tagged && self.words.iter().all(|word| text.contains(word.as_str()))
+        })
     }
 }
 

@@ -39,8 +39,11 @@ fn every_tool_maps_onto_operations_and_takes_their_parameters() {
                 assert_eq!(pattern, SLUG_PATTERN);
             }
         }
-        let named_param = matches!(tool.reads, Reads::Operation(id)
-            if Operation::by_id(id).params.len() > 1);
+        // A name parameter, or the search's `tag`: where the site's names are listed.
+        let named_param = match tool.reads {
+            Reads::Operation(id) => Operation::by_id(id).params.len() > 1,
+            Reads::PostList { .. } => true,
+        };
         assert_eq!(
             named_param,
             !tool.not_found_hint.is_empty(),
@@ -172,4 +175,31 @@ fn search_keeps_matching_entries_byte_for_byte() {
     assert_eq!(search(&[], None).matches("\"title\"").count(), 3);
     assert_eq!(search(&["nothing"], None), "[]");
     assert_eq!(search(&["rust"], Some("coffee")), "[]");
+}
+
+/// docs/agents.md: a tag the site does not have is an error naming the input, as
+/// `get_tag_timeline` gives; a tag some post carries, matching no words, is `[]`.
+#[test]
+fn search_with_a_tag_no_post_carries_is_an_error_naming_it() {
+    let list = r#"[{"title":"Rust","description":"x","tags":["rust"],"topics":["systems"]}]"#;
+    let search = |tag: &str| {
+        Search {
+            words: vec!["nothing".into()],
+            tag: Some(tag.into()),
+        }
+        .filter(list)
+    };
+    assert_eq!(search("rust").unwrap(), "[]");
+    assert_eq!(search("systems").unwrap(), "[]");
+    assert_eq!(
+        search("no-such-tag").unwrap_err(),
+        "Input `tag`: \"no-such-tag\" not found (no post of the list carries it). \
+         get_api_index lists every tag timeline of each language."
+    );
+    // Without a tag, an empty list is an empty result.
+    let empty = Search {
+        words: Vec::new(),
+        tag: None,
+    };
+    assert_eq!(empty.filter("[]").unwrap(), "[]");
 }

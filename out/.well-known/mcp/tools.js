@@ -65,7 +65,8 @@ const TOOLS = [
       "byLang": {
         "en": "api/posts-en.json",
         "es": "api/posts-es.json"
-      }
+      },
+      "notFoundHint": "get_api_index lists every tag timeline of each language."
     }
   },
   {
@@ -319,18 +320,22 @@ function plan(tool, input) {
     .toLowerCase()
     .split(SEPARATORS)
     .filter((word) => word.length > 0);
-  const search = { words, tag: input.tag ?? null };
+  const search = { words, tag: input.tag ?? null, notFoundHint: read.notFoundHint };
   return { path, notFound: `GET /${path} answered 404.`, search };
+}
+
+// A tag of any tier: its timeline lists the post whether the tag is in `tags` or `topics`.
+function tagged(search, entry) {
+  return (
+    search.tag === null ||
+    ["tags", "topics"].some((name) => Array.isArray(entry?.[name]) && entry[name].includes(search.tag))
+  );
 }
 
 function matches(search, entry) {
   const field = (name) => (typeof entry?.[name] === "string" ? entry[name] : "");
   const text = `${field("title")}\n${field("description")}`.toLowerCase();
-  // A tag of any tier: its timeline lists the post whether the tag is in `tags` or `topics`.
-  const tagged =
-    search.tag === null ||
-    ["tags", "topics"].some((name) => Array.isArray(entry?.[name]) && entry[name].includes(search.tag));
-  return tagged && search.words.every((word) => text.includes(word));
+  return tagged(search, entry) && search.words.every((word) => text.includes(word));
 }
 
 const success = (text) => ({ content: [{ type: "text", text }] });
@@ -359,6 +364,12 @@ async function run(tool, input) {
       return failure(`the post list is not a JSON array: ${error.message}`);
     }
     if (!Array.isArray(entries)) return failure("the post list is not a JSON array");
+    // A tag no post of the list carries is a tag the site does not have: an error, not `[]`.
+    if (request.search.tag !== null && !entries.some((entry) => tagged(request.search, entry))) {
+      return failure(
+        `Input \`tag\`: ${quote(request.search.tag)} not found (no post of the list carries it). ${request.search.notFoundHint}`,
+      );
+    }
     return success(JSON.stringify(entries.filter((entry) => matches(request.search, entry))));
   } catch (error) {
     return failure(`${tool.name} failed: ${error?.message ?? error}`);

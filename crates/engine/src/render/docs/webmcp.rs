@@ -36,7 +36,11 @@ fn module_tool(tool: &Tool, languages: &Languages) -> Value {
                 .iter()
                 .map(|&lang| (lang.to_string(), json!(Operation::posts_in(lang).file(&[]))))
                 .collect();
-            json!({ "all": Operation::by_id(all).file(&[]), "byLang": by_lang })
+            json!({
+                "all": Operation::by_id(all).file(&[]),
+                "byLang": by_lang,
+                "notFoundHint": tool.not_found_hint
+            })
         }
     };
     json
