@@ -295,11 +295,11 @@ mod tests {
     #[test]
     fn quiet_and_verbose_are_everywhere_logs_are_and_exclusive() {
         let cli = Cli::try_parse_from(["content-api", "check", "-q"]).unwrap();
-        assert_eq!(cli.log_filter(), "warn,salsa=warn,notify=warn");
+        assert_eq!(cli.log_filter(), "warn,salsa=warn,notify=warn,rmcp=warn");
         let cli = Cli::try_parse_from(["content-api", "-vv", "build"]).unwrap();
-        assert_eq!(cli.log_filter(), "trace,salsa=warn,notify=warn");
+        assert_eq!(cli.log_filter(), "trace,salsa=warn,notify=warn,rmcp=warn");
         let cli = Cli::try_parse_from(["content-api", "build", "--verbose"]).unwrap();
-        assert_eq!(cli.log_filter(), "debug,salsa=warn,notify=warn");
+        assert_eq!(cli.log_filter(), "debug,salsa=warn,notify=warn,rmcp=warn");
         assert!(Cli::try_parse_from(["content-api", "-q", "-v", "build"]).is_err());
     }
 }

@@ -53,6 +53,21 @@ fn every_tool_answers_from_a_built_output_folder() {
     );
 }
 
+/// rmcp logs each client's whole `InitializeRequestParams` at info: the server keeps rmcp's
+/// own logs at warn (without RUST_LOG), so a session's stderr carries none of it.
+#[test]
+fn a_session_logs_no_initialize_request_params() {
+    let out = built_sample();
+    let mut client = McpClient::start(&["--out", out.path().to_str().unwrap()]);
+    client.tools();
+    let (status, stderr) = client.close_with_stderr();
+    assert!(status.success(), "{stderr}");
+    assert!(
+        !stderr.contains("InitializeRequestParams") && !stderr.contains("content-api-tests"),
+        "rmcp's info lines reached stderr:\n{stderr}"
+    );
+}
+
 #[test]
 fn every_tool_answers_from_a_live_site_through_its_index() {
     let preview = Preview::start();

@@ -46,13 +46,14 @@ pub struct LogArgs {
 
 impl LogArgs {
     /// The log filter these flags ask for (RUST_LOG, when set, wins). notify logs every watch
-    /// it cannot remove (a deleted folder) at info level: only its warnings are shown.
+    /// it cannot remove (a deleted folder) at info level, and rmcp each client's whole
+    /// `InitializeRequestParams`: only their warnings are shown.
     pub fn filter(&self) -> &'static str {
         match (self.quiet, self.verbose) {
-            (true, _) => "warn,salsa=warn,notify=warn",
-            (false, 0) => "info,salsa=warn,notify=warn",
-            (false, 1) => "debug,salsa=warn,notify=warn",
-            (false, _) => "trace,salsa=warn,notify=warn",
+            (true, _) => "warn,salsa=warn,notify=warn,rmcp=warn",
+            (false, 0) => "info,salsa=warn,notify=warn,rmcp=warn",
+            (false, 1) => "debug,salsa=warn,notify=warn,rmcp=warn",
+            (false, _) => "trace,salsa=warn,notify=warn,rmcp=warn",
         }
     }
 }

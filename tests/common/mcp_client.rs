@@ -17,6 +17,8 @@ pub struct McpClient {
     next_id: u64,
     /// What the server printed on stderr, for a failing test.
     stderr: std::sync::Arc<std::sync::Mutex<String>>,
+    /// The thread reading stderr: done once the server exited.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl McpClient {
@@ -45,7 +47,7 @@ impl McpClient {
         let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
         let mut err = child.stderr.take().unwrap();
         let sink = stderr.clone();
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             let mut text = String::new();
             let _ = std::io::Read::read_to_string(&mut err, &mut text);
             sink.lock().unwrap().push_str(&text);
@@ -57,6 +59,7 @@ impl McpClient {
             lines,
             next_id: 0,
             stderr,
+            stderr_reader: Some(stderr_reader),
         };
         let initialized = client.request(
             "initialize",
@@ -140,6 +143,20 @@ impl McpClient {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+}
+
+impl McpClient {
+    /// [`McpClient::close`], then everything the server printed on stderr.
+    pub fn close_with_stderr(mut self) -> (std::process::ExitStatus, String) {
+        let reader = self.stderr_reader.take();
+        let stderr = self.stderr.clone();
+        let status = self.close();
+        if let Some(reader) = reader {
+            reader.join().unwrap();
+        }
+        let text = stderr.lock().unwrap().clone();
+        (status, text)
     }
 }
 
