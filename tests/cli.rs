@@ -1,7 +1,7 @@
 //! The command line as an author meets it: `build` and `--once`, `check`, `init`, `new`, the
 //! placeholder-settings warning (an error in CI), `--quiet`/`--verbose`, NO_COLOR, the
-//! progress line (terminals only), completions and the man page, and the first line of a bare
-//! `content-api`.
+//! progress line (terminals only), completions and the man page, `hosting nginx` refusing a
+//! folder nginx's workers cannot enter, and the first line of a bare `content-api`.
 
 use crate::common;
 
@@ -699,4 +699,58 @@ fn verify_shows_its_progress_on_a_terminal_only() {
         "{}",
         stderr(&piped)
     );
+}
+
+/// `hosting nginx` for a folder nginx's workers (the `user` of /etc/nginx/nginx.conf) cannot
+/// enter: no block (it would answer 404 to every request), an error naming the folder and the
+/// fix, exit 2; once they can, the block and exit 0.
+#[test]
+fn hosting_nginx_refuses_a_folder_the_workers_cannot_enter() {
+    use std::os::unix::fs::PermissionsExt;
+    if common::need::NGINX.program().is_none() {
+        return;
+    }
+    let conf = std::fs::read_to_string("/etc/nginx/nginx.conf").unwrap_or_default();
+    if !conf
+        .lines()
+        .any(|line| line.trim_start().starts_with("user "))
+    {
+        common::need::NGINX.missing("no `user` in /etc/nginx/nginx.conf");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let private = dir.path().join("private");
+    let out = private.join("site-api");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let args = [
+        "hosting",
+        "nginx",
+        "--listen",
+        "8080",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let refused = run(dir.path(), &args, &[]);
+    let text = stderr(&refused);
+    assert_eq!(code(&refused), 2, "{text}");
+    assert_eq!(
+        stdout(&refused),
+        "",
+        "no block for a folder nginx cannot serve"
+    );
+    assert!(text.contains("error: nginx's workers run as"), "{text}");
+    assert!(
+        text.contains(&format!("chmod o+x {}", private.display())),
+        "{text}"
+    );
+    assert!(
+        !text.contains(&format!("such as {}", out.display())),
+        "{text}"
+    );
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o711)).unwrap();
+    let served = run(dir.path(), &args, &[]);
+    assert_eq!(code(&served), 0, "{}", stderr(&served));
+    assert!(stdout(&served).contains("server {"), "{}", stdout(&served));
 }

@@ -1,4 +1,6 @@
-//! `content-api hosting nginx`: prints the nginx server block for the configured output folder.
+//! `content-api hosting nginx`: prints the nginx server block for the configured output folder,
+//! or, when nginx's workers cannot enter that folder (every request would answer 404), says why
+//! and exits 2.
 
 use super::args::NginxArgs;
 use super::{BuildArgs, EXIT_USAGE, resolve};
@@ -39,8 +41,11 @@ pub fn nginx(build: &BuildArgs, args: &NginxArgs) -> ExitCode {
         &server_name,
     ) {
         Ok(block) => {
-            if let Some(warning) = unreadable_by_nginx(Path::new(absolute), Path::new(NGINX_CONF)) {
-                eprintln!("warning: {warning}");
+            let unreadable =
+                unreadable_by_nginx(Path::new(absolute), Path::new(NGINX_CONF), Path::new(SRV));
+            if let Some(problem) = unreadable {
+                eprintln!("error: {problem}");
+                return ExitCode::from(EXIT_USAGE);
             }
             print!("{block}");
             ExitCode::SUCCESS
@@ -55,11 +60,15 @@ pub fn nginx(build: &BuildArgs, args: &NginxArgs) -> ExitCode {
 /// Debian's main nginx configuration, which names the user its workers run as.
 const NGINX_CONF: &str = "/etc/nginx/nginx.conf";
 
+/// Where the fix suggests building instead (the folder of the same name there), when that is
+/// another folder, not behind the one the workers cannot enter.
+const SRV: &str = "/srv";
+
 /// Why nginx's workers could not read the output folder, when they could not: they run as the
 /// `user` of the main configuration (when nginx starts as root, as its service does), and a
 /// folder they cannot enter answers every request with the JSON 404, the cause only in nginx's
 /// error log.
-fn unreadable_by_nginx(out_dir: &Path, nginx_conf: &Path) -> Option<String> {
+fn unreadable_by_nginx(out_dir: &Path, nginx_conf: &Path, srv: &Path) -> Option<String> {
     let conf = std::fs::read_to_string(nginx_conf).ok()?;
     let user = conf.lines().find_map(|line| {
         let line = line.trim();
@@ -75,15 +84,19 @@ fn unreadable_by_nginx(out_dir: &Path, nginx_conf: &Path) -> Option<String> {
         folder.push(part);
         let meta = std::fs::metadata(&folder).ok()?;
         if !allows(&meta, uid, gid, 0o1) {
+            // Never the folder given (or one inside it), nor one behind the same door.
+            let elsewhere = srv.join(out_dir.file_name().unwrap_or("api".as_ref()));
+            let elsewhere = if elsewhere.starts_with(&folder) || out_dir.starts_with(&elsewhere) {
+                "it can read".to_string()
+            } else {
+                format!("it can read, such as {}", elsewhere.display())
+            };
             return Some(format!(
-                "nginx's workers run as `{user}` ({}), which cannot enter {} (mode {:o}): every request would answer 404\n  = help: let it in (`chmod o+x {}`), or build into a folder it can read, such as /srv/{}",
+                "nginx's workers run as `{user}` ({}), which cannot enter {} (mode {:o}): every request would answer 404\n  = help: let it in (`chmod o+x {}`), or build into a folder {elsewhere}",
                 nginx_conf.display(),
                 folder.display(),
                 meta.mode() & 0o7777,
                 folder.display(),
-                out_dir
-                    .file_name()
-                    .map_or("api".into(), |name| name.to_string_lossy()),
             ));
         }
     }
@@ -135,13 +148,46 @@ mod tests {
         std::fs::create_dir_all(&out).unwrap();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
-        let warning = unreadable_by_nginx(&out, &conf).expect("nobody cannot enter");
+        let srv = dir.path().join("srv");
+        let warning = unreadable_by_nginx(&out, &conf, &srv).expect("nobody cannot enter");
         assert!(warning.contains("`nobody`"), "{warning}");
         assert!(
             warning.contains(&format!("chmod o+x {}", private.display())),
             "{warning}"
         );
+        assert!(
+            warning.contains(&format!("such as {}", srv.join("out").display())),
+            "{warning}"
+        );
         std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o711)).unwrap();
-        assert_eq!(unreadable_by_nginx(&out, &conf), None);
+        assert_eq!(unreadable_by_nginx(&out, &conf, &srv), None);
+    }
+
+    /// The suggestion is never the folder given, nor one the same closed folder hides.
+    #[test]
+    fn the_fix_never_suggests_the_folder_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let conf = dir.path().join("nginx.conf");
+        std::fs::write(&conf, "user nobody;\n").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let srv = dir.path().join("srv");
+        // The folder given is the one the suggestion would name.
+        let out = srv.join("site-api");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::set_permissions(&srv, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let warning = unreadable_by_nginx(&out, &conf, &srv).expect("nobody cannot enter");
+        assert!(!warning.contains("such as"), "{warning}");
+        // Behind a closed `srv`: the suggestion would be no better.
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&srv, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let other = srv.join("x").join("site-api");
+        std::fs::create_dir_all(&other).unwrap();
+        let warning = unreadable_by_nginx(&other, &conf, &srv).expect("nobody cannot enter");
+        assert!(!warning.contains("such as"), "{warning}");
+        assert!(
+            warning.contains(&format!("chmod o+x {}", srv.display())),
+            "{warning}"
+        );
     }
 }
