@@ -64,21 +64,25 @@ impl Lists {
     /// Appends `file` to the list of its kind (callers push in path order).
     pub(super) fn push(&mut self, path: &ContentPath, file: SourceFile) {
         match classify(path) {
-            FileRole::Post { lang, .. } | FileRole::Deck { lang, .. } => {
-                let is_post = matches!(classify(path), FileRole::Post { .. });
-                match self.langs.iter_mut().find(|(l, ..)| *l == lang) {
-                    Some((_, posts, _)) if is_post => posts.push(file),
-                    Some((_, _, decks)) => decks.push(file),
-                    None => {
-                        let folder = path.as_str().rsplit_once('/').map_or("", |(dir, _)| dir);
-                        self.unread.entry(folder.to_string()).or_insert((lang, 0)).1 += 1;
-                    }
-                }
-            }
+            FileRole::Post { lang, .. } => self.push_in(lang, path, file, true),
+            FileRole::Deck { lang, .. } => self.push_in(lang, path, file, false),
             FileRole::Tag { .. } => self.tags.push(file),
             FileRole::Series { .. } => self.series.push(file),
             FileRole::Skill { .. } => self.skills.push(file),
             FileRole::Misplaced { .. } | FileRole::Ignored => {}
+        }
+    }
+
+    /// Appends a post (`is_post`) or a deck of `lang` to that language's list, or counts it
+    /// among the files of a language the site does not have.
+    fn push_in(&mut self, lang: Lang, path: &ContentPath, file: SourceFile, is_post: bool) {
+        match self.langs.iter_mut().find(|(l, ..)| *l == lang) {
+            Some((_, posts, _)) if is_post => posts.push(file),
+            Some((_, _, decks)) => decks.push(file),
+            None => {
+                let folder = path.as_str().rsplit_once('/').map_or("", |(dir, _)| dir);
+                self.unread.entry(folder.to_string()).or_insert((lang, 0)).1 += 1;
+            }
         }
     }
 
