@@ -122,11 +122,13 @@ impl Site {
     fn build(content: &Path, out: &Utf8Path) -> Site {
         let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
         let publisher = Publisher::open(out).expect("the output folder opens");
+        let config = config_for(content, out);
+        let scan = source::scan(content, &config);
         let workspace = Workspace::new(
-            Arc::new(config_for(content, out)),
+            Arc::new(config),
             today,
             false,
-            source::scan(content),
+            scan,
             Lifetime::Watch,
             Default::default(),
         );

@@ -40,6 +40,11 @@ fn outputs_for(scan: Scan, content: &Path) -> Vec<(Arc<str>, Vec<u8>)> {
         .collect()
 }
 
+/// The seed's layout and languages: what these scans read by.
+fn seed_config() -> content_api::config::SiteConfig {
+    content_api::config::SiteConfig::defaults(camino::Utf8Path::new("."))
+}
+
 fn detached(scan: &Scan) -> usize {
     scan.files
         .iter()
@@ -48,13 +53,13 @@ fn detached(scan: &Scan) -> usize {
 }
 
 fn same_bytes_either_way(content: &Path) {
-    let on_disk = content_api::session::load::scan_for_build(content, 0);
+    let on_disk = content_api::session::load::scan_for_build(content, &seed_config(), 0);
     assert!(
         detached(&on_disk) > 10,
         "most posts' bodies should be left on disk, {} were",
         detached(&on_disk)
     );
-    let held = source::scan(content);
+    let held = source::scan(content, &seed_config());
     assert_eq!(detached(&held), 0);
     let (held, on_disk) = (outputs_for(held, content), outputs_for(on_disk, content));
     assert_eq!(held.len(), on_disk.len());
@@ -84,7 +89,7 @@ fn a_body_that_changed_before_it_was_written_stops_the_build_and_names_the_file(
         EN_POST,
         format!("{}{body}", &EN_POST_TEXT[..EN_POST_TEXT.len() - 7]),
     );
-    let scan = content_api::session::load::scan_for_build(&content, 0);
+    let scan = content_api::session::load::scan_for_build(&content, &seed_config(), 0);
     assert_eq!(detached(&scan), 2, "both posts' bodies are left on disk");
     let workspace = workspace_for(scan, &content, &site.out());
     let outputs: Files = build::outputs(workspace.db()).into();

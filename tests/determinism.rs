@@ -38,8 +38,8 @@ proptest! {
 
     #[test]
     fn shuffling_the_input_order_never_changes_a_byte(order in Just((0..SAMPLE_FILES).collect::<Vec<_>>()).prop_shuffle()) {
-        let baseline = outputs_for(source::scan(&repo().join("content")));
-        let mut scan = source::scan(&repo().join("content"));
+        let baseline = outputs_for(source::scan(&repo().join("content"), &sample_config()));
+        let mut scan = source::scan(&repo().join("content"), &sample_config());
         // Every file takes part in the shuffle (a new file in content/ must grow the count).
         assert_eq!(scan.files.len(), SAMPLE_FILES, "the sample's file count changed: update SAMPLE_FILES");
         let mut files: Vec<_> = scan.files.drain(..).map(Some).collect();

@@ -835,7 +835,7 @@ fn the_documents_lane_holds_the_lagging_documents_and_nothing_of_the_api() {
         harness.config.clone(),
         today(),
         false,
-        source::scan(&harness.content),
+        source::scan(&harness.content, &harness.config),
         Lifetime::Once,
         Default::default(),
     );

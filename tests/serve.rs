@@ -321,7 +321,7 @@ fn publish(config: &Arc<SiteConfig>) -> Report {
         config.clone(),
         today,
         false,
-        source::scan(config.content_dir.as_std_path()),
+        source::scan(config.content_dir.as_std_path(), config),
         Lifetime::Once,
         history.published(),
     );

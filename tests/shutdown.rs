@@ -25,7 +25,7 @@ fn a_shutdown_stops_the_publish_under_way_and_the_next_start_finishes_it() {
         config.clone(),
         sample_today(),
         false,
-        source::scan(config.content_dir.as_std_path()),
+        source::scan(config.content_dir.as_std_path(), &config),
         Lifetime::Watch,
         Arc::from([]),
     );

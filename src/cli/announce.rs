@@ -2,7 +2,8 @@
 //! written, how long it took), every new or re-saved diagnostic in full, a line per fixed file,
 //! the purge list, and [`DaemonEvent`] for `serve`.
 
-use crate::content::{ContentPath, FileRole, classify};
+use crate::config::SiteConfig;
+use crate::content::{ContentPath, FileRole};
 use crate::deploy::{purge_urls, write_purge_list};
 use crate::derive::ScheduleState;
 use crate::render::Lane;
@@ -169,7 +170,7 @@ impl Reporter<'_> {
 /// What a rebuild's line says changed: the content files among the changed paths (a tool's or
 /// an editor's temporary file beside them, such as sed's `sedXXXXXX`, is not content and is
 /// not named), or the folders listed again.
-pub(super) fn describe_changes(changes: &Changes) -> String {
+pub(super) fn describe_changes(changes: &Changes, site: &SiteConfig) -> String {
     if changes.content.rescan {
         return "rescan".into();
     }
@@ -178,7 +179,7 @@ pub(super) fn describe_changes(changes: &Changes) -> String {
         .paths
         .iter()
         .map(String::as_str)
-        .filter(|path| is_content(path))
+        .filter(|path| is_content(path, site))
         .collect();
     if content.is_empty() {
         return format!(
@@ -190,8 +191,8 @@ pub(super) fn describe_changes(changes: &Changes) -> String {
 }
 
 /// Whether `path` (relative to the content folder) can be a content file.
-fn is_content(path: &str) -> bool {
-    ContentPath::new(path).is_some_and(|path| classify(&path) != FileRole::Ignored)
+fn is_content(path: &str, site: &SiteConfig) -> bool {
+    ContentPath::new(path).is_some_and(|path| site.classify(&path) != FileRole::Ignored)
 }
 
 /// "a, b, c and 4 more".
@@ -208,6 +209,10 @@ fn list<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn seed() -> SiteConfig {
+        SiteConfig::defaults(camino::Utf8Path::new("."))
+    }
     use crate::source::ChangeSet;
 
     #[test]
@@ -228,7 +233,7 @@ mod tests {
             ..Changes::default()
         };
         assert_eq!(
-            describe_changes(&changes),
+            describe_changes(&changes, &seed()),
             "blog/en/2024-01-01_a.md, tags/rust.md changed"
         );
         let only_scratch = Changes {
@@ -239,6 +244,9 @@ mod tests {
             },
             ..Changes::default()
         };
-        assert_eq!(describe_changes(&only_scratch), "blog/en listed again");
+        assert_eq!(
+            describe_changes(&only_scratch, &seed()),
+            "blog/en listed again"
+        );
     }
 }

@@ -56,7 +56,7 @@ pub fn run(settings: &Settings, args: &ListArgs) -> ExitCode {
         config.clone(),
         today,
         false,
-        scan_for_build(config.content_dir.as_std_path(), BODY_BUDGET),
+        scan_for_build(config.content_dir.as_std_path(), config, BODY_BUDGET),
         Lifetime::Once,
         Default::default(),
     );

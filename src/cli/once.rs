@@ -267,8 +267,8 @@ pub fn load_and_check(
     }
     progress.phase("reading the content");
     let scan = match walked {
-        Some(files) => scan_listed_for_build(files, BODY_BUDGET),
-        None => scan_for_build(config.content_dir.as_std_path(), BODY_BUDGET),
+        Some(files) => scan_listed_for_build(files, config, BODY_BUDGET),
+        None => scan_for_build(config.content_dir.as_std_path(), config, BODY_BUDGET),
     };
     let file_count = scan.files.len();
     tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());

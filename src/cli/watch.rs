@@ -349,7 +349,7 @@ impl<'a> Daemon<'a> {
                 .extend(changes.content.folders.iter().cloned());
             self.recheck = Some((Instant::now() + RECHECK_AFTER, again));
         }
-        let what = describe_changes(&changes);
+        let what = describe_changes(&changes, self.session.config());
         self.rebuild(&changes, &what);
     }
 
@@ -505,8 +505,12 @@ fn reload(args: &BuildArgs, current: &Settings) -> Reload {
     } else if next.config.content_dir != current.config.content_dir
         || next.config.out_dir != current.config.out_dir
         || next.config.history_file != current.config.history_file
+        || next.config.layout != current.config.layout
     {
-        tracing::info!("the content folder, output folder or history file changed: starting over");
+        // A new layout walks and watches other folders: read everything again, as a build.
+        tracing::info!(
+            "the content folder, its layout, the output folder or the history file changed: starting over"
+        );
         Reload::Restart(Box::new(next))
     } else {
         Reload::Apply(Box::new(next))

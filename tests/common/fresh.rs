@@ -27,7 +27,8 @@ pub fn fresh_build(
         ..(*config).clone()
     })
     .expect("the publishing history loads");
-    let scan = content_api::session::load::scan_for_build(config.content_dir.as_std_path(), 0);
+    let scan =
+        content_api::session::load::scan_for_build(config.content_dir.as_std_path(), &config, 0);
     let workspace = Workspace::new(
         config,
         today,

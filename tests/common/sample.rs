@@ -225,12 +225,14 @@ pub fn full_build_queries() -> &'static BTreeSet<String> {
 pub fn recording_sample_workspace(
     published: content_api::db::Published,
 ) -> content_api::workspace::Workspace {
+    let config = sample_config();
+    let scan = content_api::source::scan(&repo().join("content"), &config);
     content_api::workspace::Workspace::with_database(
         content_api::db::Database::recording(),
-        std::sync::Arc::new(sample_config()),
+        std::sync::Arc::new(config),
         sample_today(),
         false,
-        content_api::source::scan(&repo().join("content")),
+        scan,
         content_api::workspace::Lifetime::Watch,
         published,
     )

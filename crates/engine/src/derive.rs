@@ -25,12 +25,12 @@ pub use series::{
 pub use slides::published_decks;
 pub use taxonomy::{tag_definitions, tag_tiers};
 
-use crate::content::{FileRole, classify};
+use crate::content::FileRole;
 use crate::db::{LangTree, Site, SourceFile};
 
 /// The language tree a post or deck file belongs to.
 pub fn tree_of(db: &dyn salsa::Database, file: SourceFile) -> Option<LangTree> {
-    let lang = match classify(file.path(db)) {
+    let lang = match file.role(db).clone() {
         FileRole::Post { lang, .. } | FileRole::Deck { lang, .. } => lang,
         _ => return None,
     };

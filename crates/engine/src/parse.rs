@@ -25,7 +25,7 @@ pub use series::{parse_series, parse_series_text, series_meta};
 pub use skill::{parse_skill, skill_meta};
 pub use tag::{parse_tag, parse_tag_text, tag_meta};
 
-use crate::content::FileContents;
+use crate::content::{FileContents, NameShape, PostName};
 use crate::db::SourceFile;
 use crate::diag::{Diagnostic, Location};
 use crate::model::{SLUG_PATTERN, is_valid_slug};
@@ -90,32 +90,57 @@ fn text_or_failure<T>(db: &dyn salsa::Database, file: SourceFile) -> Result<&str
 
 /// Splits a dated file stem `YYYY-MM-DD_<slug>` into its date and slug.
 pub fn dated_stem(path: &str, stem: &str) -> Result<(NaiveDate, Arc<str>), Diagnostic> {
-    let rename = "rename the file to YYYY-MM-DD_<slug>.md, for example 2024-05-01_my-post.md, \
-                  with a slug of lowercase letters, digits and hyphens";
-    let Some((date, slug)) = stem.split_once('_') else {
-        return Err(Diagnostic::error(
-            path,
-            "file name does not start with a date (`YYYY-MM-DD_`)",
-        )
-        .help(rename));
+    let (date, slug) = path_name(path, &PostName::seed(stem))?;
+    Ok((date.expect("a seed name has a date"), slug))
+}
+
+/// The date (when the path has one) and the published slug of a post or deck's path, or the
+/// error that says how to rename it.
+pub fn path_name(path: &str, name: &PostName) -> Result<(Option<NaiveDate>, Arc<str>), Diagnostic> {
+    let rename = match name.shape {
+        NameShape::Dated(separator) => format!(
+            "rename the file to YYYY-MM-DD{separator}<slug>.md, for example 2024-05-01{separator}my-post.md, with a slug of lowercase letters, digits and hyphens"
+        ),
+        NameShape::Slug => "rename the file with lowercase letters, digits and hyphens, or set its slug in the front matter".into(),
+        NameShape::Index => "rename the bundle's folder with lowercase letters, digits and hyphens".into(),
     };
-    let Ok(date) = NaiveDate::parse_from_str(date, "%Y-%m-%d") else {
+    if let NameShape::Dated(separator) = name.shape
+        && !name.stem.contains(separator)
+    {
         return Err(Diagnostic::error(
             path,
-            format!("file name starts with `{date}`, which is not a date (`YYYY-MM-DD`)"),
-        )
-        .help(rename));
-    };
-    if !is_valid_slug(slug) {
-        return Err(Diagnostic::error(
-            path,
-            format!(
-                "the slug `{slug}` in the file name is not valid: slugs must match {SLUG_PATTERN}"
-            ),
+            format!("file name does not start with a date (`YYYY-MM-DD{separator}`)"),
         )
         .help(rename));
     }
-    Ok((date, slug.into()))
+    let date = match &name.date {
+        None => None,
+        Some(text) => match NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+            Ok(date) => Some(date),
+            Err(_) => {
+                let place = match name.shape {
+                    NameShape::Dated(_) => "file name starts with",
+                    NameShape::Slug | NameShape::Index => "the folders give the date",
+                };
+                return Err(Diagnostic::error(
+                    path,
+                    format!("{place} `{text}`, which is not a date (`YYYY-MM-DD`)"),
+                )
+                .help(rename));
+            }
+        },
+    };
+    match name.published_slug() {
+        Some(slug) => Ok((date, slug)),
+        None => Err(Diagnostic::error(
+            path,
+            format!(
+                "the slug `{}` in the file name is not valid: slugs must match {SLUG_PATTERN}",
+                name.slug
+            ),
+        )
+        .help(rename)),
+    }
 }
 
 /// Checks a name taken from a file stem (tags, series, skills).

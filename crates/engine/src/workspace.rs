@@ -10,7 +10,7 @@ mod lists;
 mod members;
 
 use crate::config::SiteConfig;
-use crate::content::{ContentPath, FileContents, FileRole, Scan, ScanProblem, classify};
+use crate::content::{ContentPath, FileContents, FileRole, Scan, ScanProblem};
 use crate::db::{Database, LangTree, Preview, Published, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
@@ -156,10 +156,14 @@ impl Workspace {
         // The scan is sorted by path, so the lists come out sorted.
         for scanned in scan.files {
             if scanned.contents != FileContents::Missing {
-                let file = SourceFile::builder(scanned.path.clone(), scanned.contents)
-                    .durability(lifetime.files())
-                    .new(&db);
-                lists.push(&scanned.path, file);
+                let file = SourceFile::builder(
+                    scanned.path.clone(),
+                    scanned.role.clone(),
+                    scanned.contents,
+                )
+                .durability(lifetime.files())
+                .new(&db);
+                lists.push(&scanned.path, &scanned.role, file);
                 files.insert(scanned.path, file);
             }
         }
@@ -297,17 +301,21 @@ impl Workspace {
         paths: impl IntoIterator<Item = &'a ContentPath>,
         gone: &[(ContentPath, SourceFile)],
     ) {
-        let lang_of = |path: &ContentPath| match classify(path) {
-            FileRole::Post { lang, .. } => Some(lang),
+        let db = &self.db;
+        let lang_of = |file: SourceFile| match file.role(db) {
+            FileRole::Post { lang, .. } => Some(*lang),
             _ => None,
         };
         let posts: Vec<(Lang, SourceFile)> = paths
             .into_iter()
-            .filter_map(|path| Some((lang_of(path)?, *self.files.get(path)?)))
+            .filter_map(|path| {
+                let file = *self.files.get(path)?;
+                Some((lang_of(file)?, file))
+            })
             .collect();
         let deleted: Vec<(Lang, SourceFile)> = gone
             .iter()
-            .filter_map(|(path, file)| Some((lang_of(path)?, *file)))
+            .filter_map(|(_, file)| Some((lang_of(*file)?, *file)))
             .collect();
         if !posts.is_empty() || !deleted.is_empty() {
             watched(&mut self.indexes).update(&mut self.db, posts, deleted);
@@ -323,11 +331,23 @@ impl Workspace {
             return false;
         }
         let languages_changed = current.languages != config.languages;
+        let roles_changed = languages_changed || current.layout != config.layout;
         self.site
             .set_config(&mut self.db)
             .with_durability(Durability::HIGH)
             .to(config.clone());
-        if languages_changed {
+        if roles_changed {
+            // A suffix (`post.fr.md`) is a language only on a site that has it.
+            for (path, file) in &self.files {
+                let role = config.classify(path);
+                if *file.role(&self.db) != role {
+                    file.set_role(&mut self.db)
+                        .with_durability(Durability::HIGH)
+                        .to(role);
+                }
+            }
+        }
+        if roles_changed {
             let mut lists = Lists::collect(&self.db, &self.files, &config.languages);
             self.set_unread_languages(lists.unread_languages(&config.languages));
             let trees = lang_trees(&self.db, &mut lists, Lifetime::Watch);
@@ -459,7 +479,8 @@ impl Workspace {
                 }
                 let staged = Staged::Modified;
                 if self.loaded.remove(&file) {
-                    let new = SourceFile::builder(path.clone(), contents)
+                    let role = file.role(&self.db).clone();
+                    let new = SourceFile::builder(path.clone(), role, contents)
                         .durability(Durability::LOW)
                         .new(&self.db);
                     self.files.insert(path, new);
@@ -474,18 +495,20 @@ impl Workspace {
             }
             None if contents == missing => Staged::Unchanged,
             None => {
+                let role = self.site.config(&self.db).classify(&path);
                 let file = match self.free.pop() {
                     Some(file) => {
                         let db = &mut self.db;
                         file.set_path(db)
                             .with_durability(Durability::LOW)
                             .to(path.clone());
+                        file.set_role(db).with_durability(Durability::LOW).to(role);
                         file.set_contents(db)
                             .with_durability(Durability::LOW)
                             .to(contents);
                         file
                     }
-                    None => SourceFile::builder(path.clone(), contents)
+                    None => SourceFile::builder(path.clone(), role, contents)
                         .durability(Durability::LOW)
                         .new(&self.db),
                 };

@@ -5,6 +5,7 @@ mod licence;
 
 pub use licence::KnownLicence;
 
+use crate::content::{ContentPath, FileRole, Layout};
 use crate::model::Languages;
 use camino::{Utf8Path, Utf8PathBuf};
 
@@ -47,6 +48,8 @@ pub struct SiteConfig {
     pub hosting: Hosting,
     /// How the front matter is checked.
     pub front_matter: FrontMatterRules,
+    /// Where the content lives below `content_dir` (`[layout]`; the seed's by default).
+    pub layout: Layout,
 }
 
 /// How the front matter is checked (`[front_matter]`).
@@ -246,7 +249,13 @@ impl SiteConfig {
                 take_over: Vec::new(),
             },
             front_matter: FrontMatterRules::default(),
+            layout: Layout::seed(),
         }
+    }
+
+    /// What the file at `path` is on this site: its layout read with its languages.
+    pub fn classify(&self, path: &ContentPath) -> FileRole {
+        self.layout.classify(path, &self.languages)
     }
 
     /// The description of a site that gives none: says "bilingual" only of a site with two

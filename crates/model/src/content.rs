@@ -1,14 +1,16 @@
 //! The content folder as values: a file's path and role ([`ContentPath`], [`FileRole`],
-//! [`classify`]), what was read of it ([`FileContents`], a body left on disk as [`DiskBody`]),
+//! by the site's [`Layout`]), what was read of it ([`FileContents`], a body left on disk as [`DiskBody`]),
 //! and what a scan found ([`Scan`]). `source` makes them from the disk; the engine reads only
 //! these.
 
 mod body;
 mod contents;
+mod layout;
 mod path;
 mod scan;
 
 pub use body::{BodyReader, DiskBody};
 pub use contents::FileContents;
-pub use path::{ContentPath, FileRole, classify};
+pub use layout::{Layout, NameShape, Pattern, PostName};
+pub use path::{ContentPath, FileRole};
 pub use scan::{Scan, ScanProblem, ScannedFile};

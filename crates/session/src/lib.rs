@@ -38,7 +38,7 @@ use content_api_write as write;
 pub mod load;
 
 use crate::config::SiteConfig;
-use crate::content::{ContentPath, FileContents, FileRole, Scan, classify};
+use crate::content::{ContentPath, FileContents, Scan};
 use crate::db::{Database, Preview};
 use crate::deploy::{HistoryError, HistoryFile};
 use crate::derive::{ScheduleEntry, ScheduleState, file_diagnostics, preview_of, schedule_entry};
@@ -190,7 +190,7 @@ impl Session {
         for warning in &history.warnings {
             tracing::warn!("{warning}");
         }
-        let scan = source::scan(&content_dir);
+        let scan = source::scan(&content_dir, &config);
         let published = history.published();
         let workspace =
             Workspace::with_database(db, config, today, preview, scan, Lifetime::Watch, published);
@@ -287,7 +287,8 @@ impl Session {
         let started = Instant::now();
         self.check_content_folder()?;
         if changes.rescan {
-            self.stage_scan(source::scan(&self.content_dir));
+            let scan = source::scan(&self.content_dir, self.config());
+            self.stage_scan(scan);
         } else {
             for path in &changes.paths {
                 self.stage_path(path);
@@ -492,7 +493,7 @@ impl Session {
     fn stage_path(&mut self, relative: &str) {
         let disk_path = self.content_dir.join(relative);
         if disk_path.is_dir() {
-            let scan = source::scan_under(&self.content_dir, relative);
+            let scan = source::scan_under(&self.content_dir, self.config(), relative);
             let found: HashSet<ContentPath> = scan.files.iter().map(|f| f.path.clone()).collect();
             let problems = scan.problems.iter().map(crate::workspace::scan_problem);
             self.replace_scan_problems(|path| is_at_or_below(path, relative), problems);
@@ -503,10 +504,7 @@ impl Session {
             return;
         }
         if let Some(path) = ContentPath::new(relative)
-            && !matches!(
-                classify(&path),
-                FileRole::Ignored | FileRole::Misplaced { .. }
-            )
+            && self.config().classify(&path).is_content()
         {
             let contents = source::read_content(&self.content_dir, relative);
             self.stage(path, contents);
@@ -519,7 +517,7 @@ impl Session {
         if !disk_path.is_dir() {
             // What a fresh walk reports at this path now (a link whose target is missing, a
             // FIFO) replaces what an earlier one did: a problem mended since goes.
-            let problems = source::problems_at(&self.content_dir, relative);
+            let problems = source::problems_at(&self.content_dir, self.config(), relative);
             let problems = problems.iter().map(crate::workspace::scan_problem);
             self.replace_scan_problems(|path| path == relative, problems);
         }
@@ -549,7 +547,7 @@ impl Session {
     /// does not hold are read, held files that are not listed are deleted, and a folder that
     /// is gone takes everything known below it along.
     fn stage_listing(&mut self, folder: &str) {
-        let Some(listed) = source::list_folder(&self.content_dir, folder) else {
+        let Some(listed) = source::list_folder(&self.content_dir, self.config(), folder) else {
             if std::fs::symlink_metadata(self.content_dir.join(folder)).is_err() {
                 self.stage_missing_under(folder, &HashSet::new());
             }

@@ -5,6 +5,7 @@
 //! that holds it. Past a budget, a one-shot build keeps only such a post's text up to its body
 //! ([`FileContents::Detached`]), and the writer reads the range again when it writes.
 
+use crate::config::SiteConfig;
 use crate::content::{ContentPath, DiskBody, FileContents, FileRole, Scan};
 use crate::parse::body::{has_section_line, unchanged_body_range};
 use crate::parse::frontmatter;
@@ -16,20 +17,21 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// Reads the content folder as a one-shot build does: the posts read after `budget` bytes of
 /// them have their bodies left on disk where they can be.
-pub fn scan_for_build(content_dir: &Path, budget: usize) -> Scan {
+pub fn scan_for_build(content_dir: &Path, site: &SiteConfig, budget: usize) -> Scan {
     let budget = BodyBudget::new(budget);
-    source::scan_keeping(content_dir, &|path, role, disk_path, contents| {
+    source::scan_keeping(content_dir, site, &|path, role, disk_path, contents| {
         budget.keep(path, role, disk_path, contents)
     })
 }
 
 /// [`scan_for_build`] of the files a walk already listed.
-pub fn scan_listed_for_build(files: &[StampedFile], budget: usize) -> Scan {
+pub fn scan_listed_for_build(files: &[StampedFile], site: &SiteConfig, budget: usize) -> Scan {
     let budget = BodyBudget::new(budget);
     source::scan_listed(
         files
             .iter()
             .map(|file| (&file.path, file.disk_path.as_path())),
+        site,
         &|path, role, disk_path, contents| budget.keep(path, role, disk_path, contents),
     )
 }
@@ -97,11 +99,11 @@ impl BodyBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::classify;
 
     fn keep(budget: &BodyBudget, relative: &str, text: &str) -> FileContents {
         let path = ContentPath::new(relative).unwrap();
-        let role = classify(&path);
+        let role = crate::content::Layout::seed()
+            .classify(&path, &content_api_model::model::Languages::seed());
         budget.keep(
             &path,
             &role,

@@ -16,6 +16,8 @@ mod stat;
 mod unread;
 mod walk;
 
+/// The layout a walk follows, for the watcher (which depends on this crate alone).
+pub use crate::content::Layout;
 pub use body::{BODY_FILES, BodyFiles};
 pub use changes::ChangeSet;
 pub use links::Aliases;
@@ -23,4 +25,4 @@ pub use listing::list_folder;
 pub use read::{kind_of, read_content};
 pub use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree, stat_dev, stat_mode};
 pub use unread::unread_markdown;
-pub use walk::{Keep, in_content_folder, problems_at, scan, scan_keeping, scan_listed, scan_under};
+pub use walk::{Keep, problems_at, scan, scan_keeping, scan_listed, scan_under};

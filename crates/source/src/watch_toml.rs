@@ -6,6 +6,7 @@
 //! (see `cli`).
 
 use crate::config::{Licence, LiveRecord, SiteConfig};
+use crate::content::{Layout, Pattern};
 use crate::diag::{Diagnostic, Location};
 use crate::model::{Lang, Languages};
 use camino::Utf8Path;
@@ -136,7 +137,52 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
             ));
         }
     }
+    if let Some(layout) = file.layout {
+        config.layout = site_layout(layout)?;
+    }
     Ok(config)
+}
+
+/// `[layout]` as the site's [`Layout`]; the error names the key and the pattern.
+fn site_layout(section: LayoutSection) -> Result<Layout, (String, String)> {
+    let patterns = |key: &str, texts: Vec<String>| {
+        texts
+            .iter()
+            .map(|text| {
+                Pattern::parse(text).map_err(|why| (key.to_string(), format!("`{text}`: {why}")))
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
+    if section.posts.is_empty() {
+        return Err((
+            "posts".into(),
+            "list where the posts are, such as [\"posts/{slug}\"]".into(),
+        ));
+    }
+    let folder = |key: &str, text: &str| -> Result<Option<String>, (String, String)> {
+        let text = text.trim_matches('/');
+        if text.is_empty() {
+            return Ok(None);
+        }
+        if text
+            .split('/')
+            .any(|part| part.is_empty() || part == "." || part == "..")
+            || text.contains('\\')
+        {
+            return Err((
+                key.into(),
+                format!("`{text}` is not a folder below the content folder"),
+            ));
+        }
+        Ok(Some(text.to_string()))
+    };
+    Ok(Layout::new(
+        patterns("posts", section.posts)?,
+        patterns("decks", section.decks)?,
+        patterns("drafts", section.drafts)?,
+        folder("tags", &section.tags)?.as_deref(),
+        folder("series", &section.series)?.as_deref(),
+    ))
 }
 
 /// `languages` as the site's [`Languages`]: every tag well-formed and named once, the first the
@@ -184,6 +230,23 @@ struct FileConfig {
     hosting: HostingSection,
     #[serde(default)]
     front_matter: FrontMatterSection,
+    layout: Option<LayoutSection>,
+}
+
+/// `[layout]`: where the site keeps its content. Present at all, it describes the whole layout:
+/// an absent key means none of that kind (no decks, no tag files).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LayoutSection {
+    posts: Vec<String>,
+    #[serde(default)]
+    decks: Vec<String>,
+    #[serde(default)]
+    drafts: Vec<String>,
+    #[serde(default)]
+    tags: String,
+    #[serde(default)]
+    series: String,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -162,6 +162,7 @@ mod tests {
         drop(tx);
         let translator = Translator {
             content_root: PathBuf::from("/c"),
+            layout: crate::source::Layout::seed(),
             config: None,
             aliases: Default::default(),
             unmatched: Default::default(),
@@ -197,6 +198,7 @@ mod tests {
     fn translator() -> Translator {
         Translator {
             content_root: PathBuf::from("/c"),
+            layout: crate::source::Layout::seed(),
             config: None,
             aliases: Default::default(),
             unmatched: Default::default(),

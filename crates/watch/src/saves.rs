@@ -100,6 +100,7 @@ mod tests {
     fn finished_after(events: &[(EventKind, &[&str])]) -> Vec<bool> {
         let translator = Translator {
             content_root: PathBuf::from("/c"),
+            layout: crate::source::Layout::seed(),
             config: Some((PathBuf::from("/"), "watch.toml".into())),
             aliases: Default::default(),
             unmatched: Default::default(),

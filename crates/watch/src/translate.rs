@@ -8,7 +8,7 @@
 
 use super::Changes;
 use super::filter::is_editor_debris;
-use crate::source::{Aliases, in_content_folder};
+use crate::source::{Aliases, Layout};
 use notify::Event;
 use notify::event::{AccessKind, AccessMode, DataChange, EventKind, MetadataKind, ModifyKind};
 use std::path::{Path, PathBuf};
@@ -17,6 +17,8 @@ use std::time::Instant;
 /// Turns notify's events into [`Changes`].
 pub(super) struct Translator {
     pub(super) content_root: PathBuf,
+    /// Where the site's content lives below the root: events elsewhere are not content's.
+    pub(super) layout: Layout,
     /// The config file's (canonical) folder and its name.
     pub(super) config: Option<(PathBuf, std::ffi::OsString)>,
     /// The content files reached by more than one path (links), as of the last batch.
@@ -89,7 +91,7 @@ impl Translator {
     /// Walks the content folder for its links, and watches the target of each linked folder
     /// (again: inotify has one watch per folder, which a link moved away takes along).
     pub(super) fn refresh_aliases(&mut self) {
-        self.aliases = Aliases::of(&self.content_root);
+        self.aliases = Aliases::of(&self.content_root, &self.layout);
         let Some(watcher) = self.watcher.upgrade() else {
             return;
         };
@@ -178,11 +180,7 @@ impl Translator {
         };
         let relative = text.replace(std::path::MAIN_SEPARATOR, "/");
         // Below `.git/`, `_drafts/`, `node_modules/`...: never content, never walked.
-        if !in_content_folder(&relative)
-            || relative
-                .split('/')
-                .any(|part| part.starts_with('.') || part.starts_with('_'))
-        {
+        if !self.layout.may_hold_content(&relative) {
             return None;
         }
         let name = relative.rsplit('/').next().unwrap_or(&relative);
@@ -230,6 +228,7 @@ mod tests {
     fn translate(events: &[Event]) -> Changes {
         let translator = Translator {
             content_root: PathBuf::from("/site/content"),
+            layout: crate::source::Layout::seed(),
             config: Some((PathBuf::from("/site"), "watch.toml".into())),
             aliases: Default::default(),
             unmatched: Default::default(),

@@ -5,6 +5,7 @@ use super::Signal;
 use super::debounce;
 use super::errors::is_limit;
 use super::translate::Translator;
+use crate::source::Layout;
 use notify::{PollWatcher, RecommendedWatcher, RecursiveMode, Watcher as _};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -60,6 +61,7 @@ impl Drop for Watcher {
 /// saves are all finished and the OS reports closes.
 pub fn start(
     content_dir: &Path,
+    layout: Layout,
     config_file: Option<&Path>,
     quiet: Duration,
     mode: Mode,
@@ -104,6 +106,7 @@ pub fn start(
     };
     let translator = Translator {
         content_root: content_root.clone(),
+        layout,
         config: config.clone(),
         // Walked by the debouncer's thread when it starts.
         aliases: Default::default(),

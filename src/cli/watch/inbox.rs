@@ -31,6 +31,7 @@ pub(super) fn start_watcher(
     let changes_waiting = Arc::clone(inbox.changes_waiting);
     watch::start(
         config.content_dir.as_std_path(),
+        config.layout.clone(),
         Some(config_file.as_std_path()),
         Duration::from_millis(config.watch.debounce_ms),
         mode,

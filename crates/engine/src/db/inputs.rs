@@ -1,7 +1,7 @@
 //! The salsa inputs. Changing one of these is the only way the output can change.
 
 use crate::config::SiteConfig;
-use crate::content::{ContentPath, FileContents};
+use crate::content::{ContentPath, FileContents, FileRole};
 use crate::diag::Diagnostic;
 use crate::model::{Lang, SortKey};
 use chrono::NaiveDate;
@@ -14,6 +14,9 @@ use std::sync::Arc;
 pub struct SourceFile {
     #[returns(ref)]
     pub path: ContentPath,
+    /// What the path is by the site's layout and languages (set anew when they change).
+    #[returns(ref)]
+    pub role: FileRole,
     #[returns(ref)]
     pub contents: FileContents,
 }

@@ -5,7 +5,7 @@ use super::keys::{
 };
 use super::series::series_by_name;
 use super::taxonomy::tag_tiers;
-use crate::content::{FileRole, classify};
+use crate::content::FileRole;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::parse::{
@@ -59,7 +59,7 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
 /// (`tests/minimal_work.rs`); watch mode shows it with the full checks (at start, when files
 /// come or go, on a config reload), and it is never an error there.
 pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
-    match classify(file.path(db)) {
+    match file.role(db).clone() {
         FileRole::Post { .. } => post_diagnostics(db, file).clone(),
         FileRole::Deck { .. } => deck_diagnostics(db, file).clone(),
         FileRole::Tag { .. } => tag_diagnostics(db, file).clone(),
@@ -204,14 +204,19 @@ pub enum TreeCheck {
 fn duplicate_ids(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for files in [tree.posts(db), tree.decks(db)] {
-        let mut by_id: BTreeMap<Arc<str>, Vec<&str>> = BTreeMap::new();
+        // By the path without extension: `x.md` beside `x.mdx`, or `x.md` beside `x/index.md`.
+        let mut by_id: BTreeMap<&str, (&str, Vec<&str>)> = BTreeMap::new();
         for file in files.iter() {
             let path = file.path(db);
-            if let FileRole::Post { stem, .. } | FileRole::Deck { stem, .. } = classify(path) {
-                by_id.entry(stem).or_default().push(path.as_str());
+            if let FileRole::Post { name, .. } | FileRole::Deck { name, .. } = file.role(db) {
+                by_id
+                    .entry(&name.key)
+                    .or_insert((&name.stem, Vec::new()))
+                    .1
+                    .push(path.as_str());
             }
         }
-        for (stem, paths) in by_id {
+        for (_, (stem, paths)) in by_id {
             if let [first, rest @ ..] = paths.as_slice() {
                 for other in rest {
                     out.push(
@@ -236,16 +241,16 @@ fn duplicate_ids(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {
 #[salsa::tracked(returns(ref))]
 fn duplicate_slugs(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {
     let lang = tree.lang(db);
-    let mut by_slug: BTreeMap<String, Vec<(Arc<str>, &str)>> = BTreeMap::new();
+    let mut by_slug: BTreeMap<Arc<str>, Vec<(&str, &str)>> = BTreeMap::new();
     for file in tree.posts(db).iter() {
         let path = file.path(db);
-        if let FileRole::Post { stem, .. } = classify(path)
-            && let Some((_, slug)) = stem.split_once('_')
+        if let FileRole::Post { name, .. } = file.role(db)
+            && let Some(slug) = name.published_slug()
         {
-            let entry = by_slug.entry(slug.to_string()).or_default();
+            let entry = by_slug.entry(slug).or_default();
             // `x.md` beside `x.mdx` is a duplicate id, which `duplicate_ids` reports.
-            if !entry.iter().any(|(other, _)| *other == stem) {
-                entry.push((stem.clone(), path.as_str()));
+            if !entry.iter().any(|(other, _)| *other == &*name.key) {
+                entry.push((&name.key, path.as_str()));
             }
         }
     }

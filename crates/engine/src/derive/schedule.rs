@@ -2,7 +2,7 @@
 //! (published, scheduled for a later date, or a draft), whatever the preview flags. What
 //! `content-api list` prints and the preview's landing page shows.
 
-use crate::content::{FileRole, classify};
+use crate::content::FileRole;
 use crate::db::{Site, SourceFile};
 use crate::model::{Lang, Timestamp};
 use crate::parse::{deck_meta, post_meta};
@@ -96,7 +96,7 @@ pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(ScheduleState) -> bool) 
 /// One post's or deck's entry (`None`: not a post or deck, or it does not parse).
 pub fn schedule_entry(db: &dyn salsa::Database, file: SourceFile) -> Option<ScheduleEntry> {
     let today = Site::get(db).today(db);
-    let (kind, lang, draft, pub_date, title) = match classify(file.path(db)) {
+    let (kind, lang, draft, pub_date, title) = match file.role(db).clone() {
         FileRole::Post { lang, .. } => {
             let meta = post_meta(db, file).as_ref()?;
             ("post", lang, meta.draft, meta.pub_date, &meta.title)

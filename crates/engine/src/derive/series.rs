@@ -3,7 +3,7 @@
 
 use super::posts::post_links;
 use super::tree_of;
-use crate::content::{FileRole, classify};
+use crate::content::FileRole;
 use crate::db::{Index, LangTree, SeriesMembers, Site, SourceFile};
 use crate::parse::{post_meta, series_meta};
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ pub fn series_by_name(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Source
     Arc::new(
         files
             .iter()
-            .filter_map(|&file| match classify(file.path(db)) {
+            .filter_map(|&file| match file.role(db).clone() {
                 FileRole::Series { name } => Some((name, file)),
                 _ => None,
             })

@@ -2,19 +2,19 @@
 
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
-use super::{Parsed, check_image, check_url, dated_stem, frontmatter, text_or_failure};
-use crate::content::{FileRole, classify};
+use super::{Parsed, check_image, check_url, frontmatter, path_name, text_or_failure};
+use crate::content::{FileRole, PostName};
 use crate::db::SourceFile;
-use crate::model::{DeckMeta, DeckType, Lang};
+use crate::model::{DeckMeta, DeckType, Lang, Timestamp};
 use std::sync::Arc;
 
 #[salsa::tracked(returns(ref))]
 pub fn parse_deck(db: &dyn salsa::Database, file: SourceFile) -> Parsed<DeckMeta> {
-    let FileRole::Deck { lang, stem } = classify(file.path(db)) else {
+    let FileRole::Deck { lang, name } = file.role(db) else {
         unreachable!("parse_deck is only called on deck files")
     };
     match text_or_failure(db, file) {
-        Ok(text) => parse_deck_text(file.path(db).as_str(), lang, &stem, text),
+        Ok(text) => parse_deck_named(file.path(db).as_str(), *lang, name, text),
         Err(parsed) => parsed,
     }
 }
@@ -48,13 +48,19 @@ pub const DECK_KEYS: &[&str] = &[
     "syntaxHighlight",
 ];
 
+/// Parses the text of the seed-layout deck at `path` (pure: `new` and tests call it).
 pub fn parse_deck_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed<DeckMeta> {
+    parse_deck_named(path, lang, &PostName::seed(stem), text)
+}
+
+fn parse_deck_named(path: &str, lang: Lang, path_parts: &PostName, text: &str) -> Parsed<DeckMeta> {
     let split = match frontmatter::split(path, text) {
         Ok(split) => split,
         Err(diagnostic) => return Parsed::failed(diagnostic),
     };
     let mut front = FrontMatter::parse(path, text, &split);
-    let name = dated_stem(path, stem);
+    let name = path_name(path, path_parts);
+    let path_date = name.as_ref().ok().and_then(|(date, _)| *date);
     let deck_type = match front.required_string("type") {
         Some(value) => {
             let parsed = DeckType::from_front_matter(&value);
@@ -72,9 +78,14 @@ pub fn parse_deck_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
     };
     let title = front.required_string("title");
     let description = front.required_string("description");
-    let pub_date = front.timestamp("pubDate", true);
+    let pub_date = match path_date {
+        Some(date) if !path_parts.strict && !front.has("pubDate") => {
+            Some(Timestamp::from_date(date))
+        }
+        _ => front.timestamp("pubDate", true),
+    };
     let hero_image = check_image(&mut front, "heroImage");
-    let draft = front.boolean("draft").unwrap_or(false);
+    let draft = path_parts.draft || front.boolean("draft").unwrap_or(false);
     let event_name = front.string("eventName");
     let event_date = front.timestamp("eventDate", false);
     let external_url = check_url(&mut front, "externalUrl");
@@ -97,7 +108,12 @@ pub fn parse_deck_text(path: &str, lang: Lang, stem: &str, text: &str) -> Parsed
     let value = match (has_errors, slug, deck_type, title, description, pub_date) {
         (false, Some(slug), Some(deck_type), Some(title), Some(description), Some(pub_date)) => {
             Some(DeckMeta {
-                id: Arc::from(format!("{lang}/{stem}")),
+                id: Arc::from(format!(
+                    "{lang}/{}_{slug}",
+                    path_date
+                        .unwrap_or_else(|| pub_date.utc_date())
+                        .format("%Y-%m-%d")
+                )),
                 slug,
                 lang,
                 deck_type,

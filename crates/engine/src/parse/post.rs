@@ -3,12 +3,12 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::summary;
-use super::{Parsed, check_image, dated_stem, frontmatter, text_or_failure};
+use super::{Parsed, check_image, frontmatter, path_name, text_or_failure};
 use crate::config::KeyAliases;
-use crate::content::{FileRole, classify};
+use crate::content::{FileRole, PostName};
 use crate::db::{Site, SourceFile};
 use crate::diag::Location;
-use crate::model::{Lang, PostMeta};
+use crate::model::{Lang, PostMeta, Timestamp};
 use std::sync::Arc;
 
 /// A parsed post, plus where its `series` value is (for the cross-file "unknown series" check).
@@ -26,12 +26,12 @@ pub struct ParsedPost {
 
 #[salsa::tracked(returns(ref))]
 pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
-    let FileRole::Post { lang, stem } = classify(file.path(db)) else {
+    let FileRole::Post { lang, name } = file.role(db) else {
         unreachable!("parse_post is only called on post files")
     };
     match text_or_failure(db, file) {
         Ok(text) => {
-            parse_post_text_with(file.path(db).as_str(), lang, &stem, text, post_reading(db))
+            parse_post_text_with(file.path(db).as_str(), *lang, name, text, post_reading(db))
         }
         Err(parsed) => ParsedPost {
             parsed,
@@ -92,14 +92,20 @@ pub const MAX_TAGS_PER_POST: usize = 64;
 
 /// Parses the text of the post at `path` (pure: tests and the watcher's pre-check call it).
 pub fn parse_post_text(path: &str, lang: Lang, stem: &str, text: &str) -> ParsedPost {
-    parse_post_text_with(path, lang, stem, text, &PostReading::default())
+    parse_post_text_with(
+        path,
+        lang,
+        &PostName::seed(stem),
+        text,
+        &PostReading::default(),
+    )
 }
 
 /// [`parse_post_text`] with the site's keys for the fields (`[front_matter.keys]`).
 pub fn parse_post_text_with(
     path: &str,
     lang: Lang,
-    stem: &str,
+    path_parts: &PostName,
     text: &str,
     reading: &PostReading,
 ) -> ParsedPost {
@@ -116,7 +122,7 @@ pub fn parse_post_text_with(
         }
     };
     let mut front = FrontMatter::parse(path, text, &split);
-    let name = dated_stem(path, stem);
+    let name = path_name(path, path_parts);
     let key = |field| keys.pick(field, |key| front.has(key));
     let (title_key, description_key, date_key) = (key("title"), key("description"), key("date"));
     let (tags_key, draft_key) = (key("tags"), key("draft"));
@@ -129,7 +135,13 @@ pub fn parse_post_text_with(
         Some(description) => Some(description),
         None => front.required_string(description_key),
     };
-    let pub_date = front.timestamp(date_key, true);
+    // A site's own layout may date a post by its path alone (`2024-05-01-x.md`, `2024/05/01/`).
+    let path_date = name.as_ref().ok().and_then(|(date, _)| *date);
+    let dated_by_path = !path_parts.strict && path_date.is_some() && !front.has(date_key);
+    let pub_date = match path_date {
+        Some(date) if dated_by_path => Some(Timestamp::from_date(date)),
+        _ => front.timestamp(date_key, true),
+    };
     // Counted as written, repeats included: a list of thousands of copies of one tag is refused
     // before each item is checked (and each repeat reported).
     let listed = front.list_len(tags_key).unwrap_or(0);
@@ -146,7 +158,7 @@ pub fn parse_post_text_with(
     let hero_image = check_image(&mut front, "heroImage");
     let series = front.slug("series");
     let series_order = front.integer("seriesOrder");
-    let draft = front.boolean(draft_key).unwrap_or(false);
+    let draft = path_parts.draft || front.boolean(draft_key).unwrap_or(false);
     if series_order.is_some() && !front.has("series") {
         front.warn(
             "seriesOrder",
@@ -160,6 +172,11 @@ pub fn parse_post_text_with(
         Ok((_, slug)) => (Some(slug), None),
         Err(diagnostic) => (None, Some(diagnostic)),
     };
+    // The contract's id is `<lang>/<YYYY-MM-DD>_<slug>`: the path's date, else the post's.
+    let id = |slug: &str, pub_date: Timestamp| {
+        let date = path_date.unwrap_or_else(|| pub_date.utc_date());
+        Arc::from(format!("{lang}/{}_{slug}", date.format("%Y-%m-%d")))
+    };
     let unknown_keys = unknown_keys(&front, POST_KEYS, |key| keys.is_key(key));
     let mut diagnostics = std::mem::take(&mut front.diagnostics);
     diagnostics.extend(name_error);
@@ -167,7 +184,7 @@ pub fn parse_post_text_with(
     let value = match (has_errors, slug, title, description, pub_date) {
         (false, Some(slug), Some(title), Some(description), Some(pub_date)) => {
             Some(Arc::new(PostMeta {
-                id: Arc::from(format!("{lang}/{stem}")),
+                id: id(&slug, pub_date),
                 slug,
                 lang,
                 title,
@@ -223,7 +240,7 @@ mod tests {
         parse_post_text_with(
             "blog/en/2024-05-01_hello.md",
             Lang::EN,
-            "2024-05-01_hello",
+            &PostName::seed("2024-05-01_hello"),
             text,
             keys,
         )

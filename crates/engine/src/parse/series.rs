@@ -3,7 +3,7 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::{Parsed, check_image, frontmatter, named_stem, text_or_failure};
-use crate::content::{FileRole, classify};
+use crate::content::FileRole;
 use crate::db::SourceFile;
 use crate::model::{Lang, SeriesDef};
 
@@ -22,7 +22,7 @@ pub const SERIES_KEYS: &[&str] = &[
 
 #[salsa::tracked(returns(ref))]
 pub fn parse_series(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SeriesDef> {
-    let FileRole::Series { name } = classify(file.path(db)) else {
+    let FileRole::Series { name } = file.role(db).clone() else {
         unreachable!("parse_series is only called on series files")
     };
     match text_or_failure(db, file) {

@@ -2,13 +2,13 @@
 
 use super::fields::FrontMatter;
 use super::{Parsed, frontmatter, named_stem, text_or_failure};
-use crate::content::{FileRole, classify};
+use crate::content::FileRole;
 use crate::db::SourceFile;
 use crate::model::SkillMeta;
 
 #[salsa::tracked(returns(ref))]
 pub fn parse_skill(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SkillMeta> {
-    let FileRole::Skill { name } = classify(file.path(db)) else {
+    let FileRole::Skill { name } = file.role(db).clone() else {
         unreachable!("parse_skill is only called on skill files")
     };
     let path = file.path(db).as_str();

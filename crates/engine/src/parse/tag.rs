@@ -3,13 +3,13 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::{Parsed, frontmatter, named_stem, text_or_failure};
-use crate::content::{FileRole, classify};
+use crate::content::FileRole;
 use crate::db::SourceFile;
 use crate::model::{TagDef, Tier};
 
 #[salsa::tracked(returns(ref))]
 pub fn parse_tag(db: &dyn salsa::Database, file: SourceFile) -> Parsed<TagDef> {
-    let FileRole::Tag { name } = classify(file.path(db)) else {
+    let FileRole::Tag { name } = file.role(db).clone() else {
         unreachable!("parse_tag is only called on tag files")
     };
     match text_or_failure(db, file) {

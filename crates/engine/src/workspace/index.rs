@@ -524,6 +524,7 @@ mod tests {
                 SourceFile::new(
                     &db,
                     crate::content::ContentPath::new(&format!("blog/en/x{i}.md")).unwrap(),
+                    crate::content::FileRole::Ignored,
                     crate::content::FileContents::Missing,
                 )
             })

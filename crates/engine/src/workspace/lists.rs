@@ -5,7 +5,7 @@
 //! `Workspace::new`).
 
 use super::index::LIST_DURABILITY;
-use crate::content::{ContentPath, FileContents, FileRole, classify};
+use crate::content::{ContentPath, FileContents, FileRole};
 use crate::db::{Database, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::{Lang, Languages};
@@ -56,16 +56,16 @@ impl Lists {
         existing.sort_by(|a, b| a.0.cmp(b.0));
         let mut lists = Lists::new(languages);
         for (path, file) in existing {
-            lists.push(path, file);
+            lists.push(path, file.role(db), file);
         }
         lists
     }
 
     /// Appends `file` to the list of its kind (callers push in path order).
-    pub(super) fn push(&mut self, path: &ContentPath, file: SourceFile) {
-        match classify(path) {
-            FileRole::Post { lang, .. } => self.push_in(lang, path, file, true),
-            FileRole::Deck { lang, .. } => self.push_in(lang, path, file, false),
+    pub(super) fn push(&mut self, path: &ContentPath, role: &FileRole, file: SourceFile) {
+        match role {
+            FileRole::Post { lang, .. } => self.push_in(*lang, path, file, true),
+            FileRole::Deck { lang, .. } => self.push_in(*lang, path, file, false),
             FileRole::Tag { .. } => self.tags.push(file),
             FileRole::Series { .. } => self.series.push(file),
             FileRole::Skill { .. } => self.skills.push(file),

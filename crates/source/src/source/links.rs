@@ -9,6 +9,7 @@
 
 use super::contain::ContentFolder;
 use super::walk::{is_hidden, relative_content_path};
+use crate::content::Layout;
 use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -34,7 +35,7 @@ impl Aliases {
     /// The aliases of the content folder `root` as it is now. A folder with no link and no
     /// hard-linked content file has none (the common case, and the walk is then one `stat`
     /// per file).
-    pub fn of(root: &Path) -> Aliases {
+    pub fn of(root: &Path, layout: &Layout) -> Aliases {
         if !root.is_dir() {
             return Aliases::default();
         }
@@ -42,14 +43,17 @@ impl Aliases {
         let canonical_root = folder.canonical();
         let mut aliases = Aliases::default();
         let mut paths_of: HashMap<Identity, Vec<String>> = HashMap::new();
-        let walker = walkdir::WalkDir::new(root)
-            .follow_links(true)
-            .into_iter()
-            .filter_entry(|entry| {
-                let leaves = entry.path_is_symlink() && !folder.holds(entry.path());
-                !is_hidden(entry) && !leaves
-            });
-        for entry in walker {
+        // The layout's folders only, as a scan walks them: not a site's `node_modules/`.
+        let walkers = layout.roots().into_iter().map(|top| {
+            walkdir::WalkDir::new(root.join(top))
+                .follow_links(true)
+                .into_iter()
+                .filter_entry(|entry| {
+                    let leaves = entry.path_is_symlink() && !folder.holds(entry.path());
+                    !is_hidden(entry) && !leaves
+                })
+        });
+        for entry in walkers.flatten() {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(err) => {
@@ -233,7 +237,7 @@ mod tests {
             root.join("blog/en/2024-01-03_c.md"),
         )
         .unwrap();
-        let aliases = Aliases::of(root);
+        let aliases = Aliases::of(root, &Layout::seed());
 
         assert_reaches_es_and_b(&aliases, root);
         assert_eq!(
@@ -273,7 +277,7 @@ mod tests {
         let root = &dir.path().canonicalize().unwrap();
         write(root, "blog/en/2024-01-01_a.md");
         link_es_and_b(root);
-        assert_reaches_es_and_b(&Aliases::of(root), root);
+        assert_reaches_es_and_b(&Aliases::of(root, &Layout::seed()), root);
     }
 
     /// `blog/es -> ../_shared/es` and `blog/en/2024-01-02_b.md -> ../../_shared/b.md`.
@@ -298,7 +302,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), "blog/en/2024-01-01_a.md");
         write(dir.path(), "tags/rust.md");
-        let aliases = Aliases::of(dir.path());
+        let aliases = Aliases::of(dir.path(), &Layout::seed());
         assert!(aliases.is_empty());
         assert!(!aliases.may_change_at(dir.path(), "blog/en/2024-01-01_a.md"));
         assert!(

@@ -2,19 +2,16 @@
 //! cheaply, that it holds exactly the files a folder has after a batch of changes there.
 
 use super::contain::ContentFolder;
-use super::walk::in_content_folder;
-use crate::content::{ContentPath, FileRole, classify};
+use crate::config::SiteConfig;
+use crate::content::ContentPath;
 use std::path::Path;
 
 /// The content files directly in `relative` (a `/`-separated folder below `root`): the paths a
 /// full scan would find there, by the same rules (names starting with `.` or `_` are never
 /// content; symlinks are followed while they stay inside the content folder), without their subfolders. `None` when the folder cannot be
 /// listed (it is gone, or it is not a folder).
-pub fn list_folder(root: &Path, relative: &str) -> Option<Vec<ContentPath>> {
-    let hidden = relative
-        .split('/')
-        .any(|part| part.starts_with('.') || part.starts_with('_'));
-    if !in_content_folder(relative) || hidden {
+pub fn list_folder(root: &Path, site: &SiteConfig, relative: &str) -> Option<Vec<ContentPath>> {
+    if !site.layout.may_hold_content(relative) {
         return Some(Vec::new());
     }
     let dir = root.join(relative);
@@ -39,10 +36,7 @@ pub fn list_folder(root: &Path, relative: &str) -> Option<Vec<ContentPath>> {
             continue;
         }
         if let Some(path) = ContentPath::new(&format!("{relative}/{name}"))
-            && !matches!(
-                classify(&path),
-                FileRole::Ignored | FileRole::Misplaced { .. }
-            )
+            && site.classify(&path).is_content()
         {
             found.push(path);
         }
@@ -54,6 +48,7 @@ pub fn list_folder(root: &Path, relative: &str) -> Option<Vec<ContentPath>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use camino::Utf8Path;
 
     #[test]
     fn lists_the_content_files_a_scan_would_find_in_one_folder() {
@@ -64,8 +59,9 @@ mod tests {
             std::fs::write(folder.join(name), "x").unwrap();
         }
         std::fs::write(folder.join("nested/2024-01-02_b.md"), "x").unwrap();
-        let listed = list_folder(root.path(), "blog/en").unwrap();
-        let scanned: Vec<ContentPath> = crate::source::scan(root.path())
+        let site = SiteConfig::defaults(Utf8Path::new("."));
+        let listed = list_folder(root.path(), &site, "blog/en").unwrap();
+        let scanned: Vec<ContentPath> = crate::source::scan(root.path(), &site)
             .files
             .into_iter()
             .map(|f| f.path)
@@ -73,8 +69,8 @@ mod tests {
             .collect();
         assert_eq!(listed, scanned);
         assert_eq!(listed.len(), 1);
-        assert_eq!(list_folder(root.path(), "blog/fr"), None);
-        assert_eq!(list_folder(root.path(), ".git"), Some(Vec::new()));
+        assert_eq!(list_folder(root.path(), &site, "blog/fr"), None);
+        assert_eq!(list_folder(root.path(), &site, ".git"), Some(Vec::new()));
     }
 
     #[test]
@@ -91,7 +87,8 @@ mod tests {
         )
         .unwrap();
         symlink("../../elsewhere", root.join("blog/es")).unwrap();
-        assert_eq!(list_folder(&root, "blog/en"), Some(Vec::new()));
-        assert_eq!(list_folder(&root, "blog/es"), Some(Vec::new()));
+        let site = SiteConfig::defaults(Utf8Path::new("."));
+        assert_eq!(list_folder(&root, &site, "blog/en"), Some(Vec::new()));
+        assert_eq!(list_folder(&root, &site, "blog/es"), Some(Vec::new()));
     }
 }

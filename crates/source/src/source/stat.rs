@@ -2,6 +2,7 @@
 //! build's fingerprint to see, without parsing, that nothing changed.
 
 use super::walk::find;
+use crate::config::SiteConfig;
 use crate::content::ContentPath;
 use rayon::prelude::*;
 use rustix::fs::{AtFlags, Mode, OFlags};
@@ -132,11 +133,11 @@ pub struct StampedFile {
 /// without any stamp changing) or a problem a scan would report, a file vanished meanwhile, or
 /// a file is on a network file system (see [`on_network_file_system`]).
 /// Nothing is read, so this is cheap: one `readdir` per folder and one `stat` per file.
-pub fn stamp_tree(root: &Path) -> Option<Vec<StampedFile>> {
+pub fn stamp_tree(root: &Path, site: &SiteConfig) -> Option<Vec<StampedFile>> {
     if !root.is_dir() {
         return None; // The build reports it.
     }
-    let found = find(root);
+    let found = find(root, site);
     if found.saw_link || !found.problems.is_empty() {
         return None;
     }
@@ -216,6 +217,10 @@ pub fn on_network_file_system(statfs: Option<rustix::fs::StatFs>) -> bool {
 mod tests {
     use super::*;
 
+    fn seed() -> SiteConfig {
+        SiteConfig::defaults(camino::Utf8Path::new("."))
+    }
+
     #[test]
     fn recent_stamps_are_racy_by_their_granularity() {
         let second = 1_000_000_000;
@@ -262,9 +267,9 @@ mod tests {
         }
         std::fs::create_dir_all(root.path().join("tags")).unwrap();
         std::fs::write(root.path().join("tags/rust.md"), "y").unwrap();
-        let tree = stamp_tree(root.path()).unwrap();
+        let tree = stamp_tree(root.path(), &seed()).unwrap();
         let stamped: Vec<String> = tree.iter().map(|f| f.path.to_string()).collect();
-        let scanned: Vec<String> = crate::source::scan(root.path())
+        let scanned: Vec<String> = crate::source::scan(root.path(), &seed())
             .files
             .into_iter()
             .map(|f| f.path.to_string())
@@ -280,12 +285,13 @@ mod tests {
         };
         let listed = crate::source::scan_listed(
             tree.iter().map(|f| (&f.path, f.disk_path.as_path())),
+            &seed(),
             &|_, _, _, contents| contents,
         );
         assert!(listed.problems.is_empty());
         assert_eq!(
             described(listed),
-            described(crate::source::scan(root.path()))
+            described(crate::source::scan(root.path(), &seed()))
         );
     }
 
@@ -295,15 +301,15 @@ mod tests {
         let folder = root.path().join("blog/en");
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::write(folder.join("2024-01-01_a.md"), "x").unwrap();
-        assert!(stamp_tree(root.path()).is_some());
+        assert!(stamp_tree(root.path(), &seed()).is_some());
         std::os::unix::fs::symlink(
             folder.join("2024-01-01_a.md"),
             folder.join("2024-01-02_b.md"),
         )
         .unwrap();
-        assert!(stamp_tree(root.path()).is_none());
+        assert!(stamp_tree(root.path(), &seed()).is_none());
         std::fs::remove_file(folder.join("2024-01-02_b.md")).unwrap();
         std::fs::write(root.path().join("blog/misplaced.md"), "x").unwrap();
-        assert!(stamp_tree(root.path()).is_none());
+        assert!(stamp_tree(root.path(), &seed()).is_none());
     }
 }

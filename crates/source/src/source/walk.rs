@@ -3,22 +3,18 @@
 
 use super::contain::{ContentFolder, OUTSIDE_HELP, OUTSIDE_MESSAGE};
 use super::read::{kind_of, read_file};
-use crate::content::{
-    ContentPath, FileContents, FileRole, Scan, ScanProblem, ScannedFile, classify,
-};
+use crate::config::SiteConfig;
+use crate::content::{ContentPath, FileContents, FileRole, Scan, ScanProblem, ScannedFile};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
-/// The top-level folders that can hold content. Nothing else is walked, so a stray
-/// `node_modules/` or `.git/` next to the content costs nothing.
-const CONTENT_FOLDERS: [&str; 5] = ["blog", "slides", "tags", "series", "agent-skills"];
-
-/// Walks `root`, classifies every file, and reads the content files in parallel. Symlinks are
+/// Walks the site's content folders below `root` (its layout's roots: a stray `node_modules/`
+/// or `.git/` next to the content costs nothing), classifies every file by `site`'s layout, and reads the content files in parallel. Symlinks are
 /// followed while they stay inside the content folder (`root` itself may be a link: a
 /// symlinked content folder is common); links out of it and loops are reported, not followed.
 /// FIFOs, sockets and devices named like content are reported and skipped, never opened.
-pub fn scan(root: &Path) -> Scan {
-    scan_keeping(root, &keep_all)
+pub fn scan(root: &Path, site: &SiteConfig) -> Scan {
+    scan_keeping(root, site, &keep_all)
 }
 
 /// What a scan keeps of each file it read, given its path, role and place on disk: the contents
@@ -33,13 +29,13 @@ fn keep_all(_: &ContentPath, _: &FileRole, _: &Path, contents: FileContents) -> 
 }
 
 /// [`scan`], keeping of each file what `keep` says.
-pub fn scan_keeping(root: &Path, keep: &Keep<'_>) -> Scan {
+pub fn scan_keeping(root: &Path, site: &SiteConfig, keep: &Keep<'_>) -> Scan {
     // The walk runs on this thread while the other threads read what it has found so far, so
     // reading does not wait for the whole walk of a large site.
     let (sender, found) = std::sync::mpsc::channel();
     let (walked, files) = rayon::join(
         // The readers end only when the walk does (the channel closes): a send cannot fail.
-        move || walk(root, &mut |file| drop(sender.send(file))),
+        move || walk(root, site, &mut |file| drop(sender.send(file))),
         move || {
             found
                 .into_iter()
@@ -62,9 +58,9 @@ pub(super) struct Found {
 }
 
 /// Walks every content folder of `root` by the scan's rules, reading nothing.
-pub(super) fn find(root: &Path) -> Found {
+pub(super) fn find(root: &Path, site: &SiteConfig) -> Found {
     let mut files = Vec::new();
-    let walked = walk(root, &mut |file| files.push(file));
+    let walked = walk(root, site, &mut |file| files.push(file));
     Found {
         files,
         problems: walked.problems,
@@ -79,15 +75,15 @@ struct Walked {
 }
 
 /// Walks every content folder of `root`, handing each content file to `found` as it comes.
-fn walk(root: &Path, found: &mut impl FnMut(FoundFile)) -> Walked {
+fn walk(root: &Path, site: &SiteConfig, found: &mut impl FnMut(FoundFile)) -> Walked {
     let mut walked = Walked {
         problems: Vec::new(),
         saw_link: false,
     };
-    for top in CONTENT_FOLDERS {
+    for top in site.layout.roots() {
         let dir = root.join(top);
         if dir.is_dir() {
-            walked.saw_link |= walk_folder(root, &dir, found, &mut walked.problems);
+            walked.saw_link |= walk_folder(root, &dir, site, found, &mut walked.problems);
         }
     }
     walked
@@ -102,55 +98,45 @@ type FoundFile = (ContentPath, FileRole, PathBuf);
 /// `keep` says what is kept of each file, as for [`scan_keeping`].
 pub fn scan_listed<'a>(
     files: impl Iterator<Item = (&'a ContentPath, &'a Path)>,
+    site: &SiteConfig,
     keep: &Keep<'_>,
 ) -> Scan {
     let found = files
-        .map(|(path, disk_path)| (path.clone(), classify(path), disk_path.to_owned()))
+        .map(|(path, disk_path)| (path.clone(), site.classify(path), disk_path.to_owned()))
         .collect();
     read_found(found, Vec::new(), keep)
 }
 
 /// Scans one folder below the content root (`relative`, `/`-separated), for a watcher that saw
 /// it appear or move. Folders that cannot hold content give an empty scan.
-pub fn scan_under(root: &Path, relative: &str) -> Scan {
+pub fn scan_under(root: &Path, site: &SiteConfig, relative: &str) -> Scan {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     let dir = root.join(relative);
-    if may_hold_content(relative) && dir.is_dir() {
-        walk_folder(root, &dir, &mut |file| found.push(file), &mut problems);
+    if site.layout.may_hold_content(relative) && dir.is_dir() {
+        walk_folder(
+            root,
+            &dir,
+            site,
+            &mut |file| found.push(file),
+            &mut problems,
+        );
     }
     read_found(found, problems, &keep_all)
 }
 
-/// Whether `relative` names one of the top-level folders that hold content, or something in one.
 /// What a full scan reports at `relative` alone (a file, a link, a FIFO; not a folder's
 /// contents): a walk of that one path, its files not read.
-pub fn problems_at(root: &Path, relative: &str) -> Vec<ScanProblem> {
+pub fn problems_at(root: &Path, site: &SiteConfig, relative: &str) -> Vec<ScanProblem> {
     let mut problems = Vec::new();
     let path = root.join(relative);
-    if may_hold_content(relative) && std::fs::symlink_metadata(&path).is_ok() && !path.is_dir() {
-        walk_folder(root, &path, &mut |_| {}, &mut problems);
+    if site.layout.may_hold_content(relative)
+        && std::fs::symlink_metadata(&path).is_ok()
+        && !path.is_dir()
+    {
+        walk_folder(root, &path, site, &mut |_| {}, &mut problems);
     }
     problems
-}
-
-/// Whether a walk of the content folder goes through `relative`: below a content folder
-/// (`blog/`, `tags/`...), with no part hidden by a leading `.` or `_`.
-fn may_hold_content(relative: &str) -> bool {
-    relative
-        .split('/')
-        .next()
-        .is_some_and(|top| CONTENT_FOLDERS.contains(&top))
-        && relative
-            .split('/')
-            .all(|part| !part.starts_with('.') && !part.starts_with('_'))
-}
-
-pub fn in_content_folder(relative: &str) -> bool {
-    relative
-        .split('/')
-        .next()
-        .is_some_and(|top| CONTENT_FOLDERS.contains(&top))
 }
 
 fn read_found(found: Vec<FoundFile>, problems: Vec<ScanProblem>, keep: &Keep<'_>) -> Scan {
@@ -181,6 +167,7 @@ fn sorted_scan(mut files: Vec<ScannedFile>, mut problems: Vec<ScanProblem>) -> S
 fn walk_folder(
     root: &Path,
     dir: &Path,
+    site: &SiteConfig,
     found: &mut impl FnMut(FoundFile),
     problems: &mut Vec<ScanProblem>,
 ) -> bool {
@@ -222,12 +209,12 @@ fn walk_folder(
         }
         let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
         match relative_content_path(relative) {
-            Some(path) => match classify(&path) {
+            Some(path) => match site.classify(&path) {
                 FileRole::Ignored => {}
                 FileRole::Misplaced { reason } => problems.push(ScanProblem {
                     path: path.to_string(),
                     message: "this Markdown file is not read as content".into(),
-                    help: reason.into(),
+                    help: reason.to_string(),
                     is_error: false,
                 }),
                 _ if !file_type.is_file() => problems.push(ScanProblem {
