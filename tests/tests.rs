@@ -25,6 +25,7 @@ mod history;
 mod host_files;
 mod incremental;
 mod languages;
+mod layouts;
 mod mcp;
 mod minimal_work;
 mod npm_package;

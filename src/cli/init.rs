@@ -82,6 +82,17 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # Watch mode: quiet time after the last file event before a rebuild (milliseconds).
 # debounce_ms = 30
 
+[layout]
+# Where content lives below content_dir, as path patterns without the extension (.md, .mdx and
+# .markdown are read): {lang} a language folder or a `.{lang}` suffix (post.fr.md; unmarked is
+# the default language), {date} YYYY-MM-DD, {yyyy}/{mm}/{dd} date folders, {slug} the file's
+# name or a page bundle's folder ({slug}/index), * one folder that means nothing, ** any number.
+# posts = ["blog/{lang}/{date}_{slug}"]   # for example ["posts/{slug}", "posts/{slug}/index"]
+# decks = ["slides/{lang}/{date}_{slug}"] # [] for none
+# drafts = []                             # posts that are drafts by their place: ["_drafts/{slug}"]
+# tags = "tags"                           # the folder of tag files; "" for none
+# series = "series"                       # the folder of series files; "" for none
+
 [front_matter]
 # Front-matter keys the site's own pages read. Any other key content-api does not know is
 # reported (an error under CI), and one a keystroke from a known key is always an error.

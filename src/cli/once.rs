@@ -336,32 +336,37 @@ pub fn layout_not_read(settings: &Settings, workspace: &Workspace) -> Option<Dia
     } else {
         root
     };
-    let own = ["tags", "series", "agent-skills"].map(|folder| config.content_dir.join(folder));
+    let layout = &config.layout;
+    let own: Vec<camino::Utf8PathBuf> = [layout.tags(), layout.series(), Some("agent-skills")]
+        .into_iter()
+        .flatten()
+        .map(|folder| config.content_dir.join(folder))
+        .collect();
     let mut skip: Vec<&std::path::Path> = own.iter().map(|dir| dir.as_std_path()).collect();
     skip.push(config.out_dir.as_std_path());
     let (count, examples) = crate::source::unread_markdown(root.as_std_path(), &skip, 3);
     if count == 0 {
         return None;
     }
-    let languages = config
-        .languages
-        .all()
+    let patterns = layout
+        .posts()
         .iter()
-        .map(|lang| lang.as_str())
+        .map(|pattern| format!("`{pattern}`"))
         .collect::<Vec<_>>()
-        .join(",");
+        .join(", ");
     let files = if count == 1 { "file" } else { "files" };
     Some(
         Diagnostic::error(
             config.content_dir.as_str(),
             format!(
-                "no posts found under {}/blog/{{{languages}}}/: the layout content-api reads does not match this site, which has {count} Markdown {files} elsewhere, such as {}",
+                "no posts found under {}/ by the layout {patterns} (in {}): the layout does not match this site, which has {count} Markdown {files} elsewhere, such as {}",
                 config.content_dir,
+                config.languages.quoted(),
                 examples.join(", ")
             ),
         )
         .help(
-            "content-api reads posts as blog/<lang>/YYYY-MM-DD_<slug>.md in content_dir (docs/content-format.md): set content_dir in watch.toml to the folder that holds blog/, add the posts' language to `languages`, or move the posts there",
+            "run `content-api init` in the site's root to detect its layout and write it to watch.toml, or set `content_dir`, `languages` and `[layout] posts` yourself (docs/content-format.md, \"Folder layout\")",
         ),
     )
 }

@@ -133,7 +133,7 @@ impl Probe {
         // The output folder is stamped while the content is walked (the walk's `readdir`s are
         // sequential).
         let (tree, outputs) = rayon::join(
-            || stamp_tree(build.config.content_dir.as_std_path(), &build.config),
+            || stamp_tree(build.config.content_dir.as_std_path(), build.config),
             || {
                 let saved = saved.as_ref()?;
                 match publisher.output_stamps(&saved.yielded, Racy::Allowed)? {

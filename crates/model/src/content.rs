@@ -7,10 +7,12 @@ mod body;
 mod contents;
 mod layout;
 mod path;
+mod role;
 mod scan;
 
 pub use body::{BodyReader, DiskBody};
 pub use contents::FileContents;
-pub use layout::{Layout, NameShape, Pattern, PostName};
-pub use path::{ContentPath, FileRole};
+pub use layout::{Layout, Pattern};
+pub use path::ContentPath;
+pub use role::{FileRole, NameShape, PostName};
 pub use scan::{Scan, ScanProblem, ScannedFile};

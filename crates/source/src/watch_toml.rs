@@ -137,9 +137,7 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
             ));
         }
     }
-    if let Some(layout) = file.layout {
-        config.layout = site_layout(layout)?;
-    }
+    config.layout = site_layout(file.layout)?;
     Ok(config)
 }
 
@@ -153,7 +151,10 @@ fn site_layout(section: LayoutSection) -> Result<Layout, (String, String)> {
             })
             .collect::<Result<Vec<_>, _>>()
     };
-    if section.posts.is_empty() {
+    let seed = Layout::seed();
+    let texts = |list: &[Pattern]| list.iter().map(|p| p.as_str().to_string()).collect();
+    let posts = section.posts.unwrap_or_else(|| texts(seed.posts()));
+    if posts.is_empty() {
         return Err((
             "posts".into(),
             "list where the posts are, such as [\"posts/{slug}\"]".into(),
@@ -176,12 +177,21 @@ fn site_layout(section: LayoutSection) -> Result<Layout, (String, String)> {
         }
         Ok(Some(text.to_string()))
     };
+    let tags = section
+        .tags
+        .unwrap_or_else(|| seed.tags().unwrap_or_default().into());
+    let series = section
+        .series
+        .unwrap_or_else(|| seed.series().unwrap_or_default().into());
     Ok(Layout::new(
-        patterns("posts", section.posts)?,
-        patterns("decks", section.decks)?,
-        patterns("drafts", section.drafts)?,
-        folder("tags", &section.tags)?.as_deref(),
-        folder("series", &section.series)?.as_deref(),
+        patterns("posts", posts)?,
+        patterns(
+            "decks",
+            section.decks.unwrap_or_else(|| texts(seed.decks())),
+        )?,
+        patterns("drafts", section.drafts.unwrap_or_default())?,
+        folder("tags", &tags)?.as_deref(),
+        folder("series", &series)?.as_deref(),
     ))
 }
 
@@ -230,23 +240,19 @@ struct FileConfig {
     hosting: HostingSection,
     #[serde(default)]
     front_matter: FrontMatterSection,
-    layout: Option<LayoutSection>,
+    #[serde(default)]
+    layout: LayoutSection,
 }
 
-/// `[layout]`: where the site keeps its content. Present at all, it describes the whole layout:
-/// an absent key means none of that kind (no decks, no tag files).
+/// `[layout]`: where the site keeps its content; each key absent is the seed's.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LayoutSection {
-    posts: Vec<String>,
-    #[serde(default)]
-    decks: Vec<String>,
-    #[serde(default)]
-    drafts: Vec<String>,
-    #[serde(default)]
-    tags: String,
-    #[serde(default)]
-    series: String,
+    posts: Option<Vec<String>>,
+    decks: Option<Vec<String>>,
+    drafts: Option<Vec<String>>,
+    tags: Option<String>,
+    series: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -4,9 +4,10 @@
 
 mod pattern;
 
-use super::path::{ContentPath, FileRole};
+use super::path::ContentPath;
+use super::role::FileRole;
 use crate::model::Languages;
-pub use pattern::{NameShape, Pattern, PostName};
+pub use pattern::Pattern;
 use std::sync::Arc;
 
 /// The site's layout: where posts, decks, drafts, tags and series live below the content
@@ -40,9 +41,10 @@ impl Layout {
         }
     }
 
-    /// A site's own layout (`[layout]` in `watch.toml`). A file name's slug is made a slug
-    /// (`My Post.md` → `my-post`) rather than refused. Folders are `/`-separated, relative to the
-    /// content folder; `None` means the site has none.
+    /// A site's own layout (`[layout]` in `watch.toml`). Folders are `/`-separated, relative to
+    /// the content folder; `None` means the site has none. Unless its post and deck patterns are
+    /// the seed's, a file name's slug is made a slug (`My Post.md` → `my-post`) rather than
+    /// refused.
     pub fn new(
         posts: Vec<Pattern>,
         decks: Vec<Pattern>,
@@ -50,13 +52,15 @@ impl Layout {
         tags: Option<&str>,
         series: Option<&str>,
     ) -> Layout {
+        let seed = Layout::seed();
+        let strict_names = posts == seed.posts && decks == seed.decks;
         Layout {
             posts,
             decks,
             drafts,
             tags: tags.map(Arc::from),
             series: series.map(Arc::from),
-            strict_names: false,
+            strict_names,
         }
     }
 
@@ -230,6 +234,7 @@ pub(super) fn markdown_stem(file: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::content::PostName;
     use crate::model::Lang;
 
     fn seed(path: &str) -> FileRole {

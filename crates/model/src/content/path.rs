@@ -1,7 +1,5 @@
-//! Content paths and what each one means.
+//! Content paths: relative, normalised, UTF-8.
 
-use super::layout::PostName;
-use crate::model::Lang;
 use std::fmt;
 use std::sync::Arc;
 
@@ -35,38 +33,5 @@ impl ContentPath {
 impl fmt::Display for ContentPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
-    }
-}
-
-/// What a file in the content folder is, decided by its path and the site's layout
-/// ([`super::Layout::classify`]).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FileRole {
-    /// A post in `lang`, any well-formed language tag when a folder names it: whether the site
-    /// has that language is its configuration's to say (`Languages`), not the path's.
-    Post { lang: Lang, name: PostName },
-    /// A slide deck, as a post.
-    Deck { lang: Lang, name: PostName },
-    /// `tags/<name>.md`.
-    Tag { name: Arc<str> },
-    /// `series/<name>.md`.
-    Series { name: Arc<str> },
-    /// `agent-skills/<name>/SKILL.md`.
-    Skill { name: Arc<str> },
-    /// A Markdown file below a layout's folder that cannot be content where it is (a folder
-    /// that is not a language tag, a nested folder). Reported as a warning so a misplaced post
-    /// is noticed.
-    Misplaced {
-        /// Why it cannot be content there, as a sentence.
-        reason: Arc<str>,
-    },
-    /// Not content: images, editor backups, `_`-prefixed files and folders, other folders.
-    Ignored,
-}
-
-impl FileRole {
-    /// Whether the file is content (read, and an input of the build).
-    pub fn is_content(&self) -> bool {
-        !matches!(self, FileRole::Ignored | FileRole::Misplaced { .. })
     }
 }

@@ -2,7 +2,8 @@
 //! walk itself.
 
 use super::contents::FileContents;
-use super::path::{ContentPath, FileRole};
+use super::path::ContentPath;
+use super::role::FileRole;
 
 /// One content file found by a scan.
 #[derive(Debug)]

@@ -1,7 +1,8 @@
 //! One path pattern of a layout (`posts/{yyyy}/{slug}/index.{lang}`): its parts, how it is
-//! written and checked, and what it reads from a path that matches it ([`PostName`]).
+//! written and checked, and what it reads from a path that matches it (a `PostName`).
 
-use crate::model::{Lang, Languages, is_valid_slug, slugify};
+use crate::content::role::{NameShape, PostName, split_dated};
+use crate::model::{Lang, Languages};
 use std::fmt;
 use std::sync::Arc;
 
@@ -32,66 +33,6 @@ enum Folder {
     Any,
     /// `**`: any number of such folders.
     AnyDepth,
-}
-
-/// What a pattern's file name holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NameShape {
-    /// `{slug}`: the name is the slug.
-    Slug,
-    /// `{date}_{slug}` or `{date}-{slug}`: a `YYYY-MM-DD` date, this separator, the slug.
-    Dated(char),
-    /// `index`: a page bundle's file; the slug is its folder's.
-    Index,
-}
-
-/// What a matching path says about its post or deck: read from the path alone.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PostName {
-    /// The path without its extension and language marks: `x.md` and `x.mdx` share it, and so
-    /// do the translations of one post.
-    pub key: Arc<str>,
-    /// The name as the file shows it (the file stem, or a bundle's folder), for messages.
-    pub stem: Arc<str>,
-    /// The date the path gives, as written (`2024-05-01`), or the part of the name that should
-    /// have been one; `None` when the pattern has no date.
-    pub date: Option<Arc<str>>,
-    /// The slug the path gives, as written.
-    pub slug: Arc<str>,
-    /// The shape of the name, for the help of a name that does not fit it.
-    pub shape: NameShape,
-    /// The slug must already be a slug (the seed's layout); otherwise it is made one.
-    pub strict: bool,
-    /// In a drafts folder: a draft whatever the front matter says.
-    pub draft: bool,
-}
-
-impl PostName {
-    /// The name of a file `stem` in the seed's layout (`2024-05-01_my-post`).
-    pub fn seed(stem: &str) -> PostName {
-        let (date, slug) = split_dated(stem, '_');
-        PostName {
-            key: stem.into(),
-            stem: stem.into(),
-            date: Some(date.into()),
-            slug: slug.into(),
-            shape: NameShape::Dated('_'),
-            strict: true,
-            draft: false,
-        }
-    }
-
-    /// The slug the post is published under: the path's, made a slug unless the layout is
-    /// strict. `None` when nothing of it can be a slug.
-    pub fn published_slug(&self) -> Option<Arc<str>> {
-        if is_valid_slug(&self.slug) {
-            Some(self.slug.clone())
-        } else if self.strict {
-            None
-        } else {
-            slugify(&self.slug).map(Arc::from)
-        }
-    }
 }
 
 impl Pattern {
@@ -152,9 +93,11 @@ impl Pattern {
             position(&Folder::Month),
             position(&Folder::Day),
         );
-        if month.is_some() && !year.is_some_and(|y| Some(y + 1) == month)
-            || day.is_some() && !month.is_some_and(|m| Some(m + 1) == day)
-        {
+        // Each date folder sits right inside the one before it.
+        let out_of_order = |inner: Option<usize>, outer: Option<usize>| {
+            inner.is_some_and(|inner| outer.is_none_or(|outer| outer + 1 != inner))
+        };
+        if out_of_order(month, year) || out_of_order(day, month) {
             return Err("date folders come in order, one inside the other: `{yyyy}/{mm}/{dd}` (or `{yyyy}/{mm}`, `{yyyy}`)".into());
         }
         if matches!(name, NameShape::Dated(_)) && year.is_some() {
@@ -236,13 +179,12 @@ impl Pattern {
         }
         let mut name = stem;
         let mut lang = captured.lang;
-        if self.lang_suffix {
-            if let Some((base, suffix)) = stem.rsplit_once('.')
-                && let Some(found) = languages.find(suffix)
-            {
-                name = base;
-                lang = Some(found);
-            }
+        if self.lang_suffix
+            && let Some((base, suffix)) = stem.rsplit_once('.')
+            && let Some(found) = languages.find(suffix)
+        {
+            name = base;
+            lang = Some(found);
         }
         if name.starts_with('_') || name.starts_with('.') {
             return None;
@@ -418,22 +360,6 @@ impl Captured<'_> {
     fn date(&self) -> Option<Arc<str>> {
         Some(format!("{}-{}-{}", self.year?, self.month?, self.day?).into())
     }
-}
-
-/// A name's date and slug: `2024-05-01-my-post` → (`2024-05-01`, `my-post`). A name that does
-/// not start with a date and the separator gives its text up to the first separator as the
-/// date (or all of it), for the message that says it is not one.
-fn split_dated(name: &str, separator: char) -> (&str, &str) {
-    if name.len() > 11
-        && name.is_char_boundary(10)
-        && name[10..].starts_with(separator)
-        && name.as_bytes()[..10]
-            .iter()
-            .all(|b| b.is_ascii_digit() || *b == b'-')
-    {
-        return (&name[..10], &name[11..]);
-    }
-    name.split_once(separator).unwrap_or((name, ""))
 }
 
 /// The path without extension and language marks, `/`-joined: a `{lang}` folder becomes `*`.
