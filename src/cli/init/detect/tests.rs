@@ -1,0 +1,332 @@
+//! Detection on small sites shaped as each generator's users shape them: the generator, the
+//! content folder, the patterns with their counts, the languages and keys, and a `watch.toml`
+//! that is valid TOML saying so.
+
+use super::*;
+use camino::Utf8PathBuf;
+
+/// A temporary site from (path, text) pairs.
+fn site(files: &[(&str, &str)]) -> (tempfile::TempDir, Utf8PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().to_path_buf()).unwrap();
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    (dir, root)
+}
+
+fn patterns(d: &Detection) -> Vec<(&str, usize)> {
+    d.posts
+        .iter()
+        .map(|p| (p.pattern.as_str(), p.files))
+        .collect()
+}
+
+fn keys<'a>(d: &'a Detection, field: &str) -> Vec<&'a str> {
+    d.keys
+        .iter()
+        .find(|k| k.field == field)
+        .map(|k| k.keys.iter().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The rendered watch.toml, parsed: it must be valid TOML.
+fn rendered(d: &Detection) -> (String, toml::Table) {
+    let text = watch_toml(d);
+    let table: toml::Table = text
+        .parse()
+        .unwrap_or_else(|e| panic!("not valid TOML: {e}\n{text}"));
+    (text, table)
+}
+
+fn strings(value: &toml::Value) -> Vec<&str> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn hugo_with_page_bundles_and_language_suffixes() {
+    let post = |date: &str, tags: &str| {
+        format!("+++\ntitle = \"A\"\ndate = {date}\ntags = {tags}\ndraft = false\n+++\nBody.\n")
+    };
+    let a = post("2024-05-01", "[\"Web App\", \"rust\"]");
+    let b = post("2024-06-01", "[\"rust\"]");
+    let (_dir, root) = site(&[
+        (
+            "hugo.toml",
+            "baseURL = 'https://example.org/'\ntitle = 'My Blog'\ndefaultContentLanguage = 'en'\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n",
+        ),
+        ("content/_index.md", "+++\ntitle = \"Home\"\n+++\n"),
+        ("content/about.md", "+++\ntitle = \"About\"\n+++\n"),
+        ("content/posts/_index.md", "+++\ntitle = \"Posts\"\n+++\n"),
+        ("content/posts/first/index.md", &a),
+        ("content/posts/first/index.fr.md", &a),
+        ("content/posts/second/index.md", &b),
+        (
+            "content/posts/third/index.md",
+            "+++\ntitle = \"C\"\ndate = 2024-07-01\nsummary = \"S\"\ndraft = true\n+++\n",
+        ),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Hugo);
+    assert!(d.generator.as_ref().unwrap().why.contains("hugo.toml"));
+    assert_eq!(d.content_dir.value, "content");
+    assert_eq!(patterns(&d), [("posts/{slug}/index.{lang}", 4)]);
+    assert_eq!(d.posts[0].suffixed, 1);
+    assert_eq!(d.languages.value, ["en", "fr"]);
+    assert_eq!(d.base_url.as_ref().unwrap().value, "https://example.org/");
+    assert_eq!(d.site_name.as_ref().unwrap().value, "My Blog");
+    assert_eq!(keys(&d, "date"), ["date"]);
+    assert_eq!(keys(&d, "description"), ["summary"]);
+    assert!(d.description_from_body.value);
+    assert!(d.tags_as_written.value, "{:?}", d.tags_as_written);
+    assert_eq!(d.draft_posts, 1);
+    let (text, table) = rendered(&d);
+    assert_eq!(table["content_dir"].as_str(), Some("content"));
+    assert_eq!(table["out_dir"].as_str(), Some("content-api-out"));
+    assert_eq!(strings(&table["languages"]), ["en", "fr"]);
+    assert_eq!(
+        strings(&table["layout"]["posts"]),
+        ["posts/{slug}/index.{lang}"]
+    );
+    assert_eq!(table["layout"]["tags"].as_str(), Some(""));
+    assert_eq!(table["site"]["name"].as_str(), Some("My Blog"));
+    assert_eq!(
+        strings(&table["front_matter"]["keys"]["description"]),
+        ["summary"]
+    );
+    assert!(text.contains("# Hugo (hugo.toml found)"), "{text}");
+    assert!(text.contains("4 files, 1 with a language suffix"), "{text}");
+    assert!(text.contains("static/"), "{text}");
+}
+
+#[test]
+fn hugo_with_language_folders() {
+    let post = "---\ntitle: A\ndate: 2024-01-01\ndescription: D\ntags: [go]\n---\n";
+    let (_dir, root) = site(&[
+        (
+            "config.toml",
+            "baseURL = \"https://ex.org\"\ndefaultContentLanguage = \"fr\"\n[languages]\n[languages.en]\ncontentDir = \"content/en\"\n[languages.fr]\ncontentDir = \"content/fr\"\n",
+        ),
+        ("content/en/posts/a.md", post),
+        ("content/en/posts/b.md", post),
+        ("content/fr/posts/a.md", post),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Hugo);
+    assert_eq!(patterns(&d), [("{lang}/posts/{slug}", 3)]);
+    assert_eq!(d.languages.value, ["fr", "en"]);
+    assert!(!d.description_from_body.value);
+    assert!(!d.tags_as_written.value);
+    rendered(&d);
+}
+
+#[test]
+fn jekyll_posts_and_drafts() {
+    let post = "---\nlayout: post\ntitle: A\ncategories: [Travel]\nexcerpt: E\n---\nBody\n";
+    let (_dir, root) = site(&[
+        (
+            "_config.yml",
+            "title: Jekyll Site\nurl: \"https://me.github.io\"\nbaseurl: \"/blog\"\nlang: en-US\n",
+        ),
+        ("_posts/2024-01-02-hello.md", post),
+        ("_posts/2024-02-03-again.markdown", post),
+        ("_posts/travel/2024-03-04-paris.md", post),
+        ("_drafts/coming-soon.md", "---\ntitle: Soon\n---\n"),
+        ("about.md", "---\ntitle: About\n---\n"),
+        ("index.md", "---\nlayout: home\n---\n"),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Jekyll);
+    assert_eq!(d.content_dir.value, ".");
+    assert_eq!(
+        patterns(&d),
+        [("_posts/{date}-{slug}", 2), ("_posts/*/{date}-{slug}", 1)]
+    );
+    assert_eq!(d.drafts.len(), 1);
+    assert_eq!(d.drafts[0].pattern, "_drafts/{slug}");
+    assert_eq!(d.draft_posts, 1);
+    assert_eq!(d.languages.value, ["en"]);
+    assert_eq!(
+        d.base_url.as_ref().unwrap().value,
+        "https://me.github.io/blog"
+    );
+    assert_eq!(keys(&d, "categories"), ["categories"]);
+    assert_eq!(keys(&d, "description"), ["excerpt"]);
+    let (_, table) = rendered(&d);
+    assert_eq!(strings(&table["layout"]["drafts"]), ["_drafts/{slug}"]);
+    assert_eq!(
+        table["base_url"].as_str(),
+        Some("https://me.github.io/blog")
+    );
+}
+
+#[test]
+fn astro_blog_template() {
+    let post = "---\ntitle: 'First post'\ndescription: 'Lorem ipsum'\npubDate: 'Jul 08 2022'\nheroImage: '../../assets/blog-placeholder-3.jpg'\n---\n";
+    let (_dir, root) = site(&[
+        (
+            "astro.config.mjs",
+            "import { defineConfig } from 'astro/config';\nexport default defineConfig({\n\tsite: 'https://example.com',\n\tintegrations: [mdx(), sitemap()],\n});\n",
+        ),
+        (
+            "src/consts.ts",
+            "export const SITE_TITLE = 'Astro Blog';\nexport const SITE_DESCRIPTION = 'Welcome';\n",
+        ),
+        (
+            "src/content.config.ts",
+            "const blog = defineCollection({\n\tloader: glob({ base: './src/content/blog', pattern: '**/*.{md,mdx}' }),\n});\n",
+        ),
+        ("src/content/blog/first-post.md", post),
+        ("src/content/blog/markdown-style-guide.md", post),
+        ("src/content/blog/using-mdx.mdx", post),
+        ("README.md", "# Astro Starter Kit\n"),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Astro);
+    assert_eq!(d.content_dir.value, "src/content");
+    assert_eq!(patterns(&d), [("blog/{slug}", 3)]);
+    assert_eq!(keys(&d, "date"), ["pubDate"]);
+    assert_eq!(keys(&d, "image"), ["heroImage"]);
+    assert_eq!(d.site_name.as_ref().unwrap().value, "Astro Blog");
+    assert_eq!(d.base_url.as_ref().unwrap().value, "https://example.com");
+    assert_eq!(d.languages.value, ["en"]);
+    assert!(
+        d.undecided.iter().any(|s| s.contains("language")),
+        "{:?}",
+        d.undecided
+    );
+    let (text, _) = rendered(&d);
+    assert!(text.contains("public/"), "{text}");
+}
+
+#[test]
+fn astro_paper_with_a_data_folder() {
+    let post = "---\nauthor: Sat Naing\npubDatetime: 2022-09-23T15:22:00Z\ntitle: Adding new posts\nfeatured: true\ndraft: false\ntags:\n  - docs\n  - FAQ\ndescription: Some rules.\n---\n";
+    let (_dir, root) = site(&[
+        (
+            "astro.config.ts",
+            "export default defineConfig({\n  site: SITE.website,\n  i18n: { locales: [\"en\"], defaultLocale: \"en\" },\n});\n",
+        ),
+        (
+            "src/config.ts",
+            "export const SITE = {\n  website: \"https://astro-paper.pages.dev/\",\n  author: \"Sat Naing\",\n  title: \"AstroPaper\",\n  lang: \"en\",\n} as const;\n",
+        ),
+        (
+            "src/content.config.ts",
+            "export const BLOG_PATH = \"src/data/blog\";\nconst blog = defineCollection({\n  loader: glob({ pattern: \"**/[^_]*.md\", base: `./${BLOG_PATH}` }),\n});\n",
+        ),
+        ("src/data/blog/adding-new-post.md", post),
+        ("src/data/blog/examples/tailwind-typography.md", post),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Astro);
+    // The base is a template literal of a constant: the folder is found all the same.
+    assert_eq!(d.content_dir.value, "src/data");
+    assert_eq!(patterns(&d), [("blog/*/{slug}", 1), ("blog/{slug}", 1)]);
+    assert_eq!(d.languages.value, ["en"]);
+    assert!(d.languages.why.contains("i18n"), "{:?}", d.languages);
+    // A plain string base, no i18n: the language comes from the site's constants.
+    let (_dir, root) = site(&[
+        (
+            "astro.config.ts",
+            "export default defineConfig({ site: 'https://astro-paper.pages.dev/' });\n",
+        ),
+        (
+            "src/config.ts",
+            "export const SITE = { title: \"AstroPaper\", lang: \"en\" };\n",
+        ),
+        (
+            "src/content.config.ts",
+            "const blog = defineCollection({\n  loader: glob({ pattern: \"**/[^_]*.md\", base: \"./src/data/blog\" }),\n});\n",
+        ),
+        ("src/data/blog/adding-new-post.md", post),
+        ("src/data/blog/examples/tailwind-typography.md", post),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.content_dir.value, "src/data");
+    assert_eq!(patterns(&d), [("blog/*/{slug}", 1), ("blog/{slug}", 1)]);
+    assert_eq!(keys(&d, "date"), ["pubDatetime"]);
+    assert!(d.tags_as_written.value);
+    assert_eq!(d.languages.value, ["en"]);
+    assert_eq!(d.site_name.as_ref().unwrap().value, "AstroPaper");
+    rendered(&d);
+}
+
+#[test]
+fn eleventy_base_blog() {
+    let post = "---\ntitle: This is my first post.\ndescription: This is a post on My Blog about agile frameworks.\ndate: 2018-05-01\ntags:\n  - another tag\n---\n";
+    let (_dir, root) = site(&[
+        (
+            "eleventy.config.js",
+            "export default async function(eleventyConfig) {};\nexport const config = {\n\tdir: {\n\t\tinput: \"content\",\n\t\tincludes: \"../_includes\",\n\t}\n};\n",
+        ),
+        (
+            "_data/metadata.js",
+            "export default {\n\ttitle: \"Eleventy Base Blog v9\",\n\turl: \"https://example.com/\",\n\tlanguage: \"en\",\n};\n",
+        ),
+        ("content/blog/firstpost.md", post),
+        ("content/blog/secondpost.md", post),
+        ("content/blog/fifthpost/fifthpost.md", post),
+        ("content/about.md", "---\ntitle: About\n---\n"),
+        ("content/index.njk", "home"),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Eleventy);
+    assert_eq!(d.content_dir.value, "content");
+    assert_eq!(patterns(&d), [("blog/{slug}", 2), ("blog/*/{slug}", 1)]);
+    assert_eq!(d.site_name.as_ref().unwrap().value, "Eleventy Base Blog v9");
+    assert_eq!(d.base_url.as_ref().unwrap().value, "https://example.com/");
+    assert_eq!(d.languages.value, ["en"]);
+    assert!(d.tags_as_written.value);
+    rendered(&d);
+}
+
+#[test]
+fn zola_with_toml_front_matter_and_a_translation() {
+    let post = "+++\ntitle = \"A\"\ndate = 2024-01-01\ndescription = \"D\"\n[taxonomies]\ntags = [\"rust\"]\n+++\nBody\n";
+    let (_dir, root) = site(&[
+        (
+            "config.toml",
+            "base_url = \"https://zola.example\"\ntitle = \"Zola Site\"\ndefault_language = \"en\"\ntaxonomies = [{name = \"tags\"}]\n[languages.fr]\ntitle = \"Site Zola\"\n",
+        ),
+        ("content/_index.md", "+++\n+++\n"),
+        ("content/blog/_index.md", "+++\nsort_by = \"date\"\n+++\n"),
+        ("content/blog/2024-01-01-first.md", post),
+        ("content/blog/2024-01-01-first.fr.md", post),
+        ("content/blog/second/index.md", post),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Zola);
+    assert_eq!(
+        patterns(&d),
+        [("blog/{date}-{slug}.{lang}", 2), ("blog/{slug}/index", 1)]
+    );
+    assert_eq!(d.languages.value, ["en", "fr"]);
+    assert_eq!(d.base_url.as_ref().unwrap().value, "https://zola.example");
+    assert!(d.undecided.iter().any(|s| s.contains("taxonomies")));
+    let (text, _) = rendered(&d);
+    assert!(text.contains("# Zola (config.toml with base_url"), "{text}");
+}
+
+#[test]
+fn markdown_without_a_generator_and_an_empty_folder() {
+    let (_dir, root) = site(&[(
+        "content/blog/en/2024-01-01_hello.md",
+        "---\ntitle: Hi\npubDate: 2024-01-01\n---\n",
+    )]);
+    assert!(is_site(&root));
+    let d = detect(&root).unwrap();
+    assert!(d.generator.is_none());
+    assert_eq!(patterns(&d), [("blog/{lang}/{date}_{slug}", 1)]);
+    rendered(&d);
+    let (_dir, root) = site(&[("README.md", "# Notes\n")]);
+    assert!(!is_site(&root));
+    assert!(detect(&root).is_none());
+}
