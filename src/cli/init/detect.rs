@@ -214,7 +214,7 @@ pub fn detect(root: &Utf8Path) -> Option<Detection> {
             }
         }
     };
-    let tags_dir = folder("tags", "tag definition");
+    let tags_dir = folder("tags", "tag definitions");
     let series_dir = folder("series", "series");
     let posts_why = describe(&found, &content_dir.value);
     Some(Detection {

@@ -155,7 +155,7 @@ pub fn watch_toml(d: &Detection) -> String {
     line(
         &mut out,
         "decks = []",
-        &format!("no slide decks: {name} has none content-api reads"),
+        "content-api's slide decks are its own kind of file: none in this site",
     );
     let drafts_none = if d.draft_posts > 0 {
         format!(
