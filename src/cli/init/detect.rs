@@ -90,6 +90,8 @@ pub struct Detection {
     /// Why these folders hold the posts.
     pub posts_why: String,
     pub drafts: Vec<PatternUse>,
+    /// Slide decks (content-api's own, in `slides/` or `decks/`), largest first.
+    pub decks: Vec<PatternUse>,
     /// The tag and series folders under the content folder ("" for none).
     pub tags_dir: Why<String>,
     pub series_dir: Why<String>,
@@ -210,11 +212,11 @@ pub fn detect(root: &Utf8Path) -> Option<Detection> {
         } else {
             Why {
                 value: String::new(),
-                why: format!("no {name}/ folder: {what} come from the posts' front matter only"),
+                why: format!("no {name}/ folder: only what the posts' front matter names"),
             }
         }
     };
-    let tags_dir = folder("tags", "tag definitions");
+    let tags_dir = folder("tags", "tag definition");
     let series_dir = folder("series", "series");
     let posts_why = describe(&found, &content_dir.value);
     Some(Detection {
@@ -223,6 +225,7 @@ pub fn detect(root: &Utf8Path) -> Option<Detection> {
         posts: found.posts,
         posts_why,
         drafts: found.drafts,
+        decks: found.decks,
         tags_dir,
         series_dir,
         languages,

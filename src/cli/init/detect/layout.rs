@@ -43,6 +43,8 @@ pub struct Layout {
     pub post_files: Vec<String>,
     pub drafts: Vec<PatternUse>,
     pub draft_files: Vec<String>,
+    /// content-api's own slide decks, in a `slides/` or `decks/` folder.
+    pub decks: Vec<PatternUse>,
     /// The posts folders, relative to the content folder.
     pub sections: Vec<String>,
     /// How the sections were chosen.
@@ -144,9 +146,26 @@ pub fn infer(
         }
         layout.drafts = merge(found);
     }
+    let mut decks: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for section in DECK_FOLDERS
+        .iter()
+        .filter(|s| !chosen.iter().any(|c| c == *s))
+    {
+        for file in by_section.get(*section).into_iter().flatten() {
+            if let Some((pattern, suffixed)) = classify(file, section, configured, &mut layout) {
+                let entry = decks.entry(pattern).or_default();
+                entry.0 += 1;
+                entry.1 += usize::from(suffixed);
+            }
+        }
+    }
+    layout.decks = merge(decks);
     layout.sections = chosen;
     layout
 }
+
+/// Folder names that hold content-api's slide decks.
+const DECK_FOLDERS: &[&str] = &["slides", "decks"];
 
 /// Patterns that differ only by a language suffix are one (`index.{lang}` covers an unmarked
 /// `index`: the default language), largest first.
@@ -199,6 +218,9 @@ fn classify(
         Some(at) => (&folders[..at], &folders[at + 1..]),
         None => (folders, &[]),
     };
+    if stem.starts_with('_') || after.iter().any(|f| f.starts_with('_')) {
+        return None; // left out by generators and content-api alike (`_demo/`, `_draft.md`)
+    }
     let bundle = stem == "index";
     if bundle && after.is_empty() {
         return None; // the posts folder's own page

@@ -152,10 +152,11 @@ pub fn watch_toml(d: &Detection) -> String {
     } else {
         patterns(&mut out, "posts", &d.posts, "");
     }
-    line(
+    patterns(
         &mut out,
-        "decks = []",
-        "content-api's slide decks are its own kind of file: none in this site",
+        "decks",
+        &d.decks,
+        "no slides/ or decks/ folder: content-api's slide decks are its own kind of file",
     );
     let drafts_none = if d.draft_posts > 0 {
         format!(
@@ -227,10 +228,16 @@ pub fn summary(d: &Detection) -> Vec<String> {
     for p in &d.posts {
         lines.push(format!("  {}  {}", p.pattern, coverage(p)));
     }
-    for p in &d.drafts {
-        lines.push(format!("drafts: {}  {}", p.pattern, coverage(p)));
+    for p in &d.decks {
+        lines.push(format!("decks: {}  {}", p.pattern, coverage(p)));
     }
-    lines.push(format!("drafts in all: {}", d.draft_posts));
+    for p in &d.drafts {
+        lines.push(format!("drafts folder: {}  {}", p.pattern, coverage(p)));
+    }
+    lines.push(format!(
+        "drafts: {} (drafts folder files, and posts marked draft in front matter)",
+        d.draft_posts
+    ));
     lines.push(format!(
         "languages: {} ({})",
         d.languages.value.join(", "),

@@ -325,8 +325,93 @@ fn markdown_without_a_generator_and_an_empty_folder() {
     let d = detect(&root).unwrap();
     assert!(d.generator.is_none());
     assert_eq!(patterns(&d), [("blog/{lang}/{date}_{slug}", 1)]);
-    rendered(&d);
+    assert!(d.decks.is_empty());
+    let (_, table) = rendered(&d);
+    assert_eq!(strings(&table["layout"]["decks"]), Vec::<&str>::new());
+    // The seed's own shape, slide decks and tag files included.
+    let (_dir, root) = site(&[
+        (
+            "content/blog/en/2024-01-01_hello.md",
+            "---\ntitle: Hi\npubDate: 2024-01-01\n---\n",
+        ),
+        (
+            "content/blog/es/2024-01-01_hello.md",
+            "---\ntitle: Hola\npubDate: 2024-01-01\n---\n",
+        ),
+        (
+            "content/slides/en/2024-02-01_talk.md",
+            "---\ntitle: Talk\npubDate: 2024-02-01\n---\n",
+        ),
+        ("content/tags/welcome.md", "---\nname: welcome\n---\n"),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(patterns(&d), [("blog/{lang}/{date}_{slug}", 2)]);
+    assert_eq!(d.languages.value, ["en", "es"]);
+    let (_, table) = rendered(&d);
+    assert_eq!(
+        strings(&table["layout"]["decks"]),
+        ["slides/{lang}/{date}_{slug}"]
+    );
+    assert_eq!(table["layout"]["tags"].as_str(), Some("tags"));
+    assert_eq!(table["layout"]["series"].as_str(), Some(""));
     let (_dir, root) = site(&[("README.md", "# Notes\n")]);
     assert!(!is_site(&root));
     assert!(detect(&root).is_none());
+}
+
+#[test]
+fn hugo_split_configuration_and_date_folders() {
+    let post = "---\ntitle: A\npublishDate: 2024-05-01\ncategories: [Travel]\ndraft: true\n---\n";
+    let (_dir, root) = site(&[
+        (
+            "config/_default/hugo.yaml",
+            "baseURL: https://split.example/\ntitle: Split\ndefaultContentLanguage: de\n",
+        ),
+        (
+            "config/_default/languages.toml",
+            "[de]\nweight = 1\n[en]\nweight = 2\n",
+        ),
+        ("content/posts/2024/05/trip.md", post),
+        ("content/posts/2024/05/trip.en.md", post),
+        ("content/posts/2023/11/older.md", post),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Hugo);
+    assert!(
+        d.generator
+            .as_ref()
+            .unwrap()
+            .why
+            .contains("config/_default")
+    );
+    assert_eq!(patterns(&d), [("posts/{yyyy}/{mm}/{slug}.{lang}", 3)]);
+    assert_eq!(d.languages.value, ["de", "en"]);
+    assert_eq!(d.base_url.as_ref().unwrap().value, "https://split.example/");
+    assert_eq!(keys(&d, "date"), ["publishDate"]);
+    assert_eq!(keys(&d, "categories"), ["categories"]);
+    assert_eq!(d.draft_posts, 3);
+    rendered(&d);
+}
+
+#[test]
+fn eleventy_with_an_src_input_folder() {
+    let post = "---\ntitle: A\ndate: 2024-01-01\n---\n";
+    let (_dir, root) = site(&[
+        (
+            ".eleventy.js",
+            "module.exports = function (eleventyConfig) {\n  return { dir: { input: \"src\", output: \"_site\" } };\n};\n",
+        ),
+        ("src/posts/2024-01-01-one.md", post),
+        ("src/posts/2024-02-01-two.md", post),
+        ("src/posts/posts.json", "{}"),
+        ("src/index.md", "---\ntitle: Home\n---\n"),
+        ("_site/posts/one/index.html", "built"),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(d.generator.as_ref().unwrap().value, Generator::Eleventy);
+    assert_eq!(d.content_dir.value, "src");
+    assert_eq!(patterns(&d), [("posts/{date}-{slug}", 2)]);
+    assert!(d.undecided.iter().any(|s| s.contains("language")));
+    let (text, _) = rendered(&d);
+    assert!(text.contains("# What init could not decide:"), "{text}");
 }
