@@ -339,6 +339,10 @@ fn markdown_without_a_generator_and_an_empty_folder() {
             "---\ntitle: Hola\npubDate: 2024-01-01\n---\n",
         ),
         (
+            "content/blog/en/_demo/2024-01-01_demo.md",
+            "---\ntitle: Demo\n---\n",
+        ),
+        (
             "content/slides/en/2024-02-01_talk.md",
             "---\ntitle: Talk\npubDate: 2024-02-01\n---\n",
         ),
