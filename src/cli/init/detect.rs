@@ -216,6 +216,16 @@ pub fn detect(root: &Utf8Path) -> Option<Detection> {
             }
         }
     };
+    let base_url = site.base_url.filter(|url| {
+        let absolute = url.value.starts_with("https://") || url.value.starts_with("http://");
+        if !absolute {
+            undecided.push(format!(
+                "the configuration's base URL {:?} ({}) is not an absolute http(s) URL: base_url is left commented",
+                url.value, url.why
+            ));
+        }
+        absolute
+    });
     let tags_dir = folder("tags", "tag definition");
     let series_dir = folder("series", "series");
     let posts_why = describe(&found, &content_dir.value);
@@ -229,7 +239,7 @@ pub fn detect(root: &Utf8Path) -> Option<Detection> {
         tags_dir,
         series_dir,
         languages,
-        base_url: site.base_url,
+        base_url,
         site_name: site.title,
         keys: report.keys,
         description_from_body: report.description_from_body,

@@ -122,6 +122,7 @@ fn hugo_with_language_folders() {
     assert_eq!(d.generator.as_ref().unwrap().value, Generator::Hugo);
     assert_eq!(patterns(&d), [("{lang}/posts/{slug}", 3)]);
     assert_eq!(d.languages.value, ["fr", "en"]);
+    assert_eq!(d.base_url.as_ref().unwrap().value, "https://ex.org");
     assert!(!d.description_from_body.value);
     assert!(!d.tags_as_written.value);
     rendered(&d);
@@ -414,8 +415,27 @@ fn eleventy_with_an_src_input_folder() {
     let d = detect(&root).unwrap();
     assert_eq!(d.generator.as_ref().unwrap().value, Generator::Eleventy);
     assert_eq!(d.content_dir.value, "src");
+    assert!(d.base_url.is_none());
     assert_eq!(patterns(&d), [("posts/{date}-{slug}", 2)]);
     assert!(d.undecided.iter().any(|s| s.contains("language")));
     let (text, _) = rendered(&d);
     assert!(text.contains("# What init could not decide:"), "{text}");
+}
+
+#[test]
+fn a_relative_base_url_is_left_commented() {
+    let (_dir, root) = site(&[
+        ("hugo.yaml", "baseURL: /\ntitle: Local\n"),
+        ("content/blog/a.md", "---\ntitle: A\n---\n"),
+    ]);
+    let d = detect(&root).unwrap();
+    assert!(d.base_url.is_none());
+    assert!(
+        d.undecided.iter().any(|s| s.contains("absolute")),
+        "{:?}",
+        d.undecided
+    );
+    let (text, table) = rendered(&d);
+    assert!(!table.contains_key("base_url"), "{text}");
+    assert!(text.contains("# base_url = "), "{text}");
 }
