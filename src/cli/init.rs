@@ -22,7 +22,8 @@ pub struct InitArgs {
     #[arg(default_value = ".")]
     pub dir: Utf8PathBuf,
 
-    /// The date of the first posts. Default: today in UTC (the time zone is not set yet).
+    /// The date of a new site's first posts. Default: today in UTC (the time zone is not set
+    /// yet). An existing site gets no posts.
     #[arg(long, value_name = "YYYY-MM-DD")]
     pub today: Option<NaiveDate>,
 }

@@ -87,6 +87,11 @@ pub fn read(root: &Utf8Path) -> Site {
             return zola(&config);
         }
     }
+    if root.join("archetypes").is_dir()
+        && let Some(name) = first_file(root, &["config.toml", "config.yaml", "config.yml"])
+    {
+        return hugo(root, name, format!("{name} and archetypes/ found"));
+    }
     if let Some(name) = first_file(
         root,
         &[
