@@ -267,6 +267,21 @@ fn classify(
     } else {
         "{slug}".to_string()
     };
+    // A pattern marks the language once: under a language folder, a suffix is left alone.
+    let twice = suffix.is_some() && out.iter().any(|s| s == "{lang}");
+    if twice {
+        let note = format!(
+            "{file} has a language folder and a language suffix: the pattern keeps the folder, so check its language"
+        );
+        if !layout
+            .undecided
+            .iter()
+            .any(|n| n.contains("a language folder and a language suffix"))
+        {
+            layout.undecided.push(note);
+        }
+    }
+    let suffix = suffix.filter(|_| !twice);
     let last = match suffix {
         Some(lang) => {
             layout.languages.insert(lang.to_string());

@@ -32,12 +32,42 @@ fn keys<'a>(d: &'a Detection, field: &str) -> Vec<&'a str> {
         .unwrap_or_default()
 }
 
-/// The rendered watch.toml, parsed: it must be valid TOML.
+/// The rendered watch.toml, parsed: it must be valid TOML, and the reader must accept it (its
+/// patterns included), but for the keys the reader does not know yet.
 fn rendered(d: &Detection) -> (String, toml::Table) {
     let text = watch_toml(d);
     let table: toml::Table = text
         .parse()
         .unwrap_or_else(|e| panic!("not valid TOML: {e}\n{text}"));
+    let known = crate::config::KEY_FIELDS;
+    let mut section = "";
+    let readable: Vec<&str> = text
+        .lines()
+        .filter(|line| {
+            if line.starts_with('[') {
+                section = line;
+            }
+            let key = line.split(" = ").next().unwrap_or("");
+            let unknown_field = section == "[front_matter.keys]"
+                && line.contains(" = ")
+                && !line.starts_with('#')
+                && !known.iter().any(|(field, _)| *field == key);
+            !(unknown_field || key == "tags_as_written")
+        })
+        .collect();
+    let readable = readable.join("\n");
+    let config = crate::watch_toml::parse("watch.toml", &readable, camino::Utf8Path::new("."))
+        .unwrap_or_else(|e| panic!("the reader refuses it: {e}\n{readable}"));
+    let posts: Vec<String> = config
+        .layout
+        .posts()
+        .iter()
+        .map(|p| p.as_str().to_string())
+        .collect();
+    let expected: Vec<&str> = d.posts.iter().map(|p| p.pattern.as_str()).collect();
+    if !expected.is_empty() {
+        assert_eq!(posts, expected);
+    }
     (text, table)
 }
 
@@ -438,4 +468,21 @@ fn a_relative_base_url_is_left_commented() {
     let (text, table) = rendered(&d);
     assert!(!table.contains_key("base_url"), "{text}");
     assert!(text.contains("# base_url = "), "{text}");
+}
+
+#[test]
+fn a_language_marked_twice_keeps_the_folder() {
+    let post = "---\ntitle: A\n---\n";
+    let (_dir, root) = site(&[
+        ("content/posts/en/a.md", post),
+        ("content/posts/fr/a.fr.md", post),
+    ]);
+    let d = detect(&root).unwrap();
+    assert_eq!(patterns(&d), [("posts/{lang}/{slug}", 2)]);
+    assert!(
+        d.undecided
+            .iter()
+            .any(|s| s.contains("language folder and a language suffix"))
+    );
+    rendered(&d);
 }
