@@ -84,7 +84,7 @@ pub fn read(root: &Utf8Path) -> Site {
             return hugo(root, name, format!("{name} with Hugo's `{key}`"));
         }
         if name == "config.toml" && config.get("base_url").is_some() {
-            return zola(&config);
+            return zola(root, &config);
         }
     }
     if root.join("archetypes").is_dir()
@@ -146,7 +146,16 @@ fn hugo(root: &Utf8Path, name: &str, found: impl Into<String>) -> Site {
     site.title = config
         .get_str("title")
         .map(|title| why(title, format!("Hugo: title in {name}")));
-    if let Some(dir) = config.get_str("contentDir") {
+    let per_language = per_language_content(
+        languages_file.as_ref().or(config.get("languages")),
+        config.get_str("contentDir").as_deref(),
+    );
+    if let Some(parent) = per_language {
+        site.content_dir = Some(why(
+            parent.clone(),
+            format!("Hugo: each language's contentDir is a folder of {parent}/ named after it"),
+        ));
+    } else if let Some(dir) = config.get_str("contentDir") {
         site.content_dir = Some(why(dir, format!("Hugo: contentDir in {name}")));
     } else {
         site.content_dir = Some(why("content".to_string(), "Hugo's content folder"));
@@ -165,7 +174,9 @@ fn hugo(root: &Utf8Path, name: &str, found: impl Into<String>) -> Site {
                 (weight, code.clone())
             })
             .collect();
-        codes.sort();
+        let text = std::fs::read_to_string(root.join(name)).unwrap_or_default();
+        text_order(&mut codes, &text, |(_, code)| code);
+        codes.sort_by_key(|(weight, _)| *weight);
         let mut codes: Vec<String> = codes.into_iter().map(|(_, code)| code).collect();
         let first = default.clone().unwrap_or_else(|| "en".to_string());
         if let Some(at) = codes.iter().position(|c| *c == first) {
@@ -188,7 +199,45 @@ fn hugo(root: &Utf8Path, name: &str, found: impl Into<String>) -> Site {
     site
 }
 
-fn zola(config: &Value) -> Site {
+/// The folder that holds one content folder per language, each named after its language
+/// (Docsy: `content/en`, `content/fa`), when every language of the table says so; a language
+/// without its own `contentDir` has the site's (`fallback`).
+fn per_language_content(table: Option<&Value>, fallback: Option<&str>) -> Option<String> {
+    let entries = table?.entries();
+    let mut parent: Option<&str> = None;
+    for (code, settings) in entries {
+        let dir = settings
+            .get("contentDir")
+            .and_then(Value::str)
+            .or(fallback)?;
+        let (folder, last) = dir.trim_end_matches('/').rsplit_once('/')?;
+        if !last.eq_ignore_ascii_case(code) || parent.is_some_and(|p| p != folder) {
+            return None;
+        }
+        parent = Some(folder);
+    }
+    parent.map(str::to_string)
+}
+
+/// Orders languages as the configuration's text lists them (`[languages.es]` before
+/// `[languages.ca]`), whatever order the TOML table kept; those not found keep their place
+/// after them.
+fn text_order<T>(items: &mut [T], text: &str, code: impl Fn(&T) -> &str) {
+    let at = |c: &str| {
+        [
+            format!("[languages.{c}]"),
+            format!("[{c}]"),
+            format!("{c}:"),
+        ]
+        .iter()
+        .filter_map(|needle| text.find(needle.as_str()))
+        .min()
+        .unwrap_or(usize::MAX)
+    };
+    items.sort_by_key(|item| at(code(item)));
+}
+
+fn zola(root: &Utf8Path, config: &Value) -> Site {
     let mut site = Site {
         generator: Some(why(
             Generator::Zola,
@@ -206,7 +255,7 @@ fn zola(config: &Value) -> Site {
     let default = config
         .get_str("default_language")
         .unwrap_or_else(|| "en".to_string());
-    let others: Vec<String> = config
+    let mut others: Vec<String> = config
         .get("languages")
         .map(|t| {
             t.entries()
@@ -216,6 +265,8 @@ fn zola(config: &Value) -> Site {
                 .collect()
         })
         .unwrap_or_default();
+    let text = std::fs::read_to_string(root.join("config.toml")).unwrap_or_default();
+    text_order(&mut others, &text, String::as_str);
     let said = if config.get("default_language").is_some() {
         "Zola: default_language in config.toml"
     } else {

@@ -20,19 +20,34 @@ pub const CANDIDATES: &[(&str, &[&str])] = &[
             "publishDate",
             "pubDatetime",
             "created_at",
+            "published",
         ],
     ),
     (
         "description",
         &["description", "summary", "excerpt", "subtitle"],
     ),
-    ("tags", &["tags"]),
-    ("categories", &["categories", "category"]),
+    ("tags", &["tags", "taxonomies.tags"]),
+    (
+        "categories",
+        &["categories", "category", "taxonomies.categories"],
+    ),
     ("draft", &["draft"]),
     ("published", &["published"]),
     (
         "image",
-        &["image", "cover", "coverImage", "heroImage", "ogImage"],
+        &[
+            "image",
+            "cover",
+            "cover.image",
+            "coverImage",
+            "heroImage",
+            "ogImage",
+            "featuredImage",
+            "images",
+            "extra.image",
+            "extra.social_media_card",
+        ],
     ),
     ("slug", &["slug"]),
     ("series", &["series", "serie"]),
@@ -54,22 +69,24 @@ pub struct Report {
 pub fn scan<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Report {
     let mut read = 0;
     let mut unreadable: Vec<&str> = Vec::new();
-    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut counts: BTreeMap<(&'static str, &'static str), usize> = BTreeMap::new();
     let mut without_description = 0;
     let mut drafts = 0;
     let mut written_tag: Option<String> = None;
     let mut tag_count = 0;
-    let mut zola_taxonomies = false;
     for (path, text) in files {
         let Some(front) = parse(path, &text) else {
             unreadable.push(path);
             continue;
         };
         read += 1;
-        for (_, keys) in CANDIDATES {
+        for (field, keys) in CANDIDATES {
             for key in *keys {
-                if front.get(key).is_some() {
-                    *counts.entry(key).or_default() += 1;
+                // `weight` orders a series only in a post of a series (Hugo's orders sections).
+                let in_series = *field != "series_order"
+                    || ["series", "serie"].iter().any(|k| front.get(k).is_some());
+                if in_series && front.path(key).is_some_and(|v| fits(field, v)) {
+                    *counts.entry((field, key)).or_default() += 1;
                 }
             }
         }
@@ -84,12 +101,15 @@ pub fn scan<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Report {
             || front.get("draft").and_then(Value::str) == Some("true")
             || matches!(front.get("published"), Some(Value::Bool(false)));
         drafts += usize::from(draft);
-        let taxonomies = front.get("taxonomies");
-        zola_taxonomies |= taxonomies.is_some_and(|t| t.get("tags").is_some());
-        let tag_lists = ["tags", "categories", "category"]
-            .iter()
-            .filter_map(|key| front.get(key))
-            .chain(taxonomies.and_then(|t| t.get("tags")));
+        let tag_lists = [
+            "tags",
+            "categories",
+            "category",
+            "taxonomies.tags",
+            "taxonomies.categories",
+        ]
+        .iter()
+        .filter_map(|key| front.path(key));
         for tag in tag_lists.flat_map(Value::strings) {
             tag_count += 1;
             let slug = !tag.is_empty()
@@ -106,7 +126,11 @@ pub fn scan<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Report {
         let mut used: Vec<(Reverse<usize>, usize, &str)> = candidates
             .iter()
             .enumerate()
-            .filter_map(|(order, key)| counts.get(key).map(|n| (Reverse(*n), order, *key)))
+            .filter_map(|(order, key)| {
+                counts
+                    .get(&(*field, *key))
+                    .map(|n| (Reverse(*n), order, *key))
+            })
             .collect();
         used.sort();
         if used.is_empty() {
@@ -155,17 +179,22 @@ pub fn scan<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Report {
             shown.join(", ")
         ));
     }
-    if zola_taxonomies {
-        undecided.push(
-            "posts keep their tags under Zola's [taxonomies] table: content-api reads a top-level key, so [front_matter.keys] tags does not see them yet".to_string(),
-        );
-    }
     Report {
         keys,
         description_from_body,
         tags_as_written,
         drafts,
         undecided,
+    }
+}
+
+/// Whether a value under one of a field's keys is that field: `published` is a date in some
+/// themes (Fuwari) and the inverse of `draft` in others; `cover` is an image or a table of one.
+fn fits(field: &str, value: &Value) -> bool {
+    match field {
+        "published" | "draft" => matches!(value, Value::Bool(_)),
+        "date" | "image" => !matches!(value, Value::Bool(_) | Value::Map(_)),
+        _ => true,
     }
 }
 

@@ -24,6 +24,16 @@ impl Value {
         }
     }
 
+    /// The value at a dotted path (`taxonomies.tags`, `extra.image`): a key, or keys of nested
+    /// tables.
+    pub fn path(&self, path: &str) -> Option<&Value> {
+        if let Some(found) = self.get(path) {
+            return Some(found);
+        }
+        let (first, rest) = path.split_once('.')?;
+        self.get(first)?.path(rest)
+    }
+
     /// The text of a string value.
     pub fn str(&self) -> Option<&str> {
         match self {
