@@ -202,6 +202,18 @@ pub fn detect(root: &Utf8Path) -> Option<Detection> {
         .filter_map(|f| Some((f.as_str(), std::fs::read_to_string(content.join(f)).ok()?)));
     let report = front_matter::scan(texts);
     undecided.extend(report.undecided.iter().cloned());
+    let asian = ["zh", "ja", "ko"];
+    if report.cjk_titles * 2 > report.read
+        && !languages
+            .value
+            .iter()
+            .any(|l| asian.iter().any(|a| l.starts_with(a)))
+    {
+        undecided.push(format!(
+            "{} of {} posts have titles in Chinese, Japanese or Korean script, but languages says {:?}: check languages",
+            report.cjk_titles, report.read, languages.value
+        ));
+    }
     let folder = |name: &str, what: &str| -> Why<String> {
         let has = files.iter().any(|f| f.starts_with(&format!("{name}/")));
         if has {

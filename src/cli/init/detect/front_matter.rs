@@ -62,12 +62,16 @@ pub struct Report {
     pub tags_as_written: Why<bool>,
     /// Posts marked `draft: true` or `published: false`.
     pub drafts: usize,
+    /// Posts read, and of those, posts whose title is in Chinese, Japanese or Korean script.
+    pub read: usize,
+    pub cjk_titles: usize,
     pub undecided: Vec<String>,
 }
 
 /// Reads the front matter of each file (path for messages, text).
 pub fn scan<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Report {
     let mut read = 0;
+    let mut cjk_titles = 0;
     let mut unreadable: Vec<&str> = Vec::new();
     let mut counts: BTreeMap<(&'static str, &'static str), usize> = BTreeMap::new();
     let mut without_description = 0;
@@ -80,6 +84,8 @@ pub fn scan<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Report {
             continue;
         };
         read += 1;
+        let cjk = |c: char| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}');
+        cjk_titles += usize::from(front.get_str("title").is_some_and(|t| t.chars().any(cjk)));
         for (field, keys) in CANDIDATES {
             for key in *keys {
                 // `weight` orders a series only in a post of a series (Hugo's orders sections).
@@ -180,6 +186,8 @@ pub fn scan<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Report {
         ));
     }
     Report {
+        read,
+        cjk_titles,
         keys,
         description_from_body,
         tags_as_written,

@@ -522,6 +522,11 @@ fn the_real_sites_of_the_fixtures_are_detected_as_their_watch_toml_says() {
         if name == "astro-paper-zh" {
             // Its config says `lang: "en"`; the posts are in Chinese, which no file says.
             assert_eq!(d.languages.value, ["en"]);
+            assert!(
+                d.undecided.iter().any(|s| s.contains("Chinese")),
+                "{:?}",
+                d.undecided
+            );
         } else {
             assert_eq!(d.languages.value, languages, "{name}");
         }
