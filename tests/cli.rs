@@ -426,6 +426,83 @@ fn init_creates_a_site_that_builds_and_never_overwrites() {
 }
 
 #[test]
+fn init_in_a_hugo_site_writes_its_watch_toml_and_no_sample_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path();
+    let files = [
+        (
+            "hugo.toml",
+            "baseURL = 'https://hugo.example/'\ntitle = 'Mine'\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n",
+        ),
+        (
+            "content/posts/first/index.md",
+            "+++\ntitle = 'First'\ndate = 2024-05-01\n+++\nHello.\n",
+        ),
+        (
+            "content/posts/first/index.fr.md",
+            "+++\ntitle = 'Premier'\ndate = 2024-05-01\n+++\nBonjour.\n",
+        ),
+        (
+            "content/posts/second/index.md",
+            "+++\ntitle = 'Second'\ndate = 2024-06-01\nsummary = 'S'\n+++\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::create_dir_all(site.join(path).parent().unwrap()).unwrap();
+        std::fs::write(site.join(path), text).unwrap();
+    }
+    let made = run(site, &["init", "--today", TODAY], &[]);
+    assert_eq!(code(&made), 0, "{}", stderr(&made));
+    assert!(
+        stdout(&made).contains("generator: Hugo"),
+        "{}",
+        stdout(&made)
+    );
+    assert!(
+        stdout(&made).contains("posts/{slug}/index.{lang}  3 files"),
+        "{}",
+        stdout(&made)
+    );
+    // watch.toml only: no sample posts, no tag, nothing else beside the site's own files.
+    assert!(!site.join("content/blog").exists());
+    assert!(!site.join("content/tags").exists());
+    let mut all: Vec<String> = walkdir::WalkDir::new(site)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            e.path()
+                .strip_prefix(site)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    all.sort();
+    let mut expected: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
+    expected.push("watch.toml".to_string());
+    expected.sort();
+    assert_eq!(all, expected);
+    let config = std::fs::read_to_string(site.join("watch.toml")).unwrap();
+    let table: toml::Table = config.parse().unwrap_or_else(|e| panic!("{e}\n{config}"));
+    assert_eq!(table["base_url"].as_str(), Some("https://hugo.example/"));
+    assert_eq!(table["content_dir"].as_str(), Some("content"));
+    assert!(config.contains("# Hugo (hugo.toml found)"), "{config}");
+    // Again: watch.toml is never overwritten.
+    let again = run(site, &["init"], &[]);
+    assert_eq!(code(&again), 2);
+    assert!(
+        stderr(&again).contains("never overwrites"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(
+        std::fs::read_to_string(site.join("watch.toml")).unwrap(),
+        config
+    );
+}
+
+#[test]
 fn new_files_build_without_any_error_or_warning() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

@@ -85,9 +85,14 @@ pub(super) enum Command {
     /// List the posts and decks that are drafts, scheduled for a later date, or published, with
     /// their dates and paths.
     List(ListArgs),
-    /// Create a new site: a `watch.toml` with every key explained (all commented out) and a
-    /// minimal bilingual content folder (one post in English and Spanish, one tag) that builds.
-    /// Refuses to overwrite any existing file.
+    /// Create a new site, or configure an existing one.
+    ///
+    /// In a new or empty folder: a `watch.toml` with every key explained (all commented out)
+    /// and a minimal bilingual content folder (one post in English and Spanish, one tag) that
+    /// builds. In an existing site (Hugo, Zola, Jekyll, Astro or Eleventy files, or Markdown
+    /// content): only a `watch.toml` mapping what it finds there (the generator, the content
+    /// folder, the posts' patterns, languages, front-matter keys), each choice commented, and
+    /// a summary of it; no sample content. Refuses to overwrite any existing file.
     Init(InitArgs),
     /// Create a content file (a post, series, deck or tag) and print its path. Refuses to
     /// overwrite an existing file.

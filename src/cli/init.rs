@@ -1,10 +1,13 @@
-//! `content-api init [DIR]`: a `watch.toml` that explains every key, and a minimal bilingual
-//! site that builds (one post in English and Spanish, one tag), as `hugo new site` and
-//! `zola init` give.
+//! `content-api init [DIR]`: in a new or empty folder, a `watch.toml` that explains every key,
+//! and a minimal bilingual site that builds (one post in English and Spanish, one tag), as
+//! `hugo new site` and `zola init` give; in an existing site (a generator's files, or Markdown
+//! content), only a `watch.toml` mapping what [`detect`] found there.
+
+mod detect;
 
 use super::flags::{Flags, Given};
 use super::{BuildArgs, EXIT_CONTENT_ERRORS, EXIT_USAGE};
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use chrono::NaiveDate;
 use clap::Args;
 use std::io::Write;
@@ -13,11 +16,14 @@ use std::process::ExitCode;
 /// Flags of `init`.
 #[derive(Debug, Clone, Args)]
 pub struct InitArgs {
-    /// Folder to create the site in (created if needed). Default: the current folder.
+    /// Folder to create the site in (created if needed), or an existing site's root (Hugo, Zola,
+    /// Jekyll, Astro, Eleventy, or any Markdown content) to write only its `watch.toml`.
+    /// Default: the current folder.
     #[arg(default_value = ".")]
     pub dir: Utf8PathBuf,
 
-    /// The date of the first posts. Default: today in UTC (the time zone is not set yet).
+    /// The date of a new site's first posts. Default: today in UTC (the time zone is not set
+    /// yet). An existing site gets no posts.
     #[arg(long, value_name = "YYYY-MM-DD")]
     pub today: Option<NaiveDate>,
 }
@@ -139,6 +145,12 @@ pub fn run(build: &BuildArgs, args: &InitArgs) -> ExitCode {
         .today
         .unwrap_or_else(|| chrono::Utc::now().date_naive());
     let dir = &args.dir;
+    if dir.is_dir()
+        && detect::is_site(dir)
+        && let Some(found) = detect::detect(dir)
+    {
+        return init_existing(dir, &found);
+    }
     let files: Vec<(Utf8PathBuf, String)> = vec![
         (dir.join("watch.toml"), WATCH_TOML.to_string()),
         (
@@ -179,6 +191,34 @@ pub fn run(build: &BuildArgs, args: &InitArgs) -> ExitCode {
     eprintln!(
         "next: set base_url, and author and licence under [site], in {}; then `{cd}content-api serve` to preview, `{cd}content-api build` to build",
         dir.join("watch.toml")
+    );
+    ExitCode::SUCCESS
+}
+
+/// An existing site: its `watch.toml` only, from what detection found; no sample content.
+fn init_existing(dir: &Utf8Path, found: &detect::Detection) -> ExitCode {
+    let path = dir.join("watch.toml");
+    if path.symlink_metadata().is_ok() {
+        eprintln!(
+            "error: `content-api init` writes watch.toml into an existing site and never overwrites a file; this exists already:\n  - {path}\n  = help: edit it, or move it away and run `content-api init` again to see what it detects"
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    for line in detect::summary(found) {
+        println!("{line}");
+    }
+    if let Err(err) = create_new(&path, &detect::watch_toml(found)) {
+        eprintln!("error: cannot create {path}: {err}");
+        return ExitCode::from(EXIT_CONTENT_ERRORS);
+    }
+    println!("created {path} (no sample content: this folder is a site already)");
+    let cd = if dir == "." {
+        String::new()
+    } else {
+        format!("cd {dir} && ")
+    };
+    eprintln!(
+        "next: check each choice in {path} (its comments say why), set author and licence under [site]; then `{cd}content-api check`"
     );
     ExitCode::SUCCESS
 }
