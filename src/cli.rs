@@ -21,6 +21,7 @@ mod placeholders;
 mod serve;
 mod settings;
 mod status_line;
+mod summary;
 mod unchanged;
 mod verify;
 mod watch;

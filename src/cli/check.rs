@@ -25,6 +25,9 @@ pub fn run(settings: &Settings) -> ExitCode {
                     tracing::warn!("{warning}");
                 }
             }
+            for line in super::summary::lines(&checked.workspace) {
+                tracing::info!("{line}");
+            }
             // The process ends here: skip freeing the database piece by piece.
             std::mem::forget(checked.workspace);
             tracing::info!(

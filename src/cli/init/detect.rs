@@ -215,7 +215,12 @@ pub fn detect(root: &Utf8Path) -> Option<Detection> {
         ));
     }
     let folder = |name: &str, what: &str| -> Why<String> {
-        let has = files.iter().any(|f| f.starts_with(&format!("{name}/")));
+        // Files directly in the folder, as content-api reads them: Hugo's term pages
+        // (`tags/rust/_index.md`) are not tag files.
+        let has = files.iter().any(|f| {
+            f.strip_prefix(&format!("{name}/"))
+                .is_some_and(|rest| !rest.contains('/') && !rest.starts_with(['_', '.']))
+        });
         if has {
             Why {
                 value: name.to_string(),
