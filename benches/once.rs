@@ -5,6 +5,11 @@
 //!     cargo bench --bench once -- 1000 50000   # other sizes
 //!     CONTENT_API_BIN=path/to/content-api cargo bench --bench once   # another binary
 //!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench once   # output folder on tmpfs
+//!     cargo bench --bench once -- 10000 --layout hugo   # the posts as Hugo page bundles
+//!
+//! `--layout NAME` (`seed`, `hugo`, `jekyll`, `astro`; see `benches/support/layouts.rs`) moves
+//! the corpus's posts where that generator puts them and builds with the sample's `watch.toml`
+//! plus that `[layout]`: the same posts read another way, for a ratio against `seed`.
 //!
 //! Corpora come from `../shared/tools/gen_corpus.py` when it is there (the generator the
 //! reference numbers of Hugo and Astro were measured with), else from the Rust port in
@@ -38,6 +43,8 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/layouts.rs"]
+mod layouts;
 #[path = "support/process.rs"]
 mod process;
 
@@ -50,10 +57,19 @@ use std::time::{Duration, Instant};
 const RUNS: usize = 5;
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let layout = args
+        .iter()
+        .position(|a| a == "--layout")
+        .and_then(|at| args.get(at + 1).cloned());
+    if let Some(name) = &layout {
+        assert!(
+            layouts::posts_pattern(name).is_some(),
+            "--layout takes one of {:?}",
+            layouts::NAMES
+        );
+    }
+    let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() {
         vec![1_000, 10_000]
     } else {
@@ -83,7 +99,11 @@ fn main() {
         "writeback ms"
     );
     for posts in sizes {
-        let content = corpus::corpus_for(&root, posts);
+        let seed = corpus::corpus_for(&root, posts);
+        let (content, config) = match &layout {
+            Some(name) => laid_out(&root, &seed, posts, name),
+            None => (seed, None),
+        };
         let (files, bytes) = tree_size(&content);
         let mut walls = Vec::new();
         let mut cpus: Vec<Usage> = Vec::new();
@@ -97,7 +117,11 @@ fn main() {
             write_back(&out_root);
             let started = Instant::now();
             #[allow(clippy::zombie_processes)] // reaped by wait_with_rusage
-            let child = Command::new(&binary)
+            let mut command = Command::new(&binary);
+            if let Some(config) = &config {
+                command.arg("--config").arg(config);
+            }
+            let child = command
                 .args(["--once", "--today", "2026-11-22", "--content"])
                 .arg(&content)
                 .arg("--out")
@@ -154,4 +178,35 @@ fn tree_size(dir: &Path) -> (usize, u64) {
         .fold((0, 0), |(n, bytes), e| {
             (n + 1, bytes + e.metadata().map(|m| m.len()).unwrap_or(0))
         })
+}
+
+/// The corpus of `posts` posts per language laid out as `name` lays it out (made once, beside
+/// the seed-laid one), and a config file that reads it: the sample's `watch.toml` with that
+/// `[layout]`.
+fn laid_out(root: &Path, seed: &Path, posts: usize, name: &str) -> (PathBuf, Option<PathBuf>) {
+    let dir = root.join(format!("posts-{posts}-{name}"));
+    if !dir.join("tags").is_dir() {
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_tree(seed, &dir);
+        layouts::relay(&dir, name, "en");
+    }
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("watch.toml");
+    let text = std::fs::read_to_string(sample).expect("the sample's watch.toml");
+    let config = root.join(format!("watch-{name}.toml"));
+    std::fs::write(&config, text + "\n" + &layouts::watch_toml(name)).unwrap();
+    (dir, Some(config))
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }

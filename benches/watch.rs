@@ -20,6 +20,7 @@
 //!     cargo bench --bench watch -- 10000 --kind body      # one kind of edit (for profiling)
 //!     CONTENT_API_BENCH_DIR=/dev/shm cargo bench --bench watch   # content and output on tmpfs
 //!     cargo bench --bench watch -- 10000 --languages 5   # five languages (en, es and copies of es)
+//!     cargo bench --bench watch -- 10000 --layout hugo   # posts as Hugo page bundles (support/layouts.rs)
 //!
 //! Edits go through the same path as the daemon (`Session::apply` with the changed path, then
 //! `Session::publish_documents`), so the numbers exclude only the debounce window, the
@@ -28,6 +29,8 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/layouts.rs"]
+mod layouts;
 
 use content_api::config::SiteConfig;
 use content_api::model::{Lang, Languages};
@@ -58,6 +61,7 @@ fn main() {
     let mut lanes = true;
     let mut per_kind = EDITS_PER_KIND;
     let mut languages = 2;
+    let mut layout: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--kind" {
@@ -69,6 +73,8 @@ fn main() {
                 .next()
                 .and_then(|n| n.parse().ok())
                 .unwrap_or(languages);
+        } else if arg == "--layout" {
+            layout = args.next();
         } else if arg == "--per-kind" {
             per_kind = args.next().and_then(|n| n.parse().ok()).unwrap_or(per_kind);
         } else if arg == "--first" {
@@ -123,6 +129,15 @@ fn main() {
             config.languages =
                 Languages::new(codes.filter_map(Lang::parse).collect()).expect("distinct codes");
         }
+        // The posts moved where the layout puts them, and the site told so.
+        let moved = layout.as_deref().map(|name| {
+            let toml = layouts::watch_toml(name);
+            let root = camino::Utf8Path::new(".");
+            config.layout = content_api::watch_toml::parse("watch.toml", &toml, root)
+                .expect("the bench's layouts parse")
+                .layout;
+            layouts::relay(&content, name, "en")
+        });
         config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
         config.out_dir = camino::Utf8PathBuf::from_path_buf(work.path().join("out")).unwrap();
         let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
@@ -141,7 +156,18 @@ fn main() {
             "start",
             ms(started.elapsed())
         );
-        let posts_en = post_paths(&content, "en");
+        let posts_en = match &moved {
+            Some(moved) => {
+                let mut en: Vec<String> = moved
+                    .iter()
+                    .filter(|(lang, _)| lang == "en")
+                    .map(|(_, path)| path.clone())
+                    .collect();
+                en.sort();
+                en
+            }
+            None => post_paths(&content, "en"),
+        };
         let target = posts_en[posts_en.len() / 2].clone();
         let kinds: [(&str, Edit); 3] = [
             ("body (same post)", |text, i| {

@@ -138,6 +138,16 @@ fn a_hugo_site_publishes_its_page_bundles_and_their_translations() {
     // The default language at the root, the other under its code, as the contract's pages.
     assert!(dir.path().join("out/blog/first-steps.md").is_file());
     assert!(dir.path().join("out/fr/blog/first-steps.md").is_file());
+    // `new` writes the default layout's files: here it says so instead of writing one the
+    // site would not read.
+    let new = run(dir.path(), &["new", "post", "Third"]);
+    let stderr = String::from_utf8_lossy(&new.stderr);
+    assert_eq!(new.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("[layout] in watch.toml is its own"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("content/blog").exists());
 }
 
 #[test]

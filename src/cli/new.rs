@@ -85,6 +85,10 @@ impl Request {
 }
 
 pub fn run(settings: &Settings, command: &NewCommand) -> ExitCode {
+    if let Some(refusal) = own_layout(settings, command) {
+        eprintln!("{}", refusal.1);
+        return ExitCode::from(refusal.0);
+    }
     let created = match (command, Request::of(command)) {
         (NewCommand::Tag(tag), _) => create_tag(settings, tag),
         (_, Some(request)) => create(settings, &request),
@@ -104,6 +108,32 @@ pub fn run(settings: &Settings, command: &NewCommand) -> ExitCode {
 }
 
 type Refusal = (u8, String);
+
+/// `new` writes the seed's layout: on a site laid out its own way (`[layout]`), a post or deck
+/// written there would not be read, and a tag or series file only where the site has the folder.
+fn own_layout(settings: &Settings, command: &NewCommand) -> Option<Refusal> {
+    let layout = &settings.config.layout;
+    let seed = crate::content::Layout::seed();
+    let (kind, folder) = match command {
+        NewCommand::Post(_) if layout.posts() != seed.posts() => ("post", None),
+        NewCommand::Deck(_) if layout.decks() != seed.decks() => ("deck", None),
+        NewCommand::Tag(_) if layout.tags() != seed.tags() => ("tag", Some("tags")),
+        NewCommand::Series(_) if layout.series() != seed.series() => ("series", Some("series")),
+        _ => return None,
+    };
+    let help = match folder {
+        Some(key) => format!(
+            "this site has no `{key}` folder of content-api's; set `{key} = \"{key}\"` under [layout] in watch.toml to keep {kind} files there"
+        ),
+        None => "create it with the site's own generator (`hugo new`, a new file in `_posts/`...): content-api reads it where the layout says".into(),
+    };
+    Some(usage(
+        format!(
+            "`content-api new {kind}` writes the default layout's files, and this site's [layout] in watch.toml is its own"
+        ),
+        &help,
+    ))
+}
 
 fn usage(message: impl Into<String>, help: &str) -> Refusal {
     (
