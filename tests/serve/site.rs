@@ -202,6 +202,77 @@ fn serve_site_answers_the_api_and_passes_everything_else_to_hugo_server() {
     );
 }
 
+/// The Hugo site's own posts, read where Hugo keeps them (`[layout]`): `serve --site` in front
+/// of `hugo server` answers the API of the posts Hugo renders, and an author's save shows in
+/// both, on one origin.
+#[test]
+fn serve_site_reads_the_hugo_sites_own_posts_and_follows_a_save() {
+    let Some(hugo) = hugo() else {
+        return;
+    };
+    let site = hugo_site();
+    let post = |title: &str| {
+        format!(
+            "---\ntitle: \"{title}\"\ndate: 2024-05-01T09:00:00Z\ndescription: \"A post.\"\n---\n\nHello.\n"
+        )
+    };
+    let write = |relative: &str, text: &str| {
+        let path = site.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("content/posts/first-post/index.md", &post("First post"));
+    write(
+        "watch.toml",
+        "languages = [\"en\"]\nout_dir = \"content-api-out\"\n[site]\nauthor = \"A. Writer\"\nlicence = \"CC-BY-4.0\"\n\
+         [hosting]\nlive_record = \"off\"\n[layout]\nposts = [\"posts/{slug}\", \"posts/{slug}/index\"]\ntags = \"\"\nseries = \"\"\n\
+         [front_matter.keys]\ndate = [\"date\"]\n",
+    );
+    let hugo_port = http::free_port();
+    let served = common::Served::spawn(
+        Command::new(common::BIN)
+            .env_remove("CI")
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(["--site", &format!("http://127.0.0.1:{hugo_port}")])
+            .current_dir(site.path())
+            .stderr(Stdio::null()),
+    );
+    let addr = served.addr().to_string();
+    let _hugo = HugoServer::start(&hugo, site.path(), hugo_port, &served.origin);
+    http::wait_for(
+        "hugo server, through serve",
+        Duration::from_secs(60),
+        || http::get(&addr, "/", &[]).text().contains("First post"),
+    );
+    let titles = || -> Vec<String> {
+        let posts = http::get(&addr, "/api/posts-en.json", &[]);
+        http::json(&posts)
+            .as_array()
+            .map(|posts| {
+                posts
+                    .iter()
+                    .map(|p| format!("{} {}", p["id"], p["title"]))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(titles(), ["\"en/2024-05-01_first-post\" \"First post\""]);
+    write(
+        "content/posts/first-post/index.md",
+        &post("First post, edited"),
+    );
+    http::wait_for(
+        "the edit, in Hugo's page and in the API",
+        Duration::from_secs(30),
+        || {
+            http::get(&addr, "/", &[])
+                .text()
+                .contains("First post, edited")
+                && titles() == ["\"en/2024-05-01_first-post\" \"First post, edited\""]
+        },
+    );
+}
+
 #[test]
 fn serve_site_says_when_the_dev_server_does_not_answer() {
     let port = http::free_port();
