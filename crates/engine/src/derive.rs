@@ -23,7 +23,7 @@ pub use series::{
     series_names,
 };
 pub use slides::published_decks;
-pub use taxonomy::{tag_definitions, tag_tiers};
+pub use taxonomy::{tag_definitions, tag_display_name, tag_display_names, tag_tiers};
 
 use crate::content::FileRole;
 use crate::db::{LangTree, Site, SourceFile};

@@ -62,6 +62,10 @@ pub struct FrontMatterRules {
     /// Whether a post without a description gets its body's first paragraph as plain text
     /// (`description_from_body`, default false: a missing description is an error).
     pub description_from_body: bool,
+    /// Whether tags (and categories) are read as written (`tags_as_written`, default false):
+    /// any non-empty text, published under its slug ([`crate::model::slugify`]), the text as
+    /// first written its display name. Off, a tag must already be a slug.
+    pub tags_as_written: bool,
     /// Whether what is only suspicious (a key content-api does not know, a tag one keystroke
     /// from a known one) fails the build: set by `build` and `check` where `CI` is set, so a
     /// deploy never publishes a typo. Not a `watch.toml` key.
@@ -75,21 +79,29 @@ impl FrontMatterRules {
     }
 }
 
-/// The post fields whose keys a site may name (`[front_matter.keys]`), and each one's default.
-pub const KEY_FIELDS: &[(&str, &str)] = &[
-    ("title", "title"),
-    ("description", "description"),
-    ("date", "pubDate"),
-    ("tags", "tags"),
-    ("draft", "draft"),
+/// The post fields whose keys a site may name (`[front_matter.keys]`), and each one's default
+/// keys (none: the field is not read unless the site names its keys).
+pub const KEY_FIELDS: &[(&str, &[&str])] = &[
+    ("title", &["title"]),
+    ("description", &["description"]),
+    ("date", &["pubDate"]),
+    ("tags", &["tags"]),
+    ("draft", &["draft"]),
+    ("image", &["heroImage"]),
+    ("slug", &[]),
+    ("published", &[]),
+    ("categories", &[]),
+    ("series", &["series"]),
+    ("series_order", &["seriesOrder"]),
 ];
 
 /// Which front-matter keys a post's fields are read from (`[front_matter.keys]`): for each
 /// field of [`KEY_FIELDS`], its keys in order, the first one present in a file winning. The
-/// default is each field's one key of the content format (`date` is `pubDate`).
+/// default is each field's keys of the content format (`date` is `pubDate`). A dotted key
+/// (`taxonomies.tags`) names a key of a nested table, unless the file has the dotted key itself.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KeyAliases {
-    /// One list per field of [`KEY_FIELDS`], in its order; never empty.
+    /// One list per field of [`KEY_FIELDS`], in its order.
     keys: Vec<Vec<String>>,
 }
 
@@ -98,7 +110,7 @@ impl Default for KeyAliases {
         KeyAliases {
             keys: KEY_FIELDS
                 .iter()
-                .map(|(_, key)| vec![(*key).to_string()])
+                .map(|(_, keys)| keys.iter().map(|key| (*key).to_string()).collect())
                 .collect(),
         }
     }
@@ -135,9 +147,21 @@ impl KeyAliases {
             .map_or(field, String::as_str)
     }
 
-    /// Whether `key` is one of any field's keys.
+    /// The first of `field`'s keys the file has (`has`), if any: an optional field.
+    pub fn present<'a>(&'a self, field: &str, has: impl Fn(&str) -> bool) -> Option<&'a str> {
+        self.of(field)
+            .iter()
+            .find(|key| has(key))
+            .map(String::as_str)
+    }
+
+    /// Whether `key` is one of any field's keys, or the table a dotted one is in (`taxonomies`
+    /// for `taxonomies.tags`).
     pub fn is_key(&self, key: &str) -> bool {
-        self.keys.iter().flatten().any(|own| own == key)
+        self.keys
+            .iter()
+            .flatten()
+            .any(|own| own == key || own.split_once('.').is_some_and(|(table, _)| table == key))
     }
 }
 

@@ -118,6 +118,7 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
     config.front_matter.site_keys = file.front_matter.site_keys;
     config.front_matter.description_from_body =
         file.front_matter.description_from_body.unwrap_or(false);
+    config.front_matter.tags_as_written = file.front_matter.tags_as_written.unwrap_or(false);
     let keys = file.front_matter.keys;
     for (field, list) in [
         ("title", keys.title),
@@ -125,6 +126,12 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
         ("date", keys.date),
         ("tags", keys.tags),
         ("draft", keys.draft),
+        ("image", keys.image),
+        ("slug", keys.slug),
+        ("published", keys.published),
+        ("categories", keys.categories),
+        ("series", keys.series),
+        ("series_order", keys.series_order),
     ] {
         let Some(list) = list else { continue };
         if list.iter().any(|key| key.trim().is_empty())
@@ -263,6 +270,7 @@ struct FrontMatterSection {
     #[serde(default)]
     keys: KeysSection,
     description_from_body: Option<bool>,
+    tags_as_written: Option<bool>,
 }
 
 /// `[front_matter.keys]`: one optional list per field of `KEY_FIELDS` (an unknown field name is
@@ -275,6 +283,12 @@ struct KeysSection {
     date: Option<Vec<String>>,
     tags: Option<Vec<String>>,
     draft: Option<Vec<String>>,
+    image: Option<Vec<String>>,
+    slug: Option<Vec<String>>,
+    published: Option<Vec<String>>,
+    categories: Option<Vec<String>>,
+    series: Option<Vec<String>>,
+    series_order: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -457,6 +471,24 @@ mod tests {
         assert!(config.front_matter.description_from_body);
         let text = "[front_matter]\ndescription_from_body = \"yes\"\n";
         assert!(parse("watch.toml", text, Utf8Path::new("site")).is_err());
+    }
+
+    #[test]
+    fn the_new_fields_have_their_defaults_and_dotted_keys_and_tags_as_written_are_read() {
+        let config = parse("watch.toml", "", Utf8Path::new("site")).unwrap();
+        let keys = &config.front_matter.keys;
+        assert_eq!(keys.of("image"), ["heroImage"]);
+        assert_eq!(keys.of("series_order"), ["seriesOrder"]);
+        assert!(keys.of("slug").is_empty() && keys.of("published").is_empty());
+        assert!(keys.of("categories").is_empty());
+        assert!(!config.front_matter.tags_as_written);
+        let text = "[front_matter]\ntags_as_written = true\n[front_matter.keys]\ntags = [\"tags\", \"taxonomies.tags\"]\nimage = [\"image\", \"images\"]\nslug = [\"slug\"]\npublished = [\"published\"]\ncategories = [\"categories\"]\nseries_order = [\"seriesOrder\", \"weight\"]\n";
+        let config = parse("watch.toml", text, Utf8Path::new("site")).unwrap();
+        let keys = &config.front_matter.keys;
+        assert!(config.front_matter.tags_as_written);
+        assert_eq!(keys.present("slug", |k| k == "slug"), Some("slug"));
+        assert_eq!(keys.present("slug", |_| false), None);
+        assert!(keys.is_key("taxonomies") && keys.is_key("weight") && !keys.is_key("extra"));
     }
 
     #[test]

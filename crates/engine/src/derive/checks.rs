@@ -41,6 +41,7 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
     }
     out.extend(unknown_key_reports(db).iter().cloned());
     out.extend(description_from_body_note(db).iter().cloned());
+    out.extend(relative_image_warning(db).iter().cloned());
     out.sort_by(|a, b| {
         let position = |d: &Diagnostic| d.location.as_ref().map(|l| (l.line, l.column));
         a.path
@@ -118,7 +119,12 @@ pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
         out.push(diagnostic);
     }
     let tiers = tag_tiers(db);
-    for tag in meta.tags.iter().filter(|tag| !tiers.contains_key(*tag)) {
+    let unfiled_ok = unfiled_tags_are_fine(db);
+    for tag in meta
+        .tags
+        .iter()
+        .filter(|tag| !unfiled_ok && !tiers.contains_key(*tag))
+    {
         let near = crate::parse::keys::near_miss(tag, tiers.keys().map(|known| &**known));
         let mut diagnostic = unknown_tag(path, tag, near, front_matter_rules(db).strict);
         if let Some(at) = &parsed.tags_location {
@@ -127,6 +133,14 @@ pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
         out.push(diagnostic);
     }
     out
+}
+
+/// Whether a tag without a tag file is as it should be: the site reads tags as written
+/// (`tags_as_written`) and its layout has no tags folder, so no tag has a file.
+#[salsa::tracked]
+fn unfiled_tags_are_fine(db: &dyn salsa::Database) -> bool {
+    let config = Site::get(db).config(db);
+    config.front_matter.tags_as_written && config.layout.tags().is_none()
 }
 
 /// A tag with no file in `tags/`. One keystroke from a known tag, it may be a typo that would
@@ -272,6 +286,38 @@ fn duplicate_slugs(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> 
         }
     }
     out
+}
+
+/// The one warning of a site whose posts name relative hero images (`./cover.png`) in a layout
+/// of its own: each is dropped (the post has no `heroImage`), since the API cannot serve a file
+/// beside a post. How many, at the first of them.
+#[salsa::tracked(returns(ref))]
+fn relative_image_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
+    let site = Site::get(db);
+    let mut paths: Vec<&str> = Vec::new();
+    for &tree in site.trees(db).iter() {
+        for &file in tree.posts(db).iter() {
+            if parse_post(db, file).relative_image {
+                paths.push(file.path(db).as_str());
+            }
+        }
+    }
+    let first = paths.iter().min()?;
+    let count = paths.len();
+    let posts = if count == 1 {
+        "post names"
+    } else {
+        "posts name"
+    };
+    Some(
+        Diagnostic::warning(
+            *first,
+            format!(
+                "{count} {posts} a relative hero image (such as `./cover.png`): dropped, their heroImage is null"
+            ),
+        )
+        .help("write the image's path from the site root (/images/cover.png) or a full URL to publish it"),
+    )
 }
 
 /// The one note of a site whose posts without a description get their first paragraph

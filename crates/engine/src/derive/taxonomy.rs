@@ -2,7 +2,7 @@
 
 use crate::db::Site;
 use crate::model::{TagDef, Tier};
-use crate::parse::tag_meta;
+use crate::parse::{parse_post, tag_meta};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -28,4 +28,36 @@ pub fn tag_tiers(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Tier>> {
             .map(|(name, tag)| (name.clone(), tag.tier))
             .collect(),
     )
+}
+
+/// Each tag's display name, by its slug, when the site reads tags as written
+/// (`tags_as_written`): the text as first written, the posts taken in path order (empty
+/// otherwise, and for a tag whose file gives it a name). What a human-facing document shows for
+/// the tag; the API keeps the slug.
+#[salsa::tracked(returns(ref))]
+pub fn tag_display_names(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Arc<str>>> {
+    let site = Site::get(db);
+    if !site.config(db).front_matter.tags_as_written {
+        return Arc::default();
+    }
+    let mut files: Vec<_> = site
+        .trees(db)
+        .iter()
+        .flat_map(|&tree| tree.posts(db).iter().copied())
+        .collect();
+    files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+    let mut names: BTreeMap<Arc<str>, Arc<str>> = BTreeMap::new();
+    for file in files {
+        for (slug, text) in &parse_post(db, file).tag_texts {
+            if **slug != **text {
+                names.entry(slug.clone()).or_insert_with(|| text.clone());
+            }
+        }
+    }
+    Arc::new(names)
+}
+
+/// How a human-facing document names `tag`: its display name, else the tag itself.
+pub fn tag_display_name<'a>(db: &'a dyn salsa::Database, tag: &'a str) -> &'a str {
+    tag_display_names(db).get(tag).map_or(tag, |name| &**name)
 }

@@ -13,7 +13,7 @@ use errors::integer_help;
 use super::frontmatter::{Format, Split};
 use super::yaml_error::explain;
 use crate::diag::{Diagnostic, Location};
-use crate::model::{DATE_FORMS, SLUG_PATTERN, Timestamp, is_valid_slug};
+use crate::model::{DATE_FORMS, SLUG_PATTERN, Timestamp, is_valid_slug, slugify};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 use saphyr_parser::Parser;
 use std::sync::Arc;
@@ -143,11 +143,121 @@ impl<'a> FrontMatter<'a> {
         }
     }
 
+    /// The value of `key`: a top-level field of that name, else, for a dotted key
+    /// (`taxonomies.tags`), the key of nested mappings (YAML mappings and TOML tables alike).
     fn get(&self, key: &str) -> Option<&MarkedYaml<'a>> {
-        self.entries
+        let literal = self
+            .entries
             .iter()
             .find(|(name, _, _)| *name == key)
-            .map(|(_, _, value)| value)
+            .map(|(_, _, value)| value);
+        if literal.is_some() || !key.contains('.') {
+            return literal;
+        }
+        let mut parts = key.split('.');
+        let first = parts.next()?;
+        let mut node = self
+            .entries
+            .iter()
+            .find(|(name, _, _)| *name == first)
+            .map(|(_, _, value)| value)?;
+        for part in parts {
+            node = member(node, part)?;
+        }
+        Some(node)
+    }
+
+    /// A boolean at `key`, or `None` for anything else, without a word (`published`, which
+    /// some sites write as a date).
+    pub fn if_boolean(&self, key: &str) -> Option<bool> {
+        match scalar(self.get(key)?) {
+            Some(Scalar::Boolean(b)) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// An image: a string, a mapping's `src` (else `url`, else `path`), or the first item of a
+    /// list of either (Hugo's `images`). Empty reads as absent; any other value is an error.
+    pub fn image(&mut self, key: &str) -> Option<String> {
+        let node = self.get(key)?;
+        let node = match &node.data {
+            YamlData::Sequence(items) => items.first()?,
+            _ => node,
+        };
+        let found = match &node.data {
+            YamlData::Mapping(_) => ["src", "url", "path"]
+                .iter()
+                .find_map(|name| member(node, name))
+                .map(scalar),
+            _ => Some(scalar(node)),
+        };
+        match found {
+            Some(None | Some(Scalar::Null)) => None,
+            Some(Some(Scalar::String(s))) if s.trim().is_empty() => None,
+            Some(Some(Scalar::String(s))) => Some(s.to_string()),
+            _ => {
+                self.push(self.type_error(
+                    key,
+                    node,
+                    "a string or a mapping with `src`",
+                    format!(
+                        "write the image's path: {}",
+                        self.field(key, "/images/hero.webp")
+                    ),
+                ));
+                None
+            }
+        }
+    }
+
+    /// Tags as written (`tags_as_written`): a list of texts, or one text (`tags: web`), each
+    /// with its slug ([`slugify`]); texts whose slug an earlier one has are that tag. A text
+    /// with nothing to make a slug of, or an entry that is not text, is an error.
+    pub fn written_list(&mut self, key: &str) -> Vec<(Arc<str>, Arc<str>)> {
+        let Some(node) = self.get(key) else {
+            return Vec::new();
+        };
+        let items: Vec<&MarkedYaml<'a>> = match &node.data {
+            YamlData::Sequence(items) => items.iter().collect(),
+            YamlData::Value(Scalar::Null) => return Vec::new(),
+            _ => vec![node],
+        };
+        let mut out: Vec<(Arc<str>, Arc<str>)> = Vec::with_capacity(items.len());
+        let mut problems = Vec::new();
+        for item in items {
+            let text = match scalar(item) {
+                Some(Scalar::String(s)) => s.trim().to_string(),
+                Some(Scalar::Integer(n)) => n.to_string(),
+                _ => {
+                    let found = describe(&item.data);
+                    problems.push(
+                        Diagnostic::error(
+                            self.path,
+                            format!("every entry of `{key}` must be a text, found {found}"),
+                        )
+                        .at(self.location_of_node(item))
+                        .help("write each entry as a word or phrase"),
+                    );
+                    continue;
+                }
+            };
+            match slugify(&text) {
+                Some(slug) if !out.iter().any(|(seen, _)| **seen == *slug) => {
+                    out.push((Arc::from(slug), Arc::from(text)));
+                }
+                Some(_) => {}
+                None => problems.push(
+                    Diagnostic::error(
+                        self.path,
+                        format!("`{text}` in `{key}` has no letter or digit to name it by"),
+                    )
+                    .at(self.location_of_node(item))
+                    .help("write the tag as a word or phrase, or remove it"),
+                ),
+            }
+        }
+        self.diagnostics.extend(problems);
+        out
     }
 
     pub fn has(&self, key: &str) -> bool {
@@ -381,6 +491,18 @@ impl<'a> FrontMatter<'a> {
         }
         self.diagnostics.extend(problems);
         out
+    }
+}
+
+/// The value of `name` in the mapping `node` (looking through explicit tags).
+fn member<'n, 'a>(node: &'n MarkedYaml<'a>, name: &str) -> Option<&'n MarkedYaml<'a>> {
+    match &node.data {
+        YamlData::Mapping(map) => map
+            .iter()
+            .find(|(key, _)| matches!(scalar(key), Some(Scalar::String(s)) if s == name))
+            .map(|(_, value)| value),
+        YamlData::Tagged(_, inner) => member(inner, name),
+        _ => None,
     }
 }
 

@@ -3,12 +3,12 @@
 use super::fields::FrontMatter;
 use super::keys::unknown_keys;
 use super::summary;
-use super::{Parsed, check_image, frontmatter, path_name, text_or_failure};
+use super::{Parsed, frontmatter, path_name, text_or_failure};
 use crate::config::KeyAliases;
 use crate::content::{FileRole, PostName};
 use crate::db::{Site, SourceFile};
 use crate::diag::Location;
-use crate::model::{Lang, PostMeta, Timestamp};
+use crate::model::{Lang, PostMeta, Timestamp, is_valid_slug, slugify};
 use std::sync::Arc;
 
 /// A parsed post, plus where its `series` value is (for the cross-file "unknown series" check).
@@ -22,6 +22,12 @@ pub struct ParsedPost {
     /// The description is the body's first paragraph (`description_from_body`): the build
     /// says so once for the site.
     pub description_from_body: bool,
+    /// A relative hero image (`./cover.png`) in a site's own layout was dropped: the build
+    /// says so once for the site.
+    pub relative_image: bool,
+    /// Each tag's text as written, by its slug (`tags_as_written`; empty otherwise): the tag's
+    /// display name where no tag file gives one.
+    pub tag_texts: Vec<(Arc<str>, Arc<str>)>,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -38,6 +44,8 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
             series_location: None,
             tags_location: None,
             description_from_body: false,
+            relative_image: false,
+            tag_texts: Vec::new(),
         },
     }
 }
@@ -50,6 +58,8 @@ pub struct PostReading {
     pub keys: KeyAliases,
     /// A post without a description gets its body's first paragraph (`description_from_body`).
     pub description_from_body: bool,
+    /// Tags and categories are texts, published under their slugs (`tags_as_written`).
+    pub tags_as_written: bool,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -58,6 +68,7 @@ pub fn post_reading(db: &dyn salsa::Database) -> PostReading {
     PostReading {
         keys: rules.keys.clone(),
         description_from_body: rules.description_from_body,
+        tags_as_written: rules.tags_as_written,
     }
 }
 
@@ -118,6 +129,8 @@ pub fn parse_post_text_with(
                 series_location: None,
                 tags_location: None,
                 description_from_body: false,
+                relative_image: false,
+                tag_texts: Vec::new(),
             };
         }
     };
@@ -142,32 +155,40 @@ pub fn parse_post_text_with(
         Some(date) if dated_by_path => Some(Timestamp::from_date(date)),
         _ => front.timestamp(date_key, true),
     };
-    // Counted as written, repeats included: a list of thousands of copies of one tag is refused
-    // before each item is checked (and each repeat reported).
-    let listed = front.list_len(tags_key).unwrap_or(0);
-    let tags = if listed > MAX_TAGS_PER_POST {
-        front.error_at(
-            tags_key,
-            format!("a post names at most {MAX_TAGS_PER_POST} tags; this one names {listed}"),
-            "keep the tags a reader would look for: each tag's timeline lists the post with all of its tags, so the output grows with the square of a post's tags",
-        );
-        Vec::new()
-    } else {
-        front.slug_list(tags_key)
-    };
-    let hero_image = check_image(&mut front, "heroImage");
-    let series = front.slug("series");
-    let series_order = front.integer("seriesOrder");
-    let draft = path_parts.draft || front.boolean(draft_key).unwrap_or(false);
-    if series_order.is_some() && !front.has("series") {
+    let (tags, tag_texts) = read_tags(&mut front, keys, tags_key, reading.tags_as_written);
+    let (hero_image, relative_image) = read_image(&mut front, keys, path_parts.strict);
+    let series_key = keys.present("series", |key| front.has(key));
+    let order_key = keys.present("series_order", |key| front.has(key));
+    let series = series_key.and_then(|key| front.slug(key));
+    let series_order = order_key.and_then(|key| front.integer(key));
+    // `draft` wins over `published`; a `published` that is not a boolean (a date, as Fuwari
+    // writes it) is no draft flag.
+    let published = keys
+        .present("published", |key| front.has(key))
+        .and_then(|key| front.if_boolean(key));
+    let draft = path_parts.draft
+        || if front.has(draft_key) || published.is_none() {
+            front.boolean(draft_key).unwrap_or(false)
+        } else {
+            published == Some(false)
+        };
+    if let (Some(order_key), None) = (order_key, series_key) {
+        let series = keys.pick("series", |_| false);
         front.warn(
-            "seriesOrder",
-            "`seriesOrder` has no effect without `series`".into(),
-            "add `series: <name>` or remove `seriesOrder`",
+            order_key,
+            format!("`{order_key}` has no effect without `{series}`"),
+            &format!("add `{series}: <name>` or remove `{order_key}`"),
         );
     }
-    let series_location = front.has("series").then(|| front.location("series"));
+    let series_location = series_key.map(|key| front.location(key));
     let tags_location = front.has(tags_key).then(|| front.location(tags_key));
+    let name = match keys.present("slug", |key| front.has(key)) {
+        Some(key) => match (name, front_slug(&mut front, key)) {
+            (Ok((date, _)), Some(slug)) => Ok((date, slug)),
+            (name, _) => name,
+        },
+        None => name,
+    };
     let (slug, name_error) = match name {
         Ok((_, slug)) => (Some(slug), None),
         Err(diagnostic) => (None, Some(diagnostic)),
@@ -209,6 +230,106 @@ pub fn parse_post_text_with(
         series_location,
         tags_location,
         description_from_body,
+        relative_image,
+        tag_texts,
+    }
+}
+
+/// The post's tags, then its categories (`categories`), without repeats: slugs as written, or,
+/// with `tags_as_written`, the texts' slugs (and the texts, for display names).
+#[allow(clippy::type_complexity)]
+fn read_tags(
+    front: &mut FrontMatter<'_>,
+    keys: &KeyAliases,
+    tags_key: &str,
+    as_written: bool,
+) -> (Vec<Arc<str>>, Vec<(Arc<str>, Arc<str>)>) {
+    let categories_key = keys.present("categories", |key| front.has(key));
+    // Counted as written, repeats included: a list of thousands of copies of one tag is refused
+    // before each item is checked (and each repeat reported).
+    let listed = front.list_len(tags_key).unwrap_or(0)
+        + categories_key.map_or(0, |key| front.list_len(key).unwrap_or(0));
+    if listed > MAX_TAGS_PER_POST {
+        front.error_at(
+            if front.has(tags_key) { tags_key } else { categories_key.unwrap_or(tags_key) },
+            format!("a post names at most {MAX_TAGS_PER_POST} tags; this one names {listed}"),
+            "keep the tags a reader would look for: each tag's timeline lists the post with all of its tags, so the output grows with the square of a post's tags",
+        );
+        return (Vec::new(), Vec::new());
+    }
+    let mut texts = Vec::new();
+    let mut tags = Vec::new();
+    for key in std::iter::once(tags_key).chain(categories_key) {
+        if as_written {
+            for (slug, text) in front.written_list(key) {
+                if !tags.contains(&slug) {
+                    tags.push(slug.clone());
+                    texts.push((slug, text));
+                }
+            }
+        } else {
+            for slug in front.slug_list(key) {
+                if !tags.contains(&slug) {
+                    tags.push(slug);
+                }
+            }
+        }
+    }
+    (tags, texts)
+}
+
+/// The hero image (`image`'s keys) and whether a relative one was dropped: site-absolute paths
+/// and http(s) URLs are kept; a relative path is an error in the seed's (strict) layout, and is
+/// dropped in a site's own (the build says so once for the site).
+fn read_image(
+    front: &mut FrontMatter<'_>,
+    keys: &KeyAliases,
+    strict: bool,
+) -> (Option<String>, bool) {
+    let Some(key) = keys.present("image", |key| front.has(key)) else {
+        return (None, false);
+    };
+    let Some(value) = front.image(key) else {
+        return (None, false);
+    };
+    if value.starts_with('/') || value.starts_with("https://") || value.starts_with("http://") {
+        (Some(value), false)
+    } else if strict {
+        front.invalid(
+            key,
+            format!("`{key}` must be a site-absolute path or a URL, found `{value}`"),
+            "expected a path starting with `/`",
+            "write the path from the site root, for example /images/blog/my-post/hero.webp",
+        );
+        (None, false)
+    } else {
+        (None, true)
+    }
+}
+
+/// The slug a post's front matter gives (`slug`'s keys): its last `/` part, made a slug when it
+/// is not one (`My Post` → `my-post`); an error when nothing of it can be.
+fn front_slug(front: &mut FrontMatter<'_>, key: &str) -> Option<Arc<str>> {
+    let value = front.string(key)?;
+    let last = value
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
+    if is_valid_slug(last) {
+        return Some(last.into());
+    }
+    match slugify(last) {
+        Some(slug) => Some(slug.into()),
+        None => {
+            front.invalid(
+                key,
+                format!("`{key}` has nothing to make a slug of: `{value}`"),
+                "expected a name such as my-post",
+                "write the slug with letters or digits, or remove it to use the file's name",
+            );
+            None
+        }
     }
 }
 
@@ -232,7 +353,7 @@ mod tests {
         assert!(keys.set("description", list(&["description", "summary"])));
         PostReading {
             keys,
-            description_from_body: false,
+            ..PostReading::default()
         }
     }
 
@@ -244,6 +365,252 @@ mod tests {
             text,
             keys,
         )
+    }
+
+    fn own_site(set: &[(&str, &[&str])], as_written: bool) -> PostReading {
+        let mut keys = KeyAliases::default();
+        for (field, list) in set {
+            assert!(keys.set(field, list.iter().map(|k| k.to_string()).collect()));
+        }
+        PostReading {
+            keys,
+            tags_as_written: as_written,
+            ..PostReading::default()
+        }
+    }
+
+    /// A post of a site's own (non-strict) layout: `posts/{slug}`.
+    fn parse_own(text: &str, reading: &PostReading) -> ParsedPost {
+        let name = PostName {
+            key: "posts/hello".into(),
+            stem: "hello".into(),
+            date: None,
+            slug: "hello".into(),
+            shape: crate::content::NameShape::Slug,
+            strict: false,
+            draft: false,
+        };
+        parse_post_text_with("posts/hello.md", Lang::EN, &name, text, reading)
+    }
+
+    const HEAD: &str = "title: Hello\ndescription: d\npubDate: 2024-05-01\n";
+
+    fn meta(parsed: &ParsedPost) -> Arc<PostMeta> {
+        assert!(
+            !parsed.parsed.diagnostics.iter().any(|d| d.is_error()),
+            "{:?}",
+            parsed.parsed.diagnostics
+        );
+        parsed.parsed.value.clone().unwrap()
+    }
+
+    #[test]
+    fn an_image_is_a_string_a_mappings_src_url_or_path_or_a_lists_first_item() {
+        let reading = own_site(&[("image", &["image", "images", "cover"])], false);
+        for (front, want) in [
+            ("image: /a.png\n", Some("/a.png")),
+            ("image: {src: /b.png, url: /x.png}\n", Some("/b.png")),
+            (
+                "image: {url: 'https://e.com/c.png'}\n",
+                Some("https://e.com/c.png"),
+            ),
+            ("cover:\n  path: /d.png\n", Some("/d.png")),
+            ("images: [/e.png, /f.png]\n", Some("/e.png")),
+            ("images: [{src: /g.png}]\n", Some("/g.png")),
+            ("images: []\n", None),
+        ] {
+            let post = meta(&parse_own(&format!("---\n{HEAD}{front}---\n"), &reading));
+            assert_eq!(post.hero_image.as_deref(), want, "{front}");
+        }
+        let bad = parse_own(&format!("---\n{HEAD}image: {{alt: x}}\n---\n"), &reading);
+        assert!(
+            bad.parsed.diagnostics[0]
+                .message
+                .contains("must be a string or a mapping")
+        );
+    }
+
+    #[test]
+    fn a_relative_image_is_dropped_in_a_sites_own_layout_and_an_error_in_the_seeds() {
+        let reading = own_site(&[("image", &["image"])], false);
+        for image in ["./cover.png", "cover.png", "{src: ./cover.png}"] {
+            let parsed = parse_own(&format!("---\n{HEAD}image: {image}\n---\n"), &reading);
+            assert!(parsed.relative_image, "{image}");
+            assert!(parsed.parsed.diagnostics.is_empty(), "{image}");
+            assert_eq!(meta(&parsed).hero_image, None);
+        }
+        let kept = parse_own(&format!("---\n{HEAD}image: /cover.png\n---\n"), &reading);
+        assert!(!kept.relative_image);
+        let seed = parse(&format!("---\n{HEAD}heroImage: ./cover.png\n---\n"));
+        assert!(!seed.relative_image);
+        assert!(seed.parsed.diagnostics[0].message.contains("site-absolute"));
+    }
+
+    #[test]
+    fn a_front_matter_slug_overrides_the_paths_and_the_id_uses_it() {
+        let reading = own_site(&[("slug", &["slug"])], false);
+        for (slug, want) in [
+            ("my-post", "my-post"),
+            ("My Post", "my-post"),
+            ("/blog/2024/my-post/", "my-post"),
+        ] {
+            let post = meta(&parse_own(
+                &format!("---\n{HEAD}slug: {slug}\n---\n"),
+                &reading,
+            ));
+            assert_eq!(&*post.slug, want, "{slug}");
+            assert_eq!(&*post.id, format!("en/2024-05-01_{want}"));
+        }
+        let plain = meta(&parse_own(&format!("---\n{HEAD}---\n"), &reading));
+        assert_eq!(&*plain.slug, "hello");
+        let bad = parse_own(&format!("---\n{HEAD}slug: '!!'\n---\n"), &reading);
+        assert!(bad.parsed.value.is_none());
+    }
+
+    #[test]
+    fn published_false_is_a_draft_draft_wins_and_a_published_date_is_no_flag() {
+        let reading = own_site(&[("published", &["published"])], false);
+        let draft =
+            |front: &str| meta(&parse_own(&format!("---\n{HEAD}{front}---\n"), &reading)).draft;
+        assert!(draft("published: false\n"));
+        assert!(!draft("published: true\n"));
+        assert!(!draft("published: true\ndraft: false\n"));
+        assert!(draft("published: true\ndraft: true\n"));
+        assert!(!draft("published: false\ndraft: false\n"));
+        // Fuwari's `published` is a date: no draft flag, and no error.
+        let parsed = parse_own(
+            &format!("---\n{HEAD}published: 2024-04-10\n---\n"),
+            &reading,
+        );
+        assert!(parsed.parsed.diagnostics.is_empty());
+        assert!(!meta(&parsed).draft);
+        let dated = own_site(
+            &[("published", &["published"]), ("date", &["published"])],
+            false,
+        );
+        let post = meta(&parse_own(
+            "---\ntitle: a\ndescription: b\npublished: 2024-04-10\n---\n",
+            &dated,
+        ));
+        assert!(!post.draft);
+        assert_eq!(post.pub_date.to_string(), "2024-04-10T00:00:00.000Z");
+    }
+
+    #[test]
+    fn categories_follow_the_tags_without_repeats() {
+        let reading = own_site(&[("categories", &["categories", "category"])], false);
+        let post = meta(&parse_own(
+            &format!("---\n{HEAD}tags: [rust, web]\ncategories: [web, release]\n---\n"),
+            &reading,
+        ));
+        let tags: Vec<&str> = post.tags.iter().map(|t| &**t).collect();
+        assert_eq!(tags, ["rust", "web", "release"]);
+        // One string is one item only for tags as written; the seed's rule is a list.
+        let one = own_site(&[("categories", &["category"])], true);
+        let post = meta(&parse_own(
+            &format!("---\n{HEAD}tags: web\ncategory: release\n---\n"),
+            &one,
+        ));
+        let tags: Vec<&str> = post.tags.iter().map(|t| &**t).collect();
+        assert_eq!(tags, ["web", "release"]);
+        let strict = parse_own(&format!("---\n{HEAD}tags: web\n---\n"), &reading);
+        assert!(
+            strict.parsed.diagnostics[0]
+                .message
+                .contains("must be a list")
+        );
+    }
+
+    #[test]
+    fn series_and_its_order_read_from_their_aliases() {
+        let reading = own_site(&[("series_order", &["seriesOrder", "weight"])], false);
+        let post = meta(&parse_own(
+            &format!("---\n{HEAD}series: intro\nweight: 3\n---\n"),
+            &reading,
+        ));
+        assert_eq!(
+            (post.series.as_deref(), post.series_order),
+            (Some("intro"), Some(3))
+        );
+        let lone = parse_own(&format!("---\n{HEAD}weight: 3\n---\n"), &reading);
+        assert_eq!(
+            lone.parsed.diagnostics[0].message,
+            "`weight` has no effect without `series`"
+        );
+    }
+
+    #[test]
+    fn dotted_keys_read_nested_tables_in_yaml_and_toml_and_a_literal_dotted_key_wins() {
+        let reading = own_site(
+            &[
+                ("tags", &["tags", "taxonomies.tags"]),
+                ("image", &["extra.cover"]),
+                ("date", &["date"]),
+            ],
+            false,
+        );
+        let toml = "+++\ntitle = \"Hello\"\ndescription = \"d\"\ndate = 2024-05-01\n[taxonomies]\ntags = [\"rust\", \"web\"]\n[extra]\ncover = \"/c.png\"\n+++\n";
+        let yaml = "---\ntitle: Hello\ndescription: d\ndate: 2024-05-01\ntaxonomies:\n  tags: [rust, web]\nextra: {cover: /c.png}\n---\n";
+        for text in [toml, yaml] {
+            let parsed = parse_own(text, &reading);
+            assert!(parsed.parsed.unknown_keys.is_empty(), "{text}");
+            let post = meta(&parsed);
+            let tags: Vec<&str> = post.tags.iter().map(|t| &**t).collect();
+            assert_eq!(tags, ["rust", "web"], "{text}");
+            assert_eq!(post.hero_image.as_deref(), Some("/c.png"));
+        }
+        let literal = "---\ntitle: Hello\ndescription: d\ndate: 2024-05-01\nextra.cover: /literal.png\nextra: {cover: /nested.png}\n---\n";
+        let post = meta(&parse_own(literal, &reading));
+        assert_eq!(post.hero_image.as_deref(), Some("/literal.png"));
+    }
+
+    #[test]
+    fn tags_as_written_are_published_under_their_slugs_without_errors() {
+        let reading = own_site(&[("categories", &["categories"])], true);
+        let parsed = parse_own(
+            &format!(
+                "---\n{HEAD}tags: [Web App, 指南, 'python:hypothesis', web-app, Preguntas Frecuentes]\ncategories: WEB APP\n---\n"
+            ),
+            &reading,
+        );
+        let post = meta(&parsed);
+        assert!(
+            parsed.parsed.diagnostics.is_empty(),
+            "{:?}",
+            parsed.parsed.diagnostics
+        );
+        let tags: Vec<&str> = post.tags.iter().map(|t| &**t).collect();
+        assert_eq!(
+            tags,
+            [
+                "web-app",
+                "zhi-nan",
+                "python-hypothesis",
+                "preguntas-frecuentes"
+            ]
+        );
+        let texts: Vec<&str> = parsed.tag_texts.iter().map(|(_, t)| &**t).collect();
+        assert_eq!(
+            texts,
+            [
+                "Web App",
+                "指南",
+                "python:hypothesis",
+                "Preguntas Frecuentes"
+            ]
+        );
+        // Off (the seed), the same tags are errors.
+        let seed = parse_own(
+            &format!("---\n{HEAD}tags: [Web App]\n---\n"),
+            &own_site(&[], false),
+        );
+        assert!(seed.parsed.value.is_none());
+        let nothing = parse_own(&format!("---\n{HEAD}tags: ['!?']\n---\n"), &reading);
+        assert!(
+            nothing.parsed.diagnostics[0]
+                .message
+                .contains("no letter or digit")
+        );
     }
 
     #[test]

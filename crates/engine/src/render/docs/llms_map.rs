@@ -10,8 +10,8 @@ use super::text::{language_name, markdown, one_line, site_summary};
 use crate::config::SiteConfig;
 use crate::db::{LangTree, Site};
 use crate::derive::{
-    localized_series, published_decks, series_chapters, series_names, tag_definitions, tag_members,
-    tag_names,
+    localized_series, published_decks, series_chapters, series_names, tag_definitions,
+    tag_display_name, tag_members, tag_names,
 };
 use crate::languages::names_in_words;
 use crate::operations::operations;
@@ -97,7 +97,7 @@ fn tag_items(db: &dyn salsa::Database, tree: LangTree) -> String {
             .map(|def| def.description.as_str())
             .unwrap_or_default();
         out.push_str(&item(
-            &format!("{tag} ({lang})"),
+            &format!("{} ({lang})", tag_display_name(db, tag)),
             &config.url(&format!("/api/timeline/{lang}/{tag}.json")),
             &format!(
                 "{} in {}. {description}",

@@ -39,7 +39,7 @@ pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostM
         "Canonical URL",
         &config.url(&post_page_path(&config.languages, meta.lang, &meta.slug)),
     ));
-    header.push_str(&tags_line(meta));
+    header.push_str(&tags_line(db, meta));
     header.push_str(&hero_line(config, meta));
     let header: Arc<str> = header.into();
     let body = post_body(db, file);
@@ -99,11 +99,15 @@ fn language_line(meta: &PostMeta) -> String {
 }
 
 /// The tags, or nothing when the post has none.
-fn tags_line(meta: &PostMeta) -> String {
+fn tags_line(db: &dyn salsa::Database, meta: &PostMeta) -> String {
     if meta.tags.is_empty() {
         return String::new();
     }
-    let tags: Vec<&str> = meta.tags.iter().map(|tag| &**tag).collect();
+    let tags: Vec<&str> = meta
+        .tags
+        .iter()
+        .map(|tag| crate::derive::tag_display_name(db, tag))
+        .collect();
     metadata_line("Tags", &tags.join(", "))
 }
 
