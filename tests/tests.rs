@@ -20,6 +20,7 @@ mod drop_in;
 mod errors;
 mod faults;
 mod fingerprint;
+mod front_matter;
 mod golden;
 mod history;
 mod host_files;
