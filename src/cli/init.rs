@@ -105,6 +105,8 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # site_keys = ["layout"]
 # A post without a description gets its first paragraph (one note says so).
 # description_from_body = false
+# Tags are any text (`Web App`), published under their slugs (`web-app`).
+# tags_as_written = false
 
 [front_matter.keys]
 # The keys a post's fields are read from; in each file the first present wins.
@@ -113,6 +115,12 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # date = ["pubDate"]                      # for example ["pubDate", "date", "publishDate", "pubDatetime"]
 # tags = ["tags"]
 # draft = ["draft"]
+# image = ["heroImage"]                   # for example ["heroImage", "image", "images", "cover.image"]
+# slug = []                               # for example ["slug"]: the slug instead of the file's
+# published = []                          # for example ["published"]: `published: false` is a draft
+# categories = []                         # for example ["categories"]: more tags
+# series = ["series"]
+# series_order = ["seriesOrder"]          # for example ["seriesOrder", "weight"]
 "#;
 
 const TAG: &str = r#"---

@@ -118,10 +118,13 @@ impl Default for KeyAliases {
 
 impl KeyAliases {
     /// Sets the keys of `field` (a name of [`KEY_FIELDS`]); `false` when there is no such
-    /// field or `keys` is empty, and nothing changes.
+    /// field, or `keys` is empty for a required field (`title`, `description`, `date`: a
+    /// missing one is reported under its first key), and nothing changes. An optional field
+    /// with no keys is not read.
     pub fn set(&mut self, field: &str, keys: Vec<String>) -> bool {
+        let required = matches!(field, "title" | "description" | "date");
         match KEY_FIELDS.iter().position(|(name, _)| *name == field) {
-            Some(i) if !keys.is_empty() => {
+            Some(i) if !keys.is_empty() || !required => {
                 self.keys[i] = keys;
                 true
             }

@@ -139,7 +139,7 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
         {
             return Err((
                 field.to_string(),
-                "list at least one key, none of them empty: the first present in a file wins"
+                "list keys, none of them empty (at least one for title, description and date): the first present in a file wins"
                     .into(),
             ));
         }
@@ -497,13 +497,19 @@ mod tests {
         let err = parse("watch.toml", text, Utf8Path::new("site")).unwrap_err();
         assert!(err.message.contains("sumary"), "{}", err.message);
         assert_eq!(err.location.unwrap().line, 6);
-        let text = "[front_matter.keys]\ndraft = []\n";
+        let text = "[front_matter.keys]\ndate = []\n";
         let err = parse("watch.toml", text, Utf8Path::new("site")).unwrap_err();
         assert_eq!(
             err.message,
-            "invalid `draft`: list at least one key, none of them empty: the first present in a file wins"
+            "invalid `date`: list keys, none of them empty (at least one for title, description and date): the first present in a file wins"
         );
         assert_eq!(err.location.unwrap().line, 2);
+        // An optional field may have none: it is not read.
+        let text = "[front_matter.keys]\ndraft = []\nslug = []\n";
+        let config = parse("watch.toml", text, Utf8Path::new("site")).unwrap();
+        assert!(config.front_matter.keys.of("draft").is_empty());
+        let text = "[front_matter.keys]\ndraft = [\"\"]\n";
+        assert!(parse("watch.toml", text, Utf8Path::new("site")).is_err());
     }
 
     #[test]

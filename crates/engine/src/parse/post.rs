@@ -138,7 +138,10 @@ pub fn parse_post_text_with(
     let name = path_name(path, path_parts);
     let key = |field| keys.pick(field, |key| front.has(key));
     let (title_key, description_key, date_key) = (key("title"), key("description"), key("date"));
-    let (tags_key, draft_key) = (key("tags"), key("draft"));
+    // Optional fields: read from the first of their keys present, if any.
+    let present = |field| keys.present(field, |key| front.has(key));
+    let (tags_key, draft_key) = (present("tags"), present("draft"));
+    let categories_key = present("categories");
     let title = front.required_string(title_key);
     let from_body = (reading.description_from_body && !front.has(description_key))
         .then(|| summary::from_body(&text[split.body_start..]))
@@ -155,7 +158,8 @@ pub fn parse_post_text_with(
         Some(date) if dated_by_path => Some(Timestamp::from_date(date)),
         _ => front.timestamp(date_key, true),
     };
-    let (tags, tag_texts) = read_tags(&mut front, keys, tags_key, reading.tags_as_written);
+    let tag_keys: Vec<&str> = tags_key.into_iter().chain(categories_key).collect();
+    let (tags, tag_texts) = read_tags(&mut front, &tag_keys, reading.tags_as_written);
     let (hero_image, relative_image) = read_image(&mut front, keys, path_parts.strict);
     let series_key = keys.present("series", |key| front.has(key));
     let order_key = keys.present("series_order", |key| front.has(key));
@@ -167,8 +171,10 @@ pub fn parse_post_text_with(
         .present("published", |key| front.has(key))
         .and_then(|key| front.if_boolean(key));
     let draft = path_parts.draft
-        || if front.has(draft_key) || published.is_none() {
-            front.boolean(draft_key).unwrap_or(false)
+        || if draft_key.is_some() || published.is_none() {
+            draft_key
+                .and_then(|key| front.boolean(key))
+                .unwrap_or(false)
         } else {
             published == Some(false)
         };
@@ -181,7 +187,7 @@ pub fn parse_post_text_with(
         );
     }
     let series_location = series_key.map(|key| front.location(key));
-    let tags_location = front.has(tags_key).then(|| front.location(tags_key));
+    let tags_location = tag_keys.first().map(|key| front.location(key));
     let name = match keys.present("slug", |key| front.has(key)) {
         Some(key) => match (name, front_slug(&mut front, key)) {
             (Ok((date, _)), Some(slug)) => Ok((date, slug)),
@@ -235,23 +241,26 @@ pub fn parse_post_text_with(
     }
 }
 
-/// The post's tags, then its categories (`categories`), without repeats: slugs as written, or,
-/// with `tags_as_written`, the texts' slugs (and the texts, for display names).
+/// The post's tags, then its categories (`keys`: the keys present of `tags` and `categories`),
+/// without repeats: slugs as written, or, with `tags_as_written`, the texts' slugs (and the
+/// texts, for display names).
 #[allow(clippy::type_complexity)]
 fn read_tags(
     front: &mut FrontMatter<'_>,
-    keys: &KeyAliases,
-    tags_key: &str,
+    keys: &[&str],
     as_written: bool,
 ) -> (Vec<Arc<str>>, Vec<(Arc<str>, Arc<str>)>) {
-    let categories_key = keys.present("categories", |key| front.has(key));
     // Counted as written, repeats included: a list of thousands of copies of one tag is refused
     // before each item is checked (and each repeat reported).
-    let listed = front.list_len(tags_key).unwrap_or(0)
-        + categories_key.map_or(0, |key| front.list_len(key).unwrap_or(0));
-    if listed > MAX_TAGS_PER_POST {
+    let listed: usize = keys
+        .iter()
+        .map(|key| front.list_len(key).unwrap_or(0))
+        .sum();
+    if let Some(first) = keys.first()
+        && listed > MAX_TAGS_PER_POST
+    {
         front.error_at(
-            if front.has(tags_key) { tags_key } else { categories_key.unwrap_or(tags_key) },
+            first,
             format!("a post names at most {MAX_TAGS_PER_POST} tags; this one names {listed}"),
             "keep the tags a reader would look for: each tag's timeline lists the post with all of its tags, so the output grows with the square of a post's tags",
         );
@@ -259,7 +268,7 @@ fn read_tags(
     }
     let mut texts = Vec::new();
     let mut tags = Vec::new();
-    for key in std::iter::once(tags_key).chain(categories_key) {
+    for &key in keys {
         if as_written {
             for (slug, text) in front.written_list(key) {
                 if !tags.contains(&slug) {
