@@ -49,16 +49,14 @@ fn patterns(out: &mut String, key: &str, found: &[PatternUse], none: &str) {
     let _ = writeln!(out, "]");
 }
 
-/// The defaults of `[front_matter.keys]` a site gets when it sets nothing.
-fn default_keys(field: &str) -> &'static str {
-    match field {
-        "title" => "[\"title\"]",
-        "date" => "[\"pubDate\"]",
-        "description" => "[\"description\"]",
-        "tags" => "[\"tags\"]",
-        "draft" => "[\"draft\"]",
-        _ => "[]",
-    }
+/// The defaults of `[front_matter.keys]` a site gets when it sets nothing (`KEY_FIELDS`).
+fn default_keys(field: &str) -> String {
+    let keys = crate::config::KEY_FIELDS
+        .iter()
+        .find(|(name, _)| *name == field)
+        .map_or(&[][..], |(_, keys)| *keys);
+    let quoted: Vec<String> = keys.iter().map(|key| format!("\"{key}\"")).collect();
+    format!("[{}]", quoted.join(", "))
 }
 
 /// The `watch.toml` for the detected site.

@@ -33,30 +33,14 @@ fn keys<'a>(d: &'a Detection, field: &str) -> Vec<&'a str> {
 }
 
 /// The rendered watch.toml, parsed: it must be valid TOML, and the reader must accept it (its
-/// patterns included), but for the keys the reader does not know yet.
+/// patterns and every key of `[front_matter.keys]` included).
 fn rendered(d: &Detection) -> (String, toml::Table) {
     let text = watch_toml(d);
     let table: toml::Table = text
         .parse()
         .unwrap_or_else(|e| panic!("not valid TOML: {e}\n{text}"));
-    let known = crate::config::KEY_FIELDS;
-    let mut section = "";
-    let readable: Vec<&str> = text
-        .lines()
-        .filter(|line| {
-            if line.starts_with('[') {
-                section = line;
-            }
-            let key = line.split(" = ").next().unwrap_or("");
-            let unknown_field = section == "[front_matter.keys]"
-                && line.contains(" = ")
-                && !line.starts_with('#')
-                && !known.iter().any(|(field, _)| *field == key);
-            !(unknown_field || key == "tags_as_written")
-        })
-        .collect();
-    let readable = readable.join("\n");
-    let config = crate::watch_toml::parse("watch.toml", &readable, camino::Utf8Path::new("."))
+    let readable = &text;
+    let config = crate::watch_toml::parse("watch.toml", readable, camino::Utf8Path::new("."))
         .unwrap_or_else(|e| panic!("the reader refuses it: {e}\n{readable}"));
     let posts: Vec<String> = config
         .layout
