@@ -23,6 +23,10 @@ live_record = "off"
 
 [layout]
 posts = ["posts/{slug}"]
+decks = []
+drafts = []
+tags = ""
+series = ""
 
 [front_matter]
 tags_as_written = true

@@ -304,16 +304,16 @@ fn relative_image_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
     }
     let first = paths.iter().min()?;
     let count = paths.len();
-    let posts = if count == 1 {
-        "post names"
+    let (posts, its) = if count == 1 {
+        ("post names", "its heroImage is")
     } else {
-        "posts name"
+        ("posts name", "their heroImage is")
     };
     Some(
         Diagnostic::warning(
             *first,
             format!(
-                "{count} {posts} a relative hero image (such as `./cover.png`): dropped, their heroImage is null"
+                "{count} {posts} a relative hero image (such as `./cover.png`): dropped, {its} null"
             ),
         )
         .help("write the image's path from the site root (/images/cover.png) or a full URL to publish it"),

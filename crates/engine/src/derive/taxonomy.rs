@@ -1,7 +1,7 @@
 //! The tag taxonomy.
 
-use crate::db::Site;
-use crate::model::{TagDef, Tier};
+use crate::db::{LangTree, Site};
+use crate::model::{Lang, TagDef, Tier};
 use crate::parse::{parse_post, tag_meta};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -30,21 +30,19 @@ pub fn tag_tiers(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Tier>> {
     )
 }
 
-/// Each tag's display name, by its slug, when the site reads tags as written
-/// (`tags_as_written`): the text as first written, the posts taken in path order (empty
-/// otherwise, and for a tag whose file gives it a name). What a human-facing document shows for
-/// the tag; the API keeps the slug.
+/// Each tag's display name in one language, by its slug, when the site reads tags as written
+/// (`tags_as_written`): the text as first written, the language's posts taken in path order
+/// (empty otherwise; a text equal to its slug is not kept). What a human-facing document shows
+/// for the tag; the API keeps the slug.
 #[salsa::tracked(returns(ref))]
-pub fn tag_display_names(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Arc<str>>> {
-    let site = Site::get(db);
-    if !site.config(db).front_matter.tags_as_written {
+pub fn tag_display_names(
+    db: &dyn salsa::Database,
+    tree: LangTree,
+) -> Arc<BTreeMap<Arc<str>, Arc<str>>> {
+    if !Site::get(db).config(db).front_matter.tags_as_written {
         return Arc::default();
     }
-    let mut files: Vec<_> = site
-        .trees(db)
-        .iter()
-        .flat_map(|&tree| tree.posts(db).iter().copied())
-        .collect();
+    let mut files: Vec<_> = tree.posts(db).to_vec();
     files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
     let mut names: BTreeMap<Arc<str>, Arc<str>> = BTreeMap::new();
     for file in files {
@@ -57,7 +55,12 @@ pub fn tag_display_names(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Arc
     Arc::new(names)
 }
 
-/// How a human-facing document names `tag`: its display name, else the tag itself.
-pub fn tag_display_name<'a>(db: &'a dyn salsa::Database, tag: &'a str) -> &'a str {
-    tag_display_names(db).get(tag).map_or(tag, |name| &**name)
+/// How a human-facing document in `lang` names `tag`: its display name, else the tag itself.
+pub fn tag_display_name<'a>(db: &'a dyn salsa::Database, lang: Lang, tag: &'a str) -> &'a str {
+    Site::get(db)
+        .trees(db)
+        .iter()
+        .find(|tree| tree.lang(db) == lang)
+        .and_then(|&tree| tag_display_names(db, tree).get(tag))
+        .map_or(tag, |name| &**name)
 }

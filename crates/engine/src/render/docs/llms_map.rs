@@ -97,7 +97,7 @@ fn tag_items(db: &dyn salsa::Database, tree: LangTree) -> String {
             .map(|def| def.description.as_str())
             .unwrap_or_default();
         out.push_str(&item(
-            &format!("{} ({lang})", tag_display_name(db, tag)),
+            &format!("{} ({lang})", tag_display_name(db, lang, tag)),
             &config.url(&format!("/api/timeline/{lang}/{tag}.json")),
             &format!(
                 "{} in {}. {description}",

@@ -106,7 +106,7 @@ fn tags_line(db: &dyn salsa::Database, meta: &PostMeta) -> String {
     let tags: Vec<&str> = meta
         .tags
         .iter()
-        .map(|tag| crate::derive::tag_display_name(db, tag))
+        .map(|tag| crate::derive::tag_display_name(db, meta.lang, tag))
         .collect();
     metadata_line("Tags", &tags.join(", "))
 }
