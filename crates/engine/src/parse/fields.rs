@@ -746,6 +746,40 @@ mod tests {
     }
 
     #[test]
+    fn dotted_keys_images_silent_booleans_and_written_lists() {
+        let (value, diags) = with_front(
+            "extra:\n  cover: {url: /c.png}\npublished: 2024-04-10\ntags: Web App\nimages: [{src: /i.png}]\n",
+            |f| {
+                (
+                    f.has("extra.cover"),
+                    f.image("extra.cover"),
+                    f.image("images"),
+                    f.if_boolean("published"),
+                    f.written_list("tags"),
+                    f.has("extra.nothing"),
+                )
+            },
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(value.0 && !value.5);
+        assert_eq!(value.1.as_deref(), Some("/c.png"));
+        assert_eq!(value.2.as_deref(), Some("/i.png"));
+        assert_eq!(value.3, None);
+        assert_eq!(
+            value.4,
+            vec![(Arc::<str>::from("web-app"), Arc::from("Web App"))]
+        );
+        let (value, diags) = with_toml("[taxonomies]\ntags = [\"指南\", \"Zhi Nan\"]\n", |f| {
+            f.written_list("taxonomies.tags")
+        });
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(
+            value,
+            vec![(Arc::<str>::from("zhi-nan"), Arc::from("指南"))]
+        );
+    }
+
+    #[test]
     fn broken_yaml_is_located() {
         let (_, diags) = with_front("title: [unclosed\nother: 1\n", |_| ());
         assert_eq!(diags.len(), 1);
