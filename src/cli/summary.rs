@@ -48,7 +48,7 @@ pub fn lines(workspace: &Workspace) -> Vec<String> {
     let broken: BTreeSet<&String> = all.broken.iter().collect();
     if !broken.is_empty() {
         lines.push(format!(
-            "{} with errors, not counted",
+            "{} not read as a post or deck (see above), not counted",
             counted(broken.len(), "file")
         ));
     }

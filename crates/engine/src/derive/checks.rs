@@ -135,12 +135,11 @@ pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
     out
 }
 
-/// Whether a tag without a tag file is as it should be: the site reads tags as written
-/// (`tags_as_written`) and its layout has no tags folder, so no tag has a file.
+/// Whether a tag without a tag file is as it should be: the site's layout has no tags folder
+/// (`tags = ""`), so no tag has a file.
 #[salsa::tracked]
 fn unfiled_tags_are_fine(db: &dyn salsa::Database) -> bool {
-    let config = Site::get(db).config(db);
-    config.front_matter.tags_as_written && config.layout.tags().is_none()
+    Site::get(db).config(db).layout.tags().is_none()
 }
 
 /// A tag with no file in `tags/`. One keystroke from a known tag, it may be a typo that would

@@ -422,8 +422,12 @@ impl<'a> FrontMatter<'a> {
         }
     }
 
-    /// An optional list of slugs (`tags`). Duplicates are dropped with a warning; invalid
-    /// entries are errors.
+    /// Whether `key` holds one string (not a list).
+    pub fn is_string(&self, key: &str) -> bool {
+        self.get(key)
+            .is_some_and(|node| matches!(scalar(node), Some(Scalar::String(_))))
+    }
+
     /// How many items the list at `key` holds, repeats included (`None`: no list there).
     pub fn list_len(&self, key: &str) -> Option<usize> {
         match &self.get(key)?.data {
@@ -432,6 +436,8 @@ impl<'a> FrontMatter<'a> {
         }
     }
 
+    /// An optional list of slugs (`tags`). Duplicates are dropped with a warning; invalid
+    /// entries are errors.
     pub fn slug_list(&mut self, key: &str) -> Vec<Arc<str>> {
         let Some(node) = self.get(key) else {
             return Vec::new();

@@ -48,17 +48,32 @@ pub fn split(path: &str, text: &str) -> Result<Split, Diagnostic> {
         first = lines.next();
     }
     let open = first.clone().map_or(start..start, |(range, _)| range);
-    let format =
-        match first.clone().map(|(range, _)| trim_eol(&text[range])) {
-            Some("---") => Format::Yaml,
-            Some("+++") => Format::Toml,
-            _ => return Err(Diagnostic::error(path, "missing front matter")
+    let format = match first.clone().map(|(range, _)| trim_eol(&text[range])) {
+        Some("---") => Format::Yaml,
+        Some("+++") => Format::Toml,
+        // Eleventy's front matter in JavaScript is code to run, which no reader of data
+        // does: the file is left out, said so, rather than failing the site.
+        Some(fence @ ("---js" | "---javascript")) => {
+            return Err(Diagnostic::warning(
+                path,
+                format!(
+                    "front matter in JavaScript (`{fence}`) is not read: this file is not published"
+                ),
+            )
+            .at(Location::in_text(text, open))
+            .help(
+                "write the fields as YAML between `---` lines to publish it (Eleventy reads both)",
+            ));
+        }
+        _ => {
+            return Err(Diagnostic::error(path, "missing front matter")
                 .at(Location::in_text(text, open))
                 .label("expected the line `---` here")
                 .help(
                     "start the file with a line `---`, the YAML fields, then another line `---`",
-                )),
-        };
+                ));
+        }
+    };
     let fence = format.fence();
     let yaml_start = first.map_or(start, |(_, next)| next);
     for (range, next) in lines {
@@ -142,6 +157,13 @@ mod tests {
     fn empty_front_matter_and_no_body() {
         assert_eq!(parts("---\n---\n"), (String::new(), String::new()));
         assert_eq!(parts("---\na: 1\n---"), ("a: 1\n".into(), String::new()));
+    }
+
+    #[test]
+    fn javascript_front_matter_is_left_out_with_a_warning() {
+        let said = split("x.md", "---js\nconst title = 'a';\n---\nbody\n").unwrap_err();
+        assert!(!said.is_error());
+        assert!(said.message.contains("`---js`"), "{}", said.message);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::{Parsed, frontmatter, path_name, text_or_failure};
 use crate::config::KeyAliases;
 use crate::content::{FileRole, PostName};
 use crate::db::{Site, SourceFile};
-use crate::diag::Location;
+use crate::diag::{Diagnostic, Location};
 use crate::model::{Lang, PostMeta, Timestamp, is_valid_slug, slugify};
 use std::sync::Arc;
 
@@ -149,6 +149,17 @@ pub fn parse_post_text_with(
     let description_from_body = from_body.is_some();
     let description = match from_body {
         Some(description) => Some(description),
+        // A link post (Hugo Coder's `externalLink`) has no paragraph: empty, and said so.
+        None if reading.description_from_body && !front.has(description_key) => {
+            front.push(
+                Diagnostic::warning(
+                    path,
+                    "no description, and no paragraph in the body to take one from: its description is empty",
+                )
+                .help(format!("write a `{description_key}`, or a first paragraph")),
+            );
+            Some(String::new())
+        }
         None => front.required_string(description_key),
     };
     // A site's own layout may date a post by its path alone (`2024-05-01-x.md`, `2024/05/01/`).
@@ -159,7 +170,12 @@ pub fn parse_post_text_with(
         _ => front.timestamp(date_key, true),
     };
     let tag_keys: Vec<&str> = tags_key.into_iter().chain(categories_key).collect();
-    let (tags, tag_texts) = read_tags(&mut front, &tag_keys, reading.tags_as_written);
+    let (tags, tag_texts) = read_tags(
+        &mut front,
+        &tag_keys,
+        reading.tags_as_written,
+        !path_parts.strict,
+    );
     let (hero_image, relative_image) = read_image(&mut front, keys, path_parts.strict);
     let series_key = keys.present("series", |key| front.has(key));
     let order_key = keys.present("series_order", |key| front.has(key));
@@ -249,6 +265,7 @@ fn read_tags(
     front: &mut FrontMatter<'_>,
     keys: &[&str],
     as_written: bool,
+    one_string: bool,
 ) -> (Vec<Arc<str>>, Vec<(Arc<str>, Arc<str>)>) {
     // Counted as written, repeats included: a list of thousands of copies of one tag is refused
     // before each item is checked (and each repeat reported).
@@ -275,6 +292,13 @@ fn read_tags(
                     tags.push(slug.clone());
                     texts.push((slug, text));
                 }
+            }
+        } else if one_string && front.is_string(key) {
+            // `category: release` (Jekyll): one name alone, in a site's own layout.
+            if let Some(slug) = front.slug(key)
+                && !tags.contains(&slug)
+            {
+                tags.push(slug);
             }
         } else {
             for slug in front.slug_list(key) {
@@ -514,17 +538,23 @@ mod tests {
         ));
         let tags: Vec<&str> = post.tags.iter().map(|t| &**t).collect();
         assert_eq!(tags, ["rust", "web", "release"]);
-        // One string is one item only for tags as written; the seed's rule is a list.
-        let one = own_site(&[("categories", &["category"])], true);
-        let post = meta(&parse_own(
-            &format!("---\n{HEAD}tags: web\ncategory: release\n---\n"),
-            &one,
-        ));
-        let tags: Vec<&str> = post.tags.iter().map(|t| &**t).collect();
-        assert_eq!(tags, ["web", "release"]);
-        let strict = parse_own(&format!("---\n{HEAD}tags: web\n---\n"), &reading);
+        // One string is one item in a site's own layout, as written or not; the seed's rule is
+        // a list.
+        for as_written in [true, false] {
+            let one = own_site(&[("categories", &["category"])], as_written);
+            let post = meta(&parse_own(
+                &format!("---\n{HEAD}tags: web\ncategory: release\n---\n"),
+                &one,
+            ));
+            let tags: Vec<&str> = post.tags.iter().map(|t| &**t).collect();
+            assert_eq!(tags, ["web", "release"]);
+        }
+        let seed = parse_with(
+            "---\ntitle: T\ndescription: D\npubDate: 2024-05-01\ntags: web\n---\n",
+            &PostReading::default(),
+        );
         assert!(
-            strict.parsed.diagnostics[0]
+            seed.parsed.diagnostics[0]
                 .message
                 .contains("must be a list")
         );
@@ -696,7 +726,7 @@ mod tests {
             &reading,
         );
         assert!(empty.parsed.value.is_none());
-        // No paragraph to take: still the missing-field error.
+        // No paragraph to take (a link post): empty, with a warning at the file.
         let bodiless = parse_with(
             "---\ntitle: Hello\npubDate: 2024-05-01\n---\n# Hi\n",
             &reading,
@@ -705,9 +735,16 @@ mod tests {
             .parsed
             .diagnostics
             .iter()
-            .map(|d| d.message.as_str())
+            .map(|d| (d.is_error(), d.message.as_str()))
             .collect();
-        assert_eq!(messages, ["missing required field `description`"]);
+        assert_eq!(
+            messages,
+            [(
+                false,
+                "no description, and no paragraph in the body to take one from: its description is empty"
+            )]
+        );
+        assert_eq!(&*bodiless.parsed.value.unwrap().description, "");
     }
 
     #[test]
