@@ -153,19 +153,24 @@ impl Layout {
             return role;
         }
         let strict = self.strict_names;
+        let suffixes = self.has_language_suffix();
         for pattern in &self.posts {
-            if let Some((lang, name)) = pattern.matches(folders, stem, languages, strict) {
+            if let Some((lang, name)) = pattern.matches(folders, stem, languages, strict, suffixes)
+            {
                 return FileRole::Post { lang, name };
             }
         }
         for pattern in &self.drafts {
-            if let Some((lang, mut name)) = pattern.matches(folders, stem, languages, strict) {
+            if let Some((lang, mut name)) =
+                pattern.matches(folders, stem, languages, strict, suffixes)
+            {
                 name.draft = true;
                 return FileRole::Post { lang, name };
             }
         }
         for pattern in &self.decks {
-            if let Some((lang, name)) = pattern.matches(folders, stem, languages, strict) {
+            if let Some((lang, name)) = pattern.matches(folders, stem, languages, strict, suffixes)
+            {
                 return FileRole::Deck { lang, name };
             }
         }

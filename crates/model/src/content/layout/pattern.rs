@@ -172,6 +172,7 @@ impl Pattern {
         stem: &str,
         languages: &Languages,
         strict: bool,
+        suffixes_mark_languages: bool,
     ) -> Option<(Lang, PostName)> {
         let mut captured = Captured::default();
         if !self.match_folders(&self.folders, folders, &mut captured) {
@@ -179,12 +180,18 @@ impl Pattern {
         }
         let mut name = stem;
         let mut lang = captured.lang;
-        if self.lang_suffix
-            && let Some((base, suffix)) = stem.rsplit_once('.')
-            && let Some(found) = languages.find(suffix)
-        {
-            name = base;
-            lang = Some(found);
+        let suffix = stem
+            .rsplit_once('.')
+            .and_then(|(base, suffix)| Some((base, languages.find(suffix)?)));
+        match suffix {
+            Some((base, found)) if self.lang_suffix => {
+                name = base;
+                lang = Some(found);
+            }
+            // On a site that marks languages by suffix, `post.fr.md` is never the default
+            // language's post `post.fr`, whatever the patterns' order.
+            Some(_) if suffixes_mark_languages => return None,
+            _ => {}
         }
         if name.starts_with('_') || name.starts_with('.') {
             return None;
