@@ -34,6 +34,7 @@ mod preview;
 mod purge;
 mod schema;
 mod serve;
+mod sites;
 mod storm;
 mod tidy;
 mod watch_e2e;
