@@ -67,6 +67,7 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
         config.content_dir = content.clone();
     }
     if let Some(out) = &args.out {
+        config.out_dir_for_this_run = *out != config.out_dir;
         config.out_dir = out.clone();
     }
     if let Some(history) = &args.history {

@@ -265,6 +265,19 @@ impl HistoryFile {
                 {
                     Belongs::ThisSite
                 }
+                // `out_dir` changed in watch.toml (the site now deploys from another folder):
+                // the history follows it. Only `--out` makes a build that reads and records
+                // nothing.
+                Some(theirs)
+                    if theirs.content == identity.content && !config.out_dir_for_this_run =>
+                {
+                    tracing::info!(
+                        "{path}: the site's output folder is now {} (out_dir in watch.toml), was {}: this build records its history",
+                        identity.out,
+                        theirs.out
+                    );
+                    Belongs::ThisSite
+                }
                 Some(theirs) if theirs.content == identity.content => {
                     warnings.push(format!(
                         "{path} is the history of {}: this build, into {}, reads it and records nothing (only a build into {} records)\n  = help: to record this one, give it its own history with --history FILE",

@@ -50,6 +50,10 @@ pub struct SiteConfig {
     pub front_matter: FrontMatterRules,
     /// Where the content lives below `content_dir` (`[layout]`; the seed's by default).
     pub layout: Layout,
+    /// The output folder was given for this run only (`--out`, another folder than
+    /// `out_dir`): such a build reads the publishing history and never records into it. Not a
+    /// `watch.toml` key.
+    pub out_dir_for_this_run: bool,
 }
 
 /// How the front matter is checked (`[front_matter]`).
@@ -277,6 +281,7 @@ impl SiteConfig {
             },
             front_matter: FrontMatterRules::default(),
             layout: Layout::seed(),
+            out_dir_for_this_run: false,
         }
     }
 

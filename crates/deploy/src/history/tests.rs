@@ -44,9 +44,11 @@ fn a_history_belongs_to_one_site_and_only_that_site_records_into_it() {
     history.record(["api/a.json"]).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("https://moved.example"), "{text}");
-    // The same site built into another folder reads it and records nothing.
+    // The same site built into another folder for one run (`--out`) reads it and records
+    // nothing.
     let mut elsewhere = moved.clone();
     elsewhere.out_dir = root.join("preview");
+    elsewhere.out_dir_for_this_run = true;
     let mut preview = HistoryFile::load(&elsewhere).unwrap();
     assert_eq!(
         preview.history().paths().collect::<Vec<_>>(),
@@ -55,6 +57,15 @@ fn a_history_belongs_to_one_site_and_only_that_site_records_into_it() {
     assert!(!preview.records());
     preview.record(["api/c.json"]).unwrap();
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "untouched");
+    // `out_dir` changed in watch.toml (the nginx recipe after the Quick start): the history
+    // follows the site to its new folder, and records there.
+    let mut rehomed = moved.clone();
+    rehomed.out_dir = root.join("srv-site-api");
+    let mut history = HistoryFile::load(&rehomed).unwrap();
+    assert!(history.records());
+    history.record(["api/d.json"]).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("srv-site-api") && text.contains("api/d.json"), "{text}");
 }
 
 fn dir() -> (tempfile::TempDir, Utf8PathBuf) {
