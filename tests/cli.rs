@@ -652,6 +652,17 @@ fn completions_and_man_page_come_from_the_command_definition() {
     for word in ["check", "init", "NO_COLOR", "base\\-url"] {
         assert!(page.contains(word), "man page lacks {word}");
     }
+    // Every command has its section with its own options, commands of commands too.
+    for section in [
+        ".SH \"CONTENT-API BUILD\"",
+        ".SH \"CONTENT-API NEW POST\"",
+        ".SH \"CONTENT-API HOSTING NGINX\"",
+    ] {
+        assert!(page.contains(section), "man page lacks {section}");
+    }
+    let new_post = page.split(".SH \"CONTENT-API NEW POST\"").nth(1).unwrap();
+    let new_post = new_post.split(".SH ").next().unwrap();
+    assert!(new_post.contains("\\-\\-series"), "{new_post}");
     let bad = run(dir.path(), &["completions", "tcsh"], &[]);
     assert_eq!(code(&bad), 2);
 }

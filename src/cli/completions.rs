@@ -20,10 +20,15 @@ pub fn print_completions(args: &CompletionsArgs, mut command: clap::Command) -> 
     ExitCode::SUCCESS
 }
 
-/// `command` is the whole command line's definition (`Cli::command()`).
+/// `command` is the whole command line's definition (`Cli::command()`). One page: the top
+/// level as clap_mangen renders it, then a section per command (and per command of a command:
+/// `new post`, `hosting nginx`) with its synopsis, description and options, as `git`'s and
+/// `cargo`'s pages are read with `/build`.
 pub fn print_man_page(command: clap::Command) -> ExitCode {
     let mut page = Vec::new();
-    let rendered = clap_mangen::Man::new(command).render(&mut page);
+    let rendered = clap_mangen::Man::new(command.clone())
+        .render(&mut page)
+        .and_then(|()| render_commands(&command, command.get_name(), &mut page));
     match rendered.and_then(|()| std::io::stdout().write_all(&page)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
@@ -31,4 +36,35 @@ pub fn print_man_page(command: clap::Command) -> ExitCode {
             ExitCode::from(super::EXIT_CONTENT_ERRORS)
         }
     }
+}
+
+/// A section per visible command of `parent` (`prefix` is its full name), its own sections
+/// made subsections, then its commands' in turn.
+fn render_commands(
+    parent: &clap::Command,
+    prefix: &str,
+    page: &mut Vec<u8>,
+) -> Result<(), std::io::Error> {
+    for command in parent.get_subcommands().filter(|c| !c.is_hide_set()) {
+        let full = format!("{prefix} {}", command.get_name());
+        let named = command
+            .clone()
+            .bin_name(full.clone())
+            .display_name(full.clone());
+        let man = clap_mangen::Man::new(named.clone());
+        let mut sections = Vec::new();
+        man.render_synopsis_section(&mut sections)?;
+        man.render_description_section(&mut sections)?;
+        man.render_options_section(&mut sections)?;
+        writeln!(page, ".SH \"{}\"", full.to_uppercase())?;
+        page.extend(
+            String::from_utf8_lossy(&sections)
+                .replace(".SH ", ".SS ")
+                .bytes(),
+        );
+        if named.has_subcommands() {
+            render_commands(&named, &full, page)?;
+        }
+    }
+    Ok(())
 }

@@ -65,7 +65,10 @@ fn a_history_belongs_to_one_site_and_only_that_site_records_into_it() {
     assert!(history.records());
     history.record(["api/d.json"]).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(text.contains("srv-site-api") && text.contains("api/d.json"), "{text}");
+    assert!(
+        text.contains("srv-site-api") && text.contains("api/d.json"),
+        "{text}"
+    );
 }
 
 fn dir() -> (tempfile::TempDir, Utf8PathBuf) {
