@@ -252,7 +252,7 @@ pub fn load_and_check(
         eprintln!("error: {err}");
         return Err(Failure::Usage);
     }
-    for warning in &history.warnings {
+    for warning in history.warnings.iter().chain(&history.not_recorded) {
         eprintln!("warning: {warning}");
     }
     let hosting_warnings = match pages_functions::check(config) {
@@ -297,6 +297,7 @@ pub fn load_and_check(
         .iter()
         .all(|d| d.severity == crate::diag::Severity::Note)
         && history.warnings.is_empty()
+        && history.not_recorded.is_none()
         && hosting_warnings.is_empty();
     Ok(Checked {
         workspace,

@@ -380,6 +380,21 @@ fn dev_and_build_with_the_integration(astro: &str) {
     }
     std::fs::remove_file(root.join("src/content").join(broken)).unwrap();
 
+    // A content error reaches the dev server's log as one message: its location and its help
+    // with its `error:` line, not as separate lines of their own.
+    let dev_log: Vec<String> = dev.log.lock().unwrap().clone();
+    let error_at = dev_log
+        .iter()
+        .position(|line| line.contains("error") && line.contains("content-api"))
+        .expect("an error line");
+    assert!(
+        dev_log[error_at..]
+            .iter()
+            .take(12)
+            .any(|line| line.contains(broken)),
+        "the file follows its error line: {dev_log:#?}"
+    );
+
     // Stopping the dev server stops the tool's server with it.
     let dev_out = root.join("node_modules/.astro/content-api");
     assert!(
@@ -393,7 +408,26 @@ fn dev_and_build_with_the_integration(astro: &str) {
         || !running_with_argument(&dev_out),
     );
 
-    // `astro build` alone writes the API into dist/.
+    // The dev server's log has no advice for a build: a dev session never records history.
+    assert!(
+        !dev_log.iter().any(|line| line.contains("records nothing")),
+        "{dev_log:#?}"
+    );
+    // The types of the integration's options ship with it.
+    let integration = root.join("node_modules/@content-api/astro");
+    assert!(integration.join("index.d.ts").is_file());
+
+    // `astro build` alone writes the API into dist/, published where Astro's `site` says.
+    let config = root.join("astro.config.mjs");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace(
+            "https://lucia-montoya.example",
+            "https://notes.lucia.example",
+        ),
+    )
+    .unwrap();
     let build = run(&mut Manager::Npm.command(&env, root, &["run", "build"]));
     assert_ran(&build, "npm run build (astro build)");
     let dist = root.join("dist");
@@ -404,6 +438,9 @@ fn dev_and_build_with_the_integration(astro: &str) {
     for document in ["api/index.json", "openapi.json", "llms.txt", "_headers"] {
         assert!(dist.join(document).is_file(), "dist/{document} is missing");
     }
+    let llms = std::fs::read_to_string(dist.join("llms.txt")).unwrap();
+    assert!(llms.contains("https://notes.lucia.example/"), "{llms}");
+    assert!(!llms.contains("https://lucia-montoya.example"), "{llms}");
     assert_eq!(
         std::fs::read_to_string(dist.join("robots.txt")).unwrap(),
         "User-agent: *\nAllow: /\n"

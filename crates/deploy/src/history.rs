@@ -223,6 +223,9 @@ pub struct HistoryFile {
     belongs: Belongs,
     /// One message per ignored line, naming the file and the line.
     pub warnings: Vec<String>,
+    /// Why a build would not record into the file, when it belongs to this site built into
+    /// another folder: a one-shot build says so; a watch session, which never records, not.
+    pub not_recorded: Option<String>,
 }
 
 impl HistoryFile {
@@ -245,6 +248,7 @@ impl HistoryFile {
                 },
             })?;
         let mut belongs = Belongs::ThisSite;
+        let mut not_recorded = None;
         if let Some(bytes) = &on_disk {
             let text = std::str::from_utf8(bytes).map_err(|_| HistoryError::NotText {
                 path: path.to_owned(),
@@ -279,7 +283,7 @@ impl HistoryFile {
                     Belongs::ThisSite
                 }
                 Some(theirs) if theirs.content == identity.content => {
-                    warnings.push(format!(
+                    not_recorded = Some(format!(
                         "{path} is the history of {}: this build, into {}, reads it and records nothing (only a build into {} records)\n  = help: to record this one, give it its own history with --history FILE",
                         theirs.describe(),
                         identity.out,
@@ -333,6 +337,7 @@ impl HistoryFile {
             identity,
             belongs,
             warnings,
+            not_recorded,
         })
     }
 

@@ -234,7 +234,9 @@ export default function contentApi(options = {}) {
         // in build.client, which the host serves as files.
         const out =
           astroConfig.output === "static" ? fileURLToPath(dir) : fileURLToPath(astroConfig.build.client);
-        const args = ["build", "--out", out, ...siteArgs()];
+        // Astro's `site` is where the pages, and so the API beside them, are published.
+        const site = astroConfig.site ? ["--base-url", astroConfig.site.replace(/\/+$/, "")] : [];
+        const args = ["build", "--out", out, ...site, ...siteArgs()];
         buildLogger.info(`content-api ${args.join(" ")}`);
         const run = spawnSync(findBinary(), args, { cwd: root, stdio: "inherit" });
         if (run.error) throw new Error(`content-api: cannot run the binary: ${run.error.message}`);
@@ -353,22 +355,47 @@ function asDeployed(response, vary, pageHeaders) {
   };
 }
 
-/** Each line `serve` writes to stderr, through Astro's logger at its level (an indented line
- * goes on the level of the message it belongs to: a content error's source excerpt). */
+/** What `serve` writes to stderr, through Astro's logger at its level, one message per call:
+ * a content error's lines (its ` --> file:line`, the source excerpt, `help:`) stay with its
+ * `error:` line, at its level. A message ends where the next one starts, or when the stream
+ * has been quiet for a moment. */
 function relayLog(stream, logger) {
   let pending = "";
-  let level = "info";
+  /** The message being gathered: its level and lines. */
+  let message = null;
+  let quiet;
+  const flush = () => {
+    if (message) logger[message.level](message.lines.join("\n"));
+    message = null;
+  };
   stream.setEncoding("utf8");
   stream.on("data", (chunk) => {
+    clearTimeout(quiet);
     pending += chunk;
     const lines = pending.split("\n");
     pending = lines.pop();
     for (const line of lines) {
       if (line.trim() === "") continue;
-      if (/^\s*(ERROR|error)\b/.test(line)) level = "error";
-      else if (/^\s*(WARN|warning)\b/.test(line)) level = "warn";
-      else if (!/^\s/.test(line) || /^\s*INFO\b/.test(line)) level = "info";
-      logger[level](line.replace(/^\s*INFO\s+/, "").trimEnd());
+      const starts = messageStart(line);
+      if (starts || !message) {
+        flush();
+        message = { level: starts?.level ?? "info", lines: [] };
+      }
+      message.lines.push(line.replace(/^\s*(INFO|WARN|ERROR)\s+/, "").trimEnd());
     }
+    quiet = setTimeout(flush, 50);
   });
+  stream.on("end", () => {
+    clearTimeout(quiet);
+    flush();
+  });
+}
+
+/** The level of a line that starts a message (a log line, or a content diagnostic's first
+ * line); `undefined` for a line that continues one. */
+function messageStart(line) {
+  if (/^\s*ERROR\b|^error(\[|:)/.test(line)) return { level: "error" };
+  if (/^\s*WARN\b|^warning(\[|:)/.test(line)) return { level: "warn" };
+  if (/^\s*INFO\b|^note(\[|:)/.test(line)) return { level: "info" };
+  return undefined;
 }
