@@ -237,22 +237,32 @@ impl Target {
     }
 
     /// Whether the document answered is the site's own: not content-api's code, and either the
-    /// deploy record lists no file at its path or the bytes are not the ones content-api built
-    /// there (a document the build keeps as the site's is still recorded with the tool's
-    /// hash). Without a record, every document is taken as the tool's.
+    /// deploy record lists no file at its path (a build leaves the documents the site keeps as
+    /// its own out of its record) or the bytes are not the ones content-api built there (a
+    /// record of an earlier version listed them with the tool's hash). Without a record, every
+    /// document is taken as the tool's.
     pub fn site_owns(&self, answered: &Answered) -> bool {
-        let Some(files) = &self.published else {
-            return false;
-        };
+        self.owner(answered) == Owner::Site
+    }
+
+    /// Whose file answered: content-api's, the site's, or not known (no deploy record, or one
+    /// hashing this assembled file by its parts, so its bytes cannot be compared).
+    pub fn owner(&self, answered: &Answered) -> Owner {
         if Target::tool_answered(answered) {
-            return false;
+            return Owner::Tool;
         }
+        let Some(files) = &self.published else {
+            return Owner::Unknown;
+        };
         match self.published_file(&answered.path) {
-            None => true,
+            None => Owner::Site,
+            Some(file) if !recorded_by_bytes(file) => Owner::Unknown,
             Some(file) => {
-                recorded_by_bytes(file)
-                    && answered.hash.is_some()
-                    && answered.hash.as_ref() != files.get(file)
+                if answered.hash.is_some() && answered.hash.as_ref() != files.get(file) {
+                    Owner::Site
+                } else {
+                    Owner::Tool
+                }
             }
         }
     }
@@ -303,6 +313,17 @@ impl Target {
     pub fn tool_answered(answered: &Answered) -> bool {
         answered.layer.is_some()
     }
+}
+
+/// Whose file answered a request ([`Target::owner`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// content-api's: its code answered, or the bytes are those its deploy record hashes.
+    Tool,
+    /// The site's own: the record lists no file there, or other bytes.
+    Site,
+    /// Not known: no deploy record, or one that cannot compare these bytes.
+    Unknown,
 }
 
 /// Whether the deploy record's hash of `file` is the hash of its bytes. A file assembled from
@@ -467,8 +488,17 @@ fn status(reply: &Reply, want: u16) -> Result<(), Stop> {
 
 fn header_is(reply: &Reply, name: &str, want: &str) -> Result<(), Stop> {
     expect_on(reply, reply.header(name) == Some(want), || {
-        format!("{name} is {:?}, want {want:?}", reply.header(name))
+        format!("{name} is {}, want {want:?}", shown(reply.header(name)))
     })
+}
+
+/// A header's value as a message shows it: quoted, or `absent` when the answer has none
+/// (never Rust's `Some("…")` or `None`).
+pub(crate) fn shown(value: Option<&str>) -> String {
+    match value {
+        Some(value) => format!("{value:?}"),
+        None => "absent".to_string(),
+    }
 }
 
 fn contract_headers(reply: &Reply) -> Result<(), Stop> {

@@ -210,8 +210,10 @@ pub fn detect(root: &Utf8Path) -> Option<Detection> {
             .any(|l| asian.iter().any(|a| l.starts_with(a)))
     {
         undecided.push(format!(
-            "{} of {} posts have titles in Chinese, Japanese or Korean script, but languages says {:?}: check languages",
-            report.cjk_titles, report.read, languages.value
+            "{} of {} posts have titles in Chinese, Japanese or Korean script, but languages says {}: check languages",
+            report.cjk_titles,
+            report.read,
+            languages.value.join(", ")
         ));
     }
     let folder = |name: &str, what: &str| -> Why<String> {
@@ -327,7 +329,12 @@ fn languages(
             .collect();
         if !unlisted.is_empty() {
             undecided.push(format!(
-                "files use languages the configuration does not list: {unlisted:?}"
+                "files use languages the configuration does not list: {}",
+                unlisted
+                    .iter()
+                    .map(|l| l.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         return listed.clone();

@@ -7,7 +7,9 @@
 //! quality values and `Vary` are this tool's policy (warnings). A document the site keeps as its
 //! own, and Markdown its own code answers, are the site's choice (notes).
 
-use super::{Class, Finding, Stop, Target, expect, expect_on, get, header_is, status};
+use super::{
+    Class, Finding, Owner, Stop, Target, expect, expect_on, get, header_is, shown, status,
+};
 use crate::client::Reply;
 
 const DISCOVERY: [(&str, &str); 9] = [
@@ -58,22 +60,33 @@ pub(super) fn document_headers(t: &Target, reply: &Reply, notes: &mut Vec<Findin
         return;
     }
     let why = format!(
-        "Cache-Control is {cache:?} and Access-Control-Allow-Origin {cors:?}; content-api gives \
-         its documents {want:?} and \"*\""
+        "Cache-Control is {} and Access-Control-Allow-Origin {}; content-api gives its documents \
+         {want:?} and \"*\"",
+        shown(cache),
+        shown(cors)
     );
-    let fix = if t.site_owns(&answered) {
-        format!(
+    // Only a file content-api deploys is under its `_headers` block's rules for it: a document
+    // the site keeps as its own (its `llms-full.txt`) is never blamed on the tool.
+    let fix = match t.owner(&answered) {
+        Owner::Site => format!(
             "{} (this document is the site's own; deleting {} lets content-api write its own, \
              with its headers)",
             header_rules(&path),
             own_file(&path)
-        )
-    } else {
-        format!(
+        ),
+        Owner::Tool => format!(
             "{}: content-api's `_headers` block for {path} sets these; a rule of the site's \
              setting them as well joins or replaces the values",
             header_rules(&path)
-        )
+        ),
+        Owner::Unknown => format!(
+            "{}; if {path} is {} (the site serves no deploy record that tells, or its record \
+             cannot compare this file's bytes), its headers are the site's to set; if it is \
+             content-api's, a rule of the site's setting them as well joins or replaces the \
+             values of content-api's `_headers` block",
+            header_rules(&path),
+            own_file(&path)
+        ),
     };
     notes.push(Finding::about(Class::Policy, reply, why).fix(fix));
 }
@@ -99,7 +112,10 @@ pub(super) fn discovery_documents(t: &Target, notes: &mut Vec<Finding>) -> Resul
         }
         let got = reply.header("content-type");
         if got != Some(media) {
-            let why = format!("Content-Type is {got:?}; content-api serves it as {media:?}");
+            let why = format!(
+                "Content-Type is {}; content-api serves it as {media:?}",
+                shown(got)
+            );
             notes.push(if owned {
                 Finding::about(Class::Site, &reply, why).fix(header_rules(path))
             } else {
@@ -128,7 +144,10 @@ pub(super) fn catalog_media_types(t: &Target, notes: &mut Vec<Finding>) -> Resul
         status(&reply, 200)?;
         let got = reply.header("content-type");
         if got != Some(media) {
-            let why = format!("Content-Type is {got:?}; the AI catalog declares {media:?}");
+            let why = format!(
+                "Content-Type is {}; the AI catalog declares {media:?}",
+                shown(got)
+            );
             let class = if t.site_owns(&super::Answered::of(&reply)) {
                 Class::Site
             } else {
@@ -149,7 +168,7 @@ pub(super) fn api_catalog_link(t: &Target, _: &mut Vec<Finding>) -> Result<(), S
         expect_on(
             &reply,
             link.contains("rel=\"api-catalog\"") && link.contains(path),
-            || format!("{method}: Link is {link:?}"),
+            || format!("{method}: Link is {}", shown(reply.header("link"))),
         )?;
     }
     Ok(())
@@ -172,7 +191,10 @@ fn markdown(t: &Target, path: &str, twin: &str, notes: &mut Vec<Finding>) -> Res
     status(&reply, 200)?;
     let media = reply.header("content-type").unwrap_or("");
     expect_on(&reply, media.starts_with("text/markdown"), || {
-        format!("Content-Type is {media:?}, not Markdown")
+        format!(
+            "Content-Type is {}, not Markdown",
+            shown(reply.header("content-type"))
+        )
     })?;
     let site = by_site(t, &reply);
     if site {
@@ -191,7 +213,8 @@ fn markdown(t: &Target, path: &str, twin: &str, notes: &mut Vec<Finding>) -> Res
                 Class::Policy,
                 &reply,
                 format!(
-                    "Content-Type is {media:?}; content-api serves \"text/markdown; charset=utf-8\""
+                    "Content-Type is {}; content-api serves \"text/markdown; charset=utf-8\"",
+                    shown(reply.header("content-type"))
                 ),
             )
             .fix(if site {
@@ -233,7 +256,10 @@ pub(super) fn markdown_on_post(t: &Target, notes: &mut Vec<Finding>) -> Result<(
     status(&reply, 200)?;
     let media = reply.header("content-type").unwrap_or("");
     expect_on(&reply, media.starts_with("text/markdown"), || {
-        format!("Content-Type is {media:?}, not Markdown")
+        format!(
+            "Content-Type is {}, not Markdown",
+            shown(reply.header("content-type"))
+        )
     })?;
     markdown(t, &format!("/blog/{post}"), &twin, notes)
 }
@@ -245,14 +271,18 @@ pub(super) fn html_without_markdown(t: &Target, notes: &mut Vec<Finding>) -> Res
         status(&reply, 200)?;
         let media = reply.header("content-type").unwrap_or("");
         expect_on(&reply, media.starts_with("text/html"), || {
-            format!("Content-Type is {media:?}, not HTML")
+            format!(
+                "Content-Type is {}, not HTML",
+                shown(reply.header("content-type"))
+            )
         })?;
         if media != "text/html; charset=utf-8" {
             notes.push(Finding::about(
                 Class::Policy,
                 &reply,
                 format!(
-                    "Content-Type is {media:?}; content-api serves \"text/html; charset=utf-8\""
+                    "Content-Type is {}; content-api serves \"text/html; charset=utf-8\"",
+                    shown(reply.header("content-type"))
                 ),
             ));
         }
@@ -310,10 +340,10 @@ fn negotiate(t: &Target) -> Vec<(String, Option<Reply>)> {
                         .is_some_and(|c| c.starts_with("text/html"));
                 if (markdown && !got_markdown) || (!markdown && !got_html) {
                     let case = format!(
-                        "Accept {accept:?}: want {}, got {} {:?}",
+                        "Accept {accept:?}: want {}, got status {} with Content-Type {}",
                         if markdown { "Markdown" } else { "HTML" },
                         reply.status,
-                        reply.header("content-type")
+                        shown(reply.header("content-type"))
                     );
                     failures.push((case, Some(reply)));
                 }
@@ -377,7 +407,8 @@ pub(super) fn vary_on_negotiable(t: &Target, notes: &mut Vec<Finding>) -> Result
                 .any(|v| v.trim().eq_ignore_ascii_case("accept"))
             {
                 let why = format!(
-                    "(Accept: {accept}) Vary is {vary:?}: a cache may hand one variant to the other's clients"
+                    "(Accept: {accept}) Vary is {}: a cache may hand one variant to the other's clients",
+                    shown(reply.header("vary"))
                 );
                 let mut finding = Finding::about(Class::Policy, &reply, why);
                 if by_site(t, &reply) {
@@ -455,12 +486,104 @@ pub(super) fn unknown_page(t: &Target, notes: &mut Vec<Finding>) -> Result<(), S
                 Class::Policy,
                 &reply,
                 format!(
-                    "Access-Control-Allow-Origin is {:?}; content-api's hosts answer \"*\"",
-                    reply.header("access-control-allow-origin")
+                    "Access-Control-Allow-Origin is {}; content-api's hosts answer \"*\"",
+                    shown(reply.header("access-control-allow-origin"))
                 ),
             )
             .fix(header_rules("/404.html")),
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Languages;
+    use crate::client::Http;
+    use std::collections::BTreeMap;
+
+    fn target(published: Option<&[(&str, &str)]>) -> Target {
+        Target {
+            http: Http::plain(([127, 0, 0, 1], 9).into(), None),
+            base_url: "https://example.com".into(),
+            gone: None,
+            languages: Languages::seed(),
+            post: None,
+            series: None,
+            tag: None,
+            published: published.map(|files| {
+                files
+                    .iter()
+                    .map(|(path, hash)| (path.to_string(), hash.to_string()))
+                    .collect()
+            }),
+            deadline: None,
+        }
+    }
+
+    /// A static file's answer, with no Cache-Control and a CORS header of the site's.
+    fn answer(path: &str, body: &str) -> Reply {
+        Reply {
+            url: format!("https://example.com{path}"),
+            status: 200,
+            headers: BTreeMap::from([
+                (
+                    "access-control-allow-origin".into(),
+                    "https://example.com".into(),
+                ),
+                ("content-type".into(), "text/plain; charset=utf-8".into()),
+            ]),
+            body: body.as_bytes().to_vec(),
+        }
+    }
+
+    fn fix_of(t: &Target, reply: &Reply) -> (String, String) {
+        let mut notes = Vec::new();
+        document_headers(t, reply, &mut notes);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        let note = notes.remove(0);
+        (note.why, note.fix.unwrap_or_default())
+    }
+
+    const TOOLS_BLOCK: &str = "content-api's `_headers` block for";
+
+    #[test]
+    fn a_document_the_site_keeps_is_never_blamed_on_the_tools_header_block() {
+        let reply = answer("/llms-full.txt", "the site's own llms-full.txt\n");
+        // A record that leaves the site's own documents out (every build's since issue 49).
+        let (why, fix) = fix_of(&target(Some(&[("llms.txt", "00")])), &reply);
+        assert!(
+            why.starts_with("Cache-Control is absent and Access-Control-Allow-Origin \"https://"),
+            "no Rust syntax: {why}"
+        );
+        assert!(!why.contains("Some(") && !why.contains("None"), "{why}");
+        assert!(!fix.contains(TOOLS_BLOCK), "{fix}");
+        assert!(fix.contains("this document is the site's own"), "{fix}");
+
+        // A record of an earlier version listed it with the hash of the tool's unwritten
+        // parts: not comparable, so not taken for the tool's.
+        let old = target(Some(&[(
+            "llms-full.txt",
+            "0123456789abcdef0123456789abcdef",
+        )]));
+        let (_, fix) = fix_of(&old, &reply);
+        assert!(!fix.contains(TOOLS_BLOCK), "{fix}");
+        assert!(fix.contains("the site's own `llms-full.txt`"), "{fix}");
+
+        // No record at all: the same.
+        let (_, fix) = fix_of(&target(None), &reply);
+        assert!(!fix.contains(TOOLS_BLOCK), "{fix}");
+    }
+
+    #[test]
+    fn the_tools_own_document_is_under_its_header_block() {
+        let reply = answer("/llms.txt", "the tool's llms.txt\n");
+        let hash = super::super::Answered::of(&reply).hash.unwrap();
+        let (_, fix) = fix_of(&target(Some(&[("llms.txt", &hash)])), &reply);
+        assert!(
+            fix.contains("content-api's `_headers` block for /llms.txt"),
+            "{fix}"
+        );
+    }
 }
