@@ -8,10 +8,10 @@
 //! `live_record = "read"`, so a hostile record cannot make the purge list enormous.
 
 use super::{EXIT_USAGE, Settings, ci_is_set};
-use crate::config::LiveRecord;
+use crate::config::{LiveRecord, SiteConfig};
 use crate::deploy::{
     DEPLOY_RECORD_PATH, DeployRecord, LastBuild, MAX_DEPLOY_RECORD_BYTES, ReadRecord,
-    record_file_bound, state_dir,
+    is_history_entry, record_file_bound, state_dir,
 };
 use crate::verify::live::{Fetched, fetch};
 use std::process::ExitCode;
@@ -89,15 +89,15 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
         }
         Answer::NoRecord(answer) if ci && answer == HTML_PAGE => {
             eprintln!(
-                "warning: {url} {answer}, not a deploy record: this build counts as the site's first deploy with content-api, so API paths removed before it answer 404, not 410 (the live site's record of them is not read) and the purge list names every URL\n  = help: if the site has deployed with content-api before, its host serves a page for unknown paths (Cloudflare Pages without a 404.html does): add a 404.html to the site's output so an absent record answers 404, or check that {url} is published; building from the committed history {}",
-                config.history_file
+                "warning: {url} {answer}, not a deploy record: this build counts as the site's first deploy with content-api, so API paths removed before it answer 404, not 410 (the live site's record of them is not read) and the purge list names every URL\n  = help: if the site has deployed with content-api before, its host serves a page for unknown paths (Cloudflare Pages without a 404.html does): add a 404.html to the site's output so an absent record answers 404, or check that {url} is published; building {}",
+                history_words(config)
             );
             return Ok(Live::FirstDeploy);
         }
         Answer::NoRecord(answer) => {
             tracing::info!(
-                "{url} {answer}: the live site has no deploy record yet (its first deploy with content-api); building from the committed history {}",
-                config.history_file
+                "{url} {answer}: the live site has no deploy record yet (its first deploy with content-api); building {}",
+                history_words(config)
             );
             return Ok(Live::FirstDeploy);
         }
@@ -105,16 +105,44 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
     };
     if ci && config.hosting.live_record == LiveRecord::Read {
         eprintln!(
-            "error: cannot read the live site's deploy record {url}: {why}\n  = help: without it this deploy forgets what earlier deploys published (a removed API path answers 404, not 410) and purges every URL. Let the build reach {}, or set `live_record = \"optional\"` under [hosting] in watch.toml to build from the committed history {} when it cannot",
-            config.base_url, config.history_file
+            "error: cannot read the live site's deploy record {url}: {why}\n  = help: without it this deploy forgets what earlier deploys published (a removed API path answers 404, not 410) and purges every URL. Let the build reach {}, or set `live_record = \"optional\"` under [hosting] in watch.toml to build {} when it cannot",
+            config.base_url,
+            history_words(config)
         );
         return Err(ExitCode::from(EXIT_USAGE));
     }
     tracing::warn!(
-        "cannot read the live site's deploy record {url}: {why}; building from the committed history {} (a path removed since it was committed answers 404, not 410, and the purge list names every URL)",
-        config.history_file
+        "cannot read the live site's deploy record {url}: {why}; building {} (a path removed since the last deploy answers 404, not 410, unless the history names it, and the purge list names every URL)",
+        history_words(config)
     );
     Ok(Live::NotRead)
+}
+
+/// What the build has instead of the live record, in words that are true of the history file
+/// as it is: a history of N paths, one naming no path yet, or none at all yet.
+fn history_words(config: &SiteConfig) -> String {
+    let path = &config.history_file;
+    match std::fs::read_to_string(path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            format!("with no publishing history yet ({path} does not exist; this build starts it)")
+        }
+        // The build says why when it loads the history.
+        Err(_) => format!("from the publishing history {path}"),
+        Ok(text) => history_words_of(path.as_str(), &text),
+    }
+}
+
+/// [`history_words`] of a history file's text.
+fn history_words_of(path: &str, text: &str) -> String {
+    match text
+        .lines()
+        .filter(|line| is_history_entry(line.trim()))
+        .count()
+    {
+        0 => format!("with no publishing history yet ({path} names no API path)"),
+        1 => format!("from the publishing history {path} (1 API path)"),
+        count => format!("from the publishing history {path} ({count} API paths)"),
+    }
 }
 
 /// What the live site's answer says.

@@ -285,17 +285,28 @@ fn an_unreachable_site_is_an_error_in_ci_unless_optional_and_a_warning_elsewhere
     assert!(said.contains("live_record = \"optional\""), "{said}");
     assert!(!site.path().join("dist").exists(), "nothing is written");
 
+    // Issue 49: what the build falls back on is said as it is: no history file yet...
     let optional = fresh_site(&base_url, "\n[hosting]\nlive_record = \"optional\"\n");
     let said = assert_built(&build(optional.path(), true, &[]));
     assert!(
-        said.contains("WARN") && said.contains("building from the committed history"),
+        said.contains("WARN")
+            && said.contains("building with no publishing history yet (")
+            && said.contains("content-api.history does not exist; this build starts it)"),
         "{said}"
     );
+    assert!(!said.contains("committed history"), "{said}");
 
+    // ... or a history file and how many paths it names.
     let local = fresh_site(&base_url, "");
+    std::fs::write(
+        local.path().join("content-api.history"),
+        "api/timeline/en/one.json\napi/timeline/en/two.json\n",
+    )
+    .unwrap();
     let said = assert_built(&build(local.path(), false, &[]));
     assert!(
-        said.contains("building from the committed history"),
+        said.contains("building from the publishing history ")
+            && said.contains("content-api.history (2 API paths)"),
         "{said}"
     );
 

@@ -42,6 +42,6 @@ pub use deploy_record::{
     DEPLOY_RECORD_PATH, DeployRecord, MAX_DEPLOY_RECORD_BYTES, ReadRecord, record_file_bound,
 };
 pub use fingerprint::{BuildSettings, Probe};
-pub use history::{History, HistoryError, HistoryFile, MAX_HISTORY_ENTRIES};
+pub use history::{History, HistoryError, HistoryFile, MAX_HISTORY_ENTRIES, is_history_entry};
 pub use last_build::{LAST_BUILD_FILE, LastBuild, state_dir};
 pub use purge::{purge_urls, write_purge_list};
