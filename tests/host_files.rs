@@ -182,6 +182,14 @@ fn any_other_file_of_the_site_in_the_way_stops_the_build_before_it_writes() {
             run.stderr
         );
     }
+    // Issue 49: the fix every build can take (the Astro integration passes no flags) comes
+    // first, in watch.toml; the flag second.
+    let help = &run.stderr[run.stderr.find("= help:").expect("a help line")..];
+    let setting = help
+        .find("`take_over = [\"api/\"]` under [hosting] in watch.toml")
+        .unwrap_or_else(|| panic!("the setting is not named:\n{help}"));
+    let flag = help.find("`--take-over PATH`").expect("the flag");
+    assert!(setting < flag, "the setting comes first:\n{help}");
     assert_same(&before, &site.out_snapshot());
     assert!(
         !site.root().join("content-api.history").exists(),

@@ -71,7 +71,7 @@ pub fn is_merged(path: &str) -> bool {
 pub enum OwnershipError {
     /// Files of another owner at output paths new to the folder: nothing was written.
     #[error(
-        "refusing to write to {out_dir}: {} not written by content-api {} in the way:\n{}\n  = help: content-api never replaces files it did not write. If the site made them (its own API or documents), delete them from the site's source and build the site again, or let content-api replace them on purpose: `--take-over PATH` (a folder ends in `/`, as in `--take-over api/`) or `take_over = [...]` under [hosting] in watch.toml. Or write the API to another folder (--out DIR). If they are left over from an older build of this tool whose state was lost, delete them and build again.",
+        "refusing to write to {out_dir}: {} not written by content-api {} in the way:\n{}\n  = help: content-api never replaces files it did not write. If the site made them (its own API or documents), delete them from the site's source and build the site again, or let content-api replace them on purpose: `take_over = [\"api/\"]` under [hosting] in watch.toml (the paths to replace; a folder ends in `/`), which the Astro integration and every build read, or `--take-over PATH` on the command line. Or write the API to another folder (--out DIR). If they are left over from an older build of this tool whose state was lost, delete them and build again.",
         plural(paths.len(), "file", "files"),
         if paths.len() == 1 { "is" } else { "are" },
         grouped(paths),
@@ -150,7 +150,7 @@ fn grouped(paths: &[String]) -> String {
 fn likely_source(folder: &str) -> &'static str {
     match folder {
         "api/" => {
-            " (the site's own API: routes such as Astro's src/pages/api/; to replace them, --take-over api/)"
+            " (the site's own API: routes such as Astro's src/pages/api/; to replace them, take_over = [\"api/\"] under [hosting] in watch.toml, or --take-over api/)"
         }
         ".well-known/" => {
             " (discovery documents the site publishes itself, often from public/.well-known/)"
