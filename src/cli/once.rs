@@ -81,7 +81,13 @@ pub fn run(settings: &Settings) -> ExitCode {
             eprintln!("error: {err}");
             return ExitCode::from(EXIT_USAGE);
         }
-        add_deploy_record(&mut outputs, &history, &config.base_url);
+        let site_keeps: std::collections::HashSet<String> = publisher
+            .site_keeps(&outputs)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let site_keeps = site_keeps.iter().map(String::as_str).collect();
+        add_deploy_record(&mut outputs, &history, &config.base_url, &site_keeps);
     }
     let gone = crate::render::gone_paths(workspace.db());
     announce_gone_from_record(&history, gone, live.record().is_some());

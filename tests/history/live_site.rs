@@ -587,3 +587,89 @@ fn a_record_listing_more_files_than_a_deploy_holds_is_refused_and_the_purge_list
     );
     assert!(!fourth.path().join("dist").exists(), "nothing is written");
 }
+
+/// Issue 49: documents the site writes itself where the tool would write its own are the
+/// site's, so a deploy record leaves them out, and a deploy from a fresh clone with those files
+/// unchanged purges none of them; once the site drops one and the tool writes its own, its URL
+/// is purged.
+#[test]
+fn the_sites_own_documents_are_not_recorded_nor_purged_when_unchanged() {
+    const SITE_FILES: [(&str, &str); 2] = [
+        ("llms-full.txt", "The site's own llms-full.txt.\n"),
+        ("blog/running-up-las-palmas.md", "# The site's own twin\n"),
+    ];
+    let live = LiveSite::start();
+    // The site generator's output, before each build.
+    let with_site_files = |site: &Path, files: &[(&str, &str)]| {
+        for (path, text) in files {
+            let file = site.join("dist").join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
+        }
+    };
+    let record_of = |dist: &Path| -> serde_json::Value {
+        let text =
+            std::fs::read_to_string(dist.join(".well-known/content-api/deploy.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+
+    let first = fresh_site(&live.base_url, "");
+    with_site_files(first.path(), &SITE_FILES);
+    assert_built(&build(first.path(), true, &[]));
+    let dist = first.path().join("dist");
+    let record = record_of(&dist);
+    for (path, text) in SITE_FILES {
+        assert_eq!(std::fs::read_to_string(dist.join(path)).unwrap(), text);
+        assert!(
+            record["files"].get(path).is_none(),
+            "the site's own {path} is not in the record"
+        );
+    }
+    assert!(record["files"].get("llms.txt").is_some(), "the tool's are");
+    live.deploy(&dist);
+
+    // The same site files again: nothing of theirs is purged (nor anything else).
+    let second = fresh_site(&live.base_url, "");
+    with_site_files(second.path(), &SITE_FILES);
+    let purge = second.path().join("purge.txt");
+    let said = assert_built(&build(
+        second.path(),
+        true,
+        &["--purge-list", purge.to_str().unwrap()],
+    ));
+    assert!(
+        said.contains("read the live site's deploy record"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&purge).unwrap(),
+        "",
+        "an unchanged deploy with the site's own documents purges nothing"
+    );
+    live.deploy(&second.path().join("dist"));
+
+    // The site drops its llms-full.txt: the tool's takes its place, and its URL is purged.
+    let third = fresh_site(&live.base_url, "");
+    with_site_files(third.path(), &SITE_FILES[1..]);
+    let purge = third.path().join("purge.txt");
+    assert_built(&build(
+        third.path(),
+        true,
+        &["--purge-list", purge.to_str().unwrap()],
+    ));
+    let listed = std::fs::read_to_string(&purge).unwrap();
+    let url = |path: &str| format!("{}/{path}", live.base_url);
+    assert!(
+        listed.lines().any(|line| line == url("llms-full.txt")),
+        "{listed}"
+    );
+    assert!(
+        !listed.lines().any(|line| line == url(SITE_FILES[1].0)),
+        "{listed}"
+    );
+    assert!(
+        record_of(&third.path().join("dist"))["files"]
+            .get("llms-full.txt")
+            .is_some()
+    );
+}

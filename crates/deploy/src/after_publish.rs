@@ -93,11 +93,13 @@ impl AfterPublish<'_> {
                 .iter()
                 .filter(|(path, _)| owned.contains(&**path)),
         );
-        let baseline = last_deploy.or_else(|| {
-            (!self.preview)
-                .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
-                .flatten()
-        });
+        let baseline = last_deploy
+            .or_else(|| {
+                (!self.preview)
+                    .then(|| LastBuild::load(&state, &config.out_dir, &config.base_url))
+                    .flatten()
+            })
+            .map(|baseline| without_site_files(baseline, self.outputs, &owned));
         // What changed since the last deploy, when it is known: the purge list and the line of
         // paths now gone read it.
         let measured = baseline.as_ref().map(|baseline| {
@@ -168,22 +170,46 @@ pub fn install_pages_route(config: &SiteConfig) -> Result<(), FunctionsError> {
 }
 
 /// Adds this build's deploy record to `outputs` (sorted by path): the whole history with what
-/// this build publishes, and the hash of every file, for the next build to read from the live
-/// site.
+/// this build publishes, and the hash of every file it deploys, for the next build to read from
+/// the live site. The outputs left to the site's own files (`site_keeps`:
+/// `Publisher::site_keeps`) are not the tool's to record: the bytes deployed there are the
+/// site's, so a hash of the tool's unwritten version would make the next build purge them as
+/// changed or removed, and `verify` take them for the tool's.
 pub fn add_deploy_record(
     outputs: &mut Vec<(Arc<str>, Output)>,
     history: &HistoryFile,
     base_url: &str,
+    site_keeps: &HashSet<&str>,
 ) {
     let published = history
         .history()
         .with_outputs(outputs.iter().map(|(path, _)| &**path));
-    let record = DeployRecord::new(&published, LastBuild::of(outputs.iter()));
+    let deployed = outputs
+        .iter()
+        .filter(|(path, _)| !site_keeps.contains(&**path));
+    let record = DeployRecord::new(&published, LastBuild::of(deployed));
     let at = outputs.partition_point(|(path, _)| &**path < DEPLOY_RECORD_PATH);
     outputs.insert(
         at,
         (Arc::from(DEPLOY_RECORD_PATH), record.to_output(base_url)),
     );
+}
+
+/// `baseline` without the outputs of this build that the site's own files stand in for (not
+/// owned after the publish): a record of an earlier version listed them with the hash of the
+/// tool's unwritten bytes, and the site's file, not the tool's, is what its URL serves, so
+/// they are neither changed nor removed by this deploy.
+fn without_site_files(
+    mut baseline: LastBuild,
+    outputs: &[(Arc<str>, Output)],
+    owned: &HashSet<&str>,
+) -> LastBuild {
+    for (path, _) in outputs {
+        if !owned.contains(&**path) {
+            baseline.files.remove(&**path);
+        }
+    }
+    baseline
 }
 
 /// One line for the API paths that answer 410 Gone from this deploy on: those the last deploy

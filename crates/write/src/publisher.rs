@@ -146,6 +146,49 @@ impl Publisher {
         self.files.keys().map(|path| &**path)
     }
 
+    /// The outputs a publish of `outputs` would leave to the site's own file (a document the
+    /// site writes itself, where the tool would write its own: [`ownership::yields_to_site`]),
+    /// looked at before anything is written, as the publish's plan will see them: one yielded
+    /// already, a new path where the site's file differs from the tool's bytes, or a recorded
+    /// document the site put in place of the tool's. Reads only those documents' files. What
+    /// the deploy record lists is what the tool deploys, so it leaves these out.
+    pub fn site_keeps<'a>(&self, outputs: &'a [(Arc<str>, Output)]) -> HashSet<&'a str> {
+        let take_over = &self.take_over;
+        outputs
+            .iter()
+            .filter(|(path, output)| {
+                !ownership::is_merged(path)
+                    && !ownership::takes_over(take_over, path)
+                    && ownership::yields_to_site(path, output)
+            })
+            .filter(|(path, output)| {
+                if self.yielded.contains(path) {
+                    return true;
+                }
+                match self.files.get(path) {
+                    // The tool's bytes, as it wrote them.
+                    Some(Some(_)) => false,
+                    // Owned, bytes not known: the site's when they are not what the tool wrote.
+                    Some(None) => {
+                        self.opened.is_some()
+                            && is_recorded(path)
+                            && self.dir().read(path).is_some_and(|bytes| {
+                                !output.eq_bytes(&bytes)
+                                    && self.documents.wrote(path, &bytes) == Some(false)
+                            })
+                    }
+                    // Not the tool's: a regular file of other bytes is the site's.
+                    None => {
+                        let target = self.out_dir.join(&**path);
+                        std::fs::symlink_metadata(&target).is_ok_and(|meta| meta.is_file())
+                            && std::fs::read(&target).is_ok_and(|bytes| !output.eq_bytes(&bytes))
+                    }
+                }
+            })
+            .map(|(path, _)| &**path)
+            .collect()
+    }
+
     /// Makes the folder hold exactly `outputs` (plus files this tool never wrote), as one group.
     pub fn publish(&mut self, outputs: &[(Arc<str>, Output)]) -> Result<Report, WriteError> {
         self.publish_groups(&[Files::from(outputs)])
