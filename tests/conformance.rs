@@ -481,6 +481,101 @@ pub fn nginx_conforms(nginx: &Path, fixture: &Fixture) {
     );
 }
 
+/// Issue 49: `hosting nginx --listen` takes nginx's parameters after the address (`443 ssl`,
+/// `[::]:443 ssl http2`), and Debian's nginx accepts the printed block (`nginx -t`, with a
+/// certificate in the `http` context as a TLS site has one); a parameter nginx does not know is
+/// refused by the tool, never printed.
+#[test]
+fn nginx_takes_a_listen_with_its_parameters() {
+    let Some(nginx) = debian_nginx_program() else {
+        return;
+    };
+    let Some(openssl) = need::OPENSSL.program() else {
+        return;
+    };
+    let fixture = Fixture::new();
+    std::fs::set_permissions(
+        fixture.dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let conf = fixture.dir.path().join("nginx");
+    let main = debian_nginx(&conf, "127.0.0.1:8080".parse().unwrap());
+    let made = Command::new(openssl)
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args(["-subj", "/CN=localhost", "-keyout"])
+        .arg(conf.join("tls.key"))
+        .arg("-out")
+        .arg(conf.join("tls.crt"))
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    // Read before the API's block (files of sites-enabled/ are included in name order).
+    std::fs::write(
+        conf.join("sites-enabled/00-tls"),
+        format!(
+            "ssl_certificate {};\nssl_certificate_key {};\n",
+            conf.join("tls.crt").display(),
+            conf.join("tls.key").display()
+        ),
+    )
+    .unwrap();
+    let hosting = |listen: &str| {
+        Command::new(binary())
+            .env_remove("CI")
+            .args(["hosting", "nginx", "--listen", listen])
+            .arg("--out")
+            .arg(fixture.out())
+            .current_dir(&fixture.root)
+            .output()
+            .unwrap()
+    };
+    for listen in [
+        "8443 ssl",
+        "[::]:8443 ssl http2",
+        "127.0.0.1:8444 ssl default_server",
+    ] {
+        let printed = hosting(listen);
+        assert!(
+            printed.status.success(),
+            "{listen}: {}",
+            String::from_utf8_lossy(&printed.stderr)
+        );
+        let block = String::from_utf8(printed.stdout).unwrap();
+        assert!(
+            block.contains(&format!("    listen {listen};\n")),
+            "{block}"
+        );
+        std::fs::write(conf.join("sites-enabled/content-api"), &block).unwrap();
+        let tested = Command::new(&nginx)
+            .arg("-t")
+            .arg("-p")
+            .arg(&conf)
+            .arg("-c")
+            .arg(&main)
+            .output()
+            .unwrap();
+        assert!(
+            tested.status.success(),
+            "nginx -t refused `listen {listen}`:\n{}",
+            String::from_utf8_lossy(&tested.stderr)
+        );
+    }
+    for bad in ["8443 sll", "8443 ssl; include /etc/passwd"] {
+        let refused = hosting(bad);
+        assert_eq!(refused.status.code(), Some(2), "{bad}");
+        assert!(refused.stdout.is_empty(), "{bad}: nothing printed");
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(said.contains("error:") && !said.contains("Some("), "{said}");
+    }
+}
+
 #[test]
 fn cloudflare_pages_holds_the_contract() {
     if let Some(wrangler) = need::WRANGLER.program() {

@@ -222,7 +222,8 @@ pub(super) enum HostingCommand {
 /// Flags of `hosting nginx`.
 #[derive(Debug, Clone, Args)]
 pub(super) struct NginxArgs {
-    /// What nginx listens on (its `listen` directive), e.g. `80` or `127.0.0.1:8080`.
+    /// What nginx listens on (its `listen` directive): an address, e.g. `80` or
+    /// `127.0.0.1:8080`, then any of nginx's parameters, e.g. `443 ssl` or `[::]:443 ssl http2`.
     #[arg(long, value_name = "ADDR")]
     pub listen: String,
 

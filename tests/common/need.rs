@@ -109,8 +109,15 @@ pub const NPM_PACKAGES: Need = Need {
     how: "`scripts/npm-pack DIR` on a Linux glibc machine, DIR in CONTENT_API_NPM_PACKAGES",
 };
 
+pub const OPENSSL: Need = Need {
+    name: "openssl",
+    programs: &["openssl"],
+    variable: None,
+    how: "Debian's openssl, for the certificate of `nginx -t` on a `listen ... ssl` block",
+};
+
 /// Every need, in the table's order.
-pub const ALL: [&Need; 15] = [
+pub const ALL: [&Need; 16] = [
     &NGINX,
     &WRANGLER,
     &CHROMIUM,
@@ -126,6 +133,7 @@ pub const ALL: [&Need; 15] = [
     &HUGO,
     &NODE,
     &NPM_PACKAGES,
+    &OPENSSL,
 ];
 
 impl Need {

@@ -48,11 +48,8 @@ pub fn server_block(
     listen: &str,
     server_name: &str,
 ) -> Result<String, NginxError> {
-    for (what, value) in [
-        ("output folder", out_dir),
-        ("listen address", listen),
-        ("server name", server_name),
-    ] {
+    let listen = listen_directive(listen)?;
+    for (what, value) in [("output folder", out_dir), ("server name", server_name)] {
         if value.contains(|c: char| {
             c.is_whitespace() || matches!(c, ';' | '{' | '}' | '\'' | '"' | '$' | '#')
         }) {
@@ -268,6 +265,120 @@ fn json_type() -> String {
 
 /// A single-quoted nginx string. nginx has no escape for `$`, so a body holding one (from the
 /// configuration: a site name, a URL) cannot be written.
+/// The flags nginx's `listen` takes after the address (the `http` module's, as of nginx 1.26).
+const LISTEN_FLAGS: [&str; 8] = [
+    "default_server",
+    "ssl",
+    "http2",
+    "quic",
+    "proxy_protocol",
+    "deferred",
+    "bind",
+    "reuseport",
+];
+
+/// The parameters of nginx's `listen` that take a value (`name=value`).
+const LISTEN_SETTINGS: [&str; 8] = [
+    "setfib",
+    "fastopen",
+    "backlog",
+    "rcvbuf",
+    "sndbuf",
+    "accept_filter",
+    "ipv6only",
+    "so_keepalive",
+];
+
+/// `listen`'s arguments as nginx reads them: an address (`80`, `127.0.0.1:8080`,
+/// `[::]:443`, `unix:/run/api.sock`), then parameters of nginx's own (`443 ssl`,
+/// `[::]:443 ssl http2 default_server`, `backlog=511`), each once, separated by single spaces;
+/// anything else is refused with what nginx accepts, so the printed block never fails
+/// `nginx -t` on its `listen` line.
+pub fn listen_directive(listen: &str) -> Result<String, NginxError> {
+    let syntax = |c: char| matches!(c, ';' | '{' | '}' | '\'' | '"' | '$' | '#' | '\\');
+    let mut words = listen.split_whitespace();
+    let Some(address) = words.next() else {
+        return Err(NginxError(
+            "the listen address is empty: give a port (80), an address and port \
+             (127.0.0.1:8080, [::]:443) or unix:PATH, then any of nginx's parameters (443 ssl)"
+                .to_string(),
+        ));
+    };
+    if address.contains(syntax) || address.contains('=') || !address_like(address) {
+        return Err(NginxError(format!(
+            "the listen address `{address}` is not an address nginx listens on: give a port (80), an address and port (127.0.0.1:8080, [::]:443) or unix:PATH"
+        )));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for word in words {
+        let name = word.split_once('=').map_or(word, |(name, _)| name);
+        let known = match word.split_once('=') {
+            None => LISTEN_FLAGS.contains(&word),
+            Some((name, value)) => {
+                LISTEN_SETTINGS.contains(&name)
+                    && !value.is_empty()
+                    && value
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '.' | '_' | '-'))
+            }
+        };
+        if !known {
+            return Err(NginxError(format!(
+                "`{word}` in the listen address `{listen}` is not a parameter of nginx's listen: after the address come any of {}, or {} with a value (as in `443 ssl` or `[::]:443 ssl http2`)",
+                LISTEN_FLAGS.join(", "),
+                LISTEN_SETTINGS.map(|name| format!("{name}=")).join(", ")
+            )));
+        }
+        if seen.contains(&name) {
+            return Err(NginxError(format!(
+                "the listen address `{listen}` names `{name}` twice: nginx refuses a parameter given twice"
+            )));
+        }
+        seen.push(name);
+    }
+    Ok(std::iter::once(address)
+        .chain(listen.split_whitespace().skip(1))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+/// Whether `address` has the shape of the address of nginx's `listen`: a port, `host:port`,
+/// `[IPv6]` or `[IPv6]:port`, a host name or IPv4 address alone, `*:port`, or `unix:PATH`.
+fn address_like(address: &str) -> bool {
+    let port = |text: &str| {
+        !text.is_empty()
+            && text.len() <= 5
+            && text.bytes().all(|b| b.is_ascii_digit())
+            && text
+                .parse::<u32>()
+                .is_ok_and(|port| (1..=65535).contains(&port))
+    };
+    let host = |text: &str| {
+        text == "*"
+            || (!text.is_empty()
+                && text
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-')))
+    };
+    if let Some(path) = address.strip_prefix("unix:") {
+        return path.starts_with('/') && !path.contains(char::is_whitespace);
+    }
+    if let Some(rest) = address.strip_prefix('[') {
+        let Some((ip, after)) = rest.split_once(']') else {
+            return false;
+        };
+        let v6 = !ip.is_empty()
+            && ip
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || matches!(c, ':' | '.'));
+        return v6 && (after.is_empty() || after.strip_prefix(':').is_some_and(port));
+    }
+    match address.rsplit_once(':') {
+        Some((name, number)) => host(name) && port(number),
+        None => port(address) || (host(address) && address.chars().any(|c| !c.is_ascii_digit())),
+    }
+}
+
 fn nginx_string(text: &str) -> Result<String, NginxError> {
     if text.contains('$') {
         return Err(NginxError(format!(
@@ -318,6 +429,58 @@ mod tests {
         config.name = "$HOME".into();
         config.base_url = "https://x.example/$x".into();
         assert!(server_block(&config, "/srv/out", "127.0.0.1:80", "x").is_err());
+    }
+
+    #[test]
+    fn a_listen_with_nginxs_parameters_is_taken_and_anything_else_refused() {
+        for (given, printed) in [
+            ("80", "80"),
+            ("127.0.0.1:8080", "127.0.0.1:8080"),
+            ("443 ssl", "443 ssl"),
+            ("[::]:443 ssl http2", "[::]:443 ssl http2"),
+            (
+                "[::1]:8443  ssl   default_server",
+                "[::1]:8443 ssl default_server",
+            ),
+            (
+                "*:443 ssl backlog=511 ipv6only=on",
+                "*:443 ssl backlog=511 ipv6only=on",
+            ),
+            ("localhost:8080 reuseport", "localhost:8080 reuseport"),
+            ("unix:/run/api.sock", "unix:/run/api.sock"),
+        ] {
+            assert_eq!(listen_directive(given).unwrap(), printed, "{given}");
+            let block = server_block(&config(), "/srv/out", given, "example.com").unwrap();
+            assert!(
+                block.contains(&format!("    listen {printed};\n")),
+                "{given}"
+            );
+        }
+        for bad in [
+            "",
+            "443 ssl;",
+            "443 ssl; include /etc/passwd",
+            "443 sll",
+            "443 ssl ssl",
+            "443 backlog=",
+            "443 backlog=$x",
+            "ssl 443",
+            "99999",
+            "443 {",
+            "[::1 ssl",
+            "host:port",
+        ] {
+            let err = listen_directive(bad)
+                .err()
+                .unwrap_or_else(|| panic!("{bad:?} taken"));
+            assert!(!err.0.contains("Some(") && !err.0.contains("None"), "{err}");
+            assert!(
+                server_block(&config(), "/srv/out", bad, "x").is_err(),
+                "{bad}"
+            );
+        }
+        let err = listen_directive("443 sll").err().unwrap();
+        assert!(err.0.contains("`sll`") && err.0.contains("ssl"), "{err}");
     }
 
     #[test]
