@@ -469,6 +469,11 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
     let (code, report) = verify(&site, addr, &[]);
     assert_eq!(code, Some(0), "{report}");
     assert!(!report.contains("FAIL"), "{report}");
+    // Issue 49: sentences, never Rust's syntax for a value that may be absent.
+    assert!(
+        !report.contains("Some(") && !report.contains(" None"),
+        "{report}"
+    );
     let origin = format!("http://{addr}");
     // The site's own llms.txt: a note that it is the site's, a warning for its cache time,
     // each naming the URL, who answered and what to change.
@@ -476,8 +481,8 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
     let llms = llms.join("\n");
     for said in [
         "note 4.3 every discovery document answers: the site's own document",
-        "warn 4.3 every discovery document answers: Cache-Control is Some(\"public, max-age=0, must-revalidate\")",
-        "answered by the site: its own file",
+        "warn 4.3 every discovery document answers: Cache-Control is \"public, max-age=0, must-revalidate\" and",
+        "answered by the site (its own file or its own code: content-api published nothing at this path)",
         "change: the site's own `llms.txt`",
         "change: the site's `_headers` rules matching /llms.txt",
     ] {
@@ -491,9 +496,9 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
     let skills = skills.join("\n");
     assert!(
         skills.contains(
-            "Cache-Control is Some(\"public, max-age=0, must-revalidate, public, max-age=600\")"
+            "Cache-Control is \"public, max-age=0, must-revalidate, public, max-age=600\""
         ) || skills.contains(
-            "Cache-Control is Some(\"public, max-age=600, public, max-age=0, must-revalidate\")"
+            "Cache-Control is \"public, max-age=600, public, max-age=0, must-revalidate\""
         ),
         "{skills}\n\n{report}"
     );
@@ -506,7 +511,7 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
         .collect();
     let negotiation = negotiation.join("\n");
     for said in [
-        "Accept \"text/markdown;q=0\": want HTML, got 200 Some(\"text/markdown; charset=utf-8\")",
+        "Accept \"text/markdown;q=0\": want HTML, got status 200 with Content-Type \"text/markdown; charset=utf-8\"",
         &format!("{origin}/developers/ (answered by the site's Functions or middleware"),
         "change: the site's Functions middleware (`functions/_middleware.ts`)",
     ] {
