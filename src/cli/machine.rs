@@ -11,10 +11,10 @@ use std::cell::RefCell;
 /// What a command prints: for people, or one JSON document on stdout.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// Lines for people (results on stdout, the rest on stderr), as before.
+    /// Lines for people: results on stdout, diagnostics and logs on stderr (the default).
     #[default]
     Text,
-    /// One JSON document on stdout (docs/machine-output.md); nothing on stderr but a crash.
+    /// One JSON document on stdout, for CI and editors (docs/machine-output.md).
     Json,
 }
 
