@@ -370,12 +370,24 @@ impl Cli {
     /// The log filter `--quiet` and `--verbose` ask for, for the binary's logger (RUST_LOG,
     /// when set, wins over it).
     pub fn log_filter(&self) -> &'static str {
-        // JSON on stdout: the run's words are in it, none go to stderr.
+        // JSON on stdout: `list` and `verify` say nothing else (but a warning); `check` logs
+        // through `capture_json_logs` instead.
         if self.format() == Format::Json {
-            return "off";
+            return "warn,salsa=warn,notify=warn,rmcp=warn";
         }
         // A flag the command does not take is reported by `run`; log as the default meanwhile.
         self.given().unwrap_or_default().log.filter()
+    }
+
+    /// `check --format json`: the warnings logged go into its object, nothing is printed.
+    /// `true` when this run's logging is set so (the binary then sets no logger of its own).
+    pub fn capture_json_logs(&self) -> bool {
+        let capture =
+            matches!(&self.command, Some(Command::Check(flags)) if flags.format == Format::Json);
+        if capture {
+            super::machine::capture_warnings();
+        }
+        capture
     }
 
     /// The output format the command was asked for (`--format`; text for commands without it).

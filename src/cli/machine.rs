@@ -7,6 +7,9 @@ use crate::diag::{Diagnostic, Severity};
 use clap::ValueEnum;
 use serde::Serialize;
 use std::cell::RefCell;
+use std::sync::Mutex;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 /// What a command prints: for people, or one JSON document on stdout.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
@@ -94,9 +97,19 @@ pub struct CheckJson {
 impl CheckJson {
     pub fn new(
         ok: bool,
-        gathered: Gathered,
+        mut gathered: Gathered,
         summary: Vec<super::summary::LangSummary>,
     ) -> CheckJson {
+        // The warnings logged on the way (a file skipped), as the diagnostics they are.
+        for message in logged_warnings() {
+            let (path, message) = match message.split_once(": ") {
+                Some((path, rest)) if !path.contains(char::is_whitespace) => (path, rest),
+                _ => ("", message.as_str()),
+            };
+            gathered
+                .diagnostics
+                .push(Diagnostic::warning(path, message));
+        }
         let count = |severity| {
             gathered
                 .diagnostics
@@ -222,8 +235,103 @@ pub struct VerifyCountsJson {
     pub not_checked: usize,
 }
 
+/// The warnings (and errors) logged while `check --format json` runs: the layers below it log
+/// them (a file skipped while reading the content) where the text prints them on stderr.
+static LOGGED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Logging for `check --format json`: nothing printed, the warnings kept for the object
+/// (RUST_LOG, when set, still logs on stderr, for debugging).
+pub fn capture_warnings() {
+    let stderr = std::env::var_os("RUST_LOG").map(|_| {
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_target(false)
+            .without_time()
+            .with_ansi(false)
+    });
+    let stderr_filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"));
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::Layer::with_filter(
+            Capture,
+            tracing_subscriber::filter::LevelFilter::WARN,
+        ))
+        .with(tracing_subscriber::Layer::with_filter(
+            stderr,
+            stderr_filter,
+        ))
+        .init();
+}
+
+fn logged_warnings() -> Vec<String> {
+    std::mem::take(&mut *LOGGED.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// The layer that keeps each event's message in [`LOGGED`].
+struct Capture;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Capture {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        struct Message(String);
+        impl tracing::field::Visit for Message {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                if field.name() == "message" {
+                    self.0 = format!("{value:?}");
+                }
+            }
+            fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+                if field.name() == "message" {
+                    self.0 = value.to_string();
+                }
+            }
+        }
+        let mut message = Message(String::new());
+        event.record(&mut message);
+        LOGGED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(message.0);
+    }
+}
+
 /// Prints `value` on stdout, pretty, with a final newline.
 pub fn print(value: &impl Serialize) {
     let text = serde_json::to_string_pretty(value).expect("the JSON shapes serialize");
     println!("{text}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_warning_logged_during_check_is_a_diagnostic_of_its_object() {
+        let subscriber = tracing_subscriber::registry().with(Capture);
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::warn!("blog/en/a.md: a symbolic link leads outside the content folder");
+            tracing::warn!("cannot save the build's fingerprint: disk full");
+        });
+        let json = CheckJson::new(true, Gathered::default(), Vec::new());
+        let shown: Vec<(&str, &str, &str)> = json
+            .diagnostics
+            .iter()
+            .map(|d| (d.severity, d.path.as_str(), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    "warning",
+                    "blog/en/a.md",
+                    "a symbolic link leads outside the content folder"
+                ),
+                (
+                    "warning",
+                    "",
+                    "cannot save the build's fingerprint: disk full"
+                ),
+            ]
+        );
+        assert_eq!(json.warnings, 2);
+    }
 }
