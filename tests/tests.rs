@@ -27,6 +27,7 @@ mod host_files;
 mod incremental;
 mod languages;
 mod layouts;
+mod machine_output;
 mod mcp;
 mod minimal_work;
 mod npm_package;
