@@ -5,8 +5,9 @@
 //   writing into Astro's cache folder) and puts a middleware in front of Astro's own: every
 //   request the tool may answer is asked of it first, and what it declines (a page, an asset,
 //   anything that is not the API, its documents or a Markdown twin) goes on to Astro. What the
-//   site serves itself is not even asked: a file in public/, a path one of its endpoints
-//   answers (outside /api/), as production's output keeps the site's own file. So the
+//   site serves itself stays the site's, as production's output keeps the site's own file: a
+//   file in public/ (the tool is not asked), a path one of its prerendered endpoints answers
+//   outside /api/ (Astro is asked first; its 404 goes on to the tool). So the
 //   dev server answers the API on the site's own origin with production's rules, and a broken
 //   content file shows over every page (the tool's overlay) and in the dev server's log.
 // - `astro build`: at the end of the build, `content-api build --out <Astro's output folder>`,
@@ -162,7 +163,7 @@ export default function contentApi(options = {}) {
       next();
     };
     const ask = (toAstro) => askTool(request, response, pathname, api, toAstro);
-    // So is a path one of the site's prerendered endpoints answers: its output file, once
+    // A path one of the site's prerendered endpoints answers is the site's too: its file, once
     // built, wins over the tool's (the tool never overwrites a file it did not write). Astro is
     // asked first; its 404 (a dynamic route whose getStaticPaths has no such path: no file of
     // the site's once built) goes on to the tool, and back to Astro's 404 if the tool declines.
