@@ -33,6 +33,7 @@ mod npm_package;
 mod preview;
 mod purge;
 mod schema;
+mod series_as_written;
 mod serve;
 mod storm;
 mod tidy;
