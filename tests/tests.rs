@@ -34,6 +34,7 @@ mod npm_package;
 mod preview;
 mod purge;
 mod schema;
+mod series_as_written;
 mod serve;
 mod sites;
 mod storm;
