@@ -336,7 +336,7 @@ fn hugo_pages(hugo: &Path, root: &Path, run: &HugoRun, default: &str) -> BTreeMa
         }
         // `https://host/fa/blog/...`: the first segment is the language, unless it is the
         // default's (at the root).
-        let first = permalink.splitn(5, '/').nth(3).unwrap_or_default();
+        let first = permalink.split('/').nth(3).unwrap_or_default();
         let lang = if first.len() <= 5
             && first.chars().all(|c| c.is_ascii_lowercase() || c == '-')
             && !["posts", "blog"].contains(&first)
