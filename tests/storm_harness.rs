@@ -594,9 +594,9 @@ impl Site {
         }
     }
 
-    /// An edit of the bundle layout's own: a bundle folder renamed (both languages move) or
-    /// deleted, a resource (`notes.md`, not a post) added to a bundle, a translation created
-    /// in a bundle that lacks it.
+    /// An edit of the bundle layout's own: a bundle folder renamed (both languages move; then
+    /// sometimes a post in it saved) or deleted, a resource (`notes.md`, not a post) added to a
+    /// bundle, a translation created in a bundle that lacks it.
     fn bundle_edit(&self, rng: &mut Rng) -> String {
         let bundles = self.bundles();
         let Some(bundle) = rng.pick(&bundles).cloned() else {
@@ -605,7 +605,7 @@ impl Site {
             return format!("create {path}");
         };
         let folder = format!("posts/{bundle}");
-        match rng.below(4) {
+        match rng.below(5) {
             0 => {
                 let to = format!("posts/{}", self.new_stem());
                 self.rename(&folder, &to);
@@ -620,6 +620,17 @@ impl Site {
                 let lang = LANGS[rng.below(2)];
                 self.write(&notes, &post_text(rng, lang));
                 format!("write {notes} (a resource, not a post)")
+            }
+            4 => {
+                // The ghost-post case of issue 11 on a bundle: the folder renamed, then an
+                // atomic save of a post in it at its new place.
+                let name = self.new_stem();
+                let to = format!("posts/{name}");
+                self.rename(&folder, &to);
+                let lang = LANGS[rng.below(2)];
+                let post = self.post_file(&name, lang);
+                self.atomic_save(&post, &post_text(rng, lang));
+                format!("mv {folder} {to} (a bundle) + atomic save {post}")
             }
             _ => {
                 let missing: Vec<String> = bundles
