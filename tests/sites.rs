@@ -189,6 +189,14 @@ fn init_check_build_and_verify_publish_what_each_generator_publishes() {
             "{}: {said}",
             site.folder
         );
+        // It reads the site with what it wrote, and says what it found in each language.
+        for (lang, _) in site.published {
+            assert!(
+                said.contains(&format!("  {lang}: ")),
+                "{}: init should count {lang}: {said}",
+                site.folder
+            );
+        }
         if let Some(undecided) = site.undecided {
             assert!(said.contains(undecided), "{}: {said}", site.folder);
         }
@@ -281,7 +289,8 @@ fn hugo_pages(hugo: &Path, root: &Path, run: &HugoRun, default: &str) -> BTreeMa
         .captures_iter(&texts)
         .map(|c| c.get(1).unwrap().as_str())
         .collect();
-    let closing = regex_lite::Regex::new(r"\{\{[<%]\s*/\s*([A-Za-z0-9_.-][A-Za-z0-9_./-]*)").unwrap();
+    let closing =
+        regex_lite::Regex::new(r"\{\{[<%]\s*/\s*([A-Za-z0-9_.-][A-Za-z0-9_./-]*)").unwrap();
     let closed: BTreeSet<&str> = closing
         .captures_iter(&texts)
         .map(|c| c.get(1).unwrap().as_str())
