@@ -14,6 +14,7 @@ mod init;
 mod launcher;
 mod list;
 mod live_record;
+mod machine;
 mod mcp;
 mod new;
 mod once;
@@ -33,6 +34,7 @@ pub use new::slugify;
 
 use args::{Command, HostingCommand};
 use flags::BuildArgs;
+use machine::{Format, Report};
 use settings::{Settings, ci_is_set, resolve};
 
 use clap::CommandFactory;
@@ -78,18 +80,29 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     match command {
         Command::Build(_) => with_settings(build, |settings| {
-            if let Err(code) = placeholders::check(settings, build, Strictness::FailInCi) {
+            let report = Report::new(Format::Text, settings.color);
+            if let Err(code) = placeholders::check(settings, build, Strictness::FailInCi, &report) {
                 return code;
             }
             once::run(&strict_in_ci(settings))
         }),
-        Command::Check(_) => with_settings(build, |settings| {
+        Command::Check(flags) => {
+            let settings = match settings::resolve_or_why(build) {
+                Ok(settings) => settings,
+                Err(why) => {
+                    check::settings_failed(flags.format, why);
+                    return ExitCode::from(EXIT_USAGE);
+                }
+            };
+            let report = Report::new(flags.format, settings.color);
             // The same rules as `build`: a pull request's check fails when its deploy would.
-            if let Err(code) = placeholders::check(settings, build, Strictness::FailInCi) {
+            if let Err(code) = placeholders::check(&settings, build, Strictness::FailInCi, &report)
+            {
+                check::finish_json(&report, false, Vec::new());
                 return code;
             }
-            check::run(&strict_in_ci(settings))
-        }),
+            check::run(&strict_in_ci(&settings), &report)
+        }
         Command::Watch(_) => {
             warn_placeholders(build);
             watch::run(build, &given.watch)
@@ -156,7 +169,8 @@ fn warn_placeholders(args: &BuildArgs) {
         // A folder that is no site is reported as that, alone.
         && once::content_folder_problem(&settings.config.content_dir).is_none()
     {
-        let _ = placeholders::check(&settings, args, Strictness::Warn);
+        let report = Report::new(Format::Text, settings.color);
+        let _ = placeholders::check(&settings, args, Strictness::Warn, &report);
     }
 }
 

@@ -7,6 +7,9 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = content_api::cli::Cli::parse();
+    if cli.capture_json_logs() {
+        return content_api::cli::run(cli);
+    }
     // RUST_LOG, when set, wins over --quiet and --verbose (for debugging one module).
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli.log_filter()));

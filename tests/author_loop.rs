@@ -469,6 +469,7 @@ fn each_commands_help_lists_only_the_flags_it_uses() {
                 "--base-url",
                 "--config",
                 "--content",
+                "--format",
                 "--help",
                 "--history",
                 "--out",
@@ -477,7 +478,10 @@ fn each_commands_help_lists_only_the_flags_it_uses() {
                 "--verbose",
             ],
         ),
-        (&["list"], &["--config", "--content", "--help", "--today"]),
+        (
+            &["list"],
+            &["--config", "--content", "--format", "--help", "--today"],
+        ),
         (&["init"], &["--help", "--today"]),
         (
             &["new", "post"],

@@ -1,6 +1,10 @@
 //! Issue 11: after any storm of edits on the real file system, through the real watcher, the
 //! daemon's output equals a fresh `--once` build, byte for byte.
 //!
+//! The storms run on the default layout, on a site with links inside its content, and on a
+//! site of its own layout (Hugo page bundles with language suffixes, `[layout] posts =
+//! ["posts/{slug}/index.{lang}"]`).
+//!
 //! A fixed set of seeds runs here; `STORM_SEED=<seed>` reruns one seed (both paces), and
 //! `STORM_RUNS=<n>` runs n seeds from `STORM_FIRST` (default 1). Every storm needs `git`
 //! (`common::need::GIT`).
@@ -76,6 +80,47 @@ fn storms_on_a_site_with_links_end_equal_to_a_fresh_build() {
         .into_iter()
         .map(|seed| run_on(&Site::generate_linked(seed), seed, Pace::Human, HUMAN_EDITS));
     check(burst.chain(human).collect());
+}
+
+/// The same storms on a site of its own layout: Hugo page bundles with language suffixes
+/// (`posts/<slug>/index.md`, `posts/<slug>/index.es.md`), with edits of whole bundles (renamed,
+/// deleted), resources added to them (`notes.md`, not a post) and translations created in them.
+#[test]
+fn burst_storms_on_page_bundles_end_equal_to_a_fresh_build() {
+    if need::GIT.program().is_none() {
+        return;
+    }
+    let storms = seeds(&[1, 2, 3, 4, 5, 6])
+        .into_iter()
+        .map(|seed| {
+            run_on(
+                &Site::generate_bundles(seed),
+                seed,
+                Pace::Burst,
+                BURST_EDITS,
+            )
+        })
+        .collect();
+    check(storms);
+}
+
+#[test]
+fn human_paced_storms_on_page_bundles_end_equal_to_a_fresh_build() {
+    if need::GIT.program().is_none() {
+        return;
+    }
+    let storms = seeds(&[101, 102])
+        .into_iter()
+        .map(|seed| {
+            run_on(
+                &Site::generate_bundles(seed),
+                seed,
+                Pace::Human,
+                HUMAN_EDITS,
+            )
+        })
+        .collect();
+    check(storms);
 }
 
 #[test]

@@ -4,6 +4,10 @@
 //! of the same content and history, compared byte for byte with what the daemon published
 //! once it is idle (its documents lane has followed the last edit).
 //!
+//! The site is laid out as the seed's (`blog/{lang}/{date}_{slug}.md`) or as Hugo page bundles
+//! with language suffixes ([`Layout`]); the edits are the same, on the layout's paths, plus
+//! the bundle layout's own (whole bundles renamed and deleted, resources, translations).
+//!
 //! Shared by `tests/storm.rs` (a fixed set of seeds in CI) and `benches/storm_soak.rs` (many
 //! seeds). Every seed is reproducible: `STORM_SEED=<seed> cargo test --test integration
 //! storm::`. The storms need `git` for their `git checkout` edits (the tests ask
@@ -107,9 +111,9 @@ pub fn run_on(site: &Site, seed: u64, pace: Pace, edits: usize) -> Storm {
     // A last edit whose effect is visible in the output: once the daemon has published it,
     // it has seen every event before it (events arrive in order).
     let marker = format!("storm {seed} done");
-    let marker_post = "blog/en/2024-05-31_storm-marker.md";
+    let marker_post = site.marker_post();
     site.write(
-        marker_post,
+        &marker_post,
         &format!("---\ntitle: \"{marker}\"\ndescription: \"The last edit\"\npubDate: 2024-05-31\n---\n\nEnd.\n"),
     );
     log.push(format!("create {marker_post} (marker)"));
@@ -228,10 +232,24 @@ impl Rng {
     }
 }
 
+/// Where a [`Site`]'s posts are, and so what its edits do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The default layout: `blog/{lang}/{date}_{slug}.md`.
+    Seed,
+    /// Hugo page bundles with language suffixes (`[layout] posts =
+    /// ["posts/{slug}/index.{lang}"]`): `posts/<slug>/index.md` is the English post,
+    /// `posts/<slug>/index.es.md` its Spanish translation; other files of a bundle are its
+    /// resources. Tags and series keep their default folders.
+    Bundles,
+}
+
 /// A temporary site: `content/` (a git repository with branches `main` and `other`),
 /// `watch.toml`, `out/`.
 pub struct Site {
     dir: tempfile::TempDir,
+    /// Where the posts are.
+    layout: Layout,
     /// Whether content is reached through links (see [`Site::generate_linked`]).
     linked: bool,
     /// Makes every new slug unique, so that the final content is always valid.
@@ -241,20 +259,40 @@ pub struct Site {
 impl Site {
     /// A small bilingual site: four tags, two series, and twenty posts per language.
     pub fn generate(seed: u64) -> Site {
+        Site::generate_in(seed, Layout::Seed)
+    }
+
+    /// [`Site::generate`] laid out as Hugo page bundles with language suffixes
+    /// ([`Layout::Bundles`]).
+    pub fn generate_bundles(seed: u64) -> Site {
+        Site::generate_in(seed, Layout::Bundles)
+    }
+
+    fn generate_in(seed: u64, layout: Layout) -> Site {
         let dir = tempfile::Builder::new()
             .prefix("content-api-storm")
             .tempdir()
             .unwrap();
+        let (languages, own_layout) = match layout {
+            Layout::Seed => ("", ""),
+            Layout::Bundles => (
+                "languages = [\"en\", \"es\"]\n",
+                "[layout]\nposts = [\"posts/{slug}/index.{lang}\"]\n",
+            ),
+        };
         std::fs::write(
             dir.path().join("watch.toml"),
-            "base_url = \"https://storm.example\"\n\
-             [site]\nauthor = \"Storm Author\"\nlicence = \"CC BY 4.0\"\n\
-             licence_url = \"https://creativecommons.org/licenses/by/4.0/\"\n\
-             [watch]\ndebounce_ms = 20\n",
+            format!(
+                "base_url = \"https://storm.example\"\n{languages}\
+                 [site]\nauthor = \"Storm Author\"\nlicence = \"CC BY 4.0\"\n\
+                 licence_url = \"https://creativecommons.org/licenses/by/4.0/\"\n\
+                 [watch]\ndebounce_ms = 20\n{own_layout}"
+            ),
         )
         .unwrap();
         let site = Site {
             dir,
+            layout,
             linked: false,
             counter: std::cell::Cell::new(0),
         };
@@ -271,9 +309,9 @@ impl Site {
             );
         }
         for i in 0..20 {
-            let name = format!("{}_p{i}.md", random_date(&mut rng));
+            let name = site.post_name(&mut rng, &format!("p{i}"));
             for lang in LANGS {
-                site.write(&format!("blog/{lang}/{name}"), &post_text(&mut rng, lang));
+                site.write(&site.post_file(&name, lang), &post_text(&mut rng, lang));
             }
         }
         site.init_git(&mut rng);
@@ -441,15 +479,69 @@ impl Site {
         }
         for i in 0..3 {
             let lang = LANGS[i % 2];
-            let name = format!("{}_other-{i}.md", random_date(rng));
-            self.write(&format!("blog/{lang}/{name}"), &post_text(rng, lang));
+            let name = self.post_name(rng, &format!("other-{i}"));
+            self.write(&self.post_file(&name, lang), &post_text(rng, lang));
         }
         assert!(git(&["add", "-A"]) && git(&["commit", "-q", "-m", "other"]));
         assert!(git(&["checkout", "-q", "main"]));
     }
 
+    /// The name a post's file (or bundle folder) gets from `stem`: the seed layout's file name
+    /// begins with a random date, a bundle's folder is the slug.
+    fn post_name(&self, rng: &mut Rng, stem: &str) -> String {
+        match self.layout {
+            Layout::Seed => format!("{}_{stem}", random_date(rng)),
+            Layout::Bundles => stem.to_string(),
+        }
+    }
+
+    /// The path of the post in `lang` named `name` (see [`Site::post_name`]); translations
+    /// share the name.
+    fn post_file(&self, name: &str, lang: &str) -> String {
+        match self.layout {
+            Layout::Seed => format!("blog/{lang}/{name}.md"),
+            Layout::Bundles if lang == LANGS[0] => format!("posts/{name}/index.md"),
+            Layout::Bundles => format!("posts/{name}/index.{lang}.md"),
+        }
+    }
+
+    /// The last edit of every storm, a post whose title is the marker.
+    fn marker_post(&self) -> String {
+        match self.layout {
+            Layout::Seed => "blog/en/2024-05-31_storm-marker.md".into(),
+            Layout::Bundles => self.post_file("storm-marker", "en"),
+        }
+    }
+
+    /// The page bundles on disk now (folders below `posts/`, even those with no post left),
+    /// by name; none in the seed layout.
+    fn bundles(&self) -> Vec<String> {
+        if self.layout != Layout::Bundles {
+            return Vec::new();
+        }
+        let Ok(entries) = std::fs::read_dir(self.path("posts")) else {
+            return Vec::new();
+        };
+        let mut bundles: Vec<String> = entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| !name.starts_with('.') && !name.starts_with('_'))
+            .collect();
+        bundles.sort();
+        bundles
+    }
+
     /// The posts on disk now, as content-relative paths.
     fn posts(&self) -> Vec<String> {
+        if self.layout == Layout::Bundles {
+            return self
+                .bundles()
+                .iter()
+                .flat_map(|bundle| LANGS.map(|lang| self.post_file(bundle, lang)))
+                .filter(|post| self.path(post).is_file())
+                .collect();
+        }
         let mut posts = Vec::new();
         for lang in LANGS {
             let Ok(entries) = std::fs::read_dir(self.path(&format!("blog/{lang}"))) else {
@@ -466,11 +558,94 @@ impl Site {
         posts
     }
 
-    /// A post path with a slug no post ever had.
-    fn new_post_path(&self, rng: &mut Rng, lang: &str) -> String {
+    /// A slug no post ever had.
+    fn new_stem(&self) -> String {
         let n = self.counter.get() + 1;
         self.counter.set(n);
-        format!("blog/{lang}/{}_n{n}.md", random_date(rng))
+        format!("n{n}")
+    }
+
+    /// A post path with a slug no post ever had (in the bundle layout, a new bundle).
+    fn new_post_path(&self, rng: &mut Rng, lang: &str) -> String {
+        let name = self.post_name(rng, &self.new_stem());
+        self.post_file(&name, lang)
+    }
+
+    /// Where "the post moved to the other language" goes: a new post in the seed layout; in the
+    /// bundle layout, the translation of a bundle that lacks one (sometimes the post's own
+    /// bundle), else a new bundle.
+    fn other_language_path(&self, rng: &mut Rng, post: &str, other: &str) -> String {
+        if self.layout == Layout::Seed {
+            return self.new_post_path(rng, other);
+        }
+        let own = bundle_of(post);
+        let own_free = !self.path(&self.post_file(own, other)).exists();
+        if own_free && rng.below(3) == 0 {
+            return self.post_file(own, other);
+        }
+        let free: Vec<String> = self
+            .bundles()
+            .into_iter()
+            .filter(|bundle| !self.path(&self.post_file(bundle, other)).exists())
+            .collect();
+        match rng.pick(&free) {
+            Some(bundle) => self.post_file(bundle, other),
+            None => self.new_post_path(rng, other),
+        }
+    }
+
+    /// An edit of the bundle layout's own: a bundle folder renamed (both languages move; then
+    /// sometimes a post in it saved) or deleted, a resource (`notes.md`, not a post) added to a
+    /// bundle, a translation created in a bundle that lacks it.
+    fn bundle_edit(&self, rng: &mut Rng) -> String {
+        let bundles = self.bundles();
+        let Some(bundle) = rng.pick(&bundles).cloned() else {
+            let path = self.new_post_path(rng, "en");
+            self.write(&path, &post_text(rng, "en"));
+            return format!("create {path}");
+        };
+        let folder = format!("posts/{bundle}");
+        match rng.below(5) {
+            0 => {
+                let to = format!("posts/{}", self.new_stem());
+                self.rename(&folder, &to);
+                format!("mv {folder} {to} (a bundle)")
+            }
+            1 => {
+                std::fs::remove_dir_all(self.path(&folder)).unwrap();
+                format!("rm -r {folder} (a bundle)")
+            }
+            2 => {
+                let notes = format!("{folder}/notes.md");
+                let lang = LANGS[rng.below(2)];
+                self.write(&notes, &post_text(rng, lang));
+                format!("write {notes} (a resource, not a post)")
+            }
+            4 => {
+                // The ghost-post case of issue 11 on a bundle: the folder renamed, then an
+                // atomic save of a post in it at its new place.
+                let name = self.new_stem();
+                let to = format!("posts/{name}");
+                self.rename(&folder, &to);
+                let lang = LANGS[rng.below(2)];
+                let post = self.post_file(&name, lang);
+                self.atomic_save(&post, &post_text(rng, lang));
+                format!("mv {folder} {to} (a bundle) + atomic save {post}")
+            }
+            _ => {
+                let missing: Vec<String> = bundles
+                    .iter()
+                    .flat_map(|bundle| LANGS.map(|lang| self.post_file(bundle, lang)))
+                    .filter(|post| !self.path(post).exists())
+                    .collect();
+                let path = match rng.pick(&missing) {
+                    Some(path) => path.clone(),
+                    None => self.new_post_path(rng, "es"),
+                };
+                self.write(&path, &post_text(rng, lang_of(&path)));
+                format!("create {path} (a translation)")
+            }
+        }
     }
 
     fn rename(&self, from: &str, to: &str) {
@@ -490,6 +665,9 @@ impl Site {
     pub fn random_edit(&self, rng: &mut Rng) -> String {
         if self.linked && rng.below(6) == 0 {
             return self.edit_at_a_link_target(rng);
+        }
+        if self.layout == Layout::Bundles && rng.below(5) == 0 {
+            return self.bundle_edit(rng);
         }
         let posts = self.posts();
         let Some(post) = rng.pick(&posts).cloned() else {
@@ -537,7 +715,7 @@ impl Site {
             }
             65..=72 => {
                 let other = if lang == "en" { "es" } else { "en" };
-                let to = self.new_post_path(rng, other);
+                let to = self.other_language_path(rng, &post, other);
                 self.rename(&post, &to);
                 format!("mv {post} {to} (other language)")
             }
@@ -573,10 +751,20 @@ impl Site {
                 format!("git checkout -f {branch}")
             }
             _ => {
-                // A mass change without git: a whole language folder moved away and back.
-                let lang = LANGS[rng.below(2)];
-                let folder = format!("blog/{lang}");
-                let aside = format!(".aside-{lang}");
+                // A mass change without git: a whole folder moved away and back (a language
+                // folder; a bundle or the whole `posts` folder).
+                let (folder, aside) = match self.layout {
+                    Layout::Seed => {
+                        let lang = LANGS[rng.below(2)];
+                        (format!("blog/{lang}"), format!(".aside-{lang}"))
+                    }
+                    Layout::Bundles => match rng.pick(&self.bundles()) {
+                        Some(bundle) if rng.below(2) == 0 => {
+                            (format!("posts/{bundle}"), format!("posts/.aside-{bundle}"))
+                        }
+                        _ => ("posts".to_string(), ".aside-posts".to_string()),
+                    },
+                };
                 self.rename(&folder, &aside);
                 self.rename(&aside, &folder);
                 format!("mv {folder} away and back")
@@ -603,12 +791,18 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// A post's language, in either layout: `blog/es/…` or `….es.md`.
 fn lang_of(path: &str) -> &'static str {
-    if path.starts_with("blog/es/") {
+    if path.starts_with("blog/es/") || path.ends_with(".es.md") {
         "es"
     } else {
         "en"
     }
+}
+
+/// The bundle of a post of the bundle layout: `x` of `posts/x/index.md`.
+fn bundle_of(post: &str) -> &str {
+    post.split('/').nth(1).unwrap()
 }
 
 fn random_date(rng: &mut Rng) -> String {

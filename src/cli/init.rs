@@ -220,6 +220,7 @@ fn init_existing(dir: &Utf8Path, found: &detect::Detection) -> ExitCode {
         return ExitCode::from(EXIT_CONTENT_ERRORS);
     }
     println!("created {path} (no sample content: this folder is a site already)");
+    read_with(&path);
     let cd = if dir == "." {
         String::new()
     } else {
@@ -229,6 +230,39 @@ fn init_existing(dir: &Utf8Path, found: &detect::Detection) -> ExitCode {
         "next: check each choice in {path} (its comments say why), set author and licence under [site]; then `{cd}content-api check`"
     );
     ExitCode::SUCCESS
+}
+
+/// Reads the site with the `watch.toml` just written, as `check` would, and prints what it
+/// found per language: the mapping proven on the site's own files, not only described.
+fn read_with(path: &Utf8Path) {
+    let config = match crate::watch_toml::load(path, true) {
+        Ok(Some(config)) => config,
+        Ok(None) => return,
+        Err(diagnostic) => {
+            eprintln!("{}", diagnostic.render(None, false));
+            return;
+        }
+    };
+    let today = chrono::Utc::now().date_naive();
+    let scan = crate::session::load::scan_for_build(
+        config.content_dir.as_std_path(),
+        &config,
+        super::once::BODY_BUDGET,
+    );
+    let workspace = crate::workspace::Workspace::new(
+        std::sync::Arc::new(config),
+        today,
+        false,
+        scan,
+        crate::workspace::Lifetime::Once,
+        std::sync::Arc::from([]),
+    );
+    println!("read with it:");
+    for line in super::summary::lines(&workspace) {
+        println!("  {line}");
+    }
+    // The process ends soon: skip freeing the database piece by piece.
+    std::mem::forget(workspace);
 }
 
 fn create_new(path: &camino::Utf8Path, text: &str) -> std::io::Result<()> {

@@ -1,8 +1,11 @@
 //! `content-api list drafts|scheduled|published`: what is live, what goes live when, and what
 //! waits for its `draft: true` to go (Hugo's `hugo list drafts|future`). One line per post or
-//! deck on stdout (date, kind and language, path, title); what the list means on stderr.
+//! deck on stdout (date, kind and language, path, title); what the list means on stderr. With
+//! `--format json`, one JSON array of the same entries on stdout; on stderr only the warning
+//! naming files with errors, which no list shows.
 
 use super::flags::{ConfigFlag, ContentFlag, Flags, Given, TodayFlag};
+use super::machine::{Format, ListEntryJson};
 use super::once::{BODY_BUDGET, content_folder_problem, plural};
 use super::{EXIT_USAGE, Settings};
 use crate::derive::{ScheduleEntry, ScheduleState, schedule};
@@ -23,6 +26,13 @@ pub struct ListArgs {
     pub content: ContentFlag,
     #[command(flatten)]
     pub today: TodayFlag,
+
+    /// `json`: one JSON array on stdout, an object per post or deck (state, kind, lang, path,
+    /// date, title), in the text's order; the count and its meaning are not printed (the
+    /// warning naming files with errors still goes to stderr). The schema:
+    /// docs/machine-output.md.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 impl Flags for ListArgs {
@@ -70,6 +80,27 @@ pub fn run(settings: &Settings, args: &ListArgs) -> ExitCode {
     if args.which != Which::Scheduled {
         entries.reverse();
     }
+    if args.format == Format::Json {
+        let listed: Vec<ListEntryJson> = entries
+            .iter()
+            .map(|entry| ListEntryJson {
+                state: match entry.state {
+                    ScheduleState::Draft => "draft",
+                    ScheduleState::Scheduled => "scheduled",
+                    ScheduleState::Published => "published",
+                },
+                kind: entry.kind,
+                lang: entry.lang.to_string(),
+                path: config.content_dir.join(&entry.path).to_string(),
+                date: entry.date.to_string(),
+                title: entry.title.clone(),
+            })
+            .collect();
+        super::machine::print(&listed);
+        warn_broken(&found.broken);
+        std::mem::forget(workspace);
+        return ExitCode::SUCCESS;
+    }
     let path_width = entries
         .iter()
         .map(|e| config.content_dir.join(&e.path).as_str().chars().count())
@@ -100,15 +131,20 @@ pub fn run(settings: &Settings, args: &ListArgs) -> ExitCode {
         Which::Published => format!("{count} published as of {today}"),
     };
     tracing::info!("{what}");
-    if !found.broken.is_empty() {
-        eprintln!(
-            "warning: {} file{} with errors not listed ({}): `content-api check` shows why",
-            found.broken.len(),
-            plural(found.broken.len()),
-            found.broken.join(", ")
-        );
-    }
+    warn_broken(&found.broken);
     // The process ends here: skip freeing the database piece by piece.
     std::mem::forget(workspace);
     ExitCode::SUCCESS
+}
+
+/// The files with errors, which no list shows (on stderr, whatever the format).
+fn warn_broken(broken: &[String]) {
+    if !broken.is_empty() {
+        eprintln!(
+            "warning: {} file{} with errors not listed ({}): `content-api check` shows why",
+            broken.len(),
+            plural(broken.len()),
+            broken.join(", ")
+        );
+    }
 }

@@ -4,6 +4,7 @@
 //! what CI runs to deploy, so what it published is what production served.
 
 use super::live_record::{self, Live};
+use super::machine::{Format, Report};
 use super::status_line::StatusLine;
 use super::unchanged;
 use super::{EXIT_CONTENT_ERRORS, EXIT_OUTPUT, EXIT_USAGE, Settings, write_error_exit};
@@ -52,8 +53,15 @@ pub fn run(settings: &Settings) -> ExitCode {
         Ok(live) => live,
         Err(exit) => return exit,
     };
-    let checked = match load_and_check(settings, &progress, walked, live.record(), Some(&publisher))
-    {
+    let report = Report::new(Format::Text, settings.color);
+    let checked = match load_and_check(
+        settings,
+        &report,
+        &progress,
+        walked,
+        live.record(),
+        Some(&publisher),
+    ) {
         Ok(checked) => checked,
         Err(Failure::Usage) => return ExitCode::from(EXIT_USAGE),
         Err(Failure::ContentErrors(errors)) => {
@@ -214,14 +222,15 @@ pub enum Failure {
     ContentErrors(usize),
 }
 
-/// Reads the content folder, parses and checks everything, and prints every diagnostic
-/// (warnings too). Reads only: nothing is created or written, not even the output folder.
+/// Reads the content folder, parses and checks everything, and reports every diagnostic
+/// (warnings too) to `report`. Reads only: nothing is created or written, not even the output folder.
 /// `walked`: the content files a probe found walking the folder just before (read without
 /// walking it again). `live`: the live site's deploy record, whose history is added to the
 /// committed one. `publisher`: the output folder, when this build writes it (a history entry
 /// naming a file of the site's there is set aside).
 pub fn load_and_check(
     settings: &Settings,
+    report: &Report,
     progress: &StatusLine,
     walked: Option<&[StampedFile]>,
     live: Option<&DeployRecord>,
@@ -230,13 +239,13 @@ pub fn load_and_check(
     let started = Instant::now();
     let config = &settings.config;
     if let Some(problem) = content_folder_problem(&config.content_dir) {
-        eprintln!("{}", problem.render(None, settings.color));
+        report.diagnostic(&problem, None);
         return Err(Failure::Usage);
     }
     let mut history = match HistoryFile::load(config) {
         Ok(history) => history,
         Err(err) => {
-            eprintln!("error: {err}");
+            report.error(config.history_file.as_str(), &err.to_string());
             return Err(Failure::Usage);
         }
     };
@@ -255,21 +264,21 @@ pub fn load_and_check(
         history.set_aside_site_files(&config.out_dir, |path| owned.contains(path));
     }
     if let Err(err) = history.check_bound([]) {
-        eprintln!("error: {err}");
+        report.error(history.path().as_str(), &err.to_string());
         return Err(Failure::Usage);
     }
     for warning in history.warnings.iter().chain(&history.not_recorded) {
-        eprintln!("warning: {warning}");
+        report.warning(history.path().as_str(), warning);
     }
     let hosting_warnings = match pages_functions::check(config) {
         Ok(warnings) => warnings,
         Err(err) => {
-            eprintln!("error: {err}");
+            report.error(config.out_dir.as_str(), &err.to_string());
             return Err(Failure::Usage);
         }
     };
     for warning in &hosting_warnings {
-        eprintln!("warning: {warning}");
+        report.warning(config.out_dir.as_str(), warning);
     }
     progress.phase("reading the content");
     let scan = match walked {
@@ -277,6 +286,7 @@ pub fn load_and_check(
         None => scan_for_build(config.content_dir.as_std_path(), config, BODY_BUDGET),
     };
     let file_count = scan.files.len();
+    report.files(file_count);
     tracing::debug!("scanned {file_count} files in {:?}", started.elapsed());
     progress.phase(&format!("checking {file_count} files"));
     let workspace = Workspace::new(
@@ -291,12 +301,12 @@ pub fn load_and_check(
     let diagnostics = build::diagnostics(workspace.db());
     tracing::debug!("parsed and checked at {:?}", started.elapsed());
     progress.clear();
-    let errors = print_diagnostics(&workspace, &diagnostics, settings.color);
+    let errors = print_diagnostics(&workspace, &diagnostics, report);
     if errors > 0 {
         return Err(Failure::ContentErrors(errors));
     }
     if let Some(problem) = layout_not_read(settings, &workspace) {
-        eprintln!("{}", problem.render(None, settings.color));
+        report.diagnostic(&problem, None);
         return Err(Failure::Usage);
     }
     let clean = diagnostics
@@ -400,13 +410,14 @@ pub fn content_folder_problem(dir: &camino::Utf8Path) -> Option<Diagnostic> {
     }
 }
 
-/// Prints every diagnostic (warnings too) and returns the number of errors.
-pub fn print_diagnostics(workspace: &Workspace, diagnostics: &[Diagnostic], color: bool) -> usize {
+/// Reports every diagnostic (warnings too) and returns the number of errors.
+pub fn print_diagnostics(
+    workspace: &Workspace,
+    diagnostics: &[Diagnostic],
+    report: &Report,
+) -> usize {
     for diagnostic in diagnostics {
-        eprintln!(
-            "{}",
-            diagnostic.render(workspace.text_of(&diagnostic.path), color)
-        );
+        report.diagnostic(diagnostic, workspace.text_of(&diagnostic.path));
     }
     diagnostics.iter().filter(|d| d.is_error()).count()
 }

@@ -5,8 +5,10 @@
 //! rightly (one content-api does not know, without `licence_url`; a `licence_url` that is
 //! another licence's). Always a warning, and an error in CI.
 
+use super::machine::Report;
 use super::{BuildArgs, EXIT_USAGE, Settings, Strictness, ci_is_set};
 use crate::config::{Licence, SiteConfig};
+use crate::diag::Diagnostic;
 use std::process::ExitCode;
 
 /// One setting the build is using a placeholder for.
@@ -69,12 +71,14 @@ pub fn licence_problems(licence: &Licence) -> Vec<String> {
 /// Examples of SPDX identifiers for the help (each one known: see the test).
 const KNOWN_EXAMPLES: [&str; 5] = ["CC-BY-4.0", "CC-BY-SA-4.0", "CC0-1.0", "MIT", "Apache-2.0"];
 
-/// Prints the warnings (or, under `FailInCi` with CI set, the errors). `Err` carries the exit
-/// code when the run must stop. `build` and `check` call it alike, so they fail together.
+/// Reports the warnings (or, under `FailInCi` with CI set, the errors) to `report`. `Err`
+/// carries the exit code when the run must stop. `build` and `check` call it alike, so they
+/// fail together.
 pub fn check(
     settings: &Settings,
     args: &BuildArgs,
     strictness: Strictness,
+    report: &Report,
 ) -> Result<(), ExitCode> {
     let found = find(settings, args);
     let licence = licence_problems(&settings.config.licence);
@@ -85,27 +89,57 @@ pub fn check(
     let level = if fail { "error" } else { "warning" };
     let in_ci =
         "\n  = note: the environment variable CI is set, so this is an error; nothing was written";
+    let config_file = settings
+        .config_path
+        .as_ref()
+        .map_or("watch.toml", |path| path.as_str());
     if !found.is_empty() {
-        let mut message = format!(
-            "{level}: this build uses placeholder settings, which must not be published:\n"
-        );
+        let mut list =
+            String::from("this build uses placeholder settings, which must not be published:");
         for placeholder in &found {
-            message.push_str(&format!(
-                "  - {} (using {})\n",
+            list.push_str(&format!(
+                "\n  - {} (using {})",
                 placeholder.how_to_set, placeholder.used
             ));
         }
-        message.push_str(match settings.config_path {
-            None => "  = help: create watch.toml (`content-api init` writes one with every key explained) and set them",
-            Some(_) => "  = help: set them in watch.toml",
-        });
-        if fail {
-            message.push_str(in_ci);
+        let help = match settings.config_path {
+            None => {
+                "create watch.toml (`content-api init` writes one with every key explained) and set them"
+            }
+            Some(_) => "set them in watch.toml",
+        };
+        if report.is_json() {
+            let diagnostic = if fail {
+                Diagnostic::error(config_file, list)
+            } else {
+                Diagnostic::warning(config_file, list)
+            };
+            report.diagnostic(&diagnostic.help(help), None);
+        } else {
+            eprintln!(
+                "{level}: {list}\n  = help: {help}{}",
+                if fail { in_ci } else { "" }
+            );
         }
-        eprintln!("{message}");
     }
     for problem in licence {
-        eprintln!("{level}: {problem}{}", if fail { in_ci } else { "" });
+        if report.is_json() {
+            let (message, help) = match problem.split_once("\n  = help: ") {
+                Some((message, help)) => (message.to_string(), Some(help)),
+                None => (problem.clone(), None),
+            };
+            let mut diagnostic = if fail {
+                Diagnostic::error(config_file, message)
+            } else {
+                Diagnostic::warning(config_file, message)
+            };
+            if let Some(help) = help {
+                diagnostic = diagnostic.help(help);
+            }
+            report.diagnostic(&diagnostic, None);
+        } else {
+            eprintln!("{level}: {problem}{}", if fail { in_ci } else { "" });
+        }
     }
     if fail {
         Err(ExitCode::from(EXIT_USAGE))

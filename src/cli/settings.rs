@@ -52,15 +52,31 @@ impl Settings {
 
 /// Loads the config file and applies the flags. Errors are rendered, ready to print.
 pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
+    resolve_or_why(args).map_err(|why| match why {
+        Unresolved::Config(diagnostic) => {
+            let text = std::fs::read_to_string(&diagnostic.path).ok();
+            diagnostic.render(text.as_deref(), super::color::stderr_color())
+        }
+        Unresolved::Flag(message) => message,
+    })
+}
+
+/// Why the settings cannot be resolved.
+pub enum Unresolved {
+    /// The config file cannot be read or is wrong.
+    Config(crate::diag::Diagnostic),
+    /// A flag's value is wrong: the message, rendered.
+    Flag(String),
+}
+
+/// [`resolve`], with the config file's error as the diagnostic it is (`check --format json`).
+pub fn resolve_or_why(args: &BuildArgs) -> Result<Settings, Unresolved> {
     let color = super::color::stderr_color();
     let (path, required) = match &args.config {
         Some(path) => (path.clone(), true),
         None => (Utf8PathBuf::from("watch.toml"), false),
     };
-    let loaded = watch_toml::load(&path, required).map_err(|diagnostic| {
-        let text = std::fs::read_to_string(&path).ok();
-        diagnostic.render(text.as_deref(), color)
-    })?;
+    let loaded = watch_toml::load(&path, required).map_err(Unresolved::Config)?;
     let config_path = loaded.is_some().then(|| path.clone());
     let mut config = loaded.unwrap_or_else(|| watch_toml::without_file(camino::Utf8Path::new(".")));
     if let Some(content) = &args.content {
@@ -76,14 +92,14 @@ pub fn resolve(args: &BuildArgs) -> Result<Settings, String> {
     if let Some(base_url) = &args.base_url {
         config.base_url = normalise_base_url(base_url)
             .map_err(|why| {
-                format!(
+                Unresolved::Flag(format!(
                     "error: invalid --base-url: {why}\n  = help: give the absolute address the site is published at, for example --base-url https://example.com"
-                )
+                ))
             })?;
     }
     for claim in &args.take_over {
         watch_toml::check_take_over(claim).map_err(|why| {
-            format!("error: invalid --take-over: {why}\n  = help: name a path in the output folder, for example --take-over api/")
+            Unresolved::Flag(format!("error: invalid --take-over: {why}\n  = help: name a path in the output folder, for example --take-over api/"))
         })?;
         if !config.hosting.take_over.contains(claim) {
             config.hosting.take_over.push(claim.clone());

@@ -24,6 +24,11 @@ impl StatusLine {
         StatusLine::shown_if(interactive && tracing::enabled!(tracing::Level::INFO))
     }
 
+    /// Never shown: a run whose output is JSON (`--format json`).
+    pub fn hidden() -> StatusLine {
+        StatusLine::shown_if(false)
+    }
+
     /// A status line wherever stderr is a terminal.
     pub fn on_terminal() -> StatusLine {
         StatusLine::shown_if(std::io::stderr().is_terminal())

@@ -212,7 +212,9 @@ impl<'a> Daemon<'a> {
                 return Err(ExitCode::from(EXIT_USAGE));
             }
         }
-        super::once::install_pages_route(&config)?;
+        // The route file in the site's Pages Functions is `build`'s to write, never a watch or
+        // serve session's: it is the site's folder (`astro dev` must leave it as it was), and
+        // its import names the output folder of the build that deploys, not a dev server's.
         let mut reporter = Reporter {
             color: settings.color,
             purge_list: settings.purge_list.clone(),

@@ -222,6 +222,8 @@ fn dev_and_build_with_the_integration(astro: &str) {
     let root = site.path();
     let public_before = tree(&root.join("public"));
     let src_before = tree(&root.join("src"));
+    let functions_before = tree(&root.join("functions"));
+    let site_llms = std::fs::read_to_string(root.join("public/llms.txt")).unwrap();
 
     let (dev, addr) = astro_dev(&env, root);
     dev.wait_until_said("the API is served here too", START_LIMIT);
@@ -252,9 +254,31 @@ fn dev_and_build_with_the_integration(astro: &str) {
     assert_eq!(post.status, 405);
     assert_eq!(post.header("allow"), Some("GET, HEAD"));
     // The documents and the twins, with links to this origin.
+    let llms_full = http::get(&addr, "/llms-full.txt", &[]);
+    assert_eq!(llms_full.status, 200);
+    assert!(
+        llms_full.text().contains("http://localhost:"),
+        "{}",
+        llms_full.text()
+    );
+    // Issue 49: what the site serves itself stays the site's, as once deployed (the tool never
+    // overwrites a file it did not write): its own public/llms.txt...
     let llms = http::get(&addr, "/llms.txt", &[]);
     assert_eq!(llms.status, 200);
-    assert!(llms.text().contains("http://localhost:"), "{}", llms.text());
+    assert_eq!(llms.text(), site_llms, "the site's public/llms.txt");
+    // ...and what its own endpoint answers at a twin's path (src/pages/blog/[slug].md.ts).
+    let own_twin = http::get(&addr, "/blog/hello-from-medellin.md", &[]);
+    assert_eq!(own_twin.status, 200);
+    assert_eq!(
+        own_twin.text(),
+        "# The site's own Markdown for hello-from-medellin\n",
+        "the site's endpoint"
+    );
+    // A host's configuration file is not served as a file, the site's public/_headers either:
+    // a 404, as Cloudflare Pages answers.
+    let headers_file = http::get(&addr, "/_headers", &[]);
+    assert_eq!(headers_file.status, 404, "{}", headers_file.text());
+    assert!(!headers_file.text().contains("X-Site-Rule"));
     let twin = http::get(
         &addr,
         "/blog/hello-from-medellin",
@@ -407,6 +431,13 @@ fn dev_and_build_with_the_integration(astro: &str) {
         Duration::from_secs(10),
         || !running_with_argument(&dev_out),
     );
+    // Issue 49: astro dev wrote nothing into the site's Pages Functions (the route file that
+    // imports the edge layer is `build`'s to write).
+    assert_eq!(
+        tree(&root.join("functions")),
+        functions_before,
+        "functions/ is untouched by astro dev"
+    );
 
     // The dev server's log has no advice for a build: a dev session never records history.
     assert!(
@@ -435,12 +466,30 @@ fn dev_and_build_with_the_integration(astro: &str) {
     let built: Value =
         serde_json::from_slice(&std::fs::read(dist.join("api/posts-en.json")).unwrap()).unwrap();
     assert_eq!(built[0]["title"], "A Remote Week in Salento, Revised");
-    for document in ["api/index.json", "openapi.json", "llms.txt", "_headers"] {
+    for document in [
+        "api/index.json",
+        "openapi.json",
+        "llms-full.txt",
+        "_headers",
+        "_content-api.js",
+    ] {
         assert!(dist.join(document).is_file(), "dist/{document} is missing");
     }
-    let llms = std::fs::read_to_string(dist.join("llms.txt")).unwrap();
+    let llms = std::fs::read_to_string(dist.join("llms-full.txt")).unwrap();
     assert!(llms.contains("https://notes.lucia.example/"), "{llms}");
     assert!(!llms.contains("https://lucia-montoya.example"), "{llms}");
+    // The site's own files won there too, as they did in astro dev.
+    assert_eq!(
+        std::fs::read_to_string(dist.join("llms.txt")).unwrap(),
+        site_llms
+    );
+    assert_eq!(
+        std::fs::read_to_string(dist.join("blog/hello-from-medellin.md")).unwrap(),
+        "# The site's own Markdown for hello-from-medellin\n"
+    );
+    // `build` joined the API's edge layer to the site's Pages Functions.
+    let route = std::fs::read_to_string(root.join("functions/[[content_api]].js")).unwrap();
+    assert!(route.contains("../dist/_content-api.js"), "{route}");
     assert_eq!(
         std::fs::read_to_string(dist.join("robots.txt")).unwrap(),
         "User-agent: *\nAllow: /\n"

@@ -4,7 +4,9 @@
 //! where Vite's internal middlewares (its host check, named as Vite names it) come after the
 //! integration's setup hook, and Astro's own, which answers an HTML 404, comes last. It checks
 //! what no real Astro run can provoke on demand: a tool that stalls or is gone, and the order
-//! of the host check. (The integration in real Astro is tests/npm_package/astro.rs.)
+//! of the host check; and which of the site's paths stay the site's (its public/ files, its
+//! endpoints from `astro:routes:resolved`, never a host file). (The integration in real Astro
+//! is tests/npm_package/astro.rs.)
 
 use super::common::{self, http};
 use super::{integration_name, js_packages_from_checkout, node};
@@ -16,7 +18,9 @@ use std::time::{Duration, Instant};
 
 /// What the stand-in runs: Vite's host check (loopback names only), the integration, Astro.
 const HARNESS: &str = r#"
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 const { default: contentApi } = await import(process.env.INTEGRATION);
 const root = process.cwd();
@@ -32,6 +36,22 @@ integration.hooks["astro:config:done"]({
   },
   logger,
 });
+// Astro's route list: endpoints of the site's at paths the tool writes too (one answered, two
+// Astro's 404 as a getStaticPaths without that path: one the tool has, one it has not), one of
+// Astro's own (internal: not the site's), one rendered on demand (no file once built), and
+// one under /api/ (the tool's by contract).
+const endpoint = (regex, more) => ({ type: "endpoint", origin: "project", isPrerendered: true, patternRegex: regex, ...more });
+integration.hooks["astro:routes:resolved"]({
+  routes: [
+    endpoint(/^\/llms-full\.txt\/?$/),
+    endpoint(/^\/openapi\.json\/?$/),
+    endpoint(/^\/no-twin\.md\/?$/),
+    endpoint(/^\/developers\.md\/?$/, { origin: "internal" }),
+    endpoint(/^\/llms\.txt\/?$/, { isPrerendered: false }),
+    endpoint(/^\/api\/index\.json\/?$/),
+  ],
+  logger,
+});
 const stack = [];
 const server = { middlewares: { stack } };
 integration.hooks["astro:server:setup"]({ server });
@@ -45,9 +65,25 @@ stack.push({
     response.end("Blocked request. This host is not allowed.");
   },
 });
+// Vite's public/ files, then Astro: the site's endpoint, else its HTML 404.
+stack.push({
+  route: "",
+  handle: (request, response, next) => {
+    const file = path.join(root, "public", decodeURIComponent(request.url.split("?")[0]));
+    if (!file.startsWith(path.join(root, "public") + path.sep) || !fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      return next();
+    }
+    response.writeHead(200, { "content-type": "text/plain" });
+    response.end(fs.readFileSync(file));
+  },
+});
 stack.push({
   route: "",
   handle: (request, response) => {
+    if (request.url === "/llms-full.txt") {
+      response.writeHead(200, { "content-type": "text/plain" });
+      return response.end("the site's endpoint");
+    }
     response.writeHead(404, { "content-type": "text/html" });
     response.end("<html>Astro's 404</html>");
   },
@@ -192,4 +228,71 @@ fn the_tool_is_asked_after_the_dev_servers_host_check() {
     let landing = http::get(&dev.addr, "/__content-api/", &[("Host", "localhost")]);
     assert_eq!(landing.status, 200, "{}", landing.text());
     assert_eq!(landing.header("access-control-allow-origin"), None);
+}
+
+/// Issue 49: what the site serves itself stays the site's in `astro dev`, as production decides:
+/// a file of its public/ folder (Astro gives the folder with a trailing `/`), a path one of its
+/// endpoints answers (Astro's route list; not an internal route of Astro's, and never under
+/// /api/, the tool's by contract); a host's configuration file is not served, the site's
+/// public/_headers either (Astro's 404); and the tool's session writes nothing into the site's
+/// Pages Functions.
+#[test]
+fn the_sites_own_files_and_endpoints_stay_the_sites_and_host_files_are_not_served() {
+    let Some(node) = node() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let site = common::Site::new();
+    let root = site.root();
+    std::fs::write(root.join("watch.toml"), "").unwrap();
+    std::fs::create_dir_all(root.join("public")).unwrap();
+    std::fs::write(root.join("public/llms.txt"), "the site's own llms.txt\n").unwrap();
+    std::fs::write(root.join("public/_headers"), "/*\n  X-Site-Rule: yes\n").unwrap();
+    std::fs::create_dir_all(root.join("functions")).unwrap();
+    let middleware = "export const onRequest = (context) => context.next();\n";
+    std::fs::write(root.join("functions/_middleware.js"), middleware).unwrap();
+    let dev = DevServer::start(&node, dir.path(), Path::new(common::BIN), root);
+    http::wait_for(
+        "the API through the stand-in",
+        Duration::from_secs(60),
+        || http::get(&dev.addr, "/api/index.json", &[]).status == 200,
+    );
+    let llms = http::get(&dev.addr, "/llms.txt", &[]);
+    assert_eq!(llms.text(), "the site's own llms.txt\n");
+    let endpoint = http::get(&dev.addr, "/llms-full.txt", &[]);
+    assert_eq!(endpoint.text(), "the site's endpoint");
+    let openapi = http::get(&dev.addr, "/openapi.json", &[]);
+    assert_eq!(openapi.status, 200, "the tool's, past Astro's 404");
+    assert!(http::json(&openapi)["openapi"].is_string());
+    let no_twin = http::get(&dev.addr, "/no-twin.md", &[]);
+    assert_eq!(no_twin.status, 404);
+    assert!(no_twin.text().contains("Astro's 404"), "{}", no_twin.text());
+    assert_eq!(no_twin.header("access-control-allow-origin"), Some("*"));
+    let developers = http::get(&dev.addr, "/developers.md", &[]);
+    assert_eq!(
+        developers.status, 200,
+        "the tool's, past Astro's internal route"
+    );
+    let index = http::get(&dev.addr, "/api/index.json", &[]);
+    assert!(http::json(&index).is_object(), "the API is the tool's");
+    let preview = http::get(&dev.addr, "/__preview.js", &[]);
+    assert_eq!(preview.status, 200, "the tool's own dev path");
+    for path in ["/_headers", "/%5Fheaders"] {
+        let headers = http::get(&dev.addr, path, &[]);
+        assert_eq!(headers.status, 404, "{path}: {}", headers.text());
+        assert!(
+            headers.text().contains("Astro's 404"),
+            "{path}: {}",
+            headers.text()
+        );
+    }
+    let functions: Vec<_> = std::fs::read_dir(root.join("functions"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(functions, ["_middleware.js"], "functions/ is untouched");
+    assert_eq!(
+        std::fs::read_to_string(root.join("functions/_middleware.js")).unwrap(),
+        middleware
+    );
 }

@@ -20,7 +20,7 @@ mod tag;
 mod yaml_error;
 
 pub use deck::{deck_meta, parse_deck, parse_deck_text};
-pub use post::{parse_post, parse_post_text, post_meta};
+pub use post::{parse_post, parse_post_text, post_meta, post_reading};
 pub use series::{parse_series, parse_series_text, series_meta};
 pub use skill::{parse_skill, skill_meta};
 pub use tag::{parse_tag, parse_tag_text, tag_meta};

@@ -4,14 +4,18 @@
 // - `astro dev`: runs `content-api serve --behind-dev-server` (the same watcher as `watch`,
 //   writing into Astro's cache folder) and puts a middleware in front of Astro's own: every
 //   request the tool may answer is asked of it first, and what it declines (a page, an asset,
-//   anything that is not the API, its documents or a Markdown twin) goes on to Astro. So the
+//   anything that is not the API, its documents or a Markdown twin) goes on to Astro. What the
+//   site serves itself stays the site's, as production's output keeps the site's own file: a
+//   file in public/ (the tool is not asked), a path one of its prerendered endpoints answers
+//   outside /api/ (Astro is asked first; its 404 goes on to the tool). So the
 //   dev server answers the API on the site's own origin with production's rules, and a broken
 //   content file shows over every page (the tool's overlay) and in the dev server's log.
 // - `astro build`: at the end of the build, `content-api build --out <Astro's output folder>`,
 //   so the site's `build` script needs nothing else.
 //
 // The settings are the site's `watch.toml` (read by the binary); the options below only say
-// where it is and how to run. Nothing is ever written into `src/` or `public/`.
+// where it is and how to run. Nothing is ever written into `src/` or `public/`, nor by `astro
+// dev` into the site's Pages Functions (`functions/`: `build` installs the API's route).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -54,6 +58,14 @@ const VITE_HOST_CHECK = /^viteHost\w*Middleware$/;
 /** Paths of Vite and Astro themselves, never the tool's: not even asked. */
 const DEV_SERVER_PATHS = /^\/(@|node_modules\/|src\/|_astro\/|__vite|\.astro\/)/;
 
+/** The tool's own paths in a dev session (its live reload, overlay and landing page): always
+ * the tool's, whatever route of the site's might match them. */
+const TOOL_DEV_PATHS = /^\/(__preview\.js$|__events$|__diagnostics$|__content-api(\/|$))/;
+
+/** Files that configure a static host, which it never serves (Cloudflare Pages and Netlify
+ * answer 404): the site's own in public/ are not served by the dev server either. */
+const HOST_FILES = new Set(["/_headers", "/_redirects", "/_routes.json", "/_worker.js", "/_content-api.js"]);
+
 /**
  * @param {object} [options]
  * @param {string} [options.config] The site's `watch.toml` (default: the one in the project root).
@@ -64,6 +76,10 @@ const DEV_SERVER_PATHS = /^\/(@|node_modules\/|src\/|_astro\/|__vite|\.astro\/)/
 export default function contentApi(options = {}) {
   let root;
   let publicDir;
+  /** The site's own routes that write a file at their path (endpoints: `src/pages/llms.txt.ts`,
+   * `src/pages/blog/[slug].md.ts`), from `astro:routes:resolved`: what they match is the site's,
+   * as their output file is once built. */
+  let siteEndpoints = [];
   let devOut;
   let astroConfig;
   let logger;
@@ -128,8 +144,7 @@ export default function contentApi(options = {}) {
     process.once("exit", () => child.kill("SIGTERM"));
   };
 
-  /** Asks `serve` first; `next()` when it declines. When it cannot answer (stopped, or not
-   * within ANSWER_LIMIT_MS), a page goes on to Astro and an API path gets a JSON 503. */
+  /** Asks `serve` first, but for what the site serves itself; Astro answers what it declines. */
   const middleware = (request, response, next) => {
     const url = request.url ?? "/";
     const pathname = url.split("?")[0];
@@ -140,12 +155,35 @@ export default function contentApi(options = {}) {
     if (!["GET", "HEAD"].includes(request.method) && !api) return next();
     // A file the site keeps in public/ is the site's, as it is once deployed.
     if (!api && isPublicFile(publicDir, pathname)) return next();
+    // A host's configuration file is never served as a file: if the tool declines it (it is
+    // no file of the API's), Astro answers its 404, not the site's public/ copy.
+    const hostFile = HOST_FILES.has(decoded(pathname));
+    const onToAstro = () => {
+      if (hostFile) request.url = HOST_FILE_NOT_FOUND + pathname;
+      next();
+    };
+    const ask = (toAstro) => askTool(request, response, pathname, api, toAstro);
+    // A path one of the site's prerendered endpoints answers is the site's too: its file, once
+    // built, wins over the tool's (the tool never overwrites a file it did not write). Astro is
+    // asked first; its 404 (a dynamic route whose getStaticPaths has no such path: no file of
+    // the site's once built) goes on to the tool, and back to Astro's 404 if the tool declines.
+    // Not the API, which is the tool's by contract, nor the tool's own dev paths.
+    if (!api && !TOOL_DEV_PATHS.test(pathname) && isSiteEndpoint(siteEndpoints, pathname)) {
+      return unless404(response, next, (replay) => ask(replay));
+    }
+    ask(onToAstro);
+  };
+
+  /** Asks `serve` about `request`; `toAstro()` when it declines, or cannot answer a path
+   * outside /api/ (stopped, or not within ANSWER_LIMIT_MS); an API path it cannot answer gets a
+   * JSON 503. */
+  const askTool = (request, response, pathname, api, toAstro) => {
     let settled = false;
     const unanswered = (why) => {
       if (settled) return;
       settled = true;
       if (api && !response.headersSent) unavailable(response, pathname, why);
-      else if (!response.headersSent) next();
+      else if (!response.headersSent) toAstro();
     };
     if (!alive) return unanswered("it stopped; restart astro dev once its message above is dealt with");
     const limit = setTimeout(
@@ -164,7 +202,7 @@ export default function contentApi(options = {}) {
           declined: () => {
             settled = true;
             clearTimeout(limit);
-            next();
+            toAstro();
           },
           failed: (why) => {
             clearTimeout(limit);
@@ -197,8 +235,20 @@ export default function contentApi(options = {}) {
         astroConfig = config;
         logger = astroLogger;
         root = fileURLToPath(config.root);
-        publicDir = fileURLToPath(config.publicDir);
+        // Without its trailing separator: a file in it is `publicDir + path.sep + name`.
+        publicDir = path.resolve(fileURLToPath(config.publicDir));
         devOut = path.join(fileURLToPath(config.cacheDir), "content-api");
+      },
+      // Astro 5 and later: the site's routes, again whenever they change in astro dev.
+      "astro:routes:resolved": ({ routes }) => {
+        siteEndpoints = routes.filter(
+          (route) =>
+            route.type === "endpoint" &&
+            route.origin !== "internal" &&
+            // An endpoint rendered on demand writes no file: the host serves the tool's first.
+            route.isPrerendered !== false &&
+            route.patternRegex instanceof RegExp,
+        );
       },
       "astro:server:setup": ({ server: devServer }) => {
         server = devServer;
@@ -248,14 +298,98 @@ export default function contentApi(options = {}) {
   };
 }
 
-/** Whether `pathname` names a file in the site's public/ folder. */
-function isPublicFile(publicDir, pathname) {
-  let relative;
+/** Where a host file's request goes on to Astro: a path no file and no page has, so Astro
+ * answers its 404 (the site's 404 page) as the host does. */
+const HOST_FILE_NOT_FOUND = "/__content-api-host-file";
+
+/** `pathname` with its escapes decoded; `undefined` if one is malformed. */
+function decoded(pathname) {
   try {
-    relative = decodeURIComponent(pathname);
+    return decodeURIComponent(pathname);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether one of the site's endpoints (`routes`, from `astro:routes:resolved`) answers
+ * `pathname`, as Astro matches it (the decoded path). */
+function isSiteEndpoint(routes, pathname) {
+  let decoded;
+  try {
+    decoded = decodeURI(pathname);
+  } catch {
+    decoded = pathname;
+  }
+  return routes.some((route) => route.patternRegex.test(decoded) || route.patternRegex.test(pathname));
+}
+
+/**
+ * Hands the request to Astro (`next`), holding back a 404 of its: then `onNotFound(replay)` is
+ * called instead, with the response as it was before Astro, and `replay()` sends Astro's 404 as
+ * Astro wrote it. Astro writes an answer with `writeHead`, or a status and `end`.
+ */
+function unless404(response, next, onNotFound) {
+  const own = { writeHead: response.writeHead, write: response.write, end: response.end };
+  const before = response.getHeaders();
+  /** Astro's 404 held back: the rest of its writeHead's arguments, its headers, its body. */
+  let held;
+  let done = false;
+  const restore = () => Object.assign(response, own);
+  const holding = () => {
+    if (!held && !done && !response.headersSent && response.statusCode === 404) {
+      held = { rest: [], headers: response.getHeaders(), chunks: [] };
+    }
+    return held;
+  };
+  response.writeHead = function (status, ...rest) {
+    if (status === 404 && !held && !done) {
+      held = { rest, headers: this.getHeaders(), chunks: [] };
+      return this;
+    }
+    done = true;
+    restore();
+    return own.writeHead.call(this, status, ...rest);
+  };
+  response.write = function (chunk, ...rest) {
+    if (!holding()) {
+      done = true;
+      restore();
+      return own.write.call(this, chunk, ...rest);
+    }
+    held.chunks.push(chunk);
+    rest.find((arg) => typeof arg === "function")?.();
+    return true;
+  };
+  response.end = function (chunk, ...rest) {
+    if (!holding()) {
+      done = true;
+      restore();
+      return own.end.call(this, chunk, ...rest);
+    }
+    if (chunk !== undefined && typeof chunk !== "function") held.chunks.push(chunk);
+    done = true;
+    restore();
+    const astro404 = held;
+    // The response as the tool would have found it: none of Astro's headers.
+    for (const name of response.getHeaderNames()) response.removeHeader(name);
+    for (const [name, value] of Object.entries(before)) response.setHeader(name, value);
+    response.statusCode = 200;
+    onNotFound(() => {
+      for (const [name, value] of Object.entries(astro404.headers)) response.setHeader(name, value);
+      response.writeHead(404, ...astro404.rest);
+      for (const part of astro404.chunks) response.write(part);
+      response.end();
+    });
+    return this;
+  };
+  next();
+}
+
+/** Whether `pathname` names a file in the site's public/ folder (`publicDir`: no trailing
+ * separator). Never a host's configuration file, which no host serves. */
+function isPublicFile(publicDir, pathname) {
+  const relative = decoded(pathname);
+  if (relative === undefined || HOST_FILES.has(relative)) return false;
   const file = path.join(publicDir, relative);
   if (!file.startsWith(publicDir + path.sep)) return false;
   try {
@@ -299,7 +433,8 @@ function forward(port, request, response, host, on) {
     },
   );
   upstream.on("error", (error) => on.failed(`it could not be reached (${error.message})`));
-  request.pipe(upstream);
+  if (request.readableEnded) upstream.end();
+  else request.pipe(upstream);
 }
 
 /**

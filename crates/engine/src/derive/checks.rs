@@ -9,7 +9,8 @@ use crate::content::FileRole;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::parse::{
-    Parsed, parse_deck, parse_post, parse_series, parse_skill, parse_tag, post_meta, tag_meta,
+    Parsed, parse_deck, parse_post, parse_series, parse_skill, parse_tag, post_meta, post_reading,
+    tag_meta,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -42,6 +43,7 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
     out.extend(unknown_key_reports(db).iter().cloned());
     out.extend(description_from_body_note(db).iter().cloned());
     out.extend(relative_image_warning(db).iter().cloned());
+    out.extend(series_list_warning(db).iter().cloned());
     out.sort_by(|a, b| {
         let position = |d: &Diagnostic| d.location.as_ref().map(|l| (l.line, l.column));
         a.path
@@ -94,8 +96,8 @@ fn with_mistyped_keys<T>(
     out
 }
 
-/// A post's own errors plus the checks that need other files: its series must exist, and its
-/// tags should be in the taxonomy.
+/// A post's own errors plus the checks that need other files: its series must exist (a file
+/// in the series folder, when the layout has one), and its tags should be in the taxonomy.
 #[salsa::tracked(returns(ref))]
 pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
     let parsed = parse_post(db, file);
@@ -106,6 +108,7 @@ pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
         return out;
     };
     if let Some(series) = &meta.series
+        && !post_reading(db).series_unfiled
         && !series_by_name(db).contains_key(series)
     {
         let mut diagnostic = Diagnostic::error(path, format!("unknown series `{series}`"))
@@ -316,6 +319,36 @@ fn relative_image_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
             ),
         )
         .help("write the image's path from the site root (/images/cover.png) or a full URL to publish it"),
+    )
+}
+
+/// The one warning of a site whose posts name a list of more than one series
+/// (`series = ["A", "B"]`) in a layout without series files: a post belongs to one series, the
+/// first. How many, at the first of them.
+#[salsa::tracked(returns(ref))]
+fn series_list_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
+    let site = Site::get(db);
+    let mut paths: Vec<&str> = Vec::new();
+    for &tree in site.trees(db).iter() {
+        for &file in tree.posts(db).iter() {
+            if parse_post(db, file).series_more {
+                paths.push(file.path(db).as_str());
+            }
+        }
+    }
+    let first = paths.iter().min()?;
+    let count = paths.len();
+    let posts = if count == 1 {
+        "post names"
+    } else {
+        "posts name"
+    };
+    Some(
+        Diagnostic::warning(
+            *first,
+            format!("{count} {posts} more than one series: only the first of each list is used"),
+        )
+        .help("a post is a chapter of one series: keep one name in `series`"),
     )
 }
 

@@ -5,7 +5,7 @@ use super::posts::post_links;
 use super::tree_of;
 use crate::content::FileRole;
 use crate::db::{Index, LangTree, SeriesMembers, Site, SourceFile};
-use crate::parse::{post_meta, series_meta};
+use crate::parse::{parse_post, post_meta, post_reading, series_meta};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -34,12 +34,17 @@ pub struct LocalizedSeries {
     pub order: i64,
 }
 
+/// A series in one language: its file's fields, or, in a site whose layout has no series
+/// folder, what its published chapters give ([`unfiled_series`]).
 #[salsa::tracked(returns(ref))]
 pub fn localized_series(
     db: &dyn salsa::Database,
     tree: LangTree,
     name: Arc<str>,
 ) -> Option<LocalizedSeries> {
+    if post_reading(db).series_unfiled {
+        return unfiled_series(db, tree, &name);
+    }
     let file = *series_by_name(db).get(&name)?;
     let def = series_meta(db, file).as_ref()?;
     let lang = tree.lang(db);
@@ -51,6 +56,29 @@ pub fn localized_series(
             .to_string(),
         hero_image: def.localized("heroImage", lang).map(str::to_string),
         order: def.order,
+    })
+}
+
+/// A series that exists through its chapters alone (no series folder in the site's layout),
+/// with nothing invented: its title is its name as first written (its published chapters in
+/// the language taken in path order), its description that of its first chapter in reading
+/// order, its `order` 0 (listings fall back to their tie-breaks), and no hero image of its own
+/// (`firstPostHero` gives the first chapter's). `None` without a published chapter.
+fn unfiled_series(db: &dyn salsa::Database, tree: LangTree, name: &str) -> Option<LocalizedSeries> {
+    let chapters = series_chapters(db, tree, name);
+    let first = *chapters.first()?;
+    let description = post_meta(db, first).as_ref()?.description.clone();
+    let mut by_path: Vec<SourceFile> = chapters.to_vec();
+    by_path.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+    let title = by_path
+        .iter()
+        .find_map(|&file| parse_post(db, file).series_text.clone())
+        .map_or_else(|| name.to_string(), |text| text.to_string());
+    Some(LocalizedSeries {
+        title,
+        description,
+        hero_image: None,
+        order: 0,
     })
 }
 

@@ -260,6 +260,81 @@ impl<'a> FrontMatter<'a> {
         out
     }
 
+    /// A series named in the front matter alone, in a site whose layout has no series folder:
+    /// a text, or a list whose first item is taken (Hugo's `series = ["Theme Demo"]`). With
+    /// `as_written` (`tags_as_written`) any text, named by its slug ([`slugify`]); otherwise the
+    /// text must be a slug. Empty (`""`, `[]`) reads as absent; anything else is an error.
+    pub fn series_name(&mut self, key: &str, as_written: bool) -> Option<SeriesName> {
+        let node = self.get(key)?;
+        let (item, more) = match &node.data {
+            YamlData::Sequence(items) => (items.first()?, items.len() > 1),
+            _ => (node, false),
+        };
+        let text = match scalar(item) {
+            Some(Scalar::Null) => return None,
+            Some(Scalar::String(s)) if s.trim().is_empty() => return None,
+            Some(Scalar::String(s)) => s.trim().to_string(),
+            Some(Scalar::Integer(n)) if as_written => n.to_string(),
+            _ => {
+                let example = if as_written {
+                    "\"Learning Rust\""
+                } else {
+                    "learning-rust"
+                };
+                let diagnostic = self.type_error(
+                    key,
+                    item,
+                    "a text or a list of texts",
+                    format!("name the series: {}", self.field(key, example)),
+                );
+                self.push(diagnostic);
+                return None;
+            }
+        };
+        let at = self.location_of_node(item);
+        let slug = if as_written {
+            slugify(&text)
+        } else {
+            is_valid_slug(&text).then(|| text.clone())
+        };
+        match slug {
+            Some(slug) if slug == "index" => {
+                self.push(
+                    Diagnostic::error(self.path, format!("a series cannot be named `{text}`"))
+                        .at(at)
+                        .label("its slug is `index`")
+                        .help("`api/series/{lang}/index.json` is the series listing; name the series otherwise"),
+                );
+                None
+            }
+            Some(slug) => Some(SeriesName {
+                slug: slug.into(),
+                text: text.into(),
+                more,
+            }),
+            None if as_written => {
+                self.push(
+                    Diagnostic::error(
+                        self.path,
+                        format!("`{text}` in `{key}` has no letter or digit to name it by"),
+                    )
+                    .at(at)
+                    .help("write the series' name as a word or phrase, or remove it"),
+                );
+                None
+            }
+            None => {
+                self.push(
+                    Diagnostic::error(self.path, format!("`{key}` is not a valid name: `{text}`"))
+                        .at(at)
+                        .label(format!("names must match {SLUG_PATTERN}"))
+                        .help("use lowercase letters, digits and hyphens only, or set `tags_as_written = true` under [front_matter] in watch.toml to name series (and tags) by any text"),
+                );
+                None
+            }
+        }
+    }
+
     pub fn has(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
@@ -498,6 +573,17 @@ impl<'a> FrontMatter<'a> {
         self.diagnostics.extend(problems);
         out
     }
+}
+
+/// A series a post names without a series file ([`FrontMatter::series_name`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesName {
+    /// What the API names it by.
+    pub slug: Arc<str>,
+    /// The text as written: the series' title.
+    pub text: Arc<str>,
+    /// The value was a list of more than one series: only the first is used.
+    pub more: bool,
 }
 
 /// The value of `name` in the mapping `node` (looking through explicit tags).
@@ -782,6 +868,75 @@ mod tests {
         assert_eq!(
             value,
             vec![(Arc::<str>::from("zhi-nan"), Arc::from("指南"))]
+        );
+    }
+
+    #[test]
+    fn a_series_without_a_file_is_a_text_or_a_lists_first_item() {
+        let named = |slug: &str, text: &str, more: bool| SeriesName {
+            slug: slug.into(),
+            text: text.into(),
+            more,
+        };
+        let (value, diags) = with_toml("series = [\"Theme Demo\"]\n", |f| {
+            f.series_name("series", true)
+        });
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(value, Some(named("theme-demo", "Theme Demo", false)));
+        let (value, diags) = with_front("series: \"Learning Rust\"\n", |f| {
+            f.series_name("series", true)
+        });
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(value, Some(named("learning-rust", "Learning Rust", false)));
+        let (value, diags) = with_front("series: [\"Démo\", \"Other\"]\n", |f| {
+            f.series_name("series", true)
+        });
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(value, Some(named("demo", "Démo", true)));
+        // Empty reads as absent, without a word.
+        for empty in ["series: \"\"\n", "series: []\n", "series:\n"] {
+            let (value, diags) = with_front(empty, |f| f.series_name("series", true));
+            assert_eq!((value, diags.len()), (None, 0), "{empty}");
+        }
+    }
+
+    #[test]
+    fn a_series_without_a_file_is_a_slug_unless_written_as_text() {
+        let (value, diags) = with_front("series: [intro]\n", |f| f.series_name("series", false));
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(value.map(|named| named.slug), Some(Arc::from("intro")));
+        let (value, diags) = with_front("series: Learning Rust\n", |f| {
+            f.series_name("series", false)
+        });
+        assert_eq!(value, None);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(
+            diags[0].message,
+            "`series` is not a valid name: `Learning Rust`"
+        );
+        assert!(
+            diags[0]
+                .help
+                .as_deref()
+                .unwrap()
+                .contains("tags_as_written")
+        );
+        let (value, diags) = with_front("series: \"!!\"\n", |f| f.series_name("series", true));
+        assert_eq!(value, None);
+        assert_eq!(
+            diags[0].message,
+            "`!!` in `series` has no letter or digit to name it by"
+        );
+        let (value, diags) = with_front("series: Index\n", |f| f.series_name("series", true));
+        assert_eq!(value, None);
+        assert_eq!(diags[0].message, "a series cannot be named `Index`");
+        let (value, diags) = with_front("series: {a: 1}\n", |f| f.series_name("series", true));
+        assert_eq!(value, None);
+        assert!(
+            diags[0]
+                .message
+                .contains("must be a text or a list of texts"),
+            "{diags:?}"
         );
     }
 

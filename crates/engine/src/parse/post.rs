@@ -28,6 +28,12 @@ pub struct ParsedPost {
     /// Each tag's text as written, by its slug (`tags_as_written`; empty otherwise): the tag's
     /// display name where no tag file gives one.
     pub tag_texts: Vec<(Arc<str>, Arc<str>)>,
+    /// The series' name as written, in a site without series files (`PostReading::
+    /// series_unfiled`): the series' title.
+    pub series_text: Option<Arc<str>>,
+    /// The series value was a list of more than one: only the first is used (the build says so
+    /// once for the site).
+    pub series_more: bool,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -46,6 +52,8 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
             description_from_body: false,
             relative_image: false,
             tag_texts: Vec::new(),
+            series_text: None,
+            series_more: false,
         },
     }
 }
@@ -60,6 +68,9 @@ pub struct PostReading {
     pub description_from_body: bool,
     /// Tags and categories are texts, published under their slugs (`tags_as_written`).
     pub tags_as_written: bool,
+    /// The site's layout has no series folder: a post names its series by text or list
+    /// ([`FrontMatter::series_name`]), and the series exists through its chapters alone.
+    pub series_unfiled: bool,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -69,6 +80,7 @@ pub fn post_reading(db: &dyn salsa::Database) -> PostReading {
         keys: rules.keys.clone(),
         description_from_body: rules.description_from_body,
         tags_as_written: rules.tags_as_written,
+        series_unfiled: Site::get(db).config(db).layout.series().is_none(),
     }
 }
 
@@ -131,6 +143,8 @@ pub fn parse_post_text_with(
                 description_from_body: false,
                 relative_image: false,
                 tag_texts: Vec::new(),
+                series_text: None,
+                series_more: false,
             };
         }
     };
@@ -179,7 +193,16 @@ pub fn parse_post_text_with(
     let (hero_image, relative_image) = read_image(&mut front, keys, path_parts.strict);
     let series_key = keys.present("series", |key| front.has(key));
     let order_key = keys.present("series_order", |key| front.has(key));
-    let series = series_key.and_then(|key| front.slug(key));
+    let (series, series_text, series_more) = match series_key {
+        Some(key) if reading.series_unfiled => {
+            match front.series_name(key, reading.tags_as_written) {
+                Some(named) => (Some(named.slug), Some(named.text), named.more),
+                None => (None, None, false),
+            }
+        }
+        Some(key) => (front.slug(key), None, false),
+        None => (None, None, false),
+    };
     let series_order = order_key.and_then(|key| front.integer(key));
     // `draft` wins over `published`; a `published` that is not a boolean (a date, as Fuwari
     // writes it) is no draft flag.
@@ -254,6 +277,8 @@ pub fn parse_post_text_with(
         description_from_body,
         relative_image,
         tag_texts,
+        series_text,
+        series_more,
     }
 }
 
@@ -577,6 +602,52 @@ mod tests {
             "`weight` has no effect without `series`"
         );
     }
+
+    #[test]
+    fn without_series_files_a_series_is_named_by_its_text_or_a_lists_first_item() {
+        let mut reading = own_site(&[("series_order", &["seriesOrder", "weight"])], true);
+        reading.series_unfiled = true;
+        let parsed = parse_own(
+            &format!("---\n{HEAD}series: \"Learning Rust\"\nweight: 2\n---\n"),
+            &reading,
+        );
+        let post = meta(&parsed);
+        assert_eq!(
+            (post.series.as_deref(), post.series_order),
+            (Some("learning-rust"), Some(2))
+        );
+        assert_eq!(parsed.series_text.as_deref(), Some("Learning Rust"));
+        assert!(!parsed.series_more);
+        let parsed = parse_own(
+            &format!(
+                "+++\n{}series = [\"Theme Demo\", \"Other\"]\n+++\n",
+                HEAD_TOML
+            ),
+            &reading,
+        );
+        assert_eq!(meta(&parsed).series.as_deref(), Some("theme-demo"));
+        assert_eq!(parsed.series_text.as_deref(), Some("Theme Demo"));
+        assert!(parsed.series_more);
+        // Without `tags_as_written`, the name is a slug, in a list or not.
+        reading.tags_as_written = false;
+        let parsed = parse_own(&format!("---\n{HEAD}series: [intro]\n---\n"), &reading);
+        assert_eq!(meta(&parsed).series.as_deref(), Some("intro"));
+        let parsed = parse_own(
+            &format!("---\n{HEAD}series: Learning Rust\n---\n"),
+            &reading,
+        );
+        assert_eq!(
+            parsed.parsed.diagnostics[0].message,
+            "`series` is not a valid name: `Learning Rust`"
+        );
+        // With a series folder, a list is an error, as it always was.
+        reading.series_unfiled = false;
+        let parsed = parse_own(&format!("---\n{HEAD}series: [intro]\n---\n"), &reading);
+        assert!(parsed.parsed.value.is_none());
+        assert!(parsed.series_text.is_none());
+    }
+
+    const HEAD_TOML: &str = "title = \"Hello\"\ndescription = \"d\"\npubDate = 2024-05-01\n";
 
     #[test]
     fn dotted_keys_read_nested_tables_in_yaml_and_toml_and_a_literal_dotted_key_wins() {
