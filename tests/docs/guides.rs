@@ -6,8 +6,10 @@
 //! `watch_toml::parse` and validates against the schema.
 //!
 //! The schema of `watch.toml` is generated from the parser's own types; the committed
-//! `docs/watch-toml.schema.json` must be that schema byte for byte, and the bundled
-//! `watch.toml`, the guides' blocks and `init`'s files must validate against it.
+//! `docs/watch-toml.schema.json` must be that schema byte for byte (`content-api schema
+//! watch-toml` prints it), and the bundled `watch.toml`, the test sites' own, the guides'
+//! blocks and what `init` writes (a new site's, as written and uncommented, and each real
+//! site's of `tests/fixtures/sites/`, with its `#:schema` line first) must validate against it.
 //!
 //! A block deliberately partial or illustrative is marked by the line before its fence,
 //! `<!-- not checked: the reason -->`; the reason is required.
@@ -476,6 +478,29 @@ fn the_bundled_and_the_initial_watch_toml_validate() {
         .into_iter()
         .map(|p| format!("watch.toml: {p}"))
         .collect();
+    // And every one the test sites keep.
+    fn fixtures(dir: &Path, found: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && !path.ends_with("node_modules") {
+                fixtures(&path, found);
+            } else if path.ends_with("watch.toml") {
+                found.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    fixtures(&root().join("tests/fixtures"), &mut found);
+    assert!(found.len() >= 10, "the test sites' watch.toml files");
+    for path in found {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.strip_prefix(root()).unwrap().display().to_string();
+        problems.extend(
+            config_problems(&validator, &text)
+                .into_iter()
+                .map(|p| format!("{name}: {p}")),
+        );
+    }
     // `content-api init`'s watch.toml, as written and with every key uncommented.
     let dir = tempfile::tempdir().unwrap();
     run_binary(
@@ -509,6 +534,55 @@ fn the_bundled_and_the_initial_watch_toml_validate() {
     for (name, text) in [("init", &written), ("init, uncommented", &uncommented)] {
         problems.extend(
             config_problems(&validator, text)
+                .into_iter()
+                .map(|p| format!("{name}: {p}")),
+        );
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Copies the folder `from` to `to`, files and folders.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_watch_toml_init_writes_into_each_real_site_validates() {
+    let validator = validator();
+    let sites = root().join("tests/fixtures/sites");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&sites)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .collect();
+    names.sort();
+    assert!(
+        names.len() >= 5,
+        "the real sites are in {}",
+        sites.display()
+    );
+    let mut problems = Vec::new();
+    for site in names {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(&site, dir.path());
+        let _ = std::fs::remove_file(dir.path().join("watch.toml"));
+        run_binary(dir.path(), &["init"], Duration::from_secs(60)).assert_success();
+        let written = std::fs::read_to_string(dir.path().join("watch.toml")).unwrap();
+        let name = site.file_name().unwrap().to_string_lossy().to_string();
+        if !written.starts_with("#:schema https://") {
+            problems.push(format!("{name}: no #:schema line first"));
+        }
+        problems.extend(
+            config_problems(&validator, &written)
                 .into_iter()
                 .map(|p| format!("{name}: {p}")),
         );
