@@ -222,15 +222,23 @@ fn content_api_words(command: &[String]) -> Option<Vec<String>> {
     (words.first().map(String::as_str) == Some("content-api")).then_some(words)
 }
 
-/// The commands of the `"name": "command"` lines of a JSON block (package.json's scripts, as
-/// the guides show them, alone or in their object).
+/// The commands of package.json's scripts in a JSON block: a whole package.json's `scripts`,
+/// or a fragment of them as the guides show one (`"build": "hugo && content-api build"`).
+/// Any other JSON (an API's answer, a report) holds none.
 fn package_scripts(text: &str) -> Vec<String> {
-    let line =
-        regex_lite::Regex::new(r#"^\s*"[\w:.-]+"\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$"#).unwrap();
-    text.lines()
-        .filter_map(|l| line.captures(l))
-        .filter_map(|c| serde_json::from_str::<String>(&c[1]).ok())
-        .collect()
+    let strings = |object: &serde_json::Map<String, Value>| -> Vec<String> {
+        object
+            .values()
+            .filter_map(|value| value.as_str().map(str::to_string))
+            .collect()
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(json) => json["scripts"].as_object().map(strings).unwrap_or_default(),
+        Err(_) => serde_json::from_str::<Value>(&format!("{{{text}}}"))
+            .ok()
+            .and_then(|json| json.as_object().map(strings))
+            .unwrap_or_default(),
+    }
 }
 
 /// Why `words` (`content-api` first) is not a command line content-api accepts; `None` when
@@ -330,11 +338,26 @@ fn the_shell_reader_splits_commands_as_a_shell_does() {
     );
     assert!(refused(&words("content-api --version")).is_none());
     assert_eq!(
-        package_scripts(
-            "{\n  \"scripts\": {\n    \"build\": \"astro build && content-api build\",\n    \"x:y\": \"a \\\"b\\\"\"\n  }\n}\n"
-        ),
-        ["astro build && content-api build", "a \"b\""]
+        package_scripts("{\"scripts\": {\"build\": \"astro build && content-api build\"}}"),
+        ["astro build && content-api build"]
     );
+    assert_eq!(
+        package_scripts("\"build\": \"hugo && content-api build\"\n"),
+        ["hugo && content-api build"]
+    );
+    // A block marked `not checked` says why; the others are checked.
+    let found = blocks(
+        "g.md",
+        "<!-- not checked: a sketch -->\n```sh\ncontent-api x\n```\n\n  ```toml\n  a = 1\n  ```\n",
+    );
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[0].not_checked.as_deref(), Some("a sketch"));
+    assert_eq!(
+        (found[1].lang.as_str(), found[1].text.as_str()),
+        ("toml", "a = 1\n")
+    );
+    assert!(found[1].not_checked.is_none());
+    assert!(package_scripts("{\"fix\": \"content-api gives its documents\"}").is_empty());
 }
 
 #[test]
