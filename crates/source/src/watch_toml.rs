@@ -279,7 +279,8 @@ struct FileConfig {
 #[serde(deny_unknown_fields)]
 struct LayoutSection {
     /// The patterns of post files, tried in order ({lang}, {date}, {yyyy}/{mm}/{dd}, {slug}, *
-    /// and ** as the README explains), at least one. Default ["blog/{lang}/{date}_{slug}"].
+    /// and **, as docs/content-format.md explains), at least one. Default
+    /// ["blog/{lang}/{date}_{slug}"].
     #[schemars(length(min = 1))]
     posts: Option<Vec<String>>,
     /// The patterns of slide-deck files; [] for none. Default ["slides/{lang}/{date}_{slug}"].
@@ -353,8 +354,9 @@ struct HostingSection {
     netlify: Option<bool>,
     /// The Cloudflare Pages plan's file limit, for the warning; 0 for no check. Default 20000.
     cloudflare_max_files: Option<u64>,
-    /// Whether a recorded build reads the last deploy's record from base_url: "read" (it must
-    /// answer), "optional" or "off". Default "read".
+    /// Whether a recorded build reads the last deploy's record from base_url: "read" (a site
+    /// that cannot be reached is a warning, an error in CI), "optional" (only ever a warning)
+    /// or "off" (never read). Default "read".
     #[schemars(extend("enum" = ["read", "optional", "off"]))]
     live_record: Option<String>,
     /// Output paths the build may replace on purpose (folders end in "/"), relative to the
