@@ -32,7 +32,7 @@ pub use args::Cli;
 pub use color::stderr_color;
 pub use new::slugify;
 
-use args::{Command, HostingCommand};
+use args::{Command, HostingCommand, SchemaCommand};
 use flags::BuildArgs;
 use machine::{Format, Report};
 use settings::{Settings, ci_is_set, resolve};
@@ -126,6 +126,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Completions(args) => completions::print_completions(&args, Cli::command()),
         Command::Man => completions::print_man_page(Cli::command()),
         Command::Hosting(HostingCommand::Nginx(args)) => hosting::nginx(build, &args),
+        Command::Schema(SchemaCommand::WatchToml) => {
+            print!("{}", crate::watch_toml::schema());
+            ExitCode::SUCCESS
+        }
         Command::Mcp(args) => mcp::mcp(build, &args),
         Command::Verify(args) => verify::run(build, &args),
     }

@@ -1,9 +1,13 @@
 //! The discovery documents and the agent-facing corpus: each document parses as what it claims
 //! to be (JSON documents with serde, `llms.txt` against the llmstxt.org structure, the API
 //! catalog against RFC 9727's shape), every URL anywhere in the output folder resolves to a file
-//! of the same build (the link checker), and edits rewrite exactly the documents they should.
+//! of the same build (the link checker), edits rewrite exactly the documents they should, and
+//! the guides agree with the tool (`docs/guides.rs`: README.md's and docs/'s commands and
+//! `watch.toml` blocks, and `watch.toml`'s JSON Schema).
 
 use crate::common;
+
+mod guides;
 
 use common::*;
 use content_api::build;

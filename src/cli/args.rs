@@ -106,6 +106,11 @@ pub(super) enum Command {
     /// Print a host's configuration for the output folder (see the README, "Deploying: each host").
     #[command(subcommand)]
     Hosting(HostingCommand),
+    /// Print a JSON Schema of content-api's files: `content-api schema watch-toml` for
+    /// `watch.toml` (for editors that check TOML against a schema, such as Taplo; see the
+    /// README).
+    #[command(subcommand)]
+    Schema(SchemaCommand),
     /// Serve the site's read-only tools (the ones its MCP server card lists) to an MCP client
     /// over stdio: `search_posts`, `list_series`, `get_series`, `get_tag_timeline`,
     /// `list_talks`, `get_api_index`.
@@ -211,6 +216,7 @@ impl Command {
             Command::Completions(_) => vec!["completions"],
             Command::Man => vec!["man"],
             Command::Hosting(HostingCommand::Nginx(_)) => vec!["hosting", "nginx"],
+            Command::Schema(SchemaCommand::WatchToml) => vec!["schema", "watch-toml"],
             Command::Mcp(_) => vec!["mcp"],
             Command::Verify(_) => vec!["verify"],
         }
@@ -224,6 +230,15 @@ pub(super) enum HostingCommand {
     /// the whole API contract. The removed paths live in `_nginx_gone.conf` inside the output
     /// folder, which every build rewrites and the block includes: reload nginx after a build.
     Nginx(NginxArgs),
+}
+
+/// The files `schema` prints a JSON Schema of.
+#[derive(Debug, Subcommand)]
+pub(super) enum SchemaCommand {
+    /// Print the JSON Schema (draft 2020-12) of `watch.toml`, generated from the types its
+    /// parser reads it with: every key, its type and its default, and no other key. The
+    /// repository keeps a copy as docs/watch-toml.schema.json.
+    WatchToml,
 }
 
 /// Flags of `hosting nginx`.
@@ -450,7 +465,7 @@ impl Flags for Command {
                 args.out.give(to);
                 args.history.give(to);
             }
-            Command::Completions(_) | Command::Man => {}
+            Command::Completions(_) | Command::Man | Command::Schema(_) => {}
         }
     }
 }

@@ -160,7 +160,10 @@ pub fn run(build: &BuildArgs, args: &InitArgs) -> ExitCode {
         return init_existing(dir, &found);
     }
     let files: Vec<(Utf8PathBuf, String)> = vec![
-        (dir.join("watch.toml"), WATCH_TOML.to_string()),
+        (
+            dir.join("watch.toml"),
+            format!("{}{WATCH_TOML}", detect::schema_line()),
+        ),
         (
             dir.join(format!("content/blog/en/{date}_hello-world.md")),
             post("en", date),

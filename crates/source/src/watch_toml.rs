@@ -10,6 +10,7 @@ use crate::content::{Layout, Pattern};
 use crate::diag::{Diagnostic, Location};
 use crate::model::{Lang, Languages};
 use camino::Utf8Path;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 /// The settings of a site with no `watch.toml`, at `root`: every default, and its Pages
@@ -227,77 +228,139 @@ fn languages(tags: Vec<String>) -> Result<Languages, (String, String)> {
 }
 
 /// What `watch.toml` may contain. Unknown keys are errors: a misspelt key would otherwise be
-/// silently ignored.
-#[derive(Debug, Default, Deserialize)]
+/// silently ignored. The doc comments are the descriptions of its JSON Schema ([`schema`]).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(
+    title = "watch.toml",
+    description = "The configuration of a content-api site. Every key is optional and has a default; relative paths are resolved against the folder that holds the file; unknown keys are errors. Command-line flags override it."
+)]
 struct FileConfig {
+    /// The absolute http(s) URL the site is published at, without a query or fragment; every
+    /// URL of the API is built from it. Default "http://localhost:4321" (clearly local).
     base_url: Option<String>,
+    /// The folder the Markdown content is read from. Default "content".
     content_dir: Option<String>,
+    /// The folder the API is written to. Default "out".
     out_dir: Option<String>,
+    /// The publishing history: every API path a recorded build published, so that a removed
+    /// one answers 410 Gone; commit it with the site. Default "content-api.history".
     history_file: Option<String>,
+    /// The site's time zone, an IANA name ("Europe/Madrid"): "today", for scheduled posts, is
+    /// the date there. Default "UTC".
     timezone: Option<String>,
+    /// The site's languages as BCP 47 tags, each once; the first is the default language (its
+    /// pages at the site's root). Default ["en", "es"].
+    #[schemars(length(min = 1))]
     languages: Option<Vec<String>>,
+    /// What the generated documents say of the site.
     #[serde(default)]
     site: SiteSection,
+    /// The API's own settings.
     #[serde(default)]
     api: ApiSection,
+    /// Watch mode (`content-api watch` and `serve`).
     #[serde(default)]
     watch: WatchSection,
+    /// How the output meets the host and the site's own build output.
     #[serde(default)]
     hosting: HostingSection,
+    /// How posts' front matter is read.
     #[serde(default)]
     front_matter: FrontMatterSection,
+    /// Where content lives below `content_dir`, as path patterns without the extension;
+    /// `content-api init` writes a site's own.
     #[serde(default)]
     layout: LayoutSection,
 }
 
 /// `[layout]`: where the site keeps its content; each key absent is the seed's.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct LayoutSection {
+    /// The patterns of post files, tried in order ({lang}, {date}, {yyyy}/{mm}/{dd}, {slug}, *
+    /// and **, as docs/content-format.md explains), at least one. Default
+    /// ["blog/{lang}/{date}_{slug}"].
+    #[schemars(length(min = 1))]
     posts: Option<Vec<String>>,
+    /// The patterns of slide-deck files; [] for none. Default ["slides/{lang}/{date}_{slug}"].
     decks: Option<Vec<String>>,
+    /// Patterns whose posts are drafts by their place, such as ["_drafts/{slug}"]. Default [].
     drafts: Option<Vec<String>>,
+    /// The folder of tag files; "" for none. Default "tags".
     tags: Option<String>,
+    /// The folder of series files; "" for none. Default "series".
     series: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `[front_matter]`: which keys of the front matter are read, and how.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct FrontMatterSection {
+    /// Front-matter keys the site's own pages read: never reported as unknown. Default [].
     #[serde(default)]
     site_keys: Vec<String>,
+    /// The keys each field of a post is read from.
     #[serde(default)]
     keys: KeysSection,
+    /// Whether a post without a description gets its first paragraph (a note says so).
+    /// Default false.
     description_from_body: Option<bool>,
+    /// Whether tags are any text, published under their slugs (`Web App` as web-app).
+    /// Default false.
     tags_as_written: Option<bool>,
 }
 
 /// `[front_matter.keys]`: one optional list per field of `KEY_FIELDS` (an unknown field name is
-/// an error at its line, from `deny_unknown_fields`).
-#[derive(Debug, Default, Deserialize)]
+/// an error at its line, from `deny_unknown_fields`). In each file the first key present wins;
+/// a dotted key (`taxonomies.tags`) reads a nested table.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct KeysSection {
+    /// The keys of a post's title, at least one. Default ["title"].
+    #[schemars(length(min = 1))]
     title: Option<Vec<String>>,
+    /// The keys of a post's description, at least one. Default ["description"].
+    #[schemars(length(min = 1))]
     description: Option<Vec<String>>,
+    /// The keys of a post's date, at least one. Default ["pubDate"].
+    #[schemars(length(min = 1))]
     date: Option<Vec<String>>,
+    /// The keys of a post's tags. Default ["tags"].
     tags: Option<Vec<String>>,
+    /// The keys of a post's draft flag. Default ["draft"].
     draft: Option<Vec<String>>,
+    /// The keys of a post's hero image. Default ["heroImage"].
     image: Option<Vec<String>>,
+    /// The keys of a slug that replaces the file's, such as ["slug"]. Default [] (none).
     slug: Option<Vec<String>>,
+    /// The keys of a published flag (`published: false` is a draft). Default [] (none).
     published: Option<Vec<String>>,
+    /// The keys of categories, read as more tags after the tags. Default [] (none).
     categories: Option<Vec<String>>,
+    /// The keys of a post's series. Default ["series"].
     series: Option<Vec<String>>,
+    /// The keys of a post's place in its series. Default ["seriesOrder"].
     series_order: Option<Vec<String>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `[hosting]`: how the output meets the host and the site's own build output.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct HostingSection {
+    /// The site's Cloudflare Pages Functions folder, used when it exists. Default "functions".
     pages_functions: Option<String>,
+    /// Whether to also write Netlify's `_redirects` (410 and 404 rules). Default false.
     netlify: Option<bool>,
+    /// The Cloudflare Pages plan's file limit, for the warning; 0 for no check. Default 20000.
     cloudflare_max_files: Option<u64>,
+    /// Whether a recorded build reads the last deploy's record from base_url: "read" (a site
+    /// that cannot be reached is a warning, an error in CI), "optional" (only ever a warning)
+    /// or "off" (never read). Default "read".
+    #[schemars(extend("enum" = ["read", "optional", "off"]))]
     live_record: Option<String>,
+    /// Output paths the build may replace on purpose (folders end in "/"), relative to the
+    /// output folder. Default [].
     #[serde(default)]
     take_over: Vec<String>,
 }
@@ -323,29 +386,76 @@ pub fn check_take_over(claim: &str) -> Result<(), String> {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `[site]`: what the generated documents (llms.txt, the developer portal, the catalogs) say of
+/// the site.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SiteSection {
+    /// The site's name. Default "Content API" (a placeholder).
     name: Option<String>,
+    /// What the site is about, in one sentence. Default a sentence about the API of a site in
+    /// the site's languages.
     description: Option<String>,
+    /// The content's author. Default "The site's author" (a placeholder).
     author: Option<String>,
+    /// Who to contact about the API. Default "Site author".
     contact_name: Option<String>,
+    /// The contact's email address. Optional, no default.
     contact_email: Option<String>,
+    /// The contact's page. Optional, no default.
     contact_url: Option<String>,
+    /// The content's licence: an SPDX identifier or its usual name (CC-BY-4.0, "CC BY-SA 4.0",
+    /// CC0-1.0, MIT, Apache-2.0...). Default "CC BY 4.0".
     licence: Option<String>,
+    /// The licence's URL: needed only for a licence content-api does not know. Default the
+    /// known licence's own.
     licence_url: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `[api]`: the API's own settings.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ApiSection {
+    /// The API's semantic version, reported by /api/index.json and openapi.json. Default
+    /// "1.0.0".
+    #[schemars(regex(pattern = r"^[0-9]+\.[0-9]+\.[0-9]+([-+].*)?$"))]
     version: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `[watch]`: watch mode's settings.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct WatchSection {
+    /// Quiet time after the last file event before a rebuild, in milliseconds. Default 30.
     debounce_ms: Option<u64>,
+}
+
+/// The JSON Schema of `watch.toml` (draft 2020-12), generated from the types the parser reads
+/// it with, so it cannot drift from them: pretty-printed, with a final newline. What
+/// `content-api schema watch-toml` prints and `docs/watch-toml.schema.json` holds.
+pub fn schema() -> String {
+    // TOML has no null: an absent key is the default, so no key may be null. A description is
+    // one paragraph: its doc comment's line breaks are spaces.
+    let for_toml = schemars::transform::RecursiveTransform(|schema: &mut schemars::Schema| {
+        if let Some(types) = schema.get_mut("type").and_then(|t| t.as_array_mut()) {
+            types.retain(|t| t != "null");
+            if let [only] = types.as_slice() {
+                let only = only.clone();
+                schema.insert("type".into(), only);
+            }
+        }
+        if let Some(text) = schema.get("description").and_then(|d| d.as_str()) {
+            let text = text.replace('\n', " ");
+            schema.insert("description".into(), text.into());
+        }
+    });
+    // Every section inline, without `$ref`: the simplest schema for an editor to follow.
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|settings| settings.inline_subschemas = true)
+        .with_transform(for_toml)
+        .into_generator();
+    let schema = generator.into_root_schema_for::<FileConfig>();
+    format!("{:#}\n", schema.as_value())
 }
 
 /// Loads the config file at `path`. `Ok(None)` when the file does not exist and `required` is

@@ -11,7 +11,7 @@ mod render;
 mod tests;
 mod value;
 
-pub use render::{summary, watch_toml};
+pub use render::{schema_line, summary, watch_toml};
 
 use camino::Utf8Path;
 use std::collections::BTreeSet;

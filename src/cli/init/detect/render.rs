@@ -9,6 +9,23 @@ use std::fmt::Write;
 /// Where the API goes in an existing site: a folder no generator reads or publishes.
 pub const OUT_DIR: &str = "content-api-out";
 
+/// The first line of a `watch.toml` that `init` writes: a `#:schema` comment naming the JSON
+/// Schema of `watch.toml` in the project's repository (`docs/watch-toml.schema.json` on its
+/// main branch), so that an editor with Taplo (Even Better TOML) completes and checks the
+/// keys. A URL, since a path would resolve only inside a clone of the repository; empty when
+/// the repository is not on GitHub (no stable URL of the raw file).
+pub fn schema_line() -> String {
+    env!("CARGO_PKG_REPOSITORY")
+        .strip_prefix("https://github.com/")
+        .map(|repo| {
+            format!(
+                "#:schema https://raw.githubusercontent.com/{}/main/docs/watch-toml.schema.json\n",
+                repo.trim_end_matches('/')
+            )
+        })
+        .unwrap_or_default()
+}
+
 /// A TOML string literal.
 fn quote(text: &str) -> String {
     toml::Value::String(text.to_string()).to_string()
@@ -61,7 +78,7 @@ fn default_keys(field: &str) -> String {
 
 /// The `watch.toml` for the detected site.
 pub fn watch_toml(d: &Detection) -> String {
-    let mut out = String::new();
+    let mut out = schema_line();
     let generator = d.generator.as_ref().map(|g| g.value);
     let from = match &d.generator {
         Some(g) => format!("{} ({})", g.value.name(), g.why),
