@@ -187,7 +187,7 @@ fn laid_out(root: &Path, seed: &Path, posts: usize, name: &str) -> (PathBuf, Opt
     let dir = root.join(format!("posts-{posts}-{name}"));
     if !dir.join("tags").is_dir() {
         let _ = std::fs::remove_dir_all(&dir);
-        copy_tree(seed, &dir);
+        layouts::copy_tree(seed, &dir);
         layouts::relay(&dir, name, "en");
     }
     let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("watch.toml");
@@ -195,18 +195,4 @@ fn laid_out(root: &Path, seed: &Path, posts: usize, name: &str) -> (PathBuf, Opt
     let config = root.join(format!("watch-{name}.toml"));
     std::fs::write(&config, text + "\n" + &layouts::watch_toml(name)).unwrap();
     (dir, Some(config))
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }

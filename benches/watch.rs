@@ -121,7 +121,7 @@ fn main() {
         let source = corpus_for(&root, posts);
         let work = work_dir();
         let content = work.path().join("content");
-        copy_tree(&source, &content);
+        layouts::copy_tree(&source, &content);
         let extra = add_languages(&content, languages);
         let mut config = SiteConfig::defaults(camino::Utf8Path::new("."));
         if !extra.is_empty() {
@@ -544,20 +544,6 @@ fn rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// The languages past the corpus's two that `--languages N` adds, each a copy of the Spanish
 /// posts and decks (same sizes, same tags and series): a site of N languages.
 fn add_languages(content: &Path, languages: usize) -> Vec<&'static str> {
@@ -567,7 +553,7 @@ fn add_languages(content: &Path, languages: usize) -> Vec<&'static str> {
         .collect();
     for code in &extra {
         for kind in ["blog", "slides"] {
-            copy_tree(
+            layouts::copy_tree(
                 &content.join(kind).join("es"),
                 &content.join(kind).join(code),
             );

@@ -76,3 +76,18 @@ pub fn relay(content: &Path, name: &str, default: &str) -> Vec<(String, String)>
     }
     moved
 }
+
+/// Copies every file below `from` to `to` (the corpus into a work folder).
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}

@@ -147,7 +147,7 @@ impl Publisher {
     }
 
     /// The outputs a publish of `outputs` would leave to the site's own file (a document the
-    /// site writes itself, where the tool would write its own: [`ownership::yields_to_site`]),
+    /// site writes itself, where the tool would write its own: `ownership::yields_to_site`),
     /// looked at before anything is written, as the publish's plan will see them: one yielded
     /// already, a new path where the site's file differs from the tool's bytes, or a recorded
     /// document the site put in place of the tool's. Reads only those documents' files. What
