@@ -297,53 +297,90 @@ fn a_layout_that_finds_nothing_is_an_error_naming_what_it_saw() {
 /// How long the daemon may take to follow an edit.
 const PATIENCE: Duration = Duration::from_secs(30);
 
-#[test]
-fn watch_mode_follows_edits_in_page_bundles_and_translations() {
-    let dir = site(&format!("{HUGO}[watch]\ndebounce_ms = 20\n"), &hugo_files());
-    let (mut child, log) = spawn_logged(
-        Command::new(common::BIN)
-            .args(["watch", "--today", TODAY])
-            .current_dir(dir.path())
-            .env_remove("CI")
-            .env("RUST_LOG", "info,salsa=warn"),
-    );
-    let content = dir.path().join("content");
-    let out = dir.path().join("out");
-    let mut config = load_config(&dir.path().join("watch.toml"));
-    config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
-    let config = Arc::new(config);
-    let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
-    let equal_to_fresh = |step: &str| {
+/// `content-api watch` on a site, and a fresh build of its content to compare with.
+struct Watching {
+    child: std::process::Child,
+    log: Arc<std::sync::Mutex<Vec<String>>>,
+    content: PathBuf,
+    out: PathBuf,
+    config: Arc<content_api::config::SiteConfig>,
+}
+
+impl Watching {
+    fn start(site: &Path) -> Watching {
+        let (child, log) = spawn_logged(
+            Command::new(common::BIN)
+                .args(["watch", "--today", TODAY])
+                .current_dir(site)
+                .env_remove("CI")
+                .env("RUST_LOG", "info,salsa=warn"),
+        );
+        let content = site.join("content");
+        let mut config = load_config(&site.join("watch.toml"));
+        config.content_dir = camino::Utf8PathBuf::from_path_buf(content.clone()).unwrap();
+        let watching = Watching {
+            child,
+            log,
+            content,
+            out: site.join("out"),
+            config: Arc::new(config),
+        };
+        let start = Instant::now();
+        while !watching.said(common::DAEMON_READY) {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{:#?}",
+                watching.log.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        watching
+    }
+
+    fn said(&self, needle: &str) -> bool {
+        self.log.lock().unwrap().iter().any(|l| l.contains(needle))
+    }
+
+    /// Waits until the output is a fresh build's of the content on disk.
+    fn equal_to_fresh(&self, step: &str) {
+        let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
         let start = Instant::now();
         loop {
-            let fresh: BTreeMap<String, Vec<u8>> = fresh_build(config.clone(), today, &out);
-            let live = live_snapshot(&out);
-            if live == fresh {
+            let fresh: BTreeMap<String, Vec<u8>> =
+                fresh_build(self.config.clone(), today, &self.out);
+            if live_snapshot(&self.out) == fresh {
                 return;
             }
             assert!(
                 start.elapsed() < PATIENCE,
                 "{step}: the output is not a fresh build's: {:#?}",
-                log.lock().unwrap()
+                self.log.lock().unwrap()
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-    };
-    let write = |path: &str, text: String| {
-        let path: PathBuf = content.join(path);
+    }
+
+    fn write(&self, path: &str, text: String) {
+        let path: PathBuf = self.content.join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
-    };
-    let start = Instant::now();
-    while !log
-        .lock()
-        .unwrap()
-        .iter()
-        .any(|l| l.contains(common::DAEMON_READY))
-    {
-        assert!(start.elapsed() < PATIENCE, "{:#?}", log.lock().unwrap());
-        std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn watch_mode_follows_edits_in_page_bundles_and_translations() {
+    let dir = site(&format!("{HUGO}[watch]\ndebounce_ms = 20\n"), &hugo_files());
+    let watching = Watching::start(dir.path());
+    let content = watching.content.clone();
+    let equal_to_fresh = |step: &str| watching.equal_to_fresh(step);
+    let write = |path: &str, text: String| watching.write(path, text);
     equal_to_fresh("start");
     write(
         "posts/first-steps/index.fr.md",
@@ -375,6 +412,61 @@ fn watch_mode_follows_edits_in_page_bundles_and_translations() {
         "{:?}",
         ids(dir.path(), "fr")
     );
-    let _ = child.kill();
-    let _ = child.wait();
+}
+
+/// Hugo's folder per language with localized names, linked by `translationKey`: the Spanish
+/// version takes the English slug, in a build and in watch mode when the English one's slug
+/// changes; a translation that would take a slug its language already has is an error.
+#[test]
+fn translations_linked_by_a_key_share_the_default_languages_slug() {
+    let config = r#"languages = ["en", "es"]
+[layout]
+posts = ["{lang}/posts/{slug}"]
+decks = []
+tags = ""
+series = ""
+[front_matter.keys]
+translation_key = ["translationKey"]
+"#;
+    let keyed = |title: &str, key: &str| {
+        post(title, Some("2024-03-01"))
+            .replace("---\n\n", &format!("translationKey: {key}\n---\n\n"))
+    };
+    let files = vec![
+        ("content/en/posts/coffee.md", keyed("Coffee", "coffee")),
+        ("content/es/posts/cafe.md", keyed("Café", "coffee")),
+        ("content/es/posts/solo.md", post("Solo", Some("2024-03-02"))),
+    ];
+    let dir = site(&format!("{config}[watch]\ndebounce_ms = 20\n"), &files);
+    build(dir.path());
+    let es = posts(dir.path(), "es");
+    let slugs: Vec<&str> = es.iter().map(|(_, slug, _)| slug.as_str()).collect();
+    assert_eq!(slugs, ["solo", "coffee"], "{es:?}");
+    assert_eq!(es[1].0, "es/2024-03-01_cafe", "the id keeps its own name");
+    assert!(dir.path().join("out/es/blog/coffee.md").is_file());
+    // A Spanish post already named `coffee`: the translation cannot take the slug too.
+    std::fs::write(
+        dir.path().join("content/es/posts/coffee.md"),
+        post("Otro", Some("2024-03-03")),
+    )
+    .unwrap();
+    let check = run(dir.path(), &["check"]);
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("duplicate slug `coffee`"), "{stderr}");
+    std::fs::remove_file(dir.path().join("content/es/posts/coffee.md")).unwrap();
+    // In watch mode, the English post renamed: its translation follows, as a fresh build.
+    let watching = Watching::start(dir.path());
+    watching.equal_to_fresh("start");
+    std::fs::rename(
+        dir.path().join("content/en/posts/coffee.md"),
+        dir.path().join("content/en/posts/java.md"),
+    )
+    .unwrap();
+    watching.equal_to_fresh("the English post renamed");
+    let slugs: Vec<String> = posts(dir.path(), "es")
+        .into_iter()
+        .map(|(_, slug, _)| slug)
+        .collect();
+    assert_eq!(slugs, ["solo", "java"]);
 }

@@ -121,6 +121,7 @@ pub const WATCH_TOML: &str = r#"# content-api configuration. Every key is option
 # categories = []                         # for example ["categories"]: more tags
 # series = ["series"]
 # series_order = ["seriesOrder"]          # for example ["seriesOrder", "weight"]
+# translation_key = []                    # for example ["translationKey"]: one slug for every translation
 "#;
 
 const TAG: &str = r#"---

@@ -97,6 +97,7 @@ pub const KEY_FIELDS: &[(&str, &[&str])] = &[
     ("categories", &[]),
     ("series", &["series"]),
     ("series_order", &["seriesOrder"]),
+    ("translation_key", &[]),
 ];
 
 /// Which front-matter keys a post's fields are read from (`[front_matter.keys]`): for each

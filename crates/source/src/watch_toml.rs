@@ -133,6 +133,7 @@ fn from_file(file: FileConfig, root: &Utf8Path) -> Result<SiteConfig, (String, S
         ("categories", keys.categories),
         ("series", keys.series),
         ("series_order", keys.series_order),
+        ("translation_key", keys.translation_key),
     ] {
         let Some(list) = list else { continue };
         if list.iter().any(|key| key.trim().is_empty())
@@ -342,6 +343,8 @@ struct KeysSection {
     series: Option<Vec<String>>,
     /// The keys of a post's place in its series. Default ["seriesOrder"].
     series_order: Option<Vec<String>>,
+    /// The keys that link a post's translations (Hugo's translationKey): a translation takes the default language's slug. Default [] (none).
+    translation_key: Option<Vec<String>>,
 }
 
 /// `[hosting]`: how the output meets the host and the site's own build output.

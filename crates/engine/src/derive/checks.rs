@@ -258,10 +258,16 @@ fn duplicate_ids(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {
 fn duplicate_slugs(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> {
     let lang = tree.lang(db);
     let mut by_slug: BTreeMap<Arc<str>, Vec<(&str, &str)>> = BTreeMap::new();
+    // A translation may take the default language's slug (`translation_key`): then its slug
+    // is the post's, not its name's.
+    let translations = !post_reading(db).keys.of("translation_key").is_empty();
     for file in tree.posts(db).iter() {
         let path = file.path(db);
         if let FileRole::Post { name, .. } = file.role(db)
-            && let Some(slug) = name.published_slug()
+            && let Some(slug) = translations
+                .then(|| post_meta(db, *file).as_ref().map(|meta| meta.slug.clone()))
+                .flatten()
+                .or_else(|| name.published_slug())
         {
             let entry = by_slug.entry(slug).or_default();
             // `x.md` beside `x.mdx` is a duplicate id, which `duplicate_ids` reports.

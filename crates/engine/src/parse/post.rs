@@ -9,6 +9,7 @@ use crate::content::{FileRole, PostName};
 use crate::db::{Site, SourceFile};
 use crate::diag::{Diagnostic, Location};
 use crate::model::{Lang, PostMeta, Timestamp, is_valid_slug, slugify};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A parsed post, plus where its `series` value is (for the cross-file "unknown series" check).
@@ -34,6 +35,9 @@ pub struct ParsedPost {
     /// The series value was a list of more than one: only the first is used (the build says so
     /// once for the site).
     pub series_more: bool,
+    /// The key that links the post's translations (`[front_matter.keys] translation_key`,
+    /// Hugo's `translationKey`): a translation takes the default language's slug.
+    pub translation_key: Option<Arc<str>>,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -54,6 +58,7 @@ pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
             tag_texts: Vec::new(),
             series_text: None,
             series_more: false,
+            translation_key: None,
         },
     }
 }
@@ -85,9 +90,58 @@ pub fn post_reading(db: &dyn salsa::Database) -> PostReading {
 }
 
 /// The post without positions: what every index depends on. Equal across body-only edits.
+/// A translation linked by its key (`translation_key`) to a post of the default language takes
+/// that post's slug, so every version is published under one slug, as the contract's are; its
+/// id stays its own (the indexes hold ids, and no other file's edit changes one).
 #[salsa::tracked(returns(ref))]
 pub fn post_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<PostMeta>> {
-    parse_post(db, file).parsed.value.clone()
+    let parsed = parse_post(db, file);
+    let meta = parsed.parsed.value.clone()?;
+    let adopted = parsed
+        .translation_key
+        .as_ref()
+        .filter(|_| meta.lang != Site::get(db).config(db).languages.default_lang())
+        .and_then(|key| translation_slugs(db).get(key))
+        .filter(|slug| **slug != meta.slug);
+    match adopted {
+        Some(slug) => Some(Arc::new(PostMeta {
+            slug: slug.clone(),
+            ..(*meta).clone()
+        })),
+        None => Some(meta),
+    }
+}
+
+/// A default-language post's translation key and slug, alone: equal across every other edit.
+#[salsa::tracked(returns(ref))]
+fn post_translation(db: &dyn salsa::Database, file: SourceFile) -> Option<(Arc<str>, Arc<str>)> {
+    let parsed = parse_post(db, file);
+    let meta = parsed.parsed.value.as_ref()?;
+    Some((parsed.translation_key.clone()?, meta.slug.clone()))
+}
+
+/// The default language's slug of each translation key (the first post in path order that
+/// names it). Empty unless the site reads translation keys.
+#[salsa::tracked(returns(ref))]
+pub fn translation_slugs(db: &dyn salsa::Database) -> BTreeMap<Arc<str>, Arc<str>> {
+    let mut slugs = BTreeMap::new();
+    if post_reading(db).keys.of("translation_key").is_empty() {
+        return slugs;
+    }
+    let site = Site::get(db);
+    let default = site.config(db).languages.default_lang();
+    for tree in site
+        .trees(db)
+        .iter()
+        .filter(|tree| tree.lang(db) == default)
+    {
+        for &file in tree.posts(db).iter() {
+            if let Some((key, slug)) = post_translation(db, file) {
+                slugs.entry(key.clone()).or_insert_with(|| slug.clone());
+            }
+        }
+    }
+    slugs
 }
 
 /// Every key a post's front matter may hold: those the API reads, then those the format
@@ -145,6 +199,7 @@ pub fn parse_post_text_with(
                 tag_texts: Vec::new(),
                 series_text: None,
                 series_more: false,
+                translation_key: None,
             };
         }
     };
@@ -204,6 +259,10 @@ pub fn parse_post_text_with(
         None => (None, None, false),
     };
     let series_order = order_key.and_then(|key| front.integer(key));
+    let translation_key = keys
+        .present("translation_key", |key| front.has(key))
+        .and_then(|key| front.string(key))
+        .map(Arc::from);
     // `draft` wins over `published`; a `published` that is not a boolean (a date, as Fuwari
     // writes it) is no draft flag.
     let published = keys
@@ -279,6 +338,7 @@ pub fn parse_post_text_with(
         tag_texts,
         series_text,
         series_more,
+        translation_key,
     }
 }
 

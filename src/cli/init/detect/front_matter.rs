@@ -52,6 +52,7 @@ pub const CANDIDATES: &[(&str, &[&str])] = &[
     ("slug", &["slug"]),
     ("series", &["series", "serie"]),
     ("series_order", &["seriesOrder", "weight"]),
+    ("translation_key", &["translationKey", "translation_key"]),
 ];
 
 /// What the posts' front matter says.
