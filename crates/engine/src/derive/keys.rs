@@ -42,7 +42,7 @@ pub fn near_miss_errors(
         .iter()
         .filter(|key| !rules.is_site_key(&key.key) && generators::read_by(&key.key).is_none())
         .filter_map(|key| {
-            let near = key.near?;
+            let near = key.near.as_deref()?;
             Some(
                 Diagnostic::error(
                     path,

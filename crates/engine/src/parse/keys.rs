@@ -4,6 +4,7 @@
 
 use super::fields::FrontMatter;
 use crate::diag::Location;
+use std::sync::Arc;
 
 /// A front-matter key no parser reads, where it is written, and the known key it is a near
 /// miss of.
@@ -12,8 +13,9 @@ pub struct UnknownKey {
     pub key: String,
     /// The key itself (not its value).
     pub location: Location,
-    /// The known key it is one or two keystrokes from (or differs from only in case).
-    pub near: Option<&'static str>,
+    /// The known key it is one or two keystrokes from (or differs from only in case): one the
+    /// format reads, or one the site's `[front_matter.keys]` names.
+    pub near: Option<Arc<str>>,
 }
 
 /// The keys of `front` that are neither in `known` nor accepted by `also_known` (localized
@@ -23,13 +25,25 @@ pub fn unknown_keys(
     known: &[&'static str],
     also_known: impl Fn(&str) -> bool,
 ) -> Vec<UnknownKey> {
+    unknown_keys_near(front, known, &[], also_known)
+}
+
+/// [`unknown_keys`], whose near misses are measured against the site's own keys too
+/// (`site_keys`: those its `[front_matter.keys]` names, `translationKey`, `date`).
+pub fn unknown_keys_near(
+    front: &FrontMatter<'_>,
+    known: &[&'static str],
+    site_keys: &[&str],
+    also_known: impl Fn(&str) -> bool,
+) -> Vec<UnknownKey> {
     front
         .keys()
         .filter(|key| !known.contains(key) && !also_known(key))
         .map(|key| UnknownKey {
             key: key.to_string(),
             location: front.key_location(key),
-            near: near_miss(key, known.iter().copied()),
+            near: near_miss(key, known.iter().copied().chain(site_keys.iter().copied()))
+                .map(Arc::from),
         })
         .collect()
 }

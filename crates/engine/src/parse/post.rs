@@ -1,10 +1,10 @@
 //! Blog posts: `blog/{lang}/YYYY-MM-DD_<slug>.md|.mdx`.
 
 use super::fields::FrontMatter;
-use super::keys::unknown_keys;
+use super::keys::unknown_keys_near;
 use super::summary;
 use super::{Parsed, frontmatter, path_name, text_or_failure};
-use crate::config::KeyAliases;
+use crate::config::{KEY_FIELDS, KeyAliases};
 use crate::content::{FileRole, PostName};
 use crate::db::{Site, SourceFile};
 use crate::diag::{Diagnostic, Location};
@@ -302,7 +302,12 @@ pub fn parse_post_text_with(
         let date = path_date.unwrap_or_else(|| pub_date.utc_date());
         Arc::from(format!("{lang}/{}_{slug}", date.format("%Y-%m-%d")))
     };
-    let unknown_keys = unknown_keys(&front, POST_KEYS, |key| keys.is_key(key));
+    let site_keys: Vec<&str> = KEY_FIELDS
+        .iter()
+        .flat_map(|(field, _)| keys.of(field))
+        .map(String::as_str)
+        .collect();
+    let unknown_keys = unknown_keys_near(&front, POST_KEYS, &site_keys, |key| keys.is_key(key));
     let mut diagnostics = std::mem::take(&mut front.diagnostics);
     diagnostics.extend(name_error);
     let has_errors = diagnostics.iter().any(|d| d.is_error());
@@ -643,6 +648,28 @@ mod tests {
                 .message
                 .contains("must be a list")
         );
+    }
+
+    #[test]
+    fn a_near_miss_of_the_sites_own_key_is_named() {
+        let reading = own_site(
+            &[
+                ("translation_key", &["translationKey"]),
+                ("date", &["date"]),
+            ],
+            false,
+        );
+        let parsed = parse_own(
+            "---\ntitle: T\ndescription: D\ndate: 2024-05-01\ntranslationKy: x\n---\n",
+            &reading,
+        );
+        let near: Vec<_> = parsed
+            .parsed
+            .unknown_keys
+            .iter()
+            .map(|key| (key.key.as_str(), key.near.as_deref()))
+            .collect();
+        assert_eq!(near, [("translationKy", Some("translationKey"))]);
     }
 
     #[test]
