@@ -36,14 +36,20 @@ pub fn unknown_keys_near(
     site_keys: &[&str],
     also_known: impl Fn(&str) -> bool,
 ) -> Vec<UnknownKey> {
+    // Each candidate once: a key named twice would be "two equally near", and no guess.
+    let mut candidates: Vec<&str> = known.to_vec();
+    for key in site_keys {
+        if !candidates.contains(key) {
+            candidates.push(key);
+        }
+    }
     front
         .keys()
         .filter(|key| !known.contains(key) && !also_known(key))
         .map(|key| UnknownKey {
             key: key.to_string(),
             location: front.key_location(key),
-            near: near_miss(key, known.iter().copied().chain(site_keys.iter().copied()))
-                .map(Arc::from),
+            near: near_miss(key, candidates.iter().copied()).map(Arc::from),
         })
         .collect()
 }
