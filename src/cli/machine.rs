@@ -149,11 +149,7 @@ pub struct DiagnosticJson {
 impl DiagnosticJson {
     pub fn of(d: &Diagnostic) -> DiagnosticJson {
         DiagnosticJson {
-            severity: match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Note => "note",
-            },
+            severity: d.severity.name(),
             path: d.path.clone(),
             line: d.location.as_ref().map(|l| l.line),
             column: d.location.as_ref().map(|l| l.column),

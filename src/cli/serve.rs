@@ -11,7 +11,6 @@ use super::watch::{DaemonEvent, WatchArgs, run_with};
 use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, resolve};
 use crate::db::Preview;
 use crate::derive::ScheduleState;
-use crate::diag::Severity;
 use crate::preview::{DiagnosticView, PendingEntry, PendingList};
 use crate::render::Lane;
 use crate::serve::{self, Feed, LANDING_PATH_SHARED, Rebuild, Site, Upstream};
@@ -275,11 +274,7 @@ fn diagnostics_of(session: &Session) -> Vec<DiagnosticView> {
         .current_diagnostics()
         .into_iter()
         .map(|d| DiagnosticView {
-            severity: match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Note => "note",
-            },
+            severity: d.severity.name(),
             path: d.path.clone(),
             line: d.location.as_ref().map(|l| l.line),
             column: d.location.as_ref().map(|l| l.column),

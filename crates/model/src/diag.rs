@@ -16,6 +16,17 @@ pub enum Severity {
     Note,
 }
 
+impl Severity {
+    /// The word a reader sees: `error`, `warning`, `note`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
 /// A position in a file: 1-based line and column (columns count characters), plus the byte
 /// range to underline.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -171,11 +182,7 @@ impl Diagnostic {
 /// One line per diagnostic: `error: path:line:column: message`. Used in logs and tests.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let level = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        };
+        let level = self.severity.name();
         write!(f, "{level}: {}: {}", self.display_path(), self.message)?;
         if let Some(help) = &self.help {
             write!(f, " (help: {help})")?;
