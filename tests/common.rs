@@ -95,6 +95,13 @@ impl Site {
         self.root().join("out")
     }
 
+    /// An output file read as JSON (failing the test, naming it, when it is not there).
+    pub fn out_json(&self, path: &str) -> serde_json::Value {
+        let text = std::fs::read_to_string(self.out().join(path))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).unwrap()
+    }
+
     /// Full path of `relative` (a path in the content folder).
     pub fn path(&self, relative: impl AsRef<Path>) -> PathBuf {
         self.content().join(relative)

@@ -6,7 +6,6 @@
 use crate::common;
 
 use common::{Site, TODAY};
-use serde_json::Value;
 
 const WATCH_TOML: &str = r#"base_url = "https://own.example"
 languages = ["en"]
@@ -57,12 +56,6 @@ fn own_site() -> Site {
     site
 }
 
-fn json(site: &Site, path: &str) -> Value {
-    let text =
-        std::fs::read_to_string(site.out().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap()
-}
-
 #[test]
 fn tags_as_written_and_aliased_keys_build_without_errors() {
     let site = own_site();
@@ -80,7 +73,7 @@ fn tags_as_written_and_aliased_keys_build_without_errors() {
     );
     site.run(&["--once", "--today", TODAY]).assert_success();
     for tag in ["web-app", "zhi-nan", "release-notes"] {
-        let timeline = json(&site, &format!("api/timeline/en/{tag}.json"));
+        let timeline = site.out_json(&format!("api/timeline/en/{tag}.json"));
         assert!(timeline.is_array() || timeline.is_object(), "{tag}");
     }
     let web_app = std::fs::read_to_string(site.out().join("api/timeline/en/web-app.json")).unwrap();

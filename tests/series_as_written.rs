@@ -7,7 +7,6 @@
 use crate::common;
 
 use common::{Site, TODAY};
-use serde_json::Value;
 use std::path::Path;
 
 const WATCH_TOML: &str = r#"base_url = "https://own.example"
@@ -57,12 +56,6 @@ fn own_site() -> Site {
     site
 }
 
-fn json(site: &Site, path: &str) -> Value {
-    let text =
-        std::fs::read_to_string(site.out().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap()
-}
-
 #[test]
 fn a_series_without_a_file_is_published_from_its_chapters() {
     let site = own_site();
@@ -80,7 +73,7 @@ fn a_series_without_a_file_is_published_from_its_chapters() {
     );
     site.run(&["--once", "--today", TODAY]).assert_success();
 
-    let detail = json(&site, "api/series/en/learning-rust.json");
+    let detail = site.out_json("api/series/en/learning-rust.json");
     assert_eq!(detail["series"], "learning-rust");
     let chapters: Vec<&str> = detail["posts"]
         .as_array()
@@ -92,7 +85,7 @@ fn a_series_without_a_file_is_published_from_its_chapters() {
     assert_eq!(detail["posts"][0]["seriesTitle"], "Learning Rust");
     assert_eq!(detail["posts"][1]["seriesCurrent"], 2);
 
-    let listing = json(&site, "api/series/en/index.json");
+    let listing = site.out_json("api/series/en/index.json");
     let rows = listing["series"].as_array().unwrap();
     assert_eq!(listing["total"], 2, "{listing}");
     let learning = rows

@@ -166,6 +166,17 @@ fn copy_site(folder: &str) -> tempfile::TempDir {
     dir
 }
 
+/// `content-api serve` of the site at `root`, on a free port.
+fn serve(root: &Path) -> Served {
+    Served::spawn(
+        Command::new(common::BIN)
+            .env_remove("CI")
+            .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
+            .current_dir(root)
+            .stderr(Stdio::null()),
+    )
+}
+
 fn posts(out: &Path, lang: &str) -> Vec<Value> {
     let text = std::fs::read(out.join(format!("api/posts-{lang}.json")))
         .unwrap_or_else(|e| panic!("api/posts-{lang}.json: {e}"));
@@ -250,13 +261,7 @@ fn init_check_build_and_verify_publish_what_each_generator_publishes() {
             "{}: {lists:?}",
             site.folder
         );
-        let served = Served::spawn(
-            Command::new(common::BIN)
-                .env_remove("CI")
-                .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
-                .current_dir(root)
-                .stderr(Stdio::null()),
-        );
+        let served = serve(root);
         let verify = run_binary(root, &["verify", &served.origin], TIMEOUT);
         assert_eq!(
             verify.code(),
@@ -366,13 +371,7 @@ fn a_saved_translation_of_a_real_hugo_site_shows_in_the_api() {
     let dir = copy_site("loveit");
     let root = dir.path();
     run_binary(root, &["init"], TIMEOUT).assert_code(0);
-    let served = Served::spawn(
-        Command::new(common::BIN)
-            .env_remove("CI")
-            .args(["serve", "--addr", "127.0.0.1:0", "--today", TODAY])
-            .current_dir(root)
-            .stderr(Stdio::null()),
-    );
+    let served = serve(root);
     let titles = || -> Vec<String> {
         let reply = http::get(served.addr(), "/api/posts-zh-cn.json", &[]);
         http::json(&reply)

@@ -5,7 +5,7 @@ use super::keys::{
 };
 use super::series::series_by_name;
 use super::taxonomy::tag_tiers;
-use crate::content::FileRole;
+use crate::content::{ContentPath, FileRole};
 use crate::db::{LangTree, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::parse::{
@@ -41,9 +41,9 @@ pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
         out.extend(parse_skill(db, file).diagnostics.iter().cloned());
     }
     out.extend(unknown_key_reports(db).iter().cloned());
-    out.extend(description_from_body_note(db).iter().cloned());
-    out.extend(relative_image_warning(db).iter().cloned());
-    out.extend(series_list_warning(db).iter().cloned());
+    out.extend(description_from_body_note(db));
+    out.extend(relative_image_warning(db));
+    out.extend(series_list_warning(db));
     out.sort_by(|a, b| {
         let position = |d: &Diagnostic| d.location.as_ref().map(|l| (l.line, l.column));
         a.path
@@ -296,22 +296,82 @@ fn duplicate_slugs(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> 
     out
 }
 
-/// The one warning of a site whose posts name relative hero images (`./cover.png`) in a layout
-/// of its own: each is dropped (the post has no `heroImage`), since the API cannot serve a file
-/// beside a post. How many, at the first of them.
+/// What a post says of itself that the site reports once, not per post.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct PostNotes {
+    description_from_body: bool,
+    relative_image: bool,
+    series_more: bool,
+}
+
+/// One post's notes alone: equal across every edit that does not change them, so the site's
+/// tally is not recounted after each save.
+#[salsa::tracked]
+fn post_notes(db: &dyn salsa::Database, file: SourceFile) -> PostNotes {
+    let parsed = parse_post(db, file);
+    PostNotes {
+        description_from_body: parsed.description_from_body,
+        relative_image: parsed.relative_image,
+        series_more: parsed.series_more,
+    }
+}
+
+/// How many posts say one thing, and the first of them by path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Tally {
+    first: ContentPath,
+    count: usize,
+}
+
+/// The site's tally of each note, counted in one pass over its posts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct SiteNotes {
+    description_from_body: Option<Tally>,
+    relative_image: Option<Tally>,
+    series_more: Option<Tally>,
+}
+
 #[salsa::tracked(returns(ref))]
-fn relative_image_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
-    let site = Site::get(db);
-    let mut paths: Vec<&str> = Vec::new();
-    for &tree in site.trees(db).iter() {
+fn site_post_notes(db: &dyn salsa::Database) -> SiteNotes {
+    let mut notes = SiteNotes::default();
+    let count = |tally: &mut Option<Tally>, path: &ContentPath| match tally {
+        Some(tally) => {
+            tally.count += 1;
+            if *path < tally.first {
+                tally.first = path.clone();
+            }
+        }
+        None => {
+            *tally = Some(Tally {
+                first: path.clone(),
+                count: 1,
+            })
+        }
+    };
+    for &tree in Site::get(db).trees(db).iter() {
         for &file in tree.posts(db).iter() {
-            if parse_post(db, file).relative_image {
-                paths.push(file.path(db).as_str());
+            let said = post_notes(db, file);
+            let path = file.path(db);
+            if said.description_from_body {
+                count(&mut notes.description_from_body, path);
+            }
+            if said.relative_image {
+                count(&mut notes.relative_image, path);
+            }
+            if said.series_more {
+                count(&mut notes.series_more, path);
             }
         }
     }
-    let first = paths.iter().min()?;
-    let count = paths.len();
+    notes
+}
+
+/// The one warning of a site whose posts name relative hero images (`./cover.png`) in a layout
+/// of its own: each is dropped (the post has no `heroImage`), since the API cannot serve a file
+/// beside a post. How many, at the first of them.
+fn relative_image_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
+    let Tally { first, count } = site_post_notes(db).relative_image.clone()?;
+    let first = first.as_str();
     let (posts, its) = if count == 1 {
         ("post names", "its heroImage is")
     } else {
@@ -319,7 +379,7 @@ fn relative_image_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
     };
     Some(
         Diagnostic::warning(
-            *first,
+            first,
             format!(
                 "{count} {posts} a relative hero image (such as `./cover.png`): dropped, {its} null"
             ),
@@ -331,19 +391,9 @@ fn relative_image_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
 /// The one warning of a site whose posts name a list of more than one series
 /// (`series = ["A", "B"]`) in a layout without series files: a post belongs to one series, the
 /// first. How many, at the first of them.
-#[salsa::tracked(returns(ref))]
 fn series_list_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
-    let site = Site::get(db);
-    let mut paths: Vec<&str> = Vec::new();
-    for &tree in site.trees(db).iter() {
-        for &file in tree.posts(db).iter() {
-            if parse_post(db, file).series_more {
-                paths.push(file.path(db).as_str());
-            }
-        }
-    }
-    let first = paths.iter().min()?;
-    let count = paths.len();
+    let Tally { first, count } = site_post_notes(db).series_more.clone()?;
+    let first = first.as_str();
     let posts = if count == 1 {
         "post names"
     } else {
@@ -351,7 +401,7 @@ fn series_list_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
     };
     Some(
         Diagnostic::warning(
-            *first,
+            first,
             format!("{count} {posts} more than one series: only the first of each list is used"),
         )
         .help("a post is a chapter of one series: keep one name in `series`"),
@@ -361,23 +411,13 @@ fn series_list_warning(db: &dyn salsa::Database) -> Option<Diagnostic> {
 /// The one note of a site whose posts without a description get their first paragraph
 /// (`description_from_body`): how many, at the first of them. Not a warning per post: the site
 /// chose it.
-#[salsa::tracked(returns(ref))]
 fn description_from_body_note(db: &dyn salsa::Database) -> Option<Diagnostic> {
-    let site = Site::get(db);
-    let mut paths: Vec<&str> = Vec::new();
-    for &tree in site.trees(db).iter() {
-        for &file in tree.posts(db).iter() {
-            if parse_post(db, file).description_from_body {
-                paths.push(file.path(db).as_str());
-            }
-        }
-    }
-    let first = paths.iter().min()?;
-    let count = paths.len();
+    let Tally { first, count } = site_post_notes(db).description_from_body.clone()?;
+    let first = first.as_str();
     let posts = if count == 1 { "post has" } else { "posts have" };
     Some(
         Diagnostic::note(
-            *first,
+            first,
             format!(
                 "{count} {posts} no description: each uses its first paragraph (description_from_body in watch.toml)"
             ),

@@ -21,6 +21,8 @@ pub struct Layout {
     series: Option<Arc<str>>,
     /// Whether a slug in a path must already be a slug (the seed's rule) rather than be made one.
     strict_names: bool,
+    /// Where walks start ([`Layout::roots`]), worked out once: every watcher event asks.
+    roots: Vec<String>,
 }
 
 /// The folder of agent skills: the same on every site.
@@ -38,7 +40,9 @@ impl Layout {
             tags: Some("tags".into()),
             series: Some("series".into()),
             strict_names: true,
+            roots: Vec::new(),
         }
+        .with_roots()
     }
 
     /// A site's own layout (`[layout]` in `watch.toml`). Folders are `/`-separated, relative to
@@ -61,7 +65,9 @@ impl Layout {
             tags: tags.map(Arc::from),
             series: series.map(Arc::from),
             strict_names,
+            roots: Vec::new(),
         }
+        .with_roots()
     }
 
     /// The post patterns, in the order they are tried.
@@ -107,7 +113,11 @@ impl Layout {
     /// The folders a walk starts from, `/`-separated below the content folder: each pattern's
     /// leading literal folders, the tag and series folders, and `agent-skills`. An empty string
     /// is the content folder itself. No root lies inside another.
-    pub fn roots(&self) -> Vec<String> {
+    pub fn roots(&self) -> &[String] {
+        &self.roots
+    }
+
+    fn with_roots(mut self) -> Layout {
         let mut roots: Vec<String> = self
             .all_patterns()
             .map(|pattern| pattern.root().to_string())
@@ -122,14 +132,15 @@ impl Layout {
             !all.iter()
                 .any(|other| other != root && is_below(root, other))
         });
-        roots
+        self.roots = roots;
+        self
     }
 
     /// Whether a walk goes through `relative` (a `/`-separated folder or file below the content
     /// folder): it lies below a root, by folders not hidden by a leading `.` or `_` (the root's
     /// own parts may be, as Jekyll's `_posts`), or it holds a root.
     pub fn may_hold_content(&self, relative: &str) -> bool {
-        self.roots().iter().any(|root| {
+        self.roots.iter().any(|root| {
             if is_below(relative, root) {
                 let rest = relative[root.len()..].trim_start_matches('/');
                 rest.is_empty()

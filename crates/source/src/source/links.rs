@@ -44,7 +44,7 @@ impl Aliases {
         let mut aliases = Aliases::default();
         let mut paths_of: HashMap<Identity, Vec<String>> = HashMap::new();
         // The layout's folders only, as a scan walks them: not a site's `node_modules/`.
-        let walkers = layout.roots().into_iter().map(|top| {
+        let walkers = layout.roots().iter().map(|top| {
             walkdir::WalkDir::new(root.join(top))
                 .follow_links(true)
                 .into_iter()
