@@ -3,11 +3,13 @@
 //! catalog against RFC 9727's shape), every URL anywhere in the output folder resolves to a file
 //! of the same build (the link checker), edits rewrite exactly the documents they should, and
 //! the guides agree with the tool (`docs/guides.rs`: README.md's and docs/'s commands and
-//! `watch.toml` blocks, and `watch.toml`'s JSON Schema).
+//! `watch.toml` blocks, and `watch.toml`'s JSON Schema; `docs/owner_guides.rs`: the owners'
+//! guides of docs/guides/ followed from their own text).
 
 use crate::common;
 
 mod guides;
+mod owner_guides;
 
 use common::*;
 use content_api::build;
