@@ -243,7 +243,10 @@ fn with_ports(text: &str, ports: &BTreeMap<String, String>) -> String {
     let number = regex_lite::Regex::new(r"\b\d{4,5}\b").unwrap();
     number
         .replace_all(text, |c: &regex_lite::Captures<'_>| {
-            ports.get(&c[0]).cloned().unwrap_or_else(|| c[0].to_string())
+            ports
+                .get(&c[0])
+                .cloned()
+                .unwrap_or_else(|| c[0].to_string())
         })
         .into_owned()
 }
@@ -542,13 +545,7 @@ impl Follower<'_> {
             servers.push(server);
             return;
         }
-        let run = common::run_binary_cmd(
-            &self.cwd,
-            hugo.to_str().unwrap(),
-            args,
-            &[],
-            STEP_LIMIT,
-        );
+        let run = common::run_binary_cmd(&self.cwd, hugo.to_str().unwrap(), args, &[], STEP_LIMIT);
         assert!(
             run.status.success(),
             "{at} failed ({}):\n{}{}",
@@ -572,8 +569,14 @@ fn the_no_generator_guide_works_as_written() {
     let followed = follow(&name, &text, start.path(), None);
     assert!(followed.builds >= 1, "the guide builds the site");
     assert!(followed.servers >= 1, "the guide previews the site");
-    assert!(followed.servers_verified >= 1, "the guide verifies the preview");
-    assert!(followed.deploys_verified >= 1, "the guide verifies the deploy");
+    assert!(
+        followed.servers_verified >= 1,
+        "the guide verifies the preview"
+    );
+    assert!(
+        followed.deploys_verified >= 1,
+        "the guide verifies the deploy"
+    );
 }
 
 #[test]
@@ -589,8 +592,14 @@ fn the_hugo_guide_works_as_written() {
         followed.servers >= 2,
         "the guide runs hugo server and serve --site"
     );
-    assert!(followed.servers_verified >= 1, "the guide verifies the preview");
-    assert!(followed.deploys_verified >= 1, "the guide verifies the deploy");
+    assert!(
+        followed.servers_verified >= 1,
+        "the guide verifies the preview"
+    );
+    assert!(
+        followed.deploys_verified >= 1,
+        "the guide verifies the deploy"
+    );
     // The API went into Hugo's output, beside Hugo's own files.
     let public = start.path().join("my-site/public");
     assert!(public.join("api/posts-en.json").is_file());
@@ -600,7 +609,10 @@ fn the_hugo_guide_works_as_written() {
 #[test]
 fn the_follower_fails_a_guide_that_does_not_work() {
     for (why, guide) in [
-        ("a command content-api refuses", "```sh\ncontent-api buld\n```\n"),
+        (
+            "a command content-api refuses",
+            "```sh\ncontent-api buld\n```\n",
+        ),
         (
             "a command the follower does not know",
             "```sh\nrm -rf my-site\n```\n",
@@ -617,10 +629,7 @@ fn the_follower_fails_a_guide_that_does_not_work() {
             "a build that records no deploy",
             "```sh\ncontent-api init my-site && cd my-site\ncontent-api build --drafts\n```\n",
         ),
-        (
-            "a folder that is not there",
-            "```sh\ncd my-site\n```\n",
-        ),
+        ("a folder that is not there", "```sh\ncd my-site\n```\n"),
     ] {
         let start = tempfile::tempdir().unwrap();
         let result = std::panic::catch_unwind(|| follow("planted.md", guide, start.path(), None));
@@ -636,7 +645,11 @@ fn the_astro_guide_is_what_the_npm_package_test_runs() {
     let fixture = root().join("tests/fixtures/astro-dev-site");
     let read = |path: &Path| std::fs::read_to_string(path).unwrap();
     let astro_test = read(&root().join("tests/npm_package/astro.rs"));
-    for runs in ["\"astro-dev-site\"", "&[\"run\", \"build\"]", "\"astro\", \"dev\""] {
+    for runs in [
+        "\"astro-dev-site\"",
+        "&[\"run\", \"build\"]",
+        "\"astro\", \"dev\"",
+    ] {
         assert!(
             astro_test.contains(runs),
             "tests/npm_package/astro.rs no longer runs {runs}: check the Astro guide against what it runs now"
@@ -671,7 +684,9 @@ fn the_astro_guide_is_what_the_npm_package_test_runs() {
     // site's (the owner's own `astro check` before the build aside).
     for (at, script) in &runs {
         if !scripts.contains_key(script) {
-            problems.push(format!("{at}: npm run {script}: the test's site has no such script"));
+            problems.push(format!(
+                "{at}: npm run {script}: the test's site has no such script"
+            ));
         }
     }
     let mut shown = 0;
