@@ -11,7 +11,8 @@
 //!   was: badges go empty and chips show twice, the failures the guide is for;
 //! - after: the same, with `?edits=applied` (the guide's edits, `contract-edits.js`).
 //!
-//! Before and after must show the same text, card for card, in both languages.
+//! Before and after must show the same text, card for card, in both languages; and the
+//! fixture's edits must be the guide's, expression for expression.
 
 use super::cdp::{Browser, Page, chromium};
 use crate::common::{Preview, repo};
@@ -22,6 +23,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// The guide, whose snippets `contract-edits.js` applies.
+const GUIDE: &str = "docs/migrating-from-a-hand-written-api.md";
+
+/// The two edits, as both the guide and `contract-edits.js` write them.
+const EDITS: [&str; 2] = [
+    "type: deck.type === 'internal' || deck.type === 'native' ? 'native' : 'external',",
+    "topics: post.topics.filter((topic) => !post.subtopics.includes(topic)),",
+];
 
 /// What a card shows, as a reader reads it: the deck badges and titles, and each search card's
 /// title, series position and chips, in page order.
@@ -162,6 +172,18 @@ fn repeated_chips(shown: &Value) -> Vec<String> {
         })
         .map(|post| post["title"].to_string())
         .collect()
+}
+
+#[test]
+fn the_fixture_applies_the_guides_edits_as_written() {
+    let guide = std::fs::read_to_string(repo().join(GUIDE)).unwrap();
+    let fixture =
+        std::fs::read_to_string(repo().join("tests/fixtures/migration-site/contract-edits.js"))
+            .unwrap();
+    for edit in EDITS {
+        assert!(guide.contains(edit), "{GUIDE} lacks `{edit}`");
+        assert!(fixture.contains(edit), "contract-edits.js lacks `{edit}`");
+    }
 }
 
 #[test]
