@@ -5,7 +5,9 @@
 //! `cargo` or `rustc` on `PATH`, then the site's own `npm run build`; and the launcher's own
 //! manners with the signals a parent sends (`npm_package/launcher.rs`) and the integration's
 //! middleware in a stand-in for `astro dev` (`npm_package/dev_middleware.rs`), both from the
-//! repository. The names come from `npm/content-api/platforms.json`, the one place they are set.
+//! repository. `npm_package/tarballs.rs` follows the README's "From tarballs" lines with npm and
+//! pnpm, as written. The names come from `npm/content-api/platforms.json`, the one place they
+//! are set.
 //!
 //! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, and a
 //! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests follow
@@ -14,6 +16,7 @@
 mod astro;
 mod dev_middleware;
 mod launcher;
+mod tarballs;
 use crate::browser::cdp;
 use crate::common::{self, need};
 
