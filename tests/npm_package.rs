@@ -110,6 +110,25 @@ fn existing(path: PathBuf) -> PathBuf {
     path
 }
 
+/// pnpm 11 (the seed site's manager), run by `node`: `CONTENT_API_PNPM`, or `pnpm` on PATH if
+/// it is pnpm 11.
+fn pnpm(node: &Path) -> Option<PathBuf> {
+    let pnpm = need::PNPM.program()?;
+    let version = Command::new(node)
+        .arg(&pnpm)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .unwrap_or_default();
+    if version.trim().starts_with("11.") {
+        Some(pnpm)
+    } else {
+        need::PNPM.missing(&format!("{} is pnpm {:?}", pnpm.display(), version.trim()));
+        None
+    }
+}
+
 /// A Node of version 22 or later: `CONTENT_API_NODE`, or `node` on PATH if new enough.
 fn node() -> Option<PathBuf> {
     let node = need::NODE.program()?;
@@ -248,6 +267,8 @@ struct NodeOnly {
     path: std::ffi::OsString,
     /// The system's programs but Rust's (links), kept while the environment is used.
     _system: tempfile::TempDir,
+    /// pnpm, where the test found it (`need::PNPM`), for a test that runs it.
+    pnpm: Option<PathBuf>,
 }
 
 /// The system's programs a build image lacks: Rust's (Debian's `rustc-web` and `cargo-web`,
@@ -278,11 +299,24 @@ impl NodeOnly {
         NodeOnly {
             path,
             _system: system,
+            pnpm: None,
+        }
+    }
+
+    /// The same environment, running `pnpm` (a script of Node's) from where the test found it.
+    fn with_pnpm(self, pnpm: PathBuf) -> NodeOnly {
+        NodeOnly {
+            pnpm: Some(pnpm),
+            ..self
         }
     }
 
     fn command(&self, program: &str, dir: &Path) -> Command {
-        let mut command = Command::new(which(program, &self.path).expect(program));
+        let found = match (program, &self.pnpm) {
+            ("pnpm", Some(pnpm)) => pnpm.clone(),
+            _ => which(program, &self.path).expect(program),
+        };
+        let mut command = Command::new(found);
         command
             .current_dir(dir)
             .env("PATH", &self.path)
@@ -330,8 +364,8 @@ impl Manager {
                 command
             }
             Manager::Pnpm => {
-                let mut command = env.command("npx", root);
-                command.args(["--yes", "pnpm@11"]).args(args);
+                let mut command = env.command("pnpm", root);
+                command.args(args);
                 command
             }
         }
@@ -456,7 +490,15 @@ fn an_astro_site_installs_it_with_pnpm_and_its_own_build_writes_the_api() {
     let Some(node) = node() else {
         return;
     };
-    install_and_build(Manager::Pnpm, &NodeOnly::new(&node), &dir, platform);
+    let Some(pnpm) = pnpm(&node) else {
+        return;
+    };
+    install_and_build(
+        Manager::Pnpm,
+        &NodeOnly::new(&node).with_pnpm(pnpm),
+        &dir,
+        platform,
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use super::{
     Manager, NodeOnly, VERSION, assert_ran, integration_tarball, launcher_tarball, node, packages,
-    platform_name, platform_tarball, run, text,
+    platform_name, platform_tarball, pnpm, run, text,
 };
 use crate::common::{self, SAMPLE_TODAY};
 use std::path::Path;
@@ -150,7 +150,15 @@ fn follow_the_readme(manager: Manager) {
     let Some(node) = node() else {
         return;
     };
-    let env = NodeOnly::new(&node);
+    let env = match manager {
+        Manager::Npm => NodeOnly::new(&node),
+        Manager::Pnpm => {
+            let Some(pnpm) = pnpm(&node) else {
+                return;
+            };
+            NodeOnly::new(&node).with_pnpm(pnpm)
+        }
+    };
     let section = section().replace(README_PLATFORM, platform);
     let blocks = blocks(&section);
     let project = project(&dir, platform, &section);
