@@ -573,8 +573,18 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
 /// assets typed as Cloudflare Pages types them.
 const NGINX_SITE_ANSWERS: &[(&str, u16, &str, &str)] = &[
     ("/", 200, "text/html; charset=utf-8", "index.html"),
-    ("/about/", 200, "text/html; charset=utf-8", "about/index.html"),
-    ("/about", 200, "text/html; charset=utf-8", "about/index.html"),
+    (
+        "/about/",
+        200,
+        "text/html; charset=utf-8",
+        "about/index.html",
+    ),
+    (
+        "/about",
+        200,
+        "text/html; charset=utf-8",
+        "about/index.html",
+    ),
     ("/blog/", 200, "text/html; charset=utf-8", "blog/index.html"),
     ("/blog", 200, "text/html; charset=utf-8", "blog/index.html"),
     (
@@ -584,17 +594,42 @@ const NGINX_SITE_ANSWERS: &[(&str, u16, &str, &str)] = &[
         "es/blog/hello-from-medellin/index.html",
     ),
     ("/no-such-page", 404, "text/html; charset=utf-8", "404.html"),
-    ("/es/no-such-page/", 404, "text/html; charset=utf-8", "404.html"),
-    ("/blog/no-such-post/", 404, "text/html; charset=utf-8", "404.html"),
+    (
+        "/es/no-such-page/",
+        404,
+        "text/html; charset=utf-8",
+        "404.html",
+    ),
+    (
+        "/blog/no-such-post/",
+        404,
+        "text/html; charset=utf-8",
+        "404.html",
+    ),
     ("/_headers", 404, "text/html; charset=utf-8", "404.html"),
     ("/fonts/lucia.woff2", 200, "font/woff2", "fonts/lucia.woff2"),
     ("/images/mark.png", 200, "image/png", "images/mark.png"),
     ("/images/mark.svg", 200, "image/svg+xml", "images/mark.svg"),
     ("/images/pixel.gif", 200, "image/gif", "images/pixel.gif"),
-    ("/_astro/site.css", 200, "text/css; charset=utf-8", "_astro/site.css"),
-    ("/_astro/app.js", 200, "text/javascript; charset=utf-8", "_astro/app.js"),
+    (
+        "/_astro/site.css",
+        200,
+        "text/css; charset=utf-8",
+        "_astro/site.css",
+    ),
+    (
+        "/_astro/app.js",
+        200,
+        "text/javascript; charset=utf-8",
+        "_astro/app.js",
+    ),
     ("/sitemap.xml", 200, "application/xml", "sitemap.xml"),
-    ("/robots.txt", 200, "text/plain; charset=utf-8", "robots.txt"),
+    (
+        "/robots.txt",
+        200,
+        "text/plain; charset=utf-8",
+        "robots.txt",
+    ),
 ];
 
 /// Issue 49: the block `content-api hosting nginx` prints serves a whole site's folder (the
@@ -614,9 +649,7 @@ fn nginx_serves_the_whole_site_with_the_api() {
     .unwrap();
     let combined = sites.root("combined");
     let dist = combined.join("dist");
-    let addr: SocketAddr = format!("127.0.0.1:{}", hosts::free_port())
-        .parse()
-        .unwrap();
+    let addr: SocketAddr = format!("127.0.0.1:{}", hosts::free_port()).parse().unwrap();
     let conf = sites.dir.path().join("nginx");
     let main = hosts::debian_nginx(&conf, addr);
     let printed = Command::new(env!("CARGO_BIN_EXE_content-api"))
@@ -631,7 +664,13 @@ fn nginx_serves_the_whole_site_with_the_api() {
         String::from_utf8_lossy(&printed.stderr)
     );
     std::fs::write(conf.join("sites-enabled/content-api"), &printed.stdout).unwrap();
-    let _host = hosts::nginx(&nginx, &conf, &main, addr, "nginx with the site and the API");
+    let _host = hosts::nginx(
+        &nginx,
+        &conf,
+        &main,
+        addr,
+        "nginx with the site and the API",
+    );
     let http = Http::plain(addr, Some("lucia-montoya.example".into()));
     let mut wrong = Vec::new();
     for (path, status, media, file) in NGINX_SITE_ANSWERS {

@@ -202,13 +202,7 @@ pub fn debian_nginx(dir: &Path, addr: SocketAddr) -> PathBuf {
 
 /// nginx in the foreground with the configuration `main` (its prefix `conf`, where
 /// `debian_nginx` put it), stopped when dropped. Returns once `addr` answers `GET /`.
-pub fn nginx(
-    nginx: &Path,
-    conf: &Path,
-    main: &Path,
-    addr: SocketAddr,
-    name: &'static str,
-) -> Host {
+pub fn nginx(nginx: &Path, conf: &Path, main: &Path, addr: SocketAddr, name: &'static str) -> Host {
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
     let child = Command::new(nginx)

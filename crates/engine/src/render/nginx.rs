@@ -433,7 +433,12 @@ mod tests {
              text/calendar text/vtt;"
         ));
         // The site's own files beside the API, as Cloudflare Pages types them.
-        for line in ["font/woff2 woff2;", "image/png png;", "image/svg+xml svg;", "text/css css;"] {
+        for line in [
+            "font/woff2 woff2;",
+            "image/png png;",
+            "image/svg+xml svg;",
+            "text/css css;",
+        ] {
             assert!(block.contains(line), "{line}");
         }
         assert!(block.contains("error_page 403 404 =404 $content_api_missing;"));
