@@ -11,8 +11,9 @@
 //!
 //! On Debian's nginx (its default site enabled), with the block `content-api hosting nginx`
 //! prints over the combined site's folder: the site's pages, files and 404 page answered as a
-//! static host answers them, the API's JSON 404 and 410 under `/api/`, and the conformance
-//! suite's checks.
+//! static host answers them (status and type as Pages gives them for the site alone, but for the
+//! differences `NOT_AS_PAGES` names), the API's JSON 404 and 410 under `/api/`, and the
+//! conformance suite's checks.
 //!
 //! wrangler and nginx are found as in `tests/conformance.rs` (`CONTENT_API_WRANGLER`,
 //! `CONTENT_API_NGINX`, `PATH`); absent, the tests follow `common::need`'s rule.
@@ -28,6 +29,9 @@ use std::process::Command;
 
 /// The sample site's base URL (the fixture's `watch.toml` keeps it).
 const BASE_URL: &str = "https://lucia-montoya.example";
+
+/// Its host, which the nginx block answers for (`server_name`).
+const SITE_HOST: &str = "lucia-montoya.example";
 
 /// Requests of the site's own: none is an API path, a document of content-api's, or a Markdown
 /// negotiation for a page content-api made a twin for. (method, path, request headers,
@@ -632,6 +636,18 @@ const NGINX_SITE_ANSWERS: &[(&str, u16, &str, &str)] = &[
     ),
 ];
 
+/// Where nginx answers the site's own requests otherwise than Pages, and why.
+const NOT_AS_PAGES: [(&str, &str); 2] = [
+    (
+        "/_headers",
+        "a host file: Pages never serves it (wrangler pages dev answers 502)",
+    ),
+    (
+        "/_astro/app.js",
+        "`.js` is typed by the contract, text/javascript (RFC 9239); Pages says application/javascript",
+    ),
+];
+
 /// Issue 49: the block `content-api hosting nginx` prints serves a whole site's folder (the
 /// site's build output with the API added), beside Debian's default site, as a static host
 /// does, while the API keeps the contract.
@@ -671,7 +687,7 @@ fn nginx_serves_the_whole_site_with_the_api() {
         addr,
         "nginx with the site and the API",
     );
-    let http = Http::plain(addr, Some("lucia-montoya.example".into()));
+    let http = Http::plain(addr, Some(SITE_HOST.into()));
     let mut wrong = Vec::new();
     for (path, status, media, file) in NGINX_SITE_ANSWERS {
         let reply = http.send("GET", path, &[]).unwrap();
@@ -711,8 +727,43 @@ fn nginx_serves_the_whole_site_with_the_api() {
     }
     conformance(
         &target,
-        http,
+        Http::plain(addr, Some(SITE_HOST.into())),
         "nginx with the site and content-api (Debian's configuration)",
         false,
     );
+    // The same requests to Cloudflare Pages (the site alone, as its own host serves it): the
+    // same status and type, but where Pages redirects a folder's page without its slash.
+    let Some(wrangler) = need::WRANGLER.program() else {
+        return;
+    };
+    let (_pages, pages) = hosts::wrangler(
+        &wrangler,
+        Path::new("dist"),
+        &sites.root("alone"),
+        sites.dir.path(),
+        "/",
+    );
+    let mut differences = Vec::new();
+    for (path, ..) in NGINX_SITE_ANSWERS {
+        if NOT_AS_PAGES.iter().any(|(other, _)| other == path) {
+            continue;
+        }
+        let on_nginx = http.send("GET", path, &[]).unwrap();
+        let on_pages = request(pages, "GET", path, &[]).unwrap();
+        let redirected = on_pages.status == 308
+            && on_pages.header("location") == Some(&format!("{path}/"))
+            && on_nginx.status == 200;
+        let same = on_nginx.status == on_pages.status
+            && on_nginx.header("content-type") == on_pages.header("content-type");
+        if !(same || redirected) {
+            differences.push(format!(
+                "GET {path}: nginx {} {:?}, Pages {} {:?}",
+                on_nginx.status,
+                on_nginx.header("content-type"),
+                on_pages.status,
+                on_pages.header("content-type")
+            ));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
 }

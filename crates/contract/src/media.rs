@@ -34,7 +34,8 @@ pub const EXTENSION_TYPES: [(&str, &str); 5] = [
 /// A site's own files beside the API (its pages' styles, fonts, images, feeds and media, when
 /// a host such as nginx serves the site's whole output folder: Astro's `dist/`, Hugo's
 /// `public/`), typed as Cloudflare Pages types them; text types say UTF-8, as Pages adds it.
-/// An extension of [`EXTENSION_TYPES`] keeps that table's type.
+/// An extension of [`EXTENSION_TYPES`] keeps that table's type, and `.mjs` is typed as `.js`
+/// is there (text/javascript, RFC 9239, where Pages says application/javascript).
 pub const SITE_TYPES: [(&str, &str); 31] = [
     ("htm", "text/html; charset=utf-8"),
     ("css", "text/css; charset=utf-8"),
