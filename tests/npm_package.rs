@@ -5,7 +5,9 @@
 //! `cargo` or `rustc` on `PATH`, then the site's own `npm run build`; and the launcher's own
 //! manners with the signals a parent sends (`npm_package/launcher.rs`) and the integration's
 //! middleware in a stand-in for `astro dev` (`npm_package/dev_middleware.rs`), both from the
-//! repository. The names come from `npm/content-api/platforms.json`, the one place they are set.
+//! repository. `npm_package/tarballs.rs` follows the README's "From tarballs" lines with npm and
+//! pnpm, as written. The names come from `npm/content-api/platforms.json`, the one place they
+//! are set.
 //!
 //! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, and a
 //! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests follow
@@ -14,6 +16,7 @@
 mod astro;
 mod dev_middleware;
 mod launcher;
+mod tarballs;
 use crate::browser::cdp;
 use crate::common::{self, need};
 
@@ -105,6 +108,25 @@ fn existing(path: PathBuf) -> PathBuf {
         path.display()
     );
     path
+}
+
+/// pnpm 11 (the seed site's manager), run by `node`: `CONTENT_API_PNPM`, or `pnpm` on PATH if
+/// it is pnpm 11.
+fn pnpm(node: &Path) -> Option<PathBuf> {
+    let pnpm = need::PNPM.program()?;
+    let version = Command::new(node)
+        .arg(&pnpm)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .unwrap_or_default();
+    if version.trim().starts_with("11.") {
+        Some(pnpm)
+    } else {
+        need::PNPM.missing(&format!("{} is pnpm {:?}", pnpm.display(), version.trim()));
+        None
+    }
 }
 
 /// A Node of version 22 or later: `CONTENT_API_NODE`, or `node` on PATH if new enough.
@@ -245,6 +267,8 @@ struct NodeOnly {
     path: std::ffi::OsString,
     /// The system's programs but Rust's (links), kept while the environment is used.
     _system: tempfile::TempDir,
+    /// pnpm, where the test found it (`need::PNPM`), for a test that runs it.
+    pnpm: Option<PathBuf>,
 }
 
 /// The system's programs a build image lacks: Rust's (Debian's `rustc-web` and `cargo-web`,
@@ -275,11 +299,24 @@ impl NodeOnly {
         NodeOnly {
             path,
             _system: system,
+            pnpm: None,
+        }
+    }
+
+    /// The same environment, running `pnpm` (a script of Node's) from where the test found it.
+    fn with_pnpm(self, pnpm: PathBuf) -> NodeOnly {
+        NodeOnly {
+            pnpm: Some(pnpm),
+            ..self
         }
     }
 
     fn command(&self, program: &str, dir: &Path) -> Command {
-        let mut command = Command::new(which(program, &self.path).expect(program));
+        let found = match (program, &self.pnpm) {
+            ("pnpm", Some(pnpm)) => pnpm.clone(),
+            _ => which(program, &self.path).expect(program),
+        };
+        let mut command = Command::new(found);
         command
             .current_dir(dir)
             .env("PATH", &self.path)
@@ -327,8 +364,8 @@ impl Manager {
                 command
             }
             Manager::Pnpm => {
-                let mut command = env.command("npx", root);
-                command.args(["--yes", "pnpm@11"]).args(args);
+                let mut command = env.command("pnpm", root);
+                command.args(args);
                 command
             }
         }
@@ -453,7 +490,15 @@ fn an_astro_site_installs_it_with_pnpm_and_its_own_build_writes_the_api() {
     let Some(node) = node() else {
         return;
     };
-    install_and_build(Manager::Pnpm, &NodeOnly::new(&node), &dir, platform);
+    let Some(pnpm) = pnpm(&node) else {
+        return;
+    };
+    install_and_build(
+        Manager::Pnpm,
+        &NodeOnly::new(&node).with_pnpm(pnpm),
+        &dir,
+        platform,
+    );
 }
 
 #[test]
