@@ -334,7 +334,7 @@ const DEBIAN_NGINX: &str = "/etc/nginx";
 /// nginx as Debian ships it (its main configuration, its default site enabled), moved to a
 /// loopback port and a private prefix: `nginx.conf` with its pid, logs, temporary folders and
 /// `sites-enabled` in `dir`, and the default site listening on `addr`.
-fn debian_nginx(dir: &Path, addr: SocketAddr) -> PathBuf {
+pub(crate) fn debian_nginx(dir: &Path, addr: SocketAddr) -> PathBuf {
     let conf = std::fs::read_to_string(Path::new(DEBIAN_NGINX).join("nginx.conf")).unwrap();
     let d = dir.display();
     let conf = conf

@@ -24,13 +24,13 @@ use std::time::Duration;
 const SCHEMA_FILE: &str = "docs/watch-toml.schema.json";
 
 /// A fenced block of a guide.
-struct Block {
+pub(super) struct Block {
     /// The guide, relative to the repository, and the line of the opening fence.
-    at: String,
+    pub(super) at: String,
     /// The info string's first word (`sh`, `toml`...).
-    lang: String,
+    pub(super) lang: String,
     /// The block's lines, less the fence's indentation.
-    text: String,
+    pub(super) text: String,
     /// Why it is not checked, when the line before the fence says so.
     not_checked: Option<String>,
 }
@@ -61,7 +61,7 @@ fn guides() -> Vec<PathBuf> {
 }
 
 /// The fenced blocks of `text` (a guide at `name`).
-fn blocks(name: &str, text: &str) -> Vec<Block> {
+pub(super) fn blocks(name: &str, text: &str) -> Vec<Block> {
     let lines: Vec<&str> = text.lines().collect();
     let mut found = Vec::new();
     let mut at = 0;
@@ -121,7 +121,7 @@ fn all_blocks() -> Vec<Block> {
 /// The simple commands of a shell script, each as its words: quotes ('…', "…") and
 /// backslashes read as a shell reads them, a line continued by `\`, commands ended by a new
 /// line, `;`, `&`, `|` or a parenthesis, comments and redirections (`> FILE`) dropped.
-fn shell_commands(script: &str) -> Vec<Vec<String>> {
+pub(super) fn shell_commands(script: &str) -> Vec<Vec<String>> {
     #[derive(Default)]
     struct Lexer {
         commands: Vec<Vec<String>>,
@@ -206,7 +206,7 @@ fn shell_commands(script: &str) -> Vec<Vec<String>> {
 
 /// The words of `command` as `content-api` receives them (`content-api` first), when it runs
 /// content-api: directly or through `npx`, after any `NAME=value` assignments.
-fn content_api_words(command: &[String]) -> Option<Vec<String>> {
+pub(super) fn content_api_words(command: &[String]) -> Option<Vec<String>> {
     let mut words = command
         .iter()
         .skip_while(|word| {
