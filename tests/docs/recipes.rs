@@ -299,6 +299,10 @@ fn deploy_twice(
     let first = fresh_clone(&npm.git, site);
     let root = first.path().join("site");
     let said = build(&root);
+    assert!(
+        said.contains("first deploy"),
+        "the first build finds no record on the live site, and says so:\n{said}"
+    );
     let out = root.join(out_dir);
     assert!(
         out.join(GONE).is_file(),
