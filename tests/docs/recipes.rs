@@ -7,7 +7,8 @@
 //! `docs/ci/github-actions.yml`), so a recipe cannot drift from what runs here.
 //!
 //! - Cloudflare Pages' Git integration: an Astro site with the integration, installed with npm
-//!   from the packed tarballs (Astro itself from the registry), the site's `build` script;
+//!   from the packed tarballs (Astro itself from the registry), the site's `build` script; and
+//!   a Hugo site with `@content-api/cli` and `hugo && content-api build` into `public/`;
 //! - GitHub Actions: the same site, then the workflow's `run:` steps in order up to the deploy;
 //! - Netlify: the same site with `[hosting] netlify = true`, the `netlify.toml` build command;
 //! - nginx: after the Quick start's build into `out/`, the recipe's `out_dir` and commands, each
@@ -288,11 +289,13 @@ fn astro_site(
 
 /// Two deploys of `site` as a Git integration makes them, each from a fresh clone built by
 /// `build` (a fresh clone's root, then what the build said): the first, then one without
-/// `REMOVED_POST`. Returns each build's output folder's parent clone, the second's last.
+/// `removed_post` (its path in the site; its tag timeline is `GONE`). Returns the second's
+/// clone and what its build said.
 fn deploy_twice(
     npm: &Npm,
     live: &LiveSite,
     site: &Path,
+    removed_post: &str,
     out_dir: &str,
     build: impl Fn(&Path) -> String,
 ) -> (tempfile::TempDir, String) {
@@ -311,11 +314,7 @@ fn deploy_twice(
     assert_recorded(&out, false);
     live.deploy(&out);
 
-    git(
-        &npm.git,
-        site,
-        &["rm", "--quiet", &format!("src/content/{REMOVED_POST}")],
-    );
+    git(&npm.git, site, &["rm", "--quiet", removed_post]);
     git(
         &npm.git,
         site,
@@ -331,6 +330,11 @@ fn deploy_twice(
 /// packages of other machines (packed here, never published) and the optional packages this
 /// machine's registry does not hold, so `npm install` stands in for it, with that lockfile.
 const INSTALL_HERE: &str = "npm install --prefer-offline";
+
+/// The Astro site's `REMOVED_POST`, in its content collection.
+fn astro_post() -> String {
+    format!("src/content/{REMOVED_POST}")
+}
 
 /// What a Git integration (Pages, Netlify) runs: the install of the lockfile's packages, then
 /// the build command the recipe names.
@@ -367,7 +371,7 @@ fn the_cloudflare_pages_recipe_builds_and_records_from_fresh_clones() {
     let live = LiveSite::start();
     let (command, out_dir) = pages_project();
     let site = astro_site(&npm, &live.base_url, "", &[]);
-    let (clone, said) = deploy_twice(&npm, &live, site.path(), &out_dir, |root| {
+    let (clone, said) = deploy_twice(&npm, &live, site.path(), &astro_post(), &out_dir, |root| {
         git_integration_build(&npm, root, &command)
     });
     let out = clone.path().join("site").join(&out_dir);
@@ -410,7 +414,7 @@ fn the_github_actions_recipe_runs_the_workflow_up_to_the_deploy() {
         .expect("`wrangler pages deploy FOLDER`")
         .to_string();
     let site = astro_site(&npm, &live.base_url, "", &[]);
-    let (clone, said) = deploy_twice(&npm, &live, site.path(), &out_dir, |root| {
+    let (clone, said) = deploy_twice(&npm, &live, site.path(), &astro_post(), &out_dir, |root| {
         let mut said = String::new();
         for script in &scripts {
             let script = if script.trim() == "npm ci" {
@@ -449,11 +453,105 @@ fn the_netlify_recipe_builds_and_records_from_fresh_clones() {
         &format!("\n{}", hosting.text),
         &[("netlify.toml", config.text.as_str())],
     );
-    let (clone, said) = deploy_twice(&npm, &live, site.path(), &publish, |root| {
+    let (clone, said) = deploy_twice(&npm, &live, site.path(), &astro_post(), &publish, |root| {
         git_integration_build(&npm, root, &command)
     });
     let out = clone.path().join("site").join(&publish);
     assert_second_build_recorded(&out, "_redirects", &format!("/{GONE} "), &said);
+}
+
+/// A small Hugo site's posts: the first is the only one tagged `travel` (`GONE`'s tag).
+const HUGO_POSTS: [(&str, &str); 2] = [
+    (
+        "content/posts/first.md",
+        "---\ntitle: \"First\"\ndate: 2026-01-10\ntags: [\"travel\"]\n---\nA week away.\n",
+    ),
+    (
+        "content/posts/second.md",
+        "---\ntitle: \"Second\"\ndate: 2026-02-10\ntags: [\"code\"]\n---\nA week of code.\n",
+    ),
+];
+
+#[test]
+fn the_cloudflare_pages_recipe_builds_a_hugo_site_from_fresh_clones() {
+    let Some(npm) = Npm::find() else { return };
+    if need::HUGO.program().is_none() {
+        return;
+    }
+    let live = LiveSite::start();
+    let pages = recipe("cloudflare-pages");
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path();
+    std::fs::write(
+        root.join("hugo.toml"),
+        format!(
+            "baseURL = \"{}/\"\ntitle = \"Notes\"\nlanguageCode = \"en\"\n",
+            live.base_url
+        ),
+    )
+    .unwrap();
+    for (path, text) in HUGO_POSTS {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    // The recipe: `content-api init` for the content folder's layout, Hugo's `public/`, and the
+    // `[site]` the recipe's watch.toml gives.
+    content_api(root, &["content-api", "init"].map(String::from));
+    let site_block = block(&pages, "toml", "[site]");
+    let settings: toml::Table = toml::from_str(&site_block.text).unwrap();
+    let named = |key: &str| settings["site"][key].as_str().unwrap().to_string();
+    let watch_toml = std::fs::read_to_string(root.join("watch.toml")).unwrap();
+    let watch_toml = set_top_level(&watch_toml, "out_dir = \"public\"\n").replacen(
+        "[site]\n",
+        &format!(
+            "[site]\nauthor = \"{}\"\nlicence = \"{}\"\n",
+            named("author"),
+            named("licence")
+        ),
+        1,
+    );
+    std::fs::write(root.join("watch.toml"), watch_toml).unwrap();
+    let build = block(&pages, "json", "hugo");
+    let scripts: Value = serde_json::from_str(&format!("{{{}}}", build.text))
+        .unwrap_or_else(|err| panic!("{}: not package.json's scripts: {err}", build.at));
+    std::fs::write(
+        root.join("package.json"),
+        serde_json::to_vec_pretty(
+            &serde_json::json!({"name": "hugo-site", "private": true, "scripts": scripts}),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let ignored = block(&pages, "gitignore", "content-api");
+    std::fs::write(
+        root.join(".gitignore"),
+        format!("node_modules/\npublic/\n.hugo_build.lock\n{}", ignored.text),
+    )
+    .unwrap();
+    // `npm install --save-dev @content-api/cli`, from its tarball.
+    Manager::Npm.override_packages(
+        root,
+        &[(
+            platform_name(npm.platform),
+            platform_tarball(&npm.packages, npm.platform),
+        )],
+    );
+    let install = npm
+        .env
+        .command("npm", root)
+        .args(["install", "--save-dev"])
+        .arg(launcher_tarball(&npm.packages))
+        .output()
+        .unwrap();
+    assert_ran(&install, "npm install --save-dev @content-api/cli");
+    commit_site(&npm.git, root, "a Hugo site with content-api");
+    let (command, _) = pages_project();
+    let (clone, said) = deploy_twice(&npm, &live, root, HUGO_POSTS[0].0, "public", |root| {
+        git_integration_build(&npm, root, &command)
+    });
+    let out = clone.path().join("site/public");
+    assert!(out.join("index.xml").is_file(), "Hugo built the site");
+    assert_second_build_recorded(&out, "_worker.js", &format!("\"{GONE}\""), &said);
 }
 
 // ---- nginx, on a server that keeps its history. ----
