@@ -46,12 +46,12 @@ fn name_part(key: &str) -> String {
 }
 
 /// The launcher's package name: `@content-api/cli`.
-fn launcher_name() -> String {
+pub(crate) fn launcher_name() -> String {
     format!("{}/{}", name_part("scope"), name_part("launcher"))
 }
 
 /// The name of `platform`'s package (`linux-x64-gnu`): `@content-api/cli-linux-x64-gnu`.
-fn platform_name(platform: &str) -> String {
+pub(crate) fn platform_name(platform: &str) -> String {
     format!("{}-{platform}", launcher_name())
 }
 
@@ -77,7 +77,7 @@ fn host_platform_package() -> Option<&'static str> {
 
 /// The tarballs' folder and this machine's platform package; `None` after `common::need`'s
 /// rule without them.
-fn packages() -> Option<(PathBuf, &'static str)> {
+pub(crate) fn packages() -> Option<(PathBuf, &'static str)> {
     let Some(dir) = std::env::var_os("CONTENT_API_NPM_PACKAGES").map(PathBuf::from) else {
         need::NPM_PACKAGES.missing("CONTENT_API_NPM_PACKAGES is not set");
         return None;
@@ -89,7 +89,7 @@ fn packages() -> Option<(PathBuf, &'static str)> {
     Some((dir, platform))
 }
 
-fn launcher_tarball(dir: &Path) -> PathBuf {
+pub(crate) fn launcher_tarball(dir: &Path) -> PathBuf {
     tarball(dir, &launcher_name())
 }
 
@@ -97,7 +97,7 @@ pub(crate) fn platform_tarball(dir: &Path, platform: &str) -> PathBuf {
     tarball(dir, &platform_name(platform))
 }
 
-fn integration_tarball(dir: &Path) -> PathBuf {
+pub(crate) fn integration_tarball(dir: &Path) -> PathBuf {
     tarball(dir, &integration_name())
 }
 
@@ -130,7 +130,7 @@ fn pnpm(node: &Path) -> Option<PathBuf> {
 }
 
 /// A Node of version 22 or later: `CONTENT_API_NODE`, or `node` on PATH if new enough.
-fn node() -> Option<PathBuf> {
+pub(crate) fn node() -> Option<PathBuf> {
     let node = need::NODE.program()?;
     let major = Command::new(&node)
         .args(["-p", "process.versions.node.split('.')[0]"])
@@ -263,7 +263,7 @@ fn the_platform_package_is_small_stripped_and_runs_on_glibc_2_17() {
 }
 
 /// An environment like a host's build image: Node and npm, and no Rust anywhere on PATH.
-struct NodeOnly {
+pub(crate) struct NodeOnly {
     path: std::ffi::OsString,
     /// The system's programs but Rust's (links), kept while the environment is used.
     _system: tempfile::TempDir,
@@ -276,7 +276,7 @@ struct NodeOnly {
 const RUST_PROGRAMS: [&str; 5] = ["cargo", "rustc", "rustdoc", "rust-gdb", "rust-lldb"];
 
 impl NodeOnly {
-    fn new(node: &Path) -> NodeOnly {
+    pub(crate) fn new(node: &Path) -> NodeOnly {
         let node_dir = node.parent().unwrap().to_path_buf();
         // /usr/bin's programs (/bin is the same folder on Debian) but Rust's, as links.
         let system = tempfile::tempdir().unwrap();
@@ -311,7 +311,7 @@ impl NodeOnly {
         }
     }
 
-    fn command(&self, program: &str, dir: &Path) -> Command {
+    pub(crate) fn command(&self, program: &str, dir: &Path) -> Command {
         let found = match (program, &self.pnpm) {
             ("pnpm", Some(pnpm)) => pnpm.clone(),
             _ => which(program, &self.path).expect(program),
@@ -341,7 +341,7 @@ fn which(program: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
 
 /// A package manager as a site runs it.
 #[derive(Clone, Copy)]
-enum Manager {
+pub(crate) enum Manager {
     Npm,
     /// The seed site's: pnpm 10 and later run no dependency's install script unless allowed.
     Pnpm,
@@ -374,7 +374,7 @@ impl Manager {
     /// Where this manager takes the packages a site does not install by name (`(name,
     /// tarball)`: the platform package, and the launcher under the integration) from their
     /// tarballs instead of the registry.
-    fn override_packages(self, root: &Path, packages: &[(String, PathBuf)]) {
+    pub(crate) fn override_packages(self, root: &Path, packages: &[(String, PathBuf)]) {
         let specs = packages
             .iter()
             .map(|(name, tarball)| (name.clone(), format!("file:{}", tarball.display())));
