@@ -59,8 +59,9 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "deploy",
-        &["model", "source", "contract", "engine", "write"],
-        "what a one-shot build records beside the site, and runs after its publish",
+        &["model", "source", "contract", "write"],
+        "what a one-shot build records beside the site, and runs after its publish: files and \
+         paths, never the engine's queries",
     ),
     (
         "session",
@@ -113,11 +114,11 @@ const LINK_RULES: &[(&[&str], &[&str], &str)] = &[
         "plain values: no query engine and no wire format",
     ),
     (
-        &["contract", "write", "verify", "mcp"],
-        &["salsa", "saphyr", "saphyr-parser"],
-        "the contract is tables and pure functions, `write` writes bytes, `verify` and `mcp` \
-         speak the contract over HTTP or from a folder: none links the query engine or the YAML \
-         parser",
+        &["contract", "write", "deploy", "verify", "serve", "mcp"],
+        &["content-api-engine", "salsa", "saphyr", "saphyr-parser"],
+        "the contract is tables and pure functions, `write` writes bytes, `deploy` records what \
+         was published, `serve`, `verify` and `mcp` speak the contract over HTTP or from a \
+         folder: none links the engine, its query engine or the YAML parser",
     ),
 ];
 
@@ -490,14 +491,9 @@ fn check_links(manifests: &BTreeMap<String, Manifest>) -> Vec<Problem> {
                 };
                 let named = manifest.dependencies.iter().map(|d| (d, false));
                 for (dependency, for_tests) in named.chain(dev.iter().map(|d| (d, true))) {
-                    if let Some(inner) = workspace_crate(dependency) {
-                        if !reached.contains_key(inner) {
-                            let mut next = chain.clone();
-                            next.push(inner);
-                            reached.insert(inner, next);
-                            stack.push(inner);
-                        }
-                    } else if forbidden.contains(&dependency.as_str()) {
+                    // A forbidden crate of the workspace is reported by its own name, not by
+                    // what it links in turn.
+                    if forbidden.contains(&dependency.as_str()) {
                         let tests = if for_tests { ", for its tests" } else { "" };
                         problems.push(Problem {
                             path: format!("crates/{current}/Cargo.toml"),
@@ -508,6 +504,13 @@ fn check_links(manifests: &BTreeMap<String, Manifest>) -> Vec<Problem> {
                                 chain.join(" → ")
                             ),
                         });
+                    } else if let Some(inner) = workspace_crate(dependency)
+                        && !reached.contains_key(inner)
+                    {
+                        let mut next = chain.clone();
+                        next.push(inner);
+                        reached.insert(inner, next);
+                        stack.push(inner);
                     }
                 }
             }

@@ -47,10 +47,7 @@ impl Live {
 /// read, or why it could not. `Err`: the exit code of a failure, printed.
 pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
     let config = &settings.config;
-    if settings.preview().any()
-        || !settings.records_history
-        || config.hosting.live_record == LiveRecord::Off
-    {
+    if !settings.may_record() || config.hosting.live_record == LiveRecord::Off {
         return Ok(Live::NotRead);
     }
     if !has_live_site(&config.base_url) {

@@ -83,7 +83,7 @@ pub fn run(settings: &Settings) -> ExitCode {
     // The publisher holds the list as one shared slice: converted here, once, rather than
     // copied beside the list for the whole publish.
     let mut outputs = build::outputs(workspace.db());
-    let records = !settings.preview().any() && settings.records_history && history.records();
+    let records = settings.may_record() && history.records();
     if records {
         if let Err(err) = history.check_bound(outputs.iter().map(|(path, _)| &**path)) {
             eprintln!("error: {err}");

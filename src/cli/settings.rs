@@ -40,6 +40,13 @@ impl Settings {
         }
     }
 
+    /// Whether this run may record into the publishing history: a site's (or `--history`'s)
+    /// build that is no preview. The history file itself must also be this site's
+    /// (`HistoryFile::records`). The one place a `build` decides it.
+    pub fn may_record(&self) -> bool {
+        self.records_history && !self.preview().any()
+    }
+
     /// Today's date for the build.
     pub fn today(&self) -> NaiveDate {
         self.fixed_today.unwrap_or_else(|| {

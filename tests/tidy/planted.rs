@@ -147,6 +147,45 @@ fn a_crate_linking_what_its_rule_forbids_is_reported_with_the_chain() {
 }
 
 #[test]
+fn the_engine_is_reported_by_name_where_a_rule_forbids_it() {
+    // `deploy` naming the engine breaks its row of LAYERS and the rule that keeps the engine
+    // out of `deploy` and `serve`; `serve` links it through `deploy`.
+    let mut engine = manifests();
+    for (name, dependency) in [
+        ("deploy", "content-api-engine"),
+        ("serve", "content-api-deploy"),
+    ] {
+        engine
+            .entry(name.into())
+            .or_default()
+            .dependencies
+            .push(dependency.into());
+    }
+    let problems = check_all(&clean(), &engine, &[]);
+    assert_eq!(
+        shown(problems.iter().map(clone_problem).collect()),
+        [
+            "crates/deploy/Cargo.toml:1: [layers]",
+            "crates/deploy/Cargo.toml:1: [links]",
+            "crates/deploy/Cargo.toml:1: [links]",
+        ]
+    );
+    let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert!(
+        messages[0].contains("`deploy` depends on `engine`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].starts_with("`deploy` links `content-api-engine` (through deploy)"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].starts_with("`serve` links `content-api-engine` (through serve → deploy)"),
+        "{messages:?}"
+    );
+}
+
+#[test]
 fn a_dev_dependency_counts_for_its_own_crate_only() {
     // The engine's tests linking an HTTP client is reported; `session`, which depends on the
     // engine, does not link the engine's dev-dependencies.

@@ -56,11 +56,11 @@ pub struct AfterPublish<'a> {
 }
 
 impl AfterPublish<'_> {
-    /// Records the history (when this build records), writes the purge list (measured against
-    /// `last_deploy`, what the live site or this machine says the last deploy published, else
-    /// `.content-api/outputs.json`, else the folder), saves what this build published when it
-    /// `records` its deploy, says which API paths of `gone` now answer 410, and installs the
-    /// Pages route.
+    /// When this build `records` (the caller decides it, once), records the history and saves
+    /// what this build published; writes the purge list (measured against `last_deploy`, what
+    /// the live site or this machine says the last deploy published, else
+    /// `.content-api/outputs.json`, else the folder), says which API paths of `gone` now answer
+    /// 410, and installs the Pages route.
     pub fn record(
         &self,
         history: &mut HistoryFile,
@@ -74,7 +74,7 @@ impl AfterPublish<'_> {
                 "no watch.toml here and no --history: this build records no publishing history (removed API paths will answer 404, not 410); `content-api init` makes a site, --history FILE names one"
             );
         }
-        if !self.preview && self.records_history {
+        if records {
             match history.record(self.outputs.iter().map(|(path, _)| &**path))? {
                 0 => {}
                 added => tracing::info!(

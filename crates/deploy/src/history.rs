@@ -23,8 +23,8 @@
 //! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
 use crate::config::SiteConfig;
-use crate::db::Published;
 use crate::model::is_valid_slug;
+use crate::output::Published;
 use crate::site_paths::relative;
 use crate::write::check_output_path;
 use crate::write::state_file::{Links, StateReadError, read_state, write_beside};

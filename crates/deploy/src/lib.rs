@@ -21,7 +21,6 @@
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_contract::http;
-use content_api_engine::{db, render};
 use content_api_model::{config, content, model, output};
 use content_api_source::{source, watch_toml};
 use content_api_write as write;

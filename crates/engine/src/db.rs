@@ -7,7 +7,7 @@
 
 mod inputs;
 
-pub use inputs::{Preview, Published};
+pub use inputs::Preview;
 
 // The inputs stay inside the crate: only `workspace` sets them and only queries read them.
 pub(crate) use inputs::{Index, LangIndex, LangTree, SeriesMembers, Site, SourceFile, TagMembers};

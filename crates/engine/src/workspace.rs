@@ -11,9 +11,10 @@ mod members;
 
 use crate::config::SiteConfig;
 use crate::content::{ContentPath, FileContents, FileRole, Scan, ScanProblem};
-use crate::db::{Database, LangTree, Preview, Published, Site, SourceFile};
+use crate::db::{Database, LangTree, Preview, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
+use crate::output::Published;
 use chrono::NaiveDate;
 use index::{Indexes, Summary, summary};
 use lists::Lists;

@@ -13,6 +13,10 @@ pub use chunk::Chunk;
 /// Every output file of a build, by path, sorted: what the writer makes the output folder hold.
 pub type Files = std::sync::Arc<[(std::sync::Arc<str>, Output)]>;
 
+/// Output paths (relative to the output folder, e.g. `api/posts.json`), sorted and
+/// duplicate-free: what earlier builds published, as the publishing history records it.
+pub type Published = std::sync::Arc<[std::sync::Arc<str>]>;
+
 use chunk::{DIGEST_LEN, chunk_digest, digest_of};
 use std::cell::RefCell;
 use std::io::{self, Write};

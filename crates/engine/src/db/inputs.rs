@@ -4,6 +4,7 @@ use crate::config::SiteConfig;
 use crate::content::{ContentPath, FileContents, FileRole};
 use crate::diag::Diagnostic;
 use crate::model::{Lang, SortKey};
+use crate::output::Published;
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -97,9 +98,6 @@ impl From<bool> for Preview {
         }
     }
 }
-
-/// A sorted, duplicate-free list of output paths.
-pub type Published = Arc<[Arc<str>]>;
 
 impl Site {
     /// The file tree of one of the site's languages.
