@@ -1,8 +1,9 @@
 //! The query engine: the salsa inputs ([`db`], set only by [`workspace`]), the queries over
 //! them (`parse`, [`derive`](mod@derive), [`render`]), and [`build`], which evaluates them in parallel.
 //!
-//! A pure function of its inputs: it depends on `model` and `contract` alone among the workspace's crates, and
-//! uses no file system, network, clock, environment or process API (`clippy.toml` lists them).
+//! A pure function of its inputs: it depends on `model` and `contract` alone among the
+//! workspace's crates, and uses no file system, network, clock, environment or process API
+//! (`clippy.toml` lists them).
 //! The one read it makes, of a post body a one-shot build left on disk, goes through the
 //! `content::BodyReader` its caller put in the input (`output::Chunk`, in `model`).
 
