@@ -14,6 +14,7 @@
 mod astro;
 mod dev_middleware;
 mod launcher;
+mod registry;
 use crate::browser::cdp;
 use crate::common::{self, need};
 
@@ -279,7 +280,12 @@ impl NodeOnly {
     }
 
     fn command(&self, program: &str, dir: &Path) -> Command {
-        let mut command = Command::new(which(program, &self.path).expect(program));
+        self.command_at(&which(program, &self.path).expect(program), dir)
+    }
+
+    /// [`NodeOnly::command`] for a program named by its path.
+    fn command_at(&self, program: &Path, dir: &Path) -> Command {
+        let mut command = Command::new(program);
         command
             .current_dir(dir)
             .env("PATH", &self.path)
