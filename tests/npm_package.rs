@@ -7,8 +7,14 @@
 //! middleware in a stand-in for `astro dev` (`npm_package/dev_middleware.rs`), both from the
 //! repository. The names come from `npm/content-api/platforms.json`, the one place they are set.
 //!
-//! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, and a
-//! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests follow
+//! `npm_package/registry.rs` publishes them as the release workflow does, to a real registry
+//! (verdaccio on loopback), and installs them from it by name with npm, pnpm, yarn 1, yarn 4
+//! and bun.
+//!
+//! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, a Node of
+//! version 22 or later in `CONTENT_API_NODE`, and verdaccio and the package managers in
+//! `CONTENT_API_VERDACCIO`, `CONTENT_API_PNPM`, `CONTENT_API_YARN_CLASSIC`,
+//! `CONTENT_API_YARN_BERRY` and `CONTENT_API_BUN`. Without them the tests follow
 //! `common::need`'s rule.
 
 mod astro;

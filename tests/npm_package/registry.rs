@@ -311,12 +311,13 @@ impl Client {
         }
     }
 
-    /// `args` of this manager's command that installs packages by name as the site's own.
+    /// `args` of this manager's command that installs packages by name as the site's own, as
+    /// the README spells it.
     fn add(self) -> &'static [&'static str] {
         match self {
             Client::Npm => &["install", "--save-dev"],
-            Client::Pnpm => &["add", "--save-dev"],
-            Client::YarnClassic | Client::YarnBerry | Client::Bun => &["add", "--dev"],
+            Client::Pnpm | Client::YarnClassic | Client::YarnBerry => &["add", "-D"],
+            Client::Bun => &["add", "-d"],
         }
     }
 
