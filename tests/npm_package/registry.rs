@@ -89,8 +89,9 @@ impl Registry {
     /// Makes an account, as a maintainer makes theirs on npm, and returns its token: what the
     /// release job's secret holds.
     fn add_user(&self, name: &str) -> String {
-        // The account lives as long as this registry: a password of this run's only.
-        let password = format!("{:x}-{}", std::process::id(), self.addr.len() * 7919);
+        // The account lives as long as this registry: its password, the random name of the
+        // registry's folder, is this run's only.
+        let password = self.folder.path().file_name().unwrap().to_str().unwrap();
         let body = serde_json::json!({ "name": name, "password": password }).to_string();
         let reply = http::request(
             &self.addr,
