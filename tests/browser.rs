@@ -5,13 +5,16 @@
 //!   breaks and its fix as soon as it is fixed, without a reload;
 //! - the developer portal loads with no console error, has an example response per operation,
 //!   has no horizontal scroll on a 390 px phone, reloads by itself when its file changes, and
-//!   shows a content error over the page until it is fixed.
+//!   shows a content error over the page until it is fixed;
+//! - a site that read its own hand-written API shows the same deck badges and search chips on
+//!   content-api's API once the migration guide's edits are applied (`browser/migration.rs`).
 //!
 //! Without chromium, they follow `common::need`'s rule.
 //! With `CONTENT_API_SCREENSHOTS=DIR`, screenshots of both pages (1280 px desktop, 390 px
 //! phone) are written to DIR (the ones in `docs/` come from there).
 
 pub mod cdp;
+mod migration;
 
 use crate::common::Preview;
 use cdp::{Browser, Page, chromium};

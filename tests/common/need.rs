@@ -102,6 +102,12 @@ pub const NODE: Need = Need {
     variable: Some("CONTENT_API_NODE"),
     how: "Node 22 or later, such as the npm package node@24",
 };
+pub const PNPM: Need = Need {
+    name: "pnpm 11",
+    programs: &["pnpm"],
+    variable: Some("CONTENT_API_PNPM"),
+    how: "pnpm 11 from npm (npm install --prefix DIR pnpm@11), run by the Node of `node 22`",
+};
 pub const NPM_PACKAGES: Need = Need {
     name: "npm tarballs",
     programs: &[],
@@ -121,12 +127,6 @@ pub const VERDACCIO: Need = Need {
     programs: &["verdaccio"],
     variable: Some("CONTENT_API_VERDACCIO"),
     how: "verdaccio 6 from npm, with the override \"node-fetch@cjs\": \"npm:node-fetch@2.7.0\"",
-};
-pub const PNPM: Need = Need {
-    name: "pnpm",
-    programs: &["pnpm"],
-    variable: Some("CONTENT_API_PNPM"),
-    how: "pnpm 11 from npm",
 };
 pub const YARN_CLASSIC: Need = Need {
     name: "yarn 1",
@@ -163,10 +163,10 @@ pub const ALL: [&Need; 21] = [
     &ROOT,
     &HUGO,
     &NODE,
+    &PNPM,
     &NPM_PACKAGES,
     &OPENSSL,
     &VERDACCIO,
-    &PNPM,
     &YARN_CLASSIC,
     &YARN_BERRY,
     &BUN,

@@ -24,18 +24,20 @@ use std::time::Duration;
 const SCHEMA_FILE: &str = "docs/watch-toml.schema.json";
 
 /// A fenced block of a guide.
-struct Block {
+pub(super) struct Block {
     /// The guide, relative to the repository, and the line of the opening fence.
-    at: String,
+    pub(super) at: String,
     /// The info string's first word (`sh`, `toml`...).
-    lang: String,
+    pub(super) lang: String,
+    /// The whole info string (`markdown title="content/posts/hello.md"`).
+    pub(super) info: String,
     /// The block's lines, less the fence's indentation.
-    text: String,
+    pub(super) text: String,
     /// Why it is not checked, when the line before the fence says so.
-    not_checked: Option<String>,
+    pub(super) not_checked: Option<String>,
 }
 
-fn root() -> PathBuf {
+pub(super) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -61,7 +63,7 @@ fn guides() -> Vec<PathBuf> {
 }
 
 /// The fenced blocks of `text` (a guide at `name`).
-fn blocks(name: &str, text: &str) -> Vec<Block> {
+pub(super) fn blocks(name: &str, text: &str) -> Vec<Block> {
     let lines: Vec<&str> = text.lines().collect();
     let mut found = Vec::new();
     let mut at = 0;
@@ -99,6 +101,7 @@ fn blocks(name: &str, text: &str) -> Vec<Block> {
         found.push(Block {
             at: format!("{name}:{}", at + 1),
             lang,
+            info: info.trim().to_string(),
             text: text.join("\n") + "\n",
             not_checked,
         });
@@ -121,7 +124,7 @@ fn all_blocks() -> Vec<Block> {
 /// The simple commands of a shell script, each as its words: quotes ('…', "…") and
 /// backslashes read as a shell reads them, a line continued by `\`, commands ended by a new
 /// line, `;`, `&`, `|` or a parenthesis, comments and redirections (`> FILE`) dropped.
-fn shell_commands(script: &str) -> Vec<Vec<String>> {
+pub(super) fn shell_commands(script: &str) -> Vec<Vec<String>> {
     #[derive(Default)]
     struct Lexer {
         commands: Vec<Vec<String>>,
@@ -206,7 +209,7 @@ fn shell_commands(script: &str) -> Vec<Vec<String>> {
 
 /// The words of `command` as `content-api` receives them (`content-api` first), when it runs
 /// content-api: directly or through `npx`, after any `NAME=value` assignments.
-fn content_api_words(command: &[String]) -> Option<Vec<String>> {
+pub(super) fn content_api_words(command: &[String]) -> Option<Vec<String>> {
     let mut words = command
         .iter()
         .skip_while(|word| {
@@ -292,13 +295,13 @@ fn config_problems(validator: &jsonschema::Validator, text: &str) -> Vec<String>
 }
 
 /// Whether a `toml` block is a `watch.toml`: one of its top-level keys is one of the schema's.
-fn is_watch_toml(text: &str, keys: &[String]) -> bool {
+pub(super) fn is_watch_toml(text: &str, keys: &[String]) -> bool {
     toml::from_str::<toml::Table>(text)
         .map(|table| table.keys().any(|key| keys.contains(key)))
         .unwrap_or(true)
 }
 
-fn top_level_keys() -> Vec<String> {
+pub(super) fn top_level_keys() -> Vec<String> {
     schema()["properties"]
         .as_object()
         .expect("the schema lists the top-level keys")
