@@ -18,7 +18,7 @@ use std::process::Command;
 
 const WORKFLOW: &str = "docs/ci/github-actions.yml";
 mod release;
-use release::RELEASE;
+use common::workflow::RELEASE;
 
 fn workflow_text() -> String {
     std::fs::read_to_string(common::repo().join(WORKFLOW)).unwrap()

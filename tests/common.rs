@@ -469,6 +469,7 @@ pub fn assert_same(before: &Snapshot, after: &Snapshot) {
     }
 }
 
+mod bounded;
 mod daemon_log;
 mod fresh;
 pub mod http;
@@ -480,6 +481,8 @@ mod sample;
 #[path = "../benches/support/corpus.rs"]
 pub mod synthetic;
 mod tools;
+pub mod workflow;
+pub use bounded::run_bounded;
 pub use daemon_log::{DAEMON_READY, spawn_logged};
 pub use fresh::fresh_build;
 pub use live_output::live_snapshot;

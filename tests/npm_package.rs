@@ -9,13 +9,20 @@
 //! pnpm, as written. The names come from `npm/content-api/platforms.json`, the one place they
 //! are set.
 //!
-//! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, and a
-//! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests follow
+//! `npm_package/registry.rs` publishes them as the release workflow does, to a real registry
+//! (verdaccio on loopback), and installs them from it by name with npm, pnpm, yarn 1, yarn 4
+//! and bun.
+//!
+//! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, a Node of
+//! version 22 or later in `CONTENT_API_NODE`, and verdaccio and the package managers in
+//! `CONTENT_API_VERDACCIO`, `CONTENT_API_PNPM`, `CONTENT_API_YARN_CLASSIC`,
+//! `CONTENT_API_YARN_BERRY` and `CONTENT_API_BUN`. Without them the tests follow
 //! `common::need`'s rule.
 
 mod astro;
 mod dev_middleware;
 mod launcher;
+mod registry;
 mod tarballs;
 use crate::browser::cdp;
 use crate::common::{self, need};
@@ -316,7 +323,12 @@ impl NodeOnly {
             ("pnpm", Some(pnpm)) => pnpm.clone(),
             _ => which(program, &self.path).expect(program),
         };
-        let mut command = Command::new(found);
+        self.command_at(&found, dir)
+    }
+
+    /// [`NodeOnly::command`] for a program named by its path.
+    fn command_at(&self, program: &Path, dir: &Path) -> Command {
+        let mut command = Command::new(program);
         command
             .current_dir(dir)
             .env("PATH", &self.path)

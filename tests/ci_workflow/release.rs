@@ -2,20 +2,12 @@
 //! npm packages' platforms, `cargo binstall`'s metadata and the one version of everything.
 
 use super::common;
-use saphyr::{LoadableYamlNode, YamlOwned as Yaml};
+use common::workflow::{RELEASE, release, run_step, script, step};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-pub const RELEASE: &str = ".github/workflows/release.yml";
-
 fn read(path: &str) -> String {
     std::fs::read_to_string(common::repo().join(path)).unwrap_or_else(|err| panic!("{path}: {err}"))
-}
-
-fn release() -> Yaml {
-    Yaml::load_from_str(&read(RELEASE))
-        .unwrap_or_else(|err| panic!("{RELEASE} is not YAML: {err}"))
-        .remove(0)
 }
 
 fn cargo_toml() -> toml::Table {
@@ -163,38 +155,6 @@ fn every_crate_has_the_workspace_version_and_pins_its_siblings_to_it() {
     );
 }
 
-/// The `run:` script of the step of `job` whose name starts with `name`.
-fn script<'a>(workflow: &'a Yaml, job: &str, name: &str) -> &'a str {
-    workflow["jobs"][job]["steps"]
-        .as_vec()
-        .unwrap()
-        .iter()
-        .find(|step| {
-            step.as_mapping_get("name")
-                .and_then(Yaml::as_str)
-                .is_some_and(|n| n.starts_with(name))
-        })
-        .and_then(|step| step.as_mapping_get("run")?.as_str())
-        .unwrap_or_else(|| panic!("{RELEASE}: job {job} has no step `{name}...` with a script"))
-}
-
-/// Runs a step's script as Actions runs it on Linux (`bash --noprofile --norc -eo pipefail`).
-fn run_step(script: &str, dir: &std::path::Path, env: &[(&str, &str)]) -> String {
-    let output = std::process::Command::new("bash")
-        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
-        .current_dir(dir)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    let shown = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the step failed:\n{script}\n---\n{shown}"
-    );
-    shown
-}
-
 #[test]
 fn the_release_smoke_test_archive_and_checksums_run_here_as_actions_runs_them() {
     // The binary the build step makes for linux-x64-gnu: the one in this machine's npm package.
@@ -284,7 +244,6 @@ fn the_npm_job_packs_every_package_and_publishes_each_after_those_it_depends_on(
         return;
     };
     // The build jobs' artifacts: a small stand-in binary per platform (npm-pack only packs it).
-    let checkout = common::repo();
     let work = tempfile::tempdir().unwrap();
     let artifacts = work.path().join("artifacts");
     std::fs::create_dir(&artifacts).unwrap();
@@ -308,21 +267,7 @@ fn the_npm_job_packs_every_package_and_publishes_each_after_those_it_depends_on(
     std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
 
     // The steps run in a copy of the checkout's parts they read, as the job's checkout.
-    for path in [
-        "Cargo.toml",
-        "LICENSE",
-        "scripts/npm-pack",
-        "npm/content-api/platforms.json",
-    ] {
-        let target = work.path().join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::copy(checkout.join(path), target).unwrap();
-    }
-    for (path, bytes) in common::read_tree(&checkout.join("npm")) {
-        let target = work.path().join("npm").join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
+    common::workflow::npm_job_checkout(work.path());
     let node_dir = node.parent().unwrap().to_str().unwrap().to_string();
     let path = format!("{node_dir}:{}", std::env::var("PATH").unwrap_or_default());
     let workflow = release();
@@ -330,6 +275,15 @@ fn the_npm_job_packs_every_package_and_publishes_each_after_those_it_depends_on(
         script(&workflow, "npm", "Pack"),
         work.path(),
         &[("PATH", &path)],
+    );
+    // With provenance, signed by the runner's identity (npm reads `npm_config_*` from the
+    // environment): the step sets it for npm rather than in the script, which
+    // npm_package/registry.rs runs as written where no runner can sign.
+    let publish = step(&workflow, "npm", "Publish");
+    assert_eq!(
+        publish["env"]["NPM_CONFIG_PROVENANCE"].as_str(),
+        Some("true"),
+        "{RELEASE}: the npm packages are published with provenance"
     );
     let stub_path = format!("{}:{path}", bin.display());
     run_step(
@@ -356,7 +310,7 @@ fn the_npm_job_packs_every_package_and_publishes_each_after_those_it_depends_on(
         .lines()
         .map(|line| {
             let tarball = line
-                .strip_prefix("publish --provenance --access public ")
+                .strip_prefix("publish --access public ")
                 .unwrap_or_else(|| panic!("npm {line}"));
             std::path::Path::new(tarball)
                 .file_name()

@@ -122,8 +122,33 @@ pub const OPENSSL: Need = Need {
     how: "Debian's openssl, for the certificate of `nginx -t` on a `listen ... ssl` block",
 };
 
+pub const VERDACCIO: Need = Need {
+    name: "verdaccio",
+    programs: &["verdaccio"],
+    variable: Some("CONTENT_API_VERDACCIO"),
+    how: "verdaccio 6 from npm, with the override \"node-fetch@cjs\": \"npm:node-fetch@2.7.0\"",
+};
+pub const YARN_CLASSIC: Need = Need {
+    name: "yarn 1",
+    programs: &["yarn"],
+    variable: Some("CONTENT_API_YARN_CLASSIC"),
+    how: "yarn 1 from npm (the package `yarn`)",
+};
+pub const YARN_BERRY: Need = Need {
+    name: "yarn 4",
+    programs: &[],
+    variable: Some("CONTENT_API_YARN_BERRY"),
+    how: "yarn 4 from npm (the package `@yarnpkg/cli-dist`), its `yarn` named by the variable",
+};
+pub const BUN: Need = Need {
+    name: "bun",
+    programs: &["bun"],
+    variable: Some("CONTENT_API_BUN"),
+    how: "bun 1 from npm (the package `bun`)",
+};
+
 /// Every need, in the table's order.
-pub const ALL: [&Need; 17] = [
+pub const ALL: [&Need; 21] = [
     &NGINX,
     &WRANGLER,
     &CHROMIUM,
@@ -141,6 +166,10 @@ pub const ALL: [&Need; 17] = [
     &PNPM,
     &NPM_PACKAGES,
     &OPENSSL,
+    &VERDACCIO,
+    &YARN_CLASSIC,
+    &YARN_BERRY,
+    &BUN,
 ];
 
 impl Need {
