@@ -1,6 +1,6 @@
-//! The long soak of the storm test (issue 11): many random edit storms through the real
-//! daemon, each compared byte for byte with a fresh `--once` build. Prints equal / total per
-//! pace, and the seed of every storm that ended different (rerun one with
+//! The long soak of the storm test: many random edit storms through the real daemon, each
+//! compared byte for byte with a fresh `--once` build. Prints equal / total per pace, and the
+//! seed of every storm that ended different (rerun one with
 //! `STORM_SEED=<seed> cargo test --test integration storm::`).
 //!
 //! `cargo bench --bench storm_soak`; `STORM_RUNS=<n>` burst storms (default 100, seeds from

@@ -713,7 +713,7 @@ fn a_sed_in_place_edit_names_the_post_only() {
     assert!(!line.contains("/sed"), "{line}");
 }
 
-/// Issue 37: what the author meant is what is published. A key one keystroke from a known one
+/// What the author meant is what is published. A key one keystroke from a known one
 /// (`draf: true`) is an error where it is written, so the draft is not published; a key
 /// content-api does not read is said once for the whole site, and fails `build` and `check`
 /// alike in CI unless the site names it as its own; a tag one keystroke from a known tag says
@@ -809,7 +809,7 @@ fn typos_in_front_matter_keys_and_tags_are_caught() {
     }
 }
 
-/// Issue 50: the typo checks fail no real site. Keys other generators read (Docusaurus's
+/// The typo checks fail no real site. Keys other generators read (Docusaurus's
 /// `authors`, Hugo's `lastmod`...) are one warning for the whole site, never an error, CI
 /// included; real tags one edit from a taxonomy tag are warnings in CI; true typos stay caught
 /// (`decription` is an error, `rusr` a warning that names `rust`).

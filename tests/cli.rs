@@ -762,7 +762,7 @@ fn the_read_bounds_in_help_are_the_codes() {
     }
 }
 
-/// Issue 38: `verify` shows which check it is at on a terminal (one line, rewritten), and
+/// `verify` shows which check it is at on a terminal (one line, rewritten), and
 /// nothing of the kind when stderr is a pipe.
 #[test]
 fn verify_shows_its_progress_on_a_terminal_only() {

@@ -420,7 +420,7 @@ pub fn nginx_conforms(nginx: &Path, fixture: &Fixture) {
     );
 }
 
-/// Issue 49: `hosting nginx --listen` takes nginx's parameters after the address (`443 ssl`,
+/// `hosting nginx --listen` takes nginx's parameters after the address (`443 ssl`,
 /// `[::]:443 ssl http2`), and Debian's nginx accepts the printed block (`nginx -t`, with a
 /// certificate in the `http` context as a TLS site has one); a parameter nginx does not know is
 /// refused by the tool, never printed.

@@ -483,7 +483,7 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
     let (code, report) = verify(&site, addr, &[]);
     assert_eq!(code, Some(0), "{report}");
     assert!(!report.contains("FAIL"), "{report}");
-    // Issue 49: sentences, never Rust's syntax for a value that may be absent.
+    // The report speaks in sentences, never Rust's syntax for a value that may be absent.
     assert!(
         !report.contains("Some(") && !report.contains(" None"),
         "{report}"
@@ -648,7 +648,7 @@ const NOT_AS_PAGES: [(&str, &str); 2] = [
     ),
 ];
 
-/// Issue 49: the block `content-api hosting nginx` prints serves a whole site's folder (the
+/// The block `content-api hosting nginx` prints serves a whole site's folder (the
 /// site's build output with the API added), beside Debian's default site, as a static host
 /// does, while the API keeps the contract.
 #[test]

@@ -1,6 +1,5 @@
-//! Faults of the write side, the content folder and the state files (issue 11): each test
-//! reproduces one fault as a user meets it, through the binary, and checks the behaviour the
-//! user relies on.
+//! Faults of the write side, the content folder and the state files: each test reproduces one
+//! fault as a user meets it, through the binary, and checks the behaviour the user relies on.
 
 use crate::common;
 
@@ -67,7 +66,7 @@ fn mkfifo(path: &Path) {
     assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
 }
 
-// ---- Item 3: every build is all or nothing. ----
+// ---- Every build is all or nothing. ----
 
 #[test]
 fn a_build_that_fails_on_a_name_too_long_leaves_the_output_folder_exactly_as_it_was() {
@@ -221,7 +220,7 @@ fn first_builds_killed_mid_write_into_an_empty_folder_converge_on_the_next_build
     assert!(killed_mid_build > 0, "no kill landed during a build");
 }
 
-// ---- Item 4: nothing outside the output folder, whatever the state files say. ----
+// ---- Nothing outside the output folder is touched, whatever the state files say. ----
 
 #[test]
 fn manifest_entries_that_leave_the_folder_or_cross_a_link_remove_nothing() {
@@ -365,7 +364,7 @@ fn a_second_writer_is_refused_with_the_first_ones_pid_and_a_killed_ones_lock_is_
     site.build().assert_success();
 }
 
-// ---- Item 5: content that cannot hang or explode. ----
+// ---- Content that cannot hang or explode the build. ----
 
 #[test]
 fn a_fifo_named_like_a_post_is_skipped_with_a_warning_in_both_modes() {
@@ -428,7 +427,7 @@ fn an_oversized_content_file_is_an_error_naming_the_file_and_the_limit() {
     }
 }
 
-// ---- Item 6: recovery. ----
+// ---- Recovery: a damaged output is restored, a failed write retried, a fault named. ----
 
 #[test]
 fn a_deleted_subfolder_of_the_output_is_restored_by_the_daemon() {

@@ -86,8 +86,8 @@ fn redirects_of(workspace: &Workspace) -> String {
     String::from_utf8(output.to_vec().unwrap()).unwrap()
 }
 
-/// Issue 50: the reason for the history's bound holds. With every one of
-/// `MAX_HISTORY_ENTRIES` paths removed (tag timelines with names longer than most),
+/// The reason for the history's bound holds. With every one of `MAX_HISTORY_ENTRIES` paths
+/// removed (tag timelines with names longer than most),
 /// `_nginx_gone.conf`, the largest gone list, stays under the 25 MiB per file Cloudflare Pages
 /// uploads, at about 900 bytes a path.
 #[test]

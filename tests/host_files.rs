@@ -182,7 +182,7 @@ fn any_other_file_of_the_site_in_the_way_stops_the_build_before_it_writes() {
             run.stderr
         );
     }
-    // Issue 49: the fix every build can take (the Astro integration passes no flags) comes
+    // The fix every build can take (the Astro integration passes no flags) comes
     // first, in watch.toml; the flag second.
     let help = &run.stderr[run.stderr.find("= help:").expect("a help line")..];
     let setting = help
@@ -340,7 +340,7 @@ fn a_document_the_site_puts_in_place_of_the_tools_is_kept() {
     assert!(read(&site, "404.html").contains("Not Found"));
 }
 
-/// Issue 38: only a site rule the owner can act on is reported: one that matches only the
+/// Only a site rule the owner can act on is reported: one that matches only the
 /// tool's paths is dead where the tool sets the same headers (delete it, or those lines), in the
 /// same words by `check` and `build`; the site's `/*` rule is left alone (the tool's value wins
 /// on its paths, the site's everywhere else, as intended).
@@ -417,7 +417,7 @@ fn check_and_build_report_what_cloudflare_pages_would_refuse() {
     }
 }
 
-/// Issue 38: the site's `robots.txt` read as RFC 9309 reads it, named by the file its owner
+/// The site's `robots.txt` read as RFC 9309 reads it, named by the file its owner
 /// edits (`public/robots.txt`, which the generator copied into the output), in the same words
 /// by `check` and `build`. The seed site's shape (everyone off `/api/`, named AI crawlers with
 /// their own `Allow: /` groups) is the site's choice: no warning.

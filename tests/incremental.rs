@@ -601,9 +601,9 @@ proptest! {
     }
 }
 
-/// Issue 37 (the links storm, seed 2012): a series' only chapter is deleted, then a new post
-/// joins the series. The new post gets the deleted one's input from the pool, with a new path,
-/// so the series' members hold the same input as before the series emptied: its paths must
+/// The case `storm::` found on linked content (seed 2012): a series' only chapter is deleted, then
+/// a new post joins the series. The new post gets the deleted one's input from the pool, with a new
+/// path, so the series' members hold the same input as before the series emptied: its paths must
 /// still be set.
 #[test]
 fn a_series_that_empties_then_gets_a_new_chapter_lists_it() {
@@ -660,7 +660,7 @@ fn a_rescan_resynchronises_everything() {
     harness.assert_fresh("a rescan");
 }
 
-/// Issue 11: the watcher names a folder where something was created, removed or renamed; the
+/// The watcher names a folder where something was created, removed or renamed; the
 /// session makes the files it holds there equal the disk, even when the events themselves
 /// (here: none at all) do not say what happened.
 #[test]
@@ -687,7 +687,7 @@ fn a_listed_folder_is_made_equal_to_the_disk() {
     harness.assert_fresh("listing blog/en again");
 }
 
-/// Issue 11: a content folder that vanished is not an empty site.
+/// A content folder that vanished is not an empty site.
 #[test]
 fn a_vanished_content_folder_publishes_nothing() {
     let mut harness = Harness::new();

@@ -209,8 +209,8 @@ fn the_landing_page_links_every_document_and_follows_the_content_errors() {
     assert_eq!(diagnostics["diagnostics"], serde_json::json!([]));
 }
 
-/// Issue 37: a new file that never built, deleted, takes its errors off the landing page at
-/// once (they stayed until another save).
+/// A new file that never built, deleted, takes its errors off the landing page at once, not
+/// at the next save.
 #[test]
 fn a_broken_new_file_deleted_takes_its_errors_with_it() {
     let preview = Preview::start();
@@ -292,7 +292,7 @@ fn the_landing_page_shows_drafts_and_scheduled_posts_with_the_date_each_goes_liv
     });
 }
 
-/// Issue 50: a page on another site, reaching the preview through a name of its own that resolves
+/// A page on another site, reaching the preview through a name of its own that resolves
 /// to 127.0.0.1 (DNS rebinding), is refused, and no page of another origin may read what is not
 /// published (the landing page, the diagnostics, the event stream); the API keeps open CORS.
 #[test]
@@ -356,7 +356,7 @@ fn only_its_own_hosts_are_answered_and_unpublished_titles_stay_on_this_origin() 
     assert_eq!(api.headers["access-control-allow-origin"], "*");
 }
 
-/// Issue 50: a request names exactly one host (RFC 9112 §3.2): none, an empty one, or two is a
+/// A request names exactly one host (RFC 9112 §3.2): none, an empty one, or two is a
 /// 400.
 #[test]
 fn a_request_without_one_host_is_a_400() {

@@ -1093,7 +1093,7 @@ fn sigterm_stops_serve_while_a_client_reads_nothing() {
     drop(stalled);
 }
 
-/// Issue 37: clients that take every slot and say nothing cannot lock a new client out until
+/// Clients that take every slot and say nothing cannot lock a new client out until
 /// their header timeout (30 s): the oldest are asked to give way, and the new one is answered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_filling_every_slot_give_way_to_a_new_client() {
@@ -1108,7 +1108,7 @@ async fn idle_connections_filling_every_slot_give_way_to_a_new_client() {
     drop(idle);
 }
 
-/// Issue 50: clients that take every slot and then stall (asking for a 6 MB file and reading
+/// Clients that take every slot and then stall (asking for a 6 MB file and reading
 /// none of it, or sending their request head and never finishing it) give way within seconds:
 /// a connection asked to close is closed after a short wait, answer done or not.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,5 @@
-//! Issue 11: after any storm of edits on the real file system, through the real watcher, the
-//! daemon's output equals a fresh `--once` build, byte for byte.
+//! After any storm of edits on the real file system, through the real watcher, the daemon's
+//! output equals a fresh `--once` build, byte for byte.
 //!
 //! The storms run on the default layout, on a site with links inside its content, and on a
 //! site of its own layout (Hugo page bundles with language suffixes, `[layout] posts =
@@ -65,8 +65,8 @@ fn burst_storms_end_equal_to_a_fresh_build() {
     check(storms);
 }
 
-/// Issue 28: links inside the content (a linked language folder, linked posts, hard links),
-/// with edits through the links and at their targets.
+/// Storms on a site with links inside its content (a linked language folder, linked posts,
+/// hard links), with edits through the links and at their targets.
 #[test]
 fn storms_on_a_site_with_links_end_equal_to_a_fresh_build() {
     if need::GIT.program().is_none() {
@@ -75,7 +75,8 @@ fn storms_on_a_site_with_links_end_equal_to_a_fresh_build() {
     let burst = seeds(&[201, 202, 203])
         .into_iter()
         .map(|seed| run_on(&Site::generate_linked(seed), seed, Pace::Burst, BURST_EDITS));
-    // 2012: a moved post joins a Spanish series that had emptied (issue 37).
+    // 2012: a moved post joins a Spanish series that had emptied (kept as a case of its own:
+    // `incremental::a_series_that_empties_then_gets_a_new_chapter_lists_it`).
     let human = seeds(&[204, 2012])
         .into_iter()
         .map(|seed| run_on(&Site::generate_linked(seed), seed, Pace::Human, HUMAN_EDITS));

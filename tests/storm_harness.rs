@@ -622,8 +622,8 @@ impl Site {
                 format!("write {notes} (a resource, not a post)")
             }
             4 => {
-                // The ghost-post case of issue 11 on a bundle: the folder renamed, then an
-                // atomic save of a post in it at its new place.
+                // No ghost post (a moved post still published at its old place), on a bundle:
+                // the folder renamed, then an atomic save of a post in it at its new place.
                 let name = self.new_stem();
                 let to = format!("posts/{name}");
                 self.rename(&folder, &to);
@@ -700,7 +700,8 @@ impl Site {
                 format!("mv {post} {to}")
             }
             48..=57 => {
-                // The ghost-post case of issue 11: a rename, then an atomic save of the new name.
+                // No ghost post (still published under its old name): a rename, then an atomic
+                // save of the new name.
                 let to = self.new_post_path(rng, lang);
                 self.rename(&post, &to);
                 self.atomic_save(&to, &post_text(rng, lang));

@@ -249,8 +249,9 @@ fn editor_scratch_files_never_trigger_a_rebuild() {
     daemon.settles("scratch files and an edit");
 }
 
-/// Issue 11's ghost post: a rename, then an editor's atomic save of the new name, inside one
-/// debounce window. The old slug must go (the debouncer used to drop the rename).
+/// No ghost post (a renamed post still published under its old slug): a rename, then an
+/// editor's atomic save of the new name, inside one debounce window. The old slug must go (the
+/// debouncer used to drop the rename).
 #[test]
 fn a_rename_then_an_atomic_save_in_one_window_leaves_no_ghost() {
     let daemon = Daemon::start(false, &[]);
@@ -448,7 +449,7 @@ fn a_link_whose_target_appears_later_is_followed() {
     assert!(daemon.output().contains_key("blog/later.md"));
 }
 
-/// Issue 37: a link made while watching that leads out of the content folder is never read,
+/// A link made while watching that leads out of the content folder is never read,
 /// whether its event names the link or only its folder's listing changed: a linked post and a
 /// linked language folder, both to files outside, publish nothing of theirs.
 #[test]
@@ -490,7 +491,7 @@ fn a_link_out_of_the_content_folder_made_while_watching_publishes_nothing() {
     assert!(leaked.is_empty(), "published from outside: {leaked:?}");
 }
 
-/// Issue 37: the tool's own state folder removed while the daemon runs (`rm -rf
+/// The tool's own state folder removed while the daemon runs (`rm -rf
 /// out/.content-api`) is made again, and publishing goes on, as after the output folder's
 /// removal.
 #[test]
@@ -518,7 +519,7 @@ fn the_state_folder_removed_while_watching_is_made_again() {
     assert!(errors.is_empty(), "{errors:#?}");
 }
 
-/// Issue 37: a document a site may write itself (`llms.txt`, `404.html`...) edited by hand in
+/// A document a site may write itself (`llms.txt`, `404.html`...) edited by hand in
 /// the output is taken as the site's own and kept, as the README says; deleted, it is the
 /// tool's again and written back.
 #[test]
@@ -554,7 +555,7 @@ fn daemon_with_a_linked_post() -> Daemon {
     daemon
 }
 
-/// Issue 37: a post that is a link to another post (both content paths). The OS reports an
+/// A post that is a link to another post (both content paths). The OS reports an
 /// edit at the target's path only; the link's path reads the same file, so it is republished
 /// too: after an edit in place, an atomic save (a new file at the target's path), and the
 /// target removed (the link then leads nowhere, an error) and written again.
@@ -643,7 +644,7 @@ fn a_renamed_link_target_blames_the_link_not_the_renamed_post() {
     daemon.settles("the link pointed at the renamed post");
 }
 
-/// Issue 37: more link shapes, each compared with a fresh build. Hard links between two posts
+/// More link shapes, each compared with a fresh build. Hard links between two posts
 /// parted by an atomic save; a linked folder's target replaced as a checkout does (removed,
 /// then written again file by file); the link replaced by a real folder; a link to another post
 /// made and removed while watching.
@@ -784,7 +785,7 @@ fn config_changes_and_a_deleted_output_folder_are_followed() {
     daemon.settles("editing an output file by hand");
 }
 
-/// Issue 11: a sync tool or `rm -rf content && git restore` takes the content folder away for
+/// A sync tool or `rm -rf content && git restore` takes the content folder away for
 /// a while. The daemon says so, keeps the last good output (never an empty site), and follows
 /// the folder when it is back.
 #[test]

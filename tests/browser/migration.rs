@@ -1,4 +1,4 @@
-//! The migration guide's edits, checked in Chromium (issue 49): a site that read its own
+//! The migration guide's edits, checked in Chromium: a site that read its own
 //! hand-written API shows the same deck badges and search-card chips once content-api answers
 //! its `/api/` paths and the guide's edits are applied.
 //!
@@ -220,7 +220,7 @@ fn the_guides_edits_keep_the_seed_sites_deck_badges_and_search_chips() {
             .count();
         assert!(subtopic_chips > 0, "{lang}: no subtopic to compare");
 
-        // The contract's API read by the unchanged page: the failures issue 49 names.
+        // The contract's API read by the unchanged page: what breaks without the guide's edits.
         assert_eq!(
             empty_badges(&unedited).len(),
             cards(&unedited, "decks").len(),

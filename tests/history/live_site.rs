@@ -10,10 +10,10 @@
 //!   and a fourth with nothing changed purges nothing;
 //! - a site that cannot be reached is an error in CI, a warning with `live_record =
 //!   "optional"` or outside CI, and nothing is written on the error.
-//! - what a record may change is bounded and said (issue 50): a site's own file is never made
-//!   gone, each path made gone only by the record is named, a record or a committed history past
-//!   `MAX_HISTORY_ENTRIES` stops the build at once, a page in place of the record is a warning
-//!   in CI, and a bot challenge names the way through;
+//! - what a record may change is bounded and said: a site's own file is never made gone, each path
+//!   made gone only by the record is named, a record or a committed history past
+//!   `MAX_HISTORY_ENTRIES` stops the build at once, a page in place of the record is a warning in
+//!   CI, and a bot challenge names the way through;
 //! - a record listing more files than a deploy of the site holds (`cloudflare_max_files`) is
 //!   refused, so the purge list stays the build's own URLs, and a legitimate one stays exact.
 
@@ -285,7 +285,7 @@ fn an_unreachable_site_is_an_error_in_ci_unless_optional_and_a_warning_elsewhere
     assert!(said.contains("live_record = \"optional\""), "{said}");
     assert!(!site.path().join("dist").exists(), "nothing is written");
 
-    // Issue 49: what the build falls back on is said as it is: no history file yet...
+    // What the build falls back on is said as it is: no history file yet...
     let optional = fresh_site(&base_url, "\n[hosting]\nlive_record = \"optional\"\n");
     let said = assert_built(&build(optional.path(), true, &[]));
     assert!(
@@ -339,7 +339,7 @@ fn edit_live_history(live: &LiveSite, edit: impl FnOnce(&mut Vec<serde_json::Val
     std::fs::write(&file, serde_json::to_vec(&record).unwrap()).unwrap();
 }
 
-/// Issue 50, finding 3: what a live record may make gone is bounded and said. A record naming
+/// What a live record may make gone is bounded and said. A record naming
 /// a file the site itself serves in the output folder (`api/contact.json`) does not make hosts
 /// answer 410 over it, and the entry is not carried into the history or the next record; every
 /// path that answers 410 only because the record lists it is named.
@@ -395,8 +395,8 @@ fn a_record_never_makes_a_site_file_gone_and_names_each_path_it_makes_gone() {
     assert!(record.contains(OLD));
 }
 
-/// Issue 50, finding 4: a record or a committed history past `MAX_HISTORY_ENTRIES` stops the
-/// build at once, before anything is written, instead of rendering gone lists hosts refuse.
+/// A record or a committed history past `MAX_HISTORY_ENTRIES` stops the build at once, before
+/// anything is written, instead of rendering gone lists hosts refuse.
 #[test]
 fn a_record_or_a_history_past_the_bound_stops_the_build_quickly() {
     const BOUND: usize = content_api::deploy::MAX_HISTORY_ENTRIES;
@@ -435,7 +435,7 @@ fn a_record_or_a_history_past_the_bound_stops_the_build_quickly() {
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
 }
 
-/// Issue 50, finding 10: a page where the record should be is a warning in CI that says what
+/// A page where the record should be is a warning in CI that says what
 /// it costs; a bot challenge says what it is and how to let the build through.
 #[test]
 fn a_page_or_a_bot_challenge_in_place_of_the_record_is_said_in_ci() {
@@ -588,7 +588,7 @@ fn a_record_listing_more_files_than_a_deploy_holds_is_refused_and_the_purge_list
     assert!(!fourth.path().join("dist").exists(), "nothing is written");
 }
 
-/// Issue 49: documents the site writes itself where the tool would write its own are the
+/// Documents the site writes itself where the tool would write its own are the
 /// site's, so a deploy record leaves them out, and a deploy from a fresh clone with those files
 /// unchanged purges none of them; once the site drops one and the tool writes its own, its URL
 /// is purged.

@@ -261,7 +261,7 @@ fn dev_and_build_with_the_integration(astro: &str) {
         "{}",
         llms_full.text()
     );
-    // Issue 49: what the site serves itself stays the site's, as once deployed (the tool never
+    // What the site serves itself stays the site's, as once deployed (the tool never
     // overwrites a file it did not write): its own public/llms.txt...
     let llms = http::get(&addr, "/llms.txt", &[]);
     assert_eq!(llms.status, 200);
@@ -431,7 +431,7 @@ fn dev_and_build_with_the_integration(astro: &str) {
         Duration::from_secs(10),
         || !running_with_argument(&dev_out),
     );
-    // Issue 49: astro dev wrote nothing into the site's Pages Functions (the route file that
+    // astro dev wrote nothing into the site's Pages Functions (the route file that
     // imports the edge layer is `build`'s to write).
     assert_eq!(
         tree(&root.join("functions")),

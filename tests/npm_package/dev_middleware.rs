@@ -169,7 +169,7 @@ fn tool(node: &Path, dir: &Path, name: &str, silent: bool) -> PathBuf {
     path
 }
 
-/// Issue 50: a tool that stalls holds no page of `astro dev` up (the page goes on to Astro
+/// A tool that stalls holds no page of `astro dev` up (the page goes on to Astro
 /// within seconds), and an API path it cannot answer, stalled or gone, is a JSON 503, not
 /// Astro's HTML 404.
 #[test]
@@ -199,7 +199,7 @@ fn a_stalled_or_gone_tool_holds_no_page_up_and_the_api_answers_503() {
     }
 }
 
-/// Issue 50: the tool is asked after Vite's host check, so a page elsewhere reaching `astro dev`
+/// The tool is asked after Vite's host check, so a page elsewhere reaching `astro dev`
 /// through a name of its own gets Vite's 403, for the API and the tool's pages too; the real
 /// binary behind it answers the dev server's own names.
 #[test]
@@ -230,7 +230,7 @@ fn the_tool_is_asked_after_the_dev_servers_host_check() {
     assert_eq!(landing.header("access-control-allow-origin"), None);
 }
 
-/// Issue 49: what the site serves itself stays the site's in `astro dev`, as production decides:
+/// What the site serves itself stays the site's in `astro dev`, as production decides:
 /// a file of its public/ folder (Astro gives the folder with a trailing `/`), a path one of its
 /// endpoints answers (Astro's route list; not an internal route of Astro's, and never under
 /// /api/, the tool's by contract); a host's configuration file is not served, the site's

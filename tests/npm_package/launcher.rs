@@ -106,7 +106,7 @@ fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// Issue 50: a signal sent to the launcher alone (a tool stopping its child with SIGINT, a
+/// A signal sent to the launcher alone (a tool stopping its child with SIGINT, a
 /// process manager with SIGQUIT) reaches the program, and the launcher dies of the signal the
 /// program died of.
 #[test]
@@ -146,7 +146,7 @@ fn every_signal_sent_to_the_launcher_reaches_the_program() {
     }
 }
 
-/// Issue 50: the launcher ends as its program did: killed by SIGPIPE (a reader that went away)
+/// The launcher ends as its program did: killed by SIGPIPE (a reader that went away)
 /// or SIGKILL, it dies of the same signal (never an exit status of 0); an exit status is its own.
 #[test]
 fn the_launcher_ends_as_its_program_ended() {
@@ -171,7 +171,7 @@ fn the_launcher_ends_as_its_program_ended() {
     }
 }
 
-/// Issue 50: the launcher killed by SIGKILL (which it cannot pass on) leaves no binary running:
+/// The launcher killed by SIGKILL (which it cannot pass on) leaves no binary running:
 /// the real binary, serving, stops within a moment and its port closes.
 #[test]
 fn the_binary_does_not_outlive_a_launcher_killed_by_sigkill() {
@@ -204,7 +204,7 @@ fn the_binary_does_not_outlive_a_launcher_killed_by_sigkill() {
     });
 }
 
-/// Issue 50: a `CONTENT_API_BINARY` that cannot be run is named with its actual fault: a link
+/// A `CONTENT_API_BINARY` that cannot be run is named with its actual fault: a link
 /// that loops is not "does not exist".
 #[test]
 fn a_binary_link_that_loops_is_named_so() {

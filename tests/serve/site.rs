@@ -315,7 +315,7 @@ fn serve_site_refuses_an_address_that_is_not_an_http_origin() {
     }
 }
 
-/// Issue 50: the dev server's own guard against DNS rebinding (Vite's `Host` check) judges the
+/// The dev server's own guard against DNS rebinding (Vite's `Host` check) judges the
 /// `Host` the browser sent, not `serve`'s address; and `serve` itself answers no other site's
 /// name, for the site's pages (a dev server's transformed sources) as for the API.
 #[test]
@@ -344,7 +344,7 @@ fn serve_site_passes_the_clients_host_on_and_answers_no_other_sites_name() {
     assert_eq!(stub.seen().len(), before, "the dev server was never asked");
 }
 
-/// Issue 50: a dev server that never answers holds no slot a new client needs: with 520
+/// A dev server that never answers holds no slot a new client needs: with 520
 /// requests waiting on it, the API, the landing page and another page answer within seconds.
 #[test]
 fn a_silent_dev_server_does_not_lock_new_clients_out() {
@@ -375,7 +375,7 @@ fn a_silent_dev_server_does_not_lock_new_clients_out() {
 /// How long a test waits for what should take a moment.
 const PATIENCE: Duration = Duration::from_secs(30);
 
-/// Issue 50: only a websocket is joined end to end. Another upgrade (`h2c`), switched to by a
+/// Only a websocket is joined end to end. Another upgrade (`h2c`), switched to by a
 /// dev server, would carry later requests on that connection past the tool's rules (a
 /// traversal, an `/api/` path) to the dev server unseen.
 #[test]
@@ -431,7 +431,7 @@ fn serve_site_joins_no_upgrade_but_a_websocket() {
     );
 }
 
-/// Issue 50: a request body that cannot be read (a chunk size past 64 bits) is the client's
+/// A request body that cannot be read (a chunk size past 64 bits) is the client's
 /// fault: `400` with the contract's JSON error, as the tool answers itself, not a `502`.
 #[test]
 fn serve_site_answers_an_unreadable_body_with_400() {
