@@ -551,7 +551,7 @@ mod tests {
     #[test]
     fn a_document_the_site_keeps_is_never_blamed_on_the_tools_header_block() {
         let reply = answer("/llms-full.txt", "the site's own llms-full.txt\n");
-        // A record that leaves the site's own documents out (every build's since issue 49).
+        // A record that leaves the site's own documents out, as every build's record does.
         let (why, fix) = fix_of(&target(Some(&[("llms.txt", "00")])), &reply);
         assert!(
             why.starts_with("Cache-Control is absent and Access-Control-Allow-Origin \"https://"),
