@@ -81,6 +81,7 @@ fn a_replaced_file_is_read_again_not_taken_from_the_cache() {
     assert_eq!(served.etag, etag_of(b"[2]"));
 }
 
+#[cfg(unix)]
 #[test]
 fn links_out_of_the_folder_are_refused_and_links_inside_are_followed() {
     let (dir, files) = folder();
@@ -127,6 +128,7 @@ async fn a_large_file_is_streamed_from_its_handle_with_the_etag_of_its_bytes() {
     assert_eq!(again.etag, etag_of(b"xxxxxxxxxx"));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_symlink_loop_is_a_failure_and_a_fifo_is_not_a_file() {
     let (dir, files) = folder();
