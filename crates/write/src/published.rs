@@ -30,7 +30,9 @@ pub enum Opened {
 /// `root`, which must be canonical (`std::fs::canonicalize`'s). `Err` for a failure that is not
 /// an absence: a symbolic link loop, a file that cannot be read.
 pub fn open_published(root: &Path, relative: &str) -> io::Result<Opened> {
-    let canonical = match std::fs::canonicalize(root.join(relative)) {
+    // A canonical root on Windows is a `\\?\` path, in which `/` separates nothing.
+    let relative_on_disk = relative.replace('/', std::path::MAIN_SEPARATOR_STR);
+    let canonical = match std::fs::canonicalize(root.join(relative_on_disk)) {
         Ok(path) => path,
         Err(err) if is_absent(&err) => return Ok(Opened::Absent),
         Err(err) => return Err(err),

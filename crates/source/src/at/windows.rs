@@ -373,9 +373,11 @@ pub fn open(path: &Path, flags: OFlags, _mode: Mode) -> Result<OwnedFd, Errno> {
 
 /// Opens a file for reading as untrusted input. On Unix without blocking (a FIFO answers at
 /// once); Windows cannot open a pipe by a file's name, and std's handles are never inherited.
+/// A folder opens too (`FILE_FLAG_BACKUP_SEMANTICS`), as on Unix: the caller's look at what
+/// it opened says "a folder", where Windows would say "access denied".
 pub fn read_options() -> OpenOptions {
     let mut options = OpenOptions::new();
-    options.read(true);
+    options.read(true).custom_flags(FILE_FLAG_BACKUP_SEMANTICS);
     options
 }
 
@@ -405,7 +407,7 @@ pub fn open_read(path: &Path, follow_link: bool) -> std::io::Result<File> {
         return read_options().open(path);
     }
     let file = read_options()
-        .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT)
         .open(path)?;
     if file.metadata()?.file_attributes() & FILE_ATTRIBUTE_REPARSE_POINT != 0 {
         return Err(Errno::LOOP.into());
@@ -471,8 +473,14 @@ pub fn openat(
     flags: OFlags,
     _mode: Mode,
 ) -> Result<OwnedFd, Errno> {
-    let name = one_part(name.as_ref())?;
-    open_path(dir.path.join(name), flags, Some(dir))
+    let name = name.as_ref();
+    if name == Path::new(".") {
+        // A new handle of `dir` itself, holding what it holds.
+        let mut again = open_path(dir.path.clone(), flags, None)?;
+        again._above = dir._above.clone();
+        return Ok(again);
+    }
+    open_path(dir.path.join(one_part(name)?), flags, Some(dir))
 }
 
 /// A second handle of `fd`, holding what it holds.
