@@ -84,7 +84,7 @@ pub fn read_published(
     }
 }
 
-pub use crate::at::read_exact_at;
+pub use crate::at::{read_exact_at, under_wine};
 
 /// What the handle of an open file says about it (`fstat`; on Windows its volume serial
 /// number, file index and change time, which std's metadata does not give there).

@@ -117,6 +117,11 @@ async fn a_large_file_is_streamed_from_its_handle_with_the_etag_of_its_bytes() {
     );
     assert_eq!(served.content_length(), old.len() as u64);
     assert_eq!(served.etag, etag_of(&old));
+    if crate::write::published::under_wine() {
+        // Wine 8 has no POSIX-semantics rename: a file held open is never renamed over there.
+        eprintln!("skipped under wine: renaming over a file held open needs Windows 10's rename");
+        return;
+    }
     // A publish replaces the file while the response is on its way: the body is the
     // version that was opened, whole.
     let temp = out.join(".big.tmp");

@@ -8,6 +8,11 @@ pub use rustix::fs::{
 pub use rustix::io::{Errno, dup};
 pub use std::os::fd::OwnedFd;
 
+/// Whether this process runs under wine: never, on Unix.
+pub fn under_wine() -> bool {
+    false
+}
+
 /// Opens a file for reading as untrusted input: without blocking (`O_NONBLOCK`: a FIFO answers
 /// at once), not inherited by child processes.
 pub fn read_options() -> std::fs::OpenOptions {

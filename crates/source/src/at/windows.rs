@@ -36,8 +36,9 @@ use windows_sys::Win32::Foundation::{
 use windows_sys::Win32::Storage::FileSystem::{
     BY_HANDLE_FILE_INFORMATION, FILE_ATTRIBUTE_DIRECTORY, FILE_ATTRIBUTE_READONLY,
     FILE_ATTRIBUTE_REPARSE_POINT, FILE_BASIC_INFO, FILE_FLAG_BACKUP_SEMANTICS,
-    FILE_FLAG_OPEN_REPARSE_POINT, FILE_SHARE_DELETE, FILE_SHARE_READ, FILE_SHARE_WRITE,
-    FileBasicInfo, GetDriveTypeW, GetFileInformationByHandle, GetFileInformationByHandleEx,
+    FILE_FLAG_OPEN_REPARSE_POINT, FILE_READ_ATTRIBUTES, FILE_SHARE_DELETE, FILE_SHARE_READ,
+    FILE_SHARE_WRITE, FileBasicInfo, GetDriveTypeW, GetFileInformationByHandle,
+    GetFileInformationByHandleEx,
 };
 use windows_sys::Win32::System::WindowsProgramming::{
     DRIVE_CDROM, DRIVE_FIXED, DRIVE_RAMDISK, DRIVE_REMOVABLE,
@@ -371,6 +372,17 @@ pub fn open(path: &Path, flags: OFlags, _mode: Mode) -> Result<OwnedFd, Errno> {
     open_path(full, flags, None)
 }
 
+/// Whether this process runs under wine (its ntdll exports `wine_get_version`), which is not
+/// Windows: the tests skip what only Windows does (a rename over a file held open).
+pub fn under_wine() -> bool {
+    use windows_sys::Win32::System::LibraryLoader::{GetModuleHandleA, GetProcAddress};
+    // SAFETY: NUL-terminated names; ntdll is loaded in every Windows process.
+    unsafe {
+        let ntdll = GetModuleHandleA(c"ntdll.dll".as_ptr().cast());
+        !ntdll.is_null() && GetProcAddress(ntdll, c"wine_get_version".as_ptr().cast()).is_some()
+    }
+}
+
 /// Opens a file for reading as untrusted input. On Unix without blocking (a FIFO answers at
 /// once); Windows cannot open a pipe by a file's name, and std's handles are never inherited.
 /// A folder opens too (`FILE_FLAG_BACKUP_SEMANTICS`), as on Unix: the caller's look at what
@@ -433,7 +445,7 @@ pub fn is_absent(err: &std::io::Error) -> bool {
 /// The metadata of what `path` leads to (links followed).
 pub fn stat(path: &Path) -> Result<Stat, Errno> {
     let file = OpenOptions::new()
-        .access_mode(0)
+        .access_mode(FILE_READ_ATTRIBUTES)
         .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
         .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
         .open(path)
@@ -509,7 +521,7 @@ pub fn fstat(fd: &OwnedFd) -> Result<Stat, Errno> {
 }
 
 /// The metadata of `name` in `dir`; with `SYMLINK_NOFOLLOW`, of a link itself. The open asks
-/// for no access, so nothing (a share mode, a lock) stands in its way.
+/// only to read attributes, which no share mode refuses.
 pub fn statat(dir: &OwnedFd, name: impl AsRef<Path>, flags: AtFlags) -> Result<Stat, Errno> {
     let name = one_part(name.as_ref())?;
     let mut custom = FILE_FLAG_BACKUP_SEMANTICS;
@@ -517,7 +529,7 @@ pub fn statat(dir: &OwnedFd, name: impl AsRef<Path>, flags: AtFlags) -> Result<S
         custom |= FILE_FLAG_OPEN_REPARSE_POINT;
     }
     let file = OpenOptions::new()
-        .access_mode(0)
+        .access_mode(FILE_READ_ATTRIBUTES)
         .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
         .custom_flags(custom)
         .open(dir.path.join(name))

@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn replacing_a_large_file_leaves_the_new_bytes_and_no_temporary_file() {
-    if under_wine() {
+    if crate::at::under_wine() {
         // Wine 8 has no POSIX-semantics rename: a file held open is never renamed over there.
         eprintln!("skipped under wine: renaming over a file held open needs Windows 10's rename");
         return;
@@ -143,22 +143,6 @@ fn temporary_files_are_made_in_the_tools_folder_only() {
         "the site's",
         "a file of the site's is never removed, whatever its name"
     );
-}
-
-/// Whether this runs under wine (its ntdll exports `wine_get_version`), which is not Windows.
-#[cfg(windows)]
-fn under_wine() -> bool {
-    use windows_sys::Win32::System::LibraryLoader::{GetModuleHandleA, GetProcAddress};
-    // SAFETY: NUL-terminated names; ntdll is loaded in every Windows process.
-    unsafe {
-        let ntdll = GetModuleHandleA(c"ntdll.dll".as_ptr().cast());
-        !ntdll.is_null() && GetProcAddress(ntdll, c"wine_get_version".as_ptr().cast()).is_some()
-    }
-}
-
-#[cfg(unix)]
-fn under_wine() -> bool {
-    false
 }
 
 #[cfg(windows)]
