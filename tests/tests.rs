@@ -4,6 +4,11 @@
 //!
 //! One process runs them all, so no test may change process-wide state (environment variables,
 //! the current folder); a child process gets its environment, `CI` included, set explicitly.
+//!
+//! Unix only: they drive Unix programs and signals (nginx, FIFOs, SIGTERM, file modes). On
+//! Windows, scripts/windows-check runs the unit tests and the binary itself under wine.
+
+#![cfg(unix)]
 
 mod common;
 

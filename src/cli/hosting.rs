@@ -5,6 +5,7 @@
 use super::args::NginxArgs;
 use super::{BuildArgs, EXIT_USAGE, resolve};
 use crate::render::nginx::{default_server_name, server_block};
+#[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::ExitCode;
@@ -57,6 +58,13 @@ pub fn nginx(build: &BuildArgs, args: &NginxArgs) -> ExitCode {
     }
 }
 
+/// nginx for Windows runs as the account that starts it, which can read what it builds: no
+/// other account's permissions to look at.
+#[cfg(windows)]
+fn unreadable_by_nginx(_out_dir: &Path, _nginx_conf: &Path, _srv: &Path) -> Option<String> {
+    None
+}
+
 /// Debian's main nginx configuration, which names the user its workers run as.
 const NGINX_CONF: &str = "/etc/nginx/nginx.conf";
 
@@ -68,6 +76,7 @@ const SRV: &str = "/srv";
 /// `user` of the main configuration (when nginx starts as root, as its service does), and a
 /// folder they cannot enter answers every request with the JSON 404, the cause only in nginx's
 /// error log.
+#[cfg(unix)]
 fn unreadable_by_nginx(out_dir: &Path, nginx_conf: &Path, srv: &Path) -> Option<String> {
     let conf = std::fs::read_to_string(nginx_conf).ok()?;
     let user = conf.lines().find_map(|line| {
@@ -103,6 +112,7 @@ fn unreadable_by_nginx(out_dir: &Path, nginx_conf: &Path, srv: &Path) -> Option<
     None
 }
 
+#[cfg(unix)]
 /// Whether `meta` grants `bits` (as `0o1`: execute, `0o4`: read) to that user and group.
 fn allows(meta: &std::fs::Metadata, uid: u32, gid: u32, bits: u32) -> bool {
     let mode = meta.mode();
@@ -119,6 +129,7 @@ fn allows(meta: &std::fs::Metadata, uid: u32, gid: u32, bits: u32) -> bool {
     (mode >> shift) & bits == bits
 }
 
+#[cfg(unix)]
 /// The user id and group id of `name`.
 fn account(name: &str) -> Option<(u32, u32)> {
     let name = std::ffi::CString::new(name).ok()?;
@@ -133,7 +144,7 @@ fn account(name: &str) -> Option<(u32, u32)> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;

@@ -348,7 +348,7 @@ fn hex64(hash: u64) -> String {
 /// This binary: its version and the executable file's stamp.
 fn tool_identity() -> Option<String> {
     let exe = std::env::current_exe().ok()?;
-    let stamp = FileStamp::of(&std::fs::metadata(exe).ok()?);
+    let stamp = FileStamp::of_path(&exe)?;
     Some(format!(
         "content-api {} {}",
         env!("CARGO_PKG_VERSION"),

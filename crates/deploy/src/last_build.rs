@@ -234,6 +234,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_or_garbage_is_ignored_without_blocking() {
         let dir = tempfile::tempdir().unwrap();
@@ -290,6 +291,7 @@ https://victim.example/everything",
         assert_eq!(load(), None, "more files than a build records");
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_state_folder_that_is_a_link_is_neither_read_nor_written_through() {
         let dir = tempfile::tempdir().unwrap();

@@ -132,6 +132,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn the_list_is_never_written_through_a_link_at_its_temporary_name() {
         let dir = tempfile::tempdir().unwrap();

@@ -24,7 +24,8 @@ use hyper::body::Frame;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::{self, Read};
-use std::os::unix::fs::{FileExt, MetadataExt};
+#[cfg(unix)]
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
@@ -238,6 +239,35 @@ struct Identity {
     ctime: (i64, i64),
 }
 
+impl Identity {
+    /// The identity of the open `file`, whose metadata is `meta`.
+    #[cfg(unix)]
+    fn of(_file: &std::fs::File, meta: &std::fs::Metadata) -> io::Result<Identity> {
+        use std::os::unix::fs::MetadataExt;
+        Ok(Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        })
+    }
+
+    /// The identity of the open `file`, from the handle: std's metadata has no file index or
+    /// change time on Windows.
+    #[cfg(windows)]
+    fn of(file: &std::fs::File, _meta: &std::fs::Metadata) -> io::Result<Identity> {
+        let stat = crate::write::published::stat_open(file)?;
+        Ok(Identity {
+            dev: stat.st_dev,
+            ino: stat.st_ino,
+            size: stat.st_size as u64,
+            mtime: (stat.st_mtime, stat.st_mtime_nsec),
+            ctime: (stat.st_ctime, stat.st_ctime_nsec),
+        })
+    }
+}
+
 impl PublishedFolder {
     /// The output folder `out_dir`, which must exist.
     pub fn new(out_dir: &Path) -> io::Result<PublishedFolder> {
@@ -260,13 +290,7 @@ impl PublishedFolder {
             Opened::File { path, file, meta } => (path, file, meta),
             Opened::Absent | Opened::NotAFile(_) => return Ok(None),
         };
-        let identity = Identity {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            size: meta.size(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        };
+        let identity = Identity::of(&file, &meta)?;
         let cached = self.lock().entries.get(&canonical).cloned();
         if let Some((known, bytes, etag)) = cached
             && known == identity
@@ -359,6 +383,25 @@ fn etag_of_file(file: &std::fs::File, len: u64) -> io::Result<String> {
         offset += read as u64;
     }
     Ok(format!("\"{:032x}\"", hasher.digest128()))
+}
+
+/// `pread` on Windows: `seek_read`, which also moves the handle's position (a handle read
+/// at offsets here is never read in sequence).
+#[cfg(windows)]
+trait FileExt {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+}
+
+#[cfg(windows)]
+impl FileExt for std::fs::File {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        std::os::windows::fs::FileExt::seek_read(self, buf, offset)
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        crate::write::published::read_exact_at(self, buf, offset)
+    }
 }
 
 #[cfg(test)]

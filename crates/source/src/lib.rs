@@ -1,6 +1,7 @@
 //! What is read from disk: the content folder ([`source`], the only reader of content files)
 //! and the settings file ([`watch_toml`]). Both produce the values of `model`.
 
+pub mod at;
 pub mod source;
 pub mod watch_toml;
 

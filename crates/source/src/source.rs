@@ -23,6 +23,8 @@ pub use changes::ChangeSet;
 pub use links::Aliases;
 pub use listing::list_folder;
 pub use read::{kind_of, read_content};
-pub use stat::{FileStamp, StampedFile, on_network_file_system, stamp_tree, stat_dev, stat_mode};
+#[cfg(unix)]
+pub use stat::on_network_file_system;
+pub use stat::{FileStamp, StampedFile, on_network, stamp_tree, stat_dev, stat_mode};
 pub use unread::unread_markdown;
 pub use walk::{Keep, problems_at, scan, scan_keeping, scan_listed, scan_under};

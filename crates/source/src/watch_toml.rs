@@ -488,11 +488,7 @@ pub fn load(path: &Utf8Path, required: bool) -> Result<Option<SiteConfig>, Diagn
 /// file of at most 1 MiB.
 fn read_config(path: &Utf8Path) -> std::io::Result<String> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
+    let file = crate::at::read_options().open(path)?;
     if !file.metadata()?.is_file() {
         return Err(std::io::Error::other("it is not a regular file"));
     }

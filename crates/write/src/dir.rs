@@ -9,13 +9,12 @@
 //! one layer higher, with more API than the writer needs.
 
 use super::WriteError;
+use crate::at::Errno;
+use crate::at::{AtFlags, FileType, Mode, OFlags, OwnedFd, RenameFlags};
 use crate::state_file::{StateReadError, put, read_at};
 use camino::{Utf8Path, Utf8PathBuf};
-use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags};
-use rustix::io::Errno;
 use std::collections::HashSet;
 use std::io::Write;
-use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -67,7 +66,7 @@ impl OutDir {
             source,
         };
         std::fs::create_dir_all(path).map_err(io)?;
-        let fd = rustix::fs::open(
+        let fd = crate::at::open(
             path.as_std_path(),
             OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC,
             Mode::empty(),
@@ -114,7 +113,7 @@ impl OutDir {
         let flags =
             OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let create =
-            |dir: &OwnedFd| rustix::fs::openat(dir, temp, flags, Mode::from_raw_mode(0o644));
+            |dir: &OwnedFd| crate::at::openat(dir, temp, flags, Mode::from_raw_mode(0o644));
         let temp_dir = self.temp_folder(false)?;
         match create(&temp_dir) {
             Ok(fd) => Ok((temp_dir, fd)),
@@ -129,8 +128,8 @@ impl OutDir {
 
     /// The folder's own metadata, from the handle this was opened as (no new descriptor: it
     /// answers when the process has none left to open).
-    pub fn stat(&self) -> Result<rustix::fs::Stat, Errno> {
-        rustix::fs::fstat(&self.fd)
+    pub fn stat(&self) -> Result<crate::at::Stat, Errno> {
+        crate::at::fstat(&self.fd)
     }
 
     /// A new handle (a new open file description) of the folder.
@@ -153,7 +152,7 @@ impl OutDir {
     /// following a link. Missing folders are created when `create`, else `Ok(None)`. A publish
     /// opens each folder it writes to once and writes every file of it through that handle.
     pub fn folder(&self, folder: &str, create: bool) -> Result<Option<OwnedFd>, WriteError> {
-        let mut current = rustix::io::dup(&self.fd).map_err(|errno| self.io(".", errno))?;
+        let mut current = crate::at::dup(&self.fd).map_err(|errno| self.io(".", errno))?;
         if folder.is_empty() {
             return Ok(Some(current));
         }
@@ -164,7 +163,7 @@ impl OutDir {
             current = match open_dir(&current, part) {
                 Ok(fd) => fd,
                 Err(Errno::NOENT) if create => {
-                    match rustix::fs::mkdirat(&current, part, Mode::from_raw_mode(0o755)) {
+                    match crate::at::mkdirat(&current, part, Mode::from_raw_mode(0o755)) {
                         Ok(()) | Err(Errno::EXIST) => {}
                         Err(errno) => return Err(self.io(shown, errno)),
                     }
@@ -192,7 +191,7 @@ impl OutDir {
         relative: &str,
         max_bytes: u64,
     ) -> Result<Option<Vec<u8>>, StateReadError> {
-        let shown = self.path.join(relative);
+        let shown = crate::on_disk(&self.path, relative);
         match self.parent(relative, false) {
             Ok(Some((dir, name))) => read_at(&dir, name, shown.as_str(), max_bytes),
             Ok(None) => Ok(None),
@@ -213,7 +212,7 @@ impl OutDir {
         let temp = temp_name(name);
         let (temp_dir, fd) = self.create_temp(&temp, relative)?;
         put(fd, &temp_dir, &temp, &dir, name, bytes).map_err(|source| WriteError::Io {
-            path: self.path.join(relative),
+            path: crate::on_disk(&self.path, relative),
             source,
         })
     }
@@ -224,7 +223,7 @@ impl OutDir {
         let Some((dir, name)) = self.parent(relative, false)? else {
             return Ok(Entry::Missing);
         };
-        match rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        match crate::at::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(stat) => Ok(match FileType::from_raw_mode(stat.st_mode) {
                 FileType::RegularFile => Entry::File,
                 FileType::Directory => Entry::Folder,
@@ -264,15 +263,15 @@ impl OutDir {
         let temp_dir = &*temp_dir;
         let mut file = std::fs::File::from(fd);
         let fail = |source| WriteError::Io {
-            path: self.path.join(relative),
+            path: crate::on_disk(&self.path, relative),
             source,
         };
         if let Err(source) = fill(&mut file).and_then(|()| file.flush()) {
             // The name goes now; a large file's pages are freed off this thread (a write
             // stopped for an edit must not make the edit wait for that).
-            let _ = rustix::fs::unlinkat(temp_dir, &temp, AtFlags::empty());
+            let _ = crate::at::unlinkat(temp_dir, &temp, AtFlags::empty());
             if len >= FREE_LATER_FROM {
-                close_later(file.into());
+                close_later(file);
             }
             return Err(fail(source));
         }
@@ -280,10 +279,10 @@ impl OutDir {
         let placed = if len >= FREE_LATER_FROM {
             self.swap_in_large(temp_dir, dir, &temp, name)
         } else {
-            rustix::fs::renameat(temp_dir, &temp, dir, name).map_err(Into::into)
+            crate::at::renameat(temp_dir, &temp, dir, name).map_err(Into::into)
         };
         placed.map_err(|source| {
-            let _ = rustix::fs::unlinkat(temp_dir, &temp, AtFlags::empty());
+            let _ = crate::at::unlinkat(temp_dir, &temp, AtFlags::empty());
             fail(source)
         })
     }
@@ -307,14 +306,14 @@ impl OutDir {
         name: &str,
     ) -> std::io::Result<()> {
         let Some(old) = hold(dir, name) else {
-            return rustix::fs::renameat(temp_dir, temp, dir, name).map_err(Into::into);
+            return crate::at::renameat(temp_dir, temp, dir, name).map_err(Into::into);
         };
-        let is_file = rustix::fs::fstat(&old)
+        let is_file = crate::at::fstat(&old)
             .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile);
         if is_file && self.exchange.load(Ordering::Relaxed) {
-            match rustix::fs::renameat_with(temp_dir, temp, dir, name, RenameFlags::EXCHANGE) {
+            match crate::at::renameat_with(temp_dir, temp, dir, name, RenameFlags::EXCHANGE) {
                 // The old file now has the temporary name; the held descriptor keeps it alive.
-                Ok(()) => match rustix::fs::unlinkat(temp_dir, temp, AtFlags::empty()) {
+                Ok(()) => match crate::at::unlinkat(temp_dir, temp, AtFlags::empty()) {
                     Ok(()) => {
                         close_later(old);
                         return Ok(());
@@ -322,13 +321,7 @@ impl OutDir {
                     // Something else than the file looked at was swapped out (a folder put
                     // there meanwhile): put it back and let the plain rename refuse.
                     Err(_) => {
-                        rustix::fs::renameat_with(
-                            temp_dir,
-                            temp,
-                            dir,
-                            name,
-                            RenameFlags::EXCHANGE,
-                        )?;
+                        crate::at::renameat_with(temp_dir, temp, dir, name, RenameFlags::EXCHANGE)?;
                     }
                 },
                 Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {
@@ -337,7 +330,7 @@ impl OutDir {
                 Err(_) => {}
             }
         }
-        rustix::fs::renameat(temp_dir, temp, dir, name)?;
+        crate::at::renameat(temp_dir, temp, dir, name)?;
         close_later(old);
         Ok(())
     }
@@ -356,7 +349,7 @@ impl OutDir {
     ) -> Result<bool, WriteError> {
         let flags =
             OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let fd = match rustix::fs::openat(dir, name, flags, Mode::from_raw_mode(0o644)) {
+        let fd = match crate::at::openat(dir, name, flags, Mode::from_raw_mode(0o644)) {
             Ok(fd) => fd,
             Err(Errno::EXIST) => return Ok(false),
             Err(errno) => return Err(self.io(relative, errno)),
@@ -367,9 +360,9 @@ impl OutDir {
         match filled {
             Ok(()) => Ok(true),
             Err(source) => {
-                let _ = rustix::fs::unlinkat(dir, name, AtFlags::empty());
+                let _ = crate::at::unlinkat(dir, name, AtFlags::empty());
                 Err(WriteError::Io {
-                    path: self.path.join(relative),
+                    path: crate::on_disk(&self.path, relative),
                     source,
                 })
             }
@@ -382,12 +375,12 @@ impl OutDir {
         let Some((dir, name)) = self.parent(relative, false)? else {
             return Ok(false);
         };
-        match rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        match crate::at::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {}
             Ok(_) | Err(Errno::NOENT) => return Ok(false),
             Err(errno) => return Err(self.io(relative, errno)),
         }
-        match rustix::fs::unlinkat(&dir, name, AtFlags::empty()) {
+        match crate::at::unlinkat(&dir, name, AtFlags::empty()) {
             Ok(()) => {}
             Err(Errno::NOENT) => return Ok(false),
             Err(errno) => return Err(self.io(relative, errno)),
@@ -405,7 +398,7 @@ impl OutDir {
             let Ok(Some((dir, name))) = self.parent(above, false) else {
                 return;
             };
-            if rustix::fs::unlinkat(&dir, name, AtFlags::REMOVEDIR).is_err() {
+            if crate::at::unlinkat(&dir, name, AtFlags::REMOVEDIR).is_err() {
                 return; // Not empty (or not ours to remove): stop here.
             }
             folder = above;
@@ -418,7 +411,7 @@ impl OutDir {
         let Ok(Some(dir)) = self.folder(TEMP_FOLDER, false) else {
             return 0;
         };
-        let Ok(entries) = rustix::fs::Dir::read_from(&dir) else {
+        let Ok(entries) = crate::at::Dir::read_from(&dir) else {
             return 0;
         };
         let mut removed = 0;
@@ -427,7 +420,7 @@ impl OutDir {
                 continue;
             };
             if entry.file_type() == FileType::RegularFile
-                && rustix::fs::unlinkat(&dir, name, AtFlags::empty()).is_ok()
+                && crate::at::unlinkat(&dir, name, AtFlags::empty()).is_ok()
             {
                 removed += 1;
             }
@@ -437,16 +430,16 @@ impl OutDir {
 
     /// The metadata of the folder `relative` ("" for the output folder), whose change time
     /// moves when an entry is added or removed. `None` when missing or not a folder.
-    pub(crate) fn folder_stat(&self, relative: &str) -> Option<rustix::fs::Stat> {
+    pub(crate) fn folder_stat(&self, relative: &str) -> Option<crate::at::Stat> {
         let dir = self.folder(relative, false).ok()??;
-        rustix::fs::fstat(&dir).ok()
+        crate::at::fstat(&dir).ok()
     }
 
     /// The names of the regular files in `folder` (one directory read, no `stat` per file
     /// where the file system reports entry types). `None` when the folder cannot be opened.
     pub(crate) fn regular_files(&self, folder: &str) -> Option<HashSet<String>> {
         let dir = self.folder(folder, false).ok()??;
-        let entries = rustix::fs::Dir::read_from(&dir).ok()?;
+        let entries = crate::at::Dir::read_from(&dir).ok()?;
         let mut names = HashSet::new();
         for entry in entries {
             let entry = entry.ok()?;
@@ -454,7 +447,7 @@ impl OutDir {
                 continue;
             };
             let regular = match entry.file_type() {
-                FileType::Unknown => rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
+                FileType::Unknown => crate::at::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
                     .is_ok_and(|stat| {
                         FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
                     }),
@@ -469,7 +462,7 @@ impl OutDir {
 
     fn io(&self, relative: &str, errno: Errno) -> WriteError {
         WriteError::Io {
-            path: self.path.join(relative),
+            path: crate::on_disk(&self.path, relative),
             source: errno.into(),
         }
     }
@@ -477,10 +470,10 @@ impl OutDir {
     /// The error for the folder `part` of `dir` (`relative` in the output folder) that cannot
     /// be entered: a link, a file, or an I/O error.
     fn refusal(&self, dir: &OwnedFd, part: &str, relative: &str, errno: Errno) -> WriteError {
-        let path = self.path.join(relative);
+        let path = crate::on_disk(&self.path, relative);
         match errno {
             Errno::LOOP | Errno::NOTDIR => {
-                let is_link = rustix::fs::statat(dir, part, AtFlags::SYMLINK_NOFOLLOW)
+                let is_link = crate::at::statat(dir, part, AtFlags::SYMLINK_NOFOLLOW)
                     .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Symlink);
                 if is_link {
                     WriteError::Symlink { path }
@@ -500,7 +493,7 @@ impl OutDir {
 /// link, a FIFO or a folder is not read).
 pub fn read_in(dir: &OwnedFd, name: &str) -> Option<Vec<u8>> {
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let fd = rustix::fs::openat(dir, name, flags, Mode::empty()).ok()?;
+    let fd = crate::at::openat(dir, name, flags, Mode::empty()).ok()?;
     let file = std::fs::File::from(fd);
     let meta = file.metadata().ok()?;
     if !meta.is_file() {
@@ -514,14 +507,14 @@ pub fn read_in(dir: &OwnedFd, name: &str) -> Option<Vec<u8>> {
 /// Whether nothing at all (no file, folder or link) is named `name` in the open folder `dir`.
 pub fn is_missing_in(dir: &OwnedFd, name: &str) -> bool {
     matches!(
-        rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW),
+        crate::at::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW),
         Err(Errno::NOENT)
     )
 }
 
 fn open_dir(dir: &OwnedFd, part: &str) -> Result<OwnedFd, Errno> {
     let flags = OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::RDONLY | OFlags::CLOEXEC;
-    rustix::fs::openat(dir, part, flags, Mode::empty())
+    crate::at::openat(dir, part, flags, Mode::empty())
 }
 
 /// `.{name}.{pid}-{n}.tmp`, with the target's name cut so the result fits in `NAME_MAX`.
@@ -551,7 +544,7 @@ fn temp_name(name: &str) -> String {
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn hold(dir: &OwnedFd, name: &str) -> Option<OwnedFd> {
     let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    rustix::fs::openat(dir, name, flags, Mode::empty()).ok()
+    crate::at::openat(dir, name, flags, Mode::empty()).ok()
 }
 
 /// Elsewhere (macOS has no `O_PATH`): a read-only open, of a regular file only, as the type is
@@ -560,22 +553,30 @@ fn hold(dir: &OwnedFd, name: &str) -> Option<OwnedFd> {
 /// `O_NOFOLLOW` makes the open fail on a link put there meanwhile, so a link is replaced, never
 /// its target. A file this process cannot read is not held: the plain rename frees it inside
 /// the rename, which is slower but as correct.
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
 fn hold(dir: &OwnedFd, name: &str) -> Option<OwnedFd> {
-    let stat = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+    let stat = crate::at::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
     if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
         return None;
     }
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    rustix::fs::openat(dir, name, flags, Mode::empty()).ok()
+    crate::at::openat(dir, name, flags, Mode::empty()).ok()
 }
 
-/// Closes `old` (a replaced file) on a thread of its own, so that the kernel frees it off the
-/// writer's path; inline when that thread cannot be started.
-fn close_later(old: OwnedFd) {
-    static CLOSER: OnceLock<Option<Sender<OwnedFd>>> = OnceLock::new();
+/// Windows: nothing is held, and the caller renames plainly. A file held open refuses to be
+/// renamed over there (see `at::windows`), and the old file is freed when its last handle
+/// closes, not inside the rename.
+#[cfg(windows)]
+fn hold(_dir: &OwnedFd, _name: &str) -> Option<OwnedFd> {
+    None
+}
+
+/// Closes `old` (a replaced file, or a descriptor holding one) on a thread of its own, so
+/// that the kernel frees it off the writer's path; inline when that thread cannot be started.
+fn close_later(old: impl Send + 'static) {
+    static CLOSER: OnceLock<Option<Sender<Box<dyn Send>>>> = OnceLock::new();
     let closer = CLOSER.get_or_init(|| {
-        let (send, receive) = mpsc::channel::<OwnedFd>();
+        let (send, receive) = mpsc::channel::<Box<dyn Send>>();
         std::thread::Builder::new()
             .name("close-replaced".into())
             .spawn(move || receive.into_iter().for_each(drop))
@@ -584,7 +585,7 @@ fn close_later(old: OwnedFd) {
     });
     if let Some(closer) = closer {
         // A send that fails hands `old` back inside the error, which closes it here.
-        let _ = closer.send(old);
+        let _ = closer.send(Box::new(old));
     }
 }
 

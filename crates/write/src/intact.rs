@@ -17,7 +17,7 @@ pub(super) struct OutputStamp {
 }
 
 impl OutputStamp {
-    pub(super) fn of(stat: &rustix::fs::Stat) -> OutputStamp {
+    pub(super) fn of(stat: &crate::at::Stat) -> OutputStamp {
         OutputStamp {
             ino: stat.st_ino,
             size: stat.st_size as u64,
@@ -37,7 +37,7 @@ pub struct FolderStamp {
 
 impl FolderStamp {
     /// The stamp of a folder from its metadata.
-    pub(crate) fn of(stat: &rustix::fs::Stat) -> FolderStamp {
+    pub(crate) fn of(stat: &crate::at::Stat) -> FolderStamp {
         FolderStamp {
             dev: crate::source::stat_dev(stat),
             ino: stat.st_ino,

@@ -32,7 +32,7 @@
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_contract::{http, paths};
 use content_api_model::output;
-use content_api_source::source;
+use content_api_source::{at, source};
 
 mod dir;
 mod headers;
@@ -71,6 +71,17 @@ use crate::output::Files;
 use camino::Utf8PathBuf;
 pub use dir::write_atomically;
 use std::sync::Arc;
+
+/// Where `relative` (a path in the output folder, `/`-separated) is on disk, for messages and
+/// path-based opens: `out_dir` joined with it, its separators the platform's (`\` on Windows,
+/// as Windows users read paths).
+pub(crate) fn on_disk(out_dir: &camino::Utf8Path, relative: &str) -> Utf8PathBuf {
+    if std::path::MAIN_SEPARATOR == '/' {
+        out_dir.join(relative)
+    } else {
+        out_dir.join(relative.replace('/', std::path::MAIN_SEPARATOR_STR))
+    }
+}
 
 /// Asked by [`Publisher::publish_groups_until`] between writes: `true` stops the publish.
 pub type Stop<'a> = dyn Fn() -> bool + Sync + 'a;
@@ -132,7 +143,7 @@ pub enum WriteError {
         "{out_dir} is being written by another process (pid {pid}: {command}); stop it first \
          (Ctrl-C in its terminal), or write into another folder: add --out DIR to this command, \
          for example --out {}-2 (a folder beside it)",
-        out_dir.as_str().trim_end_matches('/')
+        out_dir.as_str().trim_end_matches(std::path::is_separator)
     )]
     Locked {
         /// The output folder.

@@ -53,7 +53,11 @@ impl Manifest {
     /// long, inside `.content-api/`) is dropped with a warning, so no entry can make the tool
     /// touch anything outside the output folder or its own state.
     pub fn load_from(out_dir: &Utf8Path, relative: &str) -> Manifest {
-        let bytes = match read_state(&out_dir.join(relative), MAX_STATE_BYTES, Links::Refuse) {
+        let bytes = match read_state(
+            &crate::on_disk(out_dir, relative),
+            MAX_STATE_BYTES,
+            Links::Refuse,
+        ) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => return Manifest::default(),
             Err(err) => {

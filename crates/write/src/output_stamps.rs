@@ -1,14 +1,14 @@
 //! The output folder's side of a build's fingerprint (`deploy::fingerprint`): every owned
 //! file's and its folder's stamp, digested through the open folder.
 
+use crate::at::AtFlags;
+use crate::at::OwnedFd;
 use crate::dir::OutDir;
 use crate::manifest::Manifest;
 use crate::parent_of;
-use crate::source::{FileStamp, on_network_file_system};
+use crate::source::FileStamp;
 use rayon::prelude::*;
-use rustix::fs::AtFlags;
 use std::collections::HashMap;
-use std::os::fd::OwnedFd;
 use xxhash_rust::xxh3::Xxh3;
 
 /// What `Publisher::output_stamps` does with a stamp too recent to trust.
@@ -31,6 +31,23 @@ pub enum OutputDigest {
     Racy,
 }
 
+/// Whether the output folder is on a network file system (or that cannot be told).
+#[cfg(unix)]
+fn on_network(dir: &OutDir) -> bool {
+    crate::source::on_network_file_system(
+        dir.open_again()
+            .ok()
+            .and_then(|fd| rustix::fs::fstatfs(fd).ok()),
+    )
+}
+
+/// Whether the output folder is on a network drive (or that cannot be told).
+#[cfg(windows)]
+fn on_network(dir: &OutDir) -> bool {
+    dir.open_again()
+        .map_or(true, |fd| crate::at::on_network_drive(fd.path()))
+}
+
 /// The digest of the output folder as the manifest and `yielded` name it (each folder's
 /// identity, each file's stamp, through the open folder without following a link). `None` when
 /// a folder cannot be opened.
@@ -51,11 +68,7 @@ pub(crate) fn output_digest(
         .collect();
     paths.sort_unstable();
     paths.dedup();
-    if on_network_file_system(
-        dir.open_again()
-            .ok()
-            .and_then(|fd| rustix::fs::fstatfs(fd).ok()),
-    ) {
+    if on_network(dir) {
         return None;
     }
     let mut folders: HashMap<&str, Option<OwnedFd>> = HashMap::new();
@@ -82,7 +95,7 @@ pub(crate) fn output_digest(
     // interrupted writer left (which a full build removes) makes the build a full one.
     for (folder, fd) in by_name {
         hasher.update(folder.as_bytes());
-        match fd.as_ref().and_then(|fd| rustix::fs::fstat(fd).ok()) {
+        match fd.as_ref().and_then(|fd| crate::at::fstat(fd).ok()) {
             Some(stat) => {
                 let stamp = FileStamp::of_stat(&stat);
                 if is_racy(&stamp) {
@@ -99,7 +112,7 @@ pub(crate) fn output_digest(
         .map(|path| {
             let fd = folders.get(parent_of(path))?.as_ref()?;
             let name = path.rsplit('/').next()?;
-            rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
+            crate::at::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
                 .ok()
                 .map(|stat| FileStamp::of_stat(&stat))
         })

@@ -183,7 +183,7 @@ pub fn claim<'a>(
         if is_merged(path) || takes_over(take_over, path) {
             continue;
         }
-        let target = out_dir.join(&**path);
+        let target = crate::on_disk(out_dir, path);
         // (someone else's, a regular file)
         let (foreign, file) = match std::fs::symlink_metadata(&target) {
             Err(_) => (false, false),
@@ -315,7 +315,7 @@ pub fn write_merged(
     in_manifest: bool,
     yielded: &HashSet<Arc<str>>,
 ) -> Result<bool, super::WriteError> {
-    let target = out_dir.join(relative);
+    let target = crate::on_disk(out_dir, relative);
     let existing = read_text(&target)?;
     let site = site_part(&target, existing.as_deref().unwrap_or(""), in_manifest)?;
     let ours = output.to_vec().map_err(|source| super::WriteError::Io {
@@ -339,7 +339,7 @@ pub fn write_merged(
 /// What a publish of `ours` (the tool's `_headers`) would warn about the site's rules in the
 /// output folder's `_headers`, without writing: `check` says what `build` will.
 pub fn headers_warnings(out_dir: &Utf8Path, ours: &Output) -> Vec<String> {
-    let target = out_dir.join(HEADERS);
+    let target = crate::on_disk(out_dir, HEADERS);
     let Ok(Some(existing)) = read_text(&target) else {
         return Vec::new();
     };
@@ -362,7 +362,7 @@ pub fn release_merged(out_dir: &Utf8Path, relative: &str) -> Result<bool, super:
     if check_relative(relative).is_err() {
         return Ok(false);
     }
-    let target = out_dir.join(relative);
+    let target = crate::on_disk(out_dir, relative);
     let Some(existing) = read_text(&target)? else {
         return Ok(false);
     };

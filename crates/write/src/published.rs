@@ -6,7 +6,6 @@
 
 use crate::state_file::{StateReadError, read_bounded};
 use std::io;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// What is at a path of the output folder.
@@ -31,7 +30,9 @@ pub enum Opened {
 /// `root`, which must be canonical (`std::fs::canonicalize`'s). `Err` for a failure that is not
 /// an absence: a symbolic link loop, a file that cannot be read.
 pub fn open_published(root: &Path, relative: &str) -> io::Result<Opened> {
-    let canonical = match std::fs::canonicalize(root.join(relative)) {
+    // A canonical root on Windows is a `\\?\` path, in which `/` separates nothing.
+    let relative_on_disk = relative.replace('/', std::path::MAIN_SEPARATOR_STR);
+    let canonical = match std::fs::canonicalize(root.join(relative_on_disk)) {
         Ok(path) => path,
         Err(err) if is_absent(&err) => return Ok(Opened::Absent),
         Err(err) => return Err(err),
@@ -40,14 +41,10 @@ pub fn open_published(root: &Path, relative: &str) -> io::Result<Opened> {
         tracing::debug!("refusing {relative}: it resolves outside the output folder");
         return Ok(Opened::Absent);
     }
-    let file = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(&canonical)
-    {
+    let file = match crate::at::open_read(&canonical, false) {
         Ok(file) => file,
         // ELOOP here: the last part became a symbolic link after it was resolved.
-        Err(err) if is_absent(&err) || err.raw_os_error() == Some(libc::ELOOP) => {
+        Err(err) if is_absent(&err) || crate::at::is_link_refused(&err) => {
             return Ok(Opened::Absent);
         }
         Err(err) => return Err(err),
@@ -87,7 +84,20 @@ pub fn read_published(
     }
 }
 
+pub use crate::at::{read_exact_at, under_wine};
+
+/// What the handle of an open file says about it (`fstat`; on Windows its volume serial
+/// number, file index and change time, which std's metadata does not give there).
+pub fn stat_open(file: &std::fs::File) -> io::Result<crate::at::Stat> {
+    crate::at::fstat_file(file).map_err(io::Error::from)
+}
+
 /// Errors that mean "there is no such file", as opposed to a failure.
+#[cfg(windows)]
+use crate::at::is_absent;
+
+/// Errors that mean "there is no such file", as opposed to a failure.
+#[cfg(unix)]
 fn is_absent(err: &io::Error) -> bool {
     matches!(
         err.raw_os_error(),
@@ -95,7 +105,7 @@ fn is_absent(err: &io::Error) -> bool {
     ) || err.kind() == io::ErrorKind::NotFound
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -4,6 +4,8 @@
 //! `.content-api/tmp`), `remove_stale`, `commit` (the manifest, last), `remember`. Between
 //! publishes, a daemon asks `is_intact` whether someone changed the folder.
 
+use crate::at::AtFlags;
+use crate::at::OwnedFd;
 use crate::dir::{Entry, OutDir, PATH_MAX, is_missing_in, read_in};
 use crate::intact::{
     FolderStamp, OutputStamp, SWEEP_PER_CHECK, folder_stamp, now_ns, settled_stamp,
@@ -19,8 +21,6 @@ use crate::writing::{Hashing, UntilStopped, Written, open_folders, stopped_or_fa
 use crate::{Report, Stop, WriteError, all_paths, file_name, ownership, parent_of, shutdown};
 use camino::{Utf8Path, Utf8PathBuf};
 use rayon::prelude::*;
-use rustix::fd::OwnedFd;
-use rustix::fs::AtFlags;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
@@ -179,7 +179,7 @@ impl Publisher {
                     }
                     // Not the tool's: a regular file of other bytes is the site's.
                     None => {
-                        let target = self.out_dir.join(&**path);
+                        let target = crate::on_disk(&self.out_dir, path);
                         std::fs::symlink_metadata(&target).is_ok_and(|meta| meta.is_file())
                             && std::fs::read(&target).is_ok_and(|bytes| !output.eq_bytes(&bytes))
                     }
@@ -497,12 +497,12 @@ impl Publisher {
                 Entry::Folder | Entry::Missing => {}
                 Entry::File => {
                     return Err(WriteError::NotADirectory {
-                        path: self.out_dir.join(folder),
+                        path: crate::on_disk(&self.out_dir, folder),
                     });
                 }
                 Entry::Other => {
                     return Err(WriteError::Symlink {
-                        path: self.out_dir.join(folder),
+                        path: crate::on_disk(&self.out_dir, folder),
                     });
                 }
             }
@@ -616,7 +616,7 @@ impl Publisher {
                     && let Some(bytes) = read_in(folder, name)
                     && output.eq_bytes(&bytes)
                 {
-                    let stat = rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW);
+                    let stat = crate::at::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW);
                     return Ok(Written {
                         written: false,
                         digest: hasher.map(|_| xxh3_128(&bytes)),
@@ -632,7 +632,9 @@ impl Publisher {
                     output.write_to(&mut Hashing::new(until_stopped, hasher.as_mut()))?;
                     // The temporary file is renamed into place: same inode, size and mtime.
                     if stamped {
-                        stamp = rustix::fs::fstat(&*file).ok().map(|s| OutputStamp::of(&s));
+                        stamp = crate::at::fstat_file(file)
+                            .ok()
+                            .map(|s| OutputStamp::of(&s));
                     }
                     Ok(())
                 })
@@ -887,8 +889,7 @@ impl Publisher {
                 continue;
             };
             // Gone: what the folder check is for.
-            let Ok(stat) = rustix::fs::statat(fd, file_name(path), AtFlags::SYMLINK_NOFOLLOW)
-            else {
+            let Ok(stat) = crate::at::statat(fd, file_name(path), AtFlags::SYMLINK_NOFOLLOW) else {
                 continue;
             };
             if self.stamps.get(path) != Some(&OutputStamp::of(&stat)) {
@@ -982,7 +983,6 @@ impl Publisher {
 
     /// Whether the output folder's path no longer leads to the folder this publisher opened.
     pub(super) fn dir_replaced(&self) -> bool {
-        use std::os::unix::fs::MetadataExt;
         // The open handle's own metadata: no new descriptor, so a process out of descriptors
         // is not taken for a folder that went away.
         let opened = match self.dir().stat() {
@@ -996,10 +996,8 @@ impl Publisher {
                 return false;
             }
         };
-        match std::fs::metadata(&self.out_dir) {
-            Ok(meta) => {
-                meta.dev() != crate::source::stat_dev(&opened) || meta.ino() != opened.st_ino
-            }
+        match identity_at(&self.out_dir) {
+            Ok((dev, ino)) => dev != crate::source::stat_dev(&opened) || ino != opened.st_ino,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => true,
             Err(err) => {
                 tracing::warn!("cannot look at {}: {err}", self.out_dir);
@@ -1007,6 +1005,21 @@ impl Publisher {
             }
         }
     }
+}
+
+/// The device and inode of what `path` leads to.
+#[cfg(unix)]
+fn identity_at(path: &Utf8Path) -> std::io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path)?;
+    Ok((meta.dev(), meta.ino()))
+}
+
+/// The volume serial number and file index of what `path` leads to.
+#[cfg(windows)]
+fn identity_at(path: &Utf8Path) -> std::io::Result<(u64, u64)> {
+    let stat = crate::at::stat(path.as_std_path())?;
+    Ok((stat.st_dev, stat.st_ino))
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ impl DocumentHashes {
     /// The record of `out_dir`, or an empty one (with a warning when it is unreadable: its
     /// documents are then treated as this tool's, as before the record existed).
     pub fn load(out_dir: &Utf8Path) -> DocumentHashes {
-        let path = out_dir.join(DOCUMENTS_PATH);
+        let path = crate::on_disk(out_dir, DOCUMENTS_PATH);
         let record = match read_state(&path, MAX_STATE_BYTES, Links::Refuse) {
             Ok(None) => return DocumentHashes::default(),
             Ok(Some(bytes)) => serde_json::from_slice::<DocumentHashesFile>(&bytes).ok(),

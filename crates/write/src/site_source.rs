@@ -42,16 +42,20 @@ mod tests {
         std::fs::write(root.join("public/robots.txt"), "x").unwrap();
         assert_eq!(
             shown(&root.join("dist"), "robots.txt"),
-            format!("{root}/public/robots.txt (copied to {root}/dist/robots.txt)")
+            format!(
+                "{} (copied to {})",
+                root.join("public").join("robots.txt"),
+                root.join("dist").join("robots.txt")
+            )
         );
         assert_eq!(
             shown(&root.join("dist"), "_headers"),
-            format!("{root}/dist/_headers")
+            root.join("dist").join("_headers").as_str()
         );
         // Hugo writes into public/: its own copy is not a source.
         assert_eq!(
             shown(&root.join("public"), "robots.txt"),
-            format!("{root}/public/robots.txt")
+            root.join("public").join("robots.txt").as_str()
         );
     }
 }

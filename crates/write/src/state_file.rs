@@ -14,12 +14,11 @@
 //! file planted at its name is not written through), synced, then renamed, all relative to
 //! folders held open (the tool's own state folder may not be a link).
 
+use crate::at::Errno;
+use crate::at::OwnedFd;
+use crate::at::{AtFlags, Mode, OFlags};
 use camino::{Utf8Path, Utf8PathBuf};
-use rustix::fs::{AtFlags, Mode, OFlags};
-use rustix::io::Errno;
 use std::io::{Read, Write};
-use std::os::fd::OwnedFd;
-use std::os::unix::fs::OpenOptionsExt;
 
 /// Why a state file was not read.
 #[derive(Debug, thiserror::Error)]
@@ -65,14 +64,7 @@ pub enum Links {
 /// the path itself when `links` refuses it (`ELOOP` then). The caller checks it is a regular
 /// file.
 pub fn open_untrusted(path: &std::path::Path, links: Links) -> std::io::Result<std::fs::File> {
-    let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
-    if links == Links::Refuse {
-        flags |= libc::O_NOFOLLOW;
-    }
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags)
-        .open(path)
+    crate::at::open_read(path, links == Links::Follow)
 }
 
 /// The bytes of the regular file at `path`, at most `max_bytes`; `Ok(None)` when nothing is
@@ -109,7 +101,7 @@ fn read_opened(
     let file = match opened {
         Ok(file) => file,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) if err.raw_os_error() == Some(libc::ELOOP) => {
+        Err(err) if crate::at::is_link_refused(&err) => {
             return Err(StateReadError::NotAFile {
                 path: path.to_string(),
                 kind: "a symbolic link",
@@ -195,7 +187,7 @@ impl Folder {
         if links == Links::Refuse {
             flags |= OFlags::NOFOLLOW;
         }
-        match rustix::fs::open(path.as_std_path(), flags, Mode::empty()) {
+        match crate::at::open(path.as_std_path(), flags, Mode::empty()) {
             Ok(fd) => Ok(Folder {
                 path: path.to_owned(),
                 fd,
@@ -240,7 +232,7 @@ impl Folder {
                 std::process::id(),
                 unguessable()
             );
-            match rustix::fs::openat(&self.fd, &temp, flags, Mode::from_raw_mode(0o644)) {
+            match crate::at::openat(&self.fd, &temp, flags, Mode::from_raw_mode(0o644)) {
                 Ok(fd) => return Ok((temp, fd)),
                 Err(Errno::EXIST) => last = temp,
                 Err(errno) => return Err(errno.into()),
@@ -277,7 +269,7 @@ pub(crate) fn read_at(
     max_bytes: u64,
 ) -> Result<Option<Vec<u8>>, StateReadError> {
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let opened = rustix::fs::openat(dir, name, flags, Mode::empty())
+    let opened = crate::at::openat(dir, name, flags, Mode::empty())
         .map(std::fs::File::from)
         .map_err(std::io::Error::from);
     read_opened(opened, shown, max_bytes)
@@ -305,9 +297,9 @@ pub(crate) fn put(
     let written = file
         .write_all(bytes)
         .and_then(|()| file.sync_all())
-        .and_then(|()| rustix::fs::renameat(temp_dir, temp, dir, name).map_err(Into::into));
+        .and_then(|()| crate::at::renameat(temp_dir, temp, dir, name).map_err(Into::into));
     if written.is_err() {
-        let _ = rustix::fs::unlinkat(temp_dir, temp, AtFlags::empty());
+        let _ = crate::at::unlinkat(temp_dir, temp, AtFlags::empty());
     }
     written
 }
@@ -335,7 +327,7 @@ fn not_a_folder(path: &Utf8Path) -> String {
     )
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -6,9 +6,9 @@ use super::dir::OutDir;
 use super::intact::OutputStamp;
 use super::plan::Plan;
 use super::{Stop, WriteError, ownership, parent_of};
+use crate::at::OwnedFd;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
-use std::os::fd::OwnedFd;
 use xxhash_rust::xxh3::Xxh3;
 
 /// What became of one output: written or found right on disk, with the xxh3-128 of its bytes

@@ -78,8 +78,9 @@ function findBinary() {
   }
   if (process.platform === "win32") {
     throw new Error(
-      "there is no Windows build of content-api: its output writer works through Unix " +
-        "directory handles. Run it in WSL, where `npm install` picks the Linux package.",
+      "there is no prebuilt Windows package of content-api yet: build content-api.exe from " +
+        "source (docs/windows.md) and run it directly, or run it in WSL, where `npm install` " +
+        "picks the Linux package.",
     );
   }
   const platform = currentPlatform();

@@ -81,6 +81,7 @@ fn a_replaced_file_is_read_again_not_taken_from_the_cache() {
     assert_eq!(served.etag, etag_of(b"[2]"));
 }
 
+#[cfg(unix)]
 #[test]
 fn links_out_of_the_folder_are_refused_and_links_inside_are_followed() {
     let (dir, files) = folder();
@@ -116,6 +117,11 @@ async fn a_large_file_is_streamed_from_its_handle_with_the_etag_of_its_bytes() {
     );
     assert_eq!(served.content_length(), old.len() as u64);
     assert_eq!(served.etag, etag_of(&old));
+    if crate::write::published::under_wine() {
+        // Wine 8 has no POSIX-semantics rename: a file held open is never renamed over there.
+        eprintln!("skipped under wine: renaming over a file held open needs Windows 10's rename");
+        return;
+    }
     // A publish replaces the file while the response is on its way: the body is the
     // version that was opened, whole.
     let temp = out.join(".big.tmp");
@@ -127,6 +133,7 @@ async fn a_large_file_is_streamed_from_its_handle_with_the_etag_of_its_bytes() {
     assert_eq!(again.etag, etag_of(b"xxxxxxxxxx"));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_symlink_loop_is_a_failure_and_a_fifo_is_not_a_file() {
     let (dir, files) = folder();

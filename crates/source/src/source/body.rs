@@ -3,7 +3,6 @@
 
 use crate::content::{BodyReader, DiskBody};
 use std::io;
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// The content files on disk, as a one-shot build's bodies are read again from them.
@@ -18,14 +17,12 @@ impl BodyReader for BodyFiles {
     /// publish would not be what it checked. (Opened without waiting, as every content read is;
     /// no `fstat`: whatever replaced the file, its bytes must match the digest or the read fails.)
     fn read<'b>(&self, body: &DiskBody, buf: &'b mut Vec<u8>) -> io::Result<&'b [u8]> {
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        let file = crate::at::read_options()
             .open(body.disk_path())
             .map_err(|err| unreadable(body, err))?;
         buf.clear();
         buf.resize(body.len(), 0);
-        match file.read_exact_at(buf, body.start()) {
+        match crate::at::read_exact_at(&file, buf, body.start()) {
             Ok(()) => {}
             Err(err) if err.kind() == io::ErrorKind::UnexpectedEof => {
                 return Err(changed(body, "it is shorter now"));

@@ -43,7 +43,7 @@ pub const OUTSIDE_MESSAGE: &str =
 /// What to do about it.
 pub const OUTSIDE_HELP: &str = "move what it points to into the content folder, or remove the link";
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;

@@ -11,7 +11,6 @@ use super::contain::ContentFolder;
 use super::walk::{is_hidden, relative_content_path};
 use crate::content::Layout;
 use std::collections::HashMap;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// A file's identity on disk: its device and inode numbers.
@@ -94,17 +93,16 @@ impl Aliases {
             if !entry.file_type().is_file() {
                 continue;
             }
-            let Ok(meta) = entry.metadata() else { continue };
+            let Some((identity, links)) = identity(entry.path()) else {
+                continue;
+            };
             let through_link = entry.path_is_symlink()
                 || aliases
                     .folders
                     .iter()
                     .any(|(_, folder)| is_below(&relative, folder));
-            if meta.nlink() > 1 || through_link {
-                paths_of
-                    .entry((meta.dev(), meta.ino()))
-                    .or_default()
-                    .push(relative);
+            if links > 1 || through_link {
+                paths_of.entry(identity).or_default().push(relative);
             }
         }
         for (identity, paths) in paths_of {
@@ -155,8 +153,8 @@ impl Aliases {
             }
         }
         if !self.shared.is_empty()
-            && let Ok(meta) = std::fs::metadata(path)
-            && let Some(paths) = self.shared.get(&(meta.dev(), meta.ino()))
+            && let Some((identity, _)) = identity(path)
+            && let Some(paths) = self.shared.get(&identity)
         {
             found.extend(paths.iter().cloned());
         }
@@ -183,8 +181,10 @@ impl Aliases {
         {
             return true;
         }
-        std::fs::symlink_metadata(root.join(path))
-            .is_ok_and(|meta| meta.file_type().is_symlink() || meta.is_dir() || meta.nlink() > 1)
+        let path = root.join(path);
+        std::fs::symlink_metadata(&path).is_ok_and(|meta| {
+            meta.file_type().is_symlink() || meta.is_dir() || has_hard_links(&meta, &path)
+        })
     }
 }
 
@@ -207,13 +207,44 @@ fn missing_target(link: &Path) -> Option<PathBuf> {
     Some(target)
 }
 
+/// Whether the file `meta` describes (at `path`) has more than one name.
+#[cfg(unix)]
+fn has_hard_links(meta: &std::fs::Metadata, _path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.nlink() > 1
+}
+
+/// Whether the file at `path` has more than one name (std's metadata does not count them on
+/// Windows; a handle's does).
+#[cfg(windows)]
+fn has_hard_links(_meta: &std::fs::Metadata, path: &Path) -> bool {
+    identity(path).is_some_and(|(_, links)| links > 1)
+}
+
+/// A file's identity (its device and inode: shared by its hard links) and its number of
+/// links, a link at `path` followed; `None` when it cannot be looked at.
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<((u64, u64), u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some(((meta.dev(), meta.ino()), meta.nlink()))
+}
+
+/// A file's identity (its volume's serial number and its file index) and its number of links,
+/// a link at `path` followed; `None` when it cannot be looked at.
+#[cfg(windows)]
+fn identity(path: &Path) -> Option<((u64, u64), u64)> {
+    let stat = crate::at::stat(path).ok()?;
+    Some(((stat.st_dev, stat.st_ino), stat.st_nlink))
+}
+
 /// Whether the content path `path` is inside the content folder `folder`.
 fn is_below(path: &str, folder: &str) -> bool {
     path.strip_prefix(folder)
         .is_some_and(|rest| rest.starts_with('/'))
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;

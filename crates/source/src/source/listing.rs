@@ -73,6 +73,7 @@ mod tests {
         assert_eq!(list_folder(root.path(), &site, ".git"), Some(Vec::new()));
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_link_leading_out_of_the_content_folder_is_not_listed() {
         use std::os::unix::fs::symlink;

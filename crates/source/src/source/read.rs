@@ -3,7 +3,6 @@
 use super::contain::ContentFolder;
 use crate::content::FileContents;
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -58,7 +57,9 @@ pub fn read_content(root: &Path, relative: &str) -> FileContents {
 }
 
 /// A name for what a non-regular file is, for messages.
+#[cfg(unix)]
 pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
     if file_type.is_fifo() {
         "a FIFO (named pipe)"
     } else if file_type.is_socket() {
@@ -72,13 +73,22 @@ pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
     }
 }
 
+/// A name for what a non-regular file is, for messages.
+#[cfg(windows)]
+pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_symlink() {
+        "a link"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// `Ok(None)` when the file is over the limit; never reads more than the limit plus one byte.
 /// A file that is not a regular file is an `InvalidInput` error naming what it is.
 fn read_limited(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(path)?;
+    let file = crate::at::read_options().open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(std::io::Error::new(
@@ -157,6 +167,7 @@ mod tests {
         assert!(problem.contains("UTF-8"));
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_is_skipped_without_waiting_for_a_writer() {
         let dir = tempfile::tempdir().unwrap();
@@ -183,6 +194,7 @@ mod tests {
         assert_eq!(read_file(&big).text(), Some("small"));
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_link_out_of_the_content_folder_is_not_read() {
         let dir = tempfile::tempdir().unwrap();

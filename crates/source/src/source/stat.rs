@@ -2,13 +2,11 @@
 //! build's fingerprint to see, without parsing, that nothing changed.
 
 use super::walk::find;
+use crate::at::{AtFlags, Mode, OFlags, OwnedFd};
 use crate::config::SiteConfig;
 use crate::content::ContentPath;
 use rayon::prelude::*;
-use rustix::fs::{AtFlags, Mode, OFlags};
 use std::collections::HashMap;
-use std::os::fd::OwnedFd;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// How close to a moment a fine-grained timestamp is still racy (see [`FileStamp::is_racy`]).
@@ -42,7 +40,7 @@ pub struct FileStamp {
     clippy::unnecessary_cast,
     reason = "a no-op on Linux, a widening on Apple"
 )]
-pub fn stat_dev(stat: &rustix::fs::Stat) -> u64 {
+pub fn stat_dev(stat: &crate::at::Stat) -> u64 {
     stat.st_dev as u64
 }
 
@@ -52,13 +50,30 @@ pub fn stat_dev(stat: &rustix::fs::Stat) -> u64 {
     clippy::unnecessary_cast,
     reason = "a no-op on Linux, a widening on Apple"
 )]
-pub fn stat_mode(stat: &rustix::fs::Stat) -> u32 {
+pub fn stat_mode(stat: &crate::at::Stat) -> u32 {
     stat.st_mode as u32
 }
 
 impl FileStamp {
+    /// The stamp of the file at `path` (a link followed), `None` when it cannot be looked at.
+    #[cfg(unix)]
+    pub fn of_path(path: &Path) -> Option<FileStamp> {
+        Some(FileStamp::of(&std::fs::metadata(path).ok()?))
+    }
+
+    /// The stamp of the file at `path` (a link followed), `None` when it cannot be looked at:
+    /// std's metadata has no file index or change time on Windows, an open handle has.
+    #[cfg(windows)]
+    pub fn of_path(path: &Path) -> Option<FileStamp> {
+        crate::at::stat(path)
+            .ok()
+            .map(|stat| FileStamp::of_stat(&stat))
+    }
+
     /// The stamp of what `meta` describes.
+    #[cfg(unix)]
     pub fn of(meta: &std::fs::Metadata) -> FileStamp {
+        use std::os::unix::fs::MetadataExt;
         FileStamp {
             dev: meta.dev(),
             ino: meta.ino(),
@@ -70,7 +85,7 @@ impl FileStamp {
     }
 
     /// The stamp `stat` (or `statat`) returned.
-    pub fn of_stat(stat: &rustix::fs::Stat) -> FileStamp {
+    pub fn of_stat(stat: &crate::at::Stat) -> FileStamp {
         const NS: i128 = 1_000_000_000;
         FileStamp {
             dev: stat_dev(stat),
@@ -148,7 +163,7 @@ pub fn stamp_tree(root: &Path, site: &SiteConfig) -> Option<Vec<StampedFile>> {
         let folder = disk_path.parent()?;
         folders.entry(folder).or_insert_with(|| {
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            rustix::fs::open(folder, flags, Mode::empty()).ok()
+            crate::at::open(folder, flags, Mode::empty()).ok()
         });
     }
     let stamps: Vec<Option<FileStamp>> = found
@@ -157,7 +172,7 @@ pub fn stamp_tree(root: &Path, site: &SiteConfig) -> Option<Vec<StampedFile>> {
         .with_min_len(256)
         .map(|(_, _, disk_path)| {
             let fd = folders.get(disk_path.parent()?)?.as_ref()?;
-            let stat = rustix::fs::statat(fd, disk_path.file_name()?, AtFlags::SYMLINK_NOFOLLOW);
+            let stat = crate::at::statat(fd, disk_path.file_name()?, AtFlags::SYMLINK_NOFOLLOW);
             stat.ok().map(|stat| FileStamp::of_stat(&stat))
         })
         .collect();
@@ -182,18 +197,29 @@ pub fn stamp_tree(root: &Path, site: &SiteConfig) -> Option<Vec<StampedFile>> {
         .collect();
     devices.sort_by_key(|(dev, _)| *dev);
     devices.dedup_by_key(|(dev, _)| *dev);
-    if devices
-        .iter()
-        .any(|(_, path)| on_network_file_system(rustix::fs::statfs(*path).ok()))
-    {
+    if devices.iter().any(|(_, path)| on_network(path)) {
         return None;
     }
     Some(files)
 }
 
+/// Whether `path` is on a network file system (or that cannot be told).
+#[cfg(unix)]
+pub fn on_network(path: &Path) -> bool {
+    on_network_file_system(rustix::fs::statfs(path).ok())
+}
+
+/// Whether `path` is on a network drive (a mapped drive or a UNC share), or that cannot be
+/// told: Windows says so of the drive (`GetDriveTypeW`), not of the file system.
+#[cfg(windows)]
+pub fn on_network(path: &Path) -> bool {
+    crate::at::on_network_drive(path)
+}
+
 /// Whether `statfs` says a network file system (or cannot say). Its timestamps come from the
 /// server's clock, which may run behind this machine's, so whether a stamp is racy cannot be
 /// told from here: such a tree is always built in full.
+#[cfg(unix)]
 pub fn on_network_file_system(statfs: Option<rustix::fs::StatFs>) -> bool {
     const NETWORK: [i64; 12] = [
         0x6969,      // NFS
@@ -295,6 +321,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_symbolic_link_or_a_problem_means_no_stamps() {
         let root = tempfile::tempdir().unwrap();
