@@ -248,7 +248,7 @@ struct NodeOnly {
 }
 
 /// The system's programs a build image lacks: Rust's (Debian's `rustc-web` and `cargo-web`,
-/// which `scripts/cross-check` installs, put them in /usr/bin).
+/// which `scripts/cross-env` installs for the cross builds, put them in /usr/bin).
 const RUST_PROGRAMS: [&str; 5] = ["cargo", "rustc", "rustdoc", "rust-gdb", "rust-lldb"];
 
 impl NodeOnly {
