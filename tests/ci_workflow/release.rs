@@ -411,7 +411,10 @@ fn every_linux_binary_ships_from_the_script_ci_builds_and_runs_it_with() {
         ("Check the size", r#"scripts/cross-build check "$TARGET""#),
     ] {
         let text = script(&workflow, "build", step);
-        assert!(text.contains(call), "{RELEASE}: {step} runs `{call}`: {text}");
+        assert!(
+            text.contains(call),
+            "{RELEASE}: {step} runs `{call}`: {text}"
+        );
     }
 
     // .ci/run ships every Linux platform but this machine's own, which scripts/npm-pack builds
@@ -433,9 +436,14 @@ fn every_linux_binary_ships_from_the_script_ci_builds_and_runs_it_with() {
     let host = "x86_64-unknown-linux-gnu";
     let expected: BTreeSet<String> = linux.iter().filter(|t| *t != host).cloned().collect();
     assert_eq!(shipped, expected, ".ci/run's `scripts/cross-build ship`");
-    assert_eq!(cross_build_defaults(), expected, "scripts/cross-build's defaults");
+    assert_eq!(
+        cross_build_defaults(),
+        expected,
+        "scripts/cross-build's defaults"
+    );
     assert!(
-        read("scripts/npm-pack").contains(r#""scripts", "cross-build"), ["build", platform.target]"#),
+        read("scripts/npm-pack")
+            .contains(r#""scripts", "cross-build"), ["build", platform.target]"#),
         "scripts/npm-pack builds {host} through scripts/cross-build"
     );
     assert!(
