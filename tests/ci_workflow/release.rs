@@ -451,4 +451,10 @@ fn every_linux_binary_ships_from_the_script_ci_builds_and_runs_it_with() {
             .any(|line| line.starts_with("scripts/cross-build test aarch64-")),
         ".ci/run runs the unit tests of an arm64 target"
     );
+    // The smoke test rebuilds out/ for the day the tests build the sample for.
+    assert!(
+        read("scripts/cross-build").contains(&format!("\nsample_today={}\n", common::SAMPLE_TODAY)),
+        "scripts/cross-build's sample_today is {}",
+        common::SAMPLE_TODAY
+    );
 }
