@@ -279,7 +279,7 @@ pub(crate) struct NodeOnly {
 }
 
 /// The system's programs a build image lacks: Rust's (Debian's `rustc-web` and `cargo-web`,
-/// which `scripts/cross-check` installs, put them in /usr/bin).
+/// which `scripts/cross-env` installs for the cross builds, put them in /usr/bin).
 const RUST_PROGRAMS: [&str; 5] = ["cargo", "rustc", "rustdoc", "rust-gdb", "rust-lldb"];
 
 impl NodeOnly {
@@ -709,9 +709,9 @@ fn npm_pack_refuses_a_binary_over_the_cap_and_says_to_build_with_the_dist_profil
     let said = text(&output.stderr);
     for needed in [
         "over the 20971520-byte limit (20 MiB)",
-        "--profile dist",
-        "--target x86_64-unknown-linux-gnu.2.17",
-        "--binary linux-x64-gnu=target/x86_64-unknown-linux-gnu/dist/content-api",
+        "scripts/cross-build build x86_64-unknown-linux-gnu",
+        "--profile dist --target x86_64-unknown-linux-gnu.2.17",
+        "--binary linux-x64-gnu=target/cross-build/x86_64-unknown-linux-gnu/dist/content-api",
         "downloads this package on each deploy",
     ] {
         assert!(said.contains(needed), "{needed:?} is not in: {said}");

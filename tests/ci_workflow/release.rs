@@ -176,9 +176,20 @@ fn the_release_smoke_test_archive_and_checksums_run_here_as_actions_runs_them() 
     assert!(unpacked.success(), "tar -xzf {}", tarball.display());
     std::fs::rename(temp.join("package/content-api"), temp.join("content-api")).unwrap();
 
-    // The checkout, as far as these steps read it.
+    // The checkout, as far as these steps read it: the smoke test and the check are
+    // scripts/cross-build's, which .ci/run runs on the other Linux targets' binaries.
     let checkout = tempfile::tempdir().unwrap();
-    for file in ["watch.toml", "content-api.history", "LICENSE", "README.md"] {
+    std::fs::create_dir(checkout.path().join("scripts")).unwrap();
+    for file in [
+        "watch.toml",
+        "content-api.history",
+        "LICENSE",
+        "README.md",
+        "Cargo.toml",
+        "scripts/cross-build",
+        "scripts/cross-env",
+        "scripts/npm-pack",
+    ] {
         std::fs::copy(common::repo().join(file), checkout.path().join(file)).unwrap();
     }
     for folder in ["content", "out"] {
@@ -190,19 +201,22 @@ fn the_release_smoke_test_archive_and_checksums_run_here_as_actions_runs_them() 
     }
 
     let workflow = release();
-    let sample_today = workflow["env"]["SAMPLE_TODAY"].as_str().unwrap();
     let target = "x86_64-unknown-linux-gnu";
     let env = [
         ("TARGET", target),
         ("ZIG_TARGET", "x86_64-unknown-linux-gnu.2.17"),
         ("VERSION", version),
-        ("SAMPLE_TODAY", sample_today),
         ("RUNNER_TEMP", temp.to_str().unwrap()),
     ];
-    run_step(
+    let smoked = run_step(
         script(&workflow, "build", "Smoke test"),
         checkout.path(),
         &env,
+    );
+    assert!(
+        smoked.contains(&format!("content-api {version}"))
+            && smoked.contains("the committed out/ rebuilt byte for byte"),
+        "{smoked}"
     );
     let checked = run_step(
         script(&workflow, "build", "Check the size"),
@@ -322,5 +336,79 @@ fn the_npm_job_packs_every_package_and_publishes_each_after_those_it_depends_on(
     assert_eq!(
         published, expected,
         "every package, each after the packages it depends on"
+    );
+}
+
+/// `scripts/cross-build`'s default targets: the `default_targets=(...)` line.
+fn cross_build_defaults() -> BTreeSet<String> {
+    let script = read("scripts/cross-build");
+    let line = script
+        .lines()
+        .find_map(|line| line.strip_prefix("default_targets=("))
+        .expect("scripts/cross-build has a `default_targets=(...)` line");
+    line.trim_end_matches(')')
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_linux_binary_ships_from_the_script_ci_builds_and_runs_it_with() {
+    let workflow = release();
+    let build = script(&workflow, "build", "Build");
+    assert!(
+        build.contains(r#"scripts/cross-build build "$TARGET""#),
+        "{RELEASE}'s Linux builds are scripts/cross-build's, as CI's: {build}"
+    );
+    for (step, call) in [
+        ("Smoke test", r#"scripts/cross-build smoke "$TARGET""#),
+        ("Check the size", r#"scripts/cross-build check "$TARGET""#),
+    ] {
+        let text = script(&workflow, "build", step);
+        assert!(
+            text.contains(call),
+            "{RELEASE}: {step} runs `{call}`: {text}"
+        );
+    }
+
+    // .ci/run ships every Linux platform but this machine's own, which scripts/npm-pack builds
+    // through the same script (and the release's steps above then smoke-test and check).
+    let ci = read(".ci/run");
+    let shipped: BTreeSet<String> = ci
+        .lines()
+        .filter_map(|line| line.strip_prefix("scripts/cross-build ship "))
+        .flat_map(|targets| targets.split_whitespace().map(str::to_string))
+        .collect();
+    let table: Value = serde_json::from_str(&read("npm/content-api/platforms.json")).unwrap();
+    let linux: BTreeSet<String> = table["platforms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["target"].as_str().unwrap().to_string())
+        .filter(|target| target.contains("-linux-"))
+        .collect();
+    let host = "x86_64-unknown-linux-gnu";
+    let expected: BTreeSet<String> = linux.iter().filter(|t| *t != host).cloned().collect();
+    assert_eq!(shipped, expected, ".ci/run's `scripts/cross-build ship`");
+    assert_eq!(
+        cross_build_defaults(),
+        expected,
+        "scripts/cross-build's defaults"
+    );
+    assert!(
+        read("scripts/npm-pack")
+            .contains(r#""scripts", "cross-build"), ["build", platform.target]"#),
+        "scripts/npm-pack builds {host} through scripts/cross-build"
+    );
+    assert!(
+        ci.lines()
+            .any(|line| line.starts_with("scripts/cross-build test aarch64-")),
+        ".ci/run runs the unit tests of an arm64 target"
+    );
+    // The smoke test rebuilds out/ for the day the tests build the sample for.
+    assert!(
+        read("scripts/cross-build").contains(&format!("\nsample_today={}\n", common::SAMPLE_TODAY)),
+        "scripts/cross-build's sample_today is {}",
+        common::SAMPLE_TODAY
     );
 }
