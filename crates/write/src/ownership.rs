@@ -28,6 +28,7 @@
 //! already holding the bytes this tool would write (a file identical to ours is adopted).
 
 use super::safe_path::check_relative;
+use crate::documents::{self, Pick, Yields};
 use super::write_atomically;
 use crate::output::Output;
 use camino::{Utf8Path, Utf8PathBuf};
@@ -42,8 +43,11 @@ pub const END: &str = "# END content-api";
 /// Host files merged with the site's own rules.
 pub const MERGED: [&str; 2] = ["_headers", "_redirects"];
 
-/// Documents that give way to the site's own file of the same path.
-pub const YIELDS_TO_SITE: [&str; 4] = ["404.html", "llms.txt", "llms-full.txt", "auth.md"];
+/// Documents that give way to the site's own file of the same path: the output documents that
+/// yield [`Yields::ToSitesOwn`] (`contract::documents::OUTPUT_DOCUMENTS`).
+pub const YIELDS_TO_SITE: [&str; YIELDING] = documents::files(Pick::YieldingAlways);
+
+const YIELDING: usize = documents::count(Pick::YieldingAlways);
 
 /// Whether the output at `path` gives way to a file of the site's at the same path: a
 /// document of [`YIELDS_TO_SITE`], a post's Markdown twin, or an agent skills index that lists
@@ -55,7 +59,7 @@ pub fn yields_to_site(path: &str, output: &Output) -> bool {
     if path.ends_with(".md") && crate::http::is_post_twin(path) {
         return true;
     }
-    path == crate::paths::AGENT_SKILLS_INDEX
+    documents::by_file(path).is_some_and(|row| row.yields == Yields::WhenItListsNoSkill)
         && output.to_vec().is_ok_and(|bytes| {
             serde_json::from_slice::<serde_json::Value>(&bytes)
                 .is_ok_and(|index| index["skills"].as_array().is_some_and(Vec::is_empty))

@@ -10,9 +10,8 @@
 //! document did before the record existed).
 
 use super::manifest::MAX_STATE_BYTES;
-use super::ownership;
 use super::state_file::{Links, read_state};
-use crate::paths::AGENT_SKILLS_INDEX;
+use crate::documents::{self, Yields};
 use camino::Utf8Path;
 use std::collections::BTreeMap;
 use xxhash_rust::xxh3::xxh3_128;
@@ -20,11 +19,11 @@ use xxhash_rust::xxh3::xxh3_128;
 /// Where the record lives, relative to the output folder.
 pub const DOCUMENTS_PATH: &str = ".content-api/documents.json";
 
-/// The paths whose hashes are recorded: every document that may yield to the site's own
-/// file, but the posts' Markdown twins (thousands of them, which a site writing its own
-/// makes from the same content).
+/// The paths whose hashes are recorded: every output document that may yield to the site's
+/// own file (`contract::documents::OUTPUT_DOCUMENTS`), but not the posts' Markdown twins
+/// (thousands of them, which a site writing its own makes from the same content).
 pub(super) fn is_recorded(path: &str) -> bool {
-    ownership::YIELDS_TO_SITE.contains(&path) || path == AGENT_SKILLS_INDEX
+    documents::by_file(path).is_some_and(|row| row.yields != Yields::Never)
 }
 
 /// Path → the xxh3-128 hash of the bytes this tool wrote there.
