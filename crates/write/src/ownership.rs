@@ -409,6 +409,22 @@ pub fn as_written(path: &str, bytes: Vec<u8>) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_documents_that_yield_are_those_of_before_the_table() {
+        // The list as it was written out before it was derived from the output documents.
+        assert_eq!(
+            YIELDS_TO_SITE,
+            ["404.html", "llms.txt", "llms-full.txt", "auth.md"]
+        );
+        let index = content_api_contract::paths::AGENT_SKILLS_INDEX;
+        let listing = |skills: &str| Output::new(format!("{{\"skills\":{skills}}}"));
+        assert!(yields_to_site(index, &listing("[]")));
+        assert!(!yields_to_site(index, &listing("[{\"name\":\"a\"}]")));
+        assert!(yields_to_site("es/blog/hello.md", &listing("[]")));
+        assert!(!yields_to_site("openapi.json", &listing("[]")));
+        assert!(!yields_to_site("developers.md", &listing("[]")));
+    }
+
     const OURS: &str = "# Status rules, written by content-api.\n/api/x.json /api/410.json 410\n/api/* /api/404.json 404\n";
 
     #[test]

@@ -91,6 +91,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_recorded_documents_are_those_of_before_the_table() {
+        let recorded: Vec<&str> = documents::OUTPUT_DOCUMENTS
+            .iter()
+            .map(|row| row.file)
+            .filter(|file| is_recorded(file))
+            .collect();
+        assert_eq!(
+            recorded,
+            [
+                "404.html",
+                "llms.txt",
+                "llms-full.txt",
+                "auth.md",
+                ".well-known/agent-skills/index.json"
+            ]
+        );
+        assert!(!is_recorded("blog/hello.md"));
+        assert!(!is_recorded("api/posts.json"));
+    }
+
+    #[test]
     fn the_record_round_trips_and_keeps_only_the_documents_a_site_may_replace() {
         let dir = tempfile::tempdir().unwrap();
         let out = Utf8Path::from_path(dir.path()).unwrap();

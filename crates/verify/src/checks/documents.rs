@@ -489,6 +489,36 @@ pub(super) fn unknown_page(t: &Target, notes: &mut Vec<Finding>) -> Result<(), S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_discovery_documents_are_those_of_before_the_table() {
+        // The list as it was written out before it was derived from the output documents (its
+        // order was its own; the checks now run in the table's).
+        let mut before = vec![
+            ("/openapi.json", "application/json"),
+            (
+                "/.well-known/ai-catalog.json",
+                "application/ai-catalog+json",
+            ),
+            (
+                "/.well-known/mcp/server-card.json",
+                "application/mcp-server-card+json",
+            ),
+            ("/.well-known/agent-skills/index.json", "application/json"),
+            (
+                "/.well-known/api-catalog",
+                "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
+            ),
+            ("/llms.txt", "text/plain; charset=utf-8"),
+            ("/llms-full.txt", "text/plain; charset=utf-8"),
+            ("/auth.md", "text/markdown; charset=utf-8"),
+            ("/developers.md", "text/markdown; charset=utf-8"),
+        ];
+        let mut now: Vec<_> = discovery().collect();
+        before.sort();
+        now.sort();
+        assert_eq!(now, before);
+    }
     use crate::Languages;
     use crate::client::Http;
     use std::collections::BTreeMap;
