@@ -295,5 +295,11 @@ fn the_recipe_walker_catches_what_does_not_exist() {
     assert!(!declares(&paths, "NO_SUCH_TABLE"));
     assert!(declares(&paths, "LLMS_TXT"));
     assert!(resolve("crates/nowhere/src/x.rs", &[]).is_none());
-    assert!(resolve("render/groups.rs", &[root().join("crates/engine/src/render/docs/")]).is_some());
+    assert!(
+        resolve(
+            "render/groups.rs",
+            &[root().join("crates/engine/src/render/docs/")]
+        )
+        .is_some()
+    );
 }

@@ -301,7 +301,10 @@ pub const fn count(pick: Pick) -> usize {
 
 /// The rows `pick` selects, in table order (`N` is [`count`]`(pick)`, checked at compile time).
 pub const fn rows<const N: usize>(pick: Pick) -> [OutputDocument; N] {
-    assert!(N == count(pick), "the array's length is not the selection's");
+    assert!(
+        N == count(pick),
+        "the array's length is not the selection's"
+    );
     let mut out = [OUTPUT_DOCUMENTS[0]; N];
     let (mut i, mut n) = (0, 0);
     while i < OUTPUT_DOCUMENTS.len() {
@@ -368,10 +371,16 @@ mod tests {
 
     #[test]
     fn a_twin_is_its_pages_path_with_md_appended() {
-        let twins: Vec<_> = OUTPUT_DOCUMENTS.iter().filter(|r| r.twin_of.is_some()).collect();
+        let twins: Vec<_> = OUTPUT_DOCUMENTS
+            .iter()
+            .filter(|r| r.twin_of.is_some())
+            .collect();
         assert!(!twins.is_empty());
         for row in twins {
-            assert_eq!(Some(row.path), row.twin_of.map(|page| format!("{page}.md")).as_deref());
+            assert_eq!(
+                Some(row.path),
+                row.twin_of.map(|page| format!("{page}.md")).as_deref()
+            );
             assert_eq!(row.media, MARKDOWN);
         }
     }

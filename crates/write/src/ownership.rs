@@ -28,8 +28,8 @@
 //! already holding the bytes this tool would write (a file identical to ours is adopted).
 
 use super::safe_path::check_relative;
-use crate::documents::{self, Pick, Yields};
 use super::write_atomically;
+use crate::documents::{self, Pick, Yields};
 use crate::output::Output;
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::HashSet;

@@ -44,7 +44,10 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
             Output::new(routes_file(&config.languages)),
         );
     }
-    files.insert(paths::NOT_FOUND_PAGE.into(), Output::new(not_found_page(config)));
+    files.insert(
+        paths::NOT_FOUND_PAGE.into(),
+        Output::new(not_found_page(config)),
+    );
     files.insert(
         "api/404.html".into(),
         Output::new(api_not_found_page(config)),
