@@ -24,7 +24,7 @@ fn workflow_text() -> String {
     std::fs::read_to_string(common::repo().join(WORKFLOW)).unwrap()
 }
 
-fn workflow() -> Yaml {
+pub(crate) fn workflow() -> Yaml {
     Yaml::load_from_str(&workflow_text())
         .unwrap_or_else(|err| panic!("{WORKFLOW} is not YAML: {err}"))
         .remove(0)
@@ -48,7 +48,7 @@ fn text<'a>(node: &'a Yaml, path: &[&str]) -> &'a str {
 }
 
 /// The deploy job's steps, by name (or `uses:` for unnamed ones), in order.
-fn steps(workflow: &Yaml) -> Vec<(String, &Yaml)> {
+pub(crate) fn steps(workflow: &Yaml) -> Vec<(String, &Yaml)> {
     get(workflow, &["jobs", "deploy", "steps"])
         .as_vec()
         .expect("steps is a list")

@@ -18,7 +18,7 @@ pub mod hosts;
 
 use crate::common::{self, SAMPLE_TODAY, copy_sample_content, need, repo};
 use content_api::verify::{Http, Target, checks, client};
-use hosts::{Host, free_port};
+use hosts::{DEBIAN_NGINX, Host, debian_nginx, free_port};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::os::unix::process::CommandExt;
@@ -328,47 +328,6 @@ fn verify_names_each_failed_check_of_a_host_without_the_contract() {
     );
 }
 
-/// Debian's nginx configuration, as the package installs it.
-const DEBIAN_NGINX: &str = "/etc/nginx";
-
-/// nginx as Debian ships it (its main configuration, its default site enabled), moved to a
-/// loopback port and a private prefix: `nginx.conf` with its pid, logs, temporary folders and
-/// `sites-enabled` in `dir`, and the default site listening on `addr`.
-fn debian_nginx(dir: &Path, addr: SocketAddr) -> PathBuf {
-    let conf = std::fs::read_to_string(Path::new(DEBIAN_NGINX).join("nginx.conf")).unwrap();
-    let d = dir.display();
-    let conf = conf
-        .replace("pid /run/nginx.pid;", &format!("pid {d}/nginx.pid;"))
-        .replace(
-            "error_log /var/log/nginx/error.log;",
-            &format!("error_log {d}/error.log;"),
-        )
-        .replace("access_log /var/log/nginx/access.log;", "access_log off;")
-        .replace(
-            "include /etc/nginx/sites-enabled/*;",
-            &format!(
-                "include {d}/sites-enabled/*;\n\tclient_body_temp_path {d}/body;\n\tproxy_temp_path {d}/proxy;\n\t\
-                 fastcgi_temp_path {d}/fastcgi;\n\tuwsgi_temp_path {d}/uwsgi;\n\tscgi_temp_path {d}/scgi;"
-            ),
-        );
-    assert!(
-        conf.contains(&format!("include {d}/sites-enabled/*;")),
-        "{conf}"
-    );
-    std::fs::create_dir_all(dir.join("sites-enabled")).unwrap();
-    std::fs::write(dir.join("nginx.conf"), conf).unwrap();
-    let default_site =
-        std::fs::read_to_string(Path::new(DEBIAN_NGINX).join("sites-available/default")).unwrap();
-    let default_site = default_site
-        .replace(
-            "listen 80 default_server;",
-            &format!("listen {addr} default_server;"),
-        )
-        .replace("listen [::]:80 default_server;", "");
-    std::fs::write(dir.join("sites-enabled/default"), default_site).unwrap();
-    dir.join("nginx.conf")
-}
-
 /// The default site's answers to a few requests (status, type, body), by address.
 fn default_site_answers(addr: SocketAddr) -> Vec<String> {
     [
@@ -426,27 +385,7 @@ pub fn nginx_conforms(nginx: &Path, fixture: &Fixture) {
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let conf = fixture.dir.path().join("nginx");
     let main = debian_nginx(&conf, addr);
-    let log = conf.join("error.log");
-    let start = |name: &'static str| {
-        let child = Command::new(nginx)
-            .arg("-p")
-            .arg(&conf)
-            .arg("-c")
-            .arg(&main)
-            .args(["-g", "daemon off;"])
-            .process_group(0)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(conf.join(format!("{name}.stderr"))).unwrap())
-            .spawn()
-            .unwrap();
-        let mut host = Host {
-            child,
-            name,
-            log: log.clone(),
-        };
-        host.wait_for(addr, "/", Some(200), Duration::from_secs(30));
-        host
-    };
+    let start = |name: &'static str| hosts::nginx(nginx, &conf, &main, addr, name);
     let before = {
         let _alone = start("nginx with its default site");
         default_site_answers(addr)

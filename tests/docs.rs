@@ -4,12 +4,14 @@
 //! of the same build (the link checker), edits rewrite exactly the documents they should, and
 //! the guides agree with the tool (`docs/guides.rs`: README.md's and docs/'s commands and
 //! `watch.toml` blocks, and `watch.toml`'s JSON Schema; `docs/owner_guides.rs`: the owners'
-//! guides of docs/guides/ followed from their own text).
+//! guides of docs/guides/ followed from their own text), and the deploy recipes run as written
+//! (`docs/recipes.rs`: each host's builds, from fresh clones, record).
 
 use crate::common;
 
 mod guides;
 mod owner_guides;
+mod recipes;
 
 use common::*;
 use content_api::build;

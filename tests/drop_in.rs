@@ -9,8 +9,14 @@
 //! conformance suite's checks hold on the combined site, and the deploy record is served whole
 //! for the next build to read.
 //!
-//! wrangler is found as in `tests/conformance.rs` (`CONTENT_API_WRANGLER`, `PATH`); absent, the
-//! tests follow `common::need`'s rule.
+//! On Debian's nginx (its default site enabled), with the block `content-api hosting nginx`
+//! prints over the combined site's folder: the site's pages, files and 404 page answered as a
+//! static host answers them (status and type as Pages gives them for the site alone, but for the
+//! differences `NOT_AS_PAGES` names), the API's JSON 404 and 410 under `/api/`, and the
+//! conformance suite's checks.
+//!
+//! wrangler and nginx are found as in `tests/conformance.rs` (`CONTENT_API_WRANGLER`,
+//! `CONTENT_API_NGINX`, `PATH`); absent, the tests follow `common::need`'s rule.
 
 use crate::common::{self, SAMPLE_TODAY, copy_sample_content, need, repo};
 use crate::conformance::hosts;
@@ -23,6 +29,9 @@ use std::process::Command;
 
 /// The sample site's base URL (the fixture's `watch.toml` keeps it).
 const BASE_URL: &str = "https://lucia-montoya.example";
+
+/// Its host, which the nginx block answers for (`server_name`).
+const SITE_HOST: &str = "lucia-montoya.example";
 
 /// Requests of the site's own: none is an API path, a document of content-api's, or a Markdown
 /// negotiation for a page content-api made a twin for. (method, path, request headers,
@@ -53,6 +62,11 @@ const SITE_REQUESTS: &[SiteRequest] = &[
     ("GET", "/es/no-such-page/", &[], false),
     ("GET", "/_astro/app.js", &[], false),
     ("GET", "/images/pixel.gif", &[], false),
+    ("GET", "/images/mark.png", &[], false),
+    ("GET", "/images/mark.svg", &[], false),
+    ("GET", "/fonts/lucia.woff2", &[], false),
+    ("GET", "/_astro/site.css", &[], false),
+    ("GET", "/sitemap.xml", &[], false),
     ("GET", "/robots.txt", &[], false),
     (
         "GET",
@@ -253,9 +267,9 @@ fn compare(alone: SocketAddr, combined: SocketAddr, functions: bool) {
 /// The checks on the combined site: every rule of the contract holds; with the site's own
 /// Functions (its middleware negotiates the tool's pages by its own rule), the only findings
 /// left are the site's choices and the tool's policy on what the site's code answered.
-fn conformance(target: &Target, addr: SocketAddr, host: &str, functions: bool) {
+fn conformance(target: &Target, http: Http, host: &str, functions: bool) {
     let target = Target {
-        http: Http::plain(addr, None),
+        http,
         base_url: target.base_url.clone(),
         gone: target.gone.clone(),
         languages: target.languages.clone(),
@@ -317,7 +331,7 @@ fn drop_in_on_pages(functions: bool) {
     compare(alone, with_api, functions);
     conformance(
         &target,
-        with_api,
+        Http::plain(with_api, None),
         if functions {
             "the site with its Functions and content-api"
         } else {
@@ -556,4 +570,200 @@ fn verify_passes_the_seed_shaped_site_with_warnings_and_notes_and_fails_it_with_
         assert!(strict.contains(said), "{said}:\n{strict}");
     }
     assert!(!strict.contains("\nwarn "), "{strict}");
+}
+
+/// The site's own files nginx serves (path, status, `Content-Type`, the file whose bytes are the
+/// body): its pages at each of their addresses, its 404 page for a missing page, and its
+/// assets typed as Cloudflare Pages types them.
+const NGINX_SITE_ANSWERS: &[(&str, u16, &str, &str)] = &[
+    ("/", 200, "text/html; charset=utf-8", "index.html"),
+    (
+        "/about/",
+        200,
+        "text/html; charset=utf-8",
+        "about/index.html",
+    ),
+    (
+        "/about",
+        200,
+        "text/html; charset=utf-8",
+        "about/index.html",
+    ),
+    ("/blog/", 200, "text/html; charset=utf-8", "blog/index.html"),
+    ("/blog", 200, "text/html; charset=utf-8", "blog/index.html"),
+    (
+        "/es/blog/hello-from-medellin/",
+        200,
+        "text/html; charset=utf-8",
+        "es/blog/hello-from-medellin/index.html",
+    ),
+    ("/no-such-page", 404, "text/html; charset=utf-8", "404.html"),
+    (
+        "/es/no-such-page/",
+        404,
+        "text/html; charset=utf-8",
+        "404.html",
+    ),
+    (
+        "/blog/no-such-post/",
+        404,
+        "text/html; charset=utf-8",
+        "404.html",
+    ),
+    ("/_headers", 404, "text/html; charset=utf-8", "404.html"),
+    ("/fonts/lucia.woff2", 200, "font/woff2", "fonts/lucia.woff2"),
+    ("/images/mark.png", 200, "image/png", "images/mark.png"),
+    ("/images/mark.svg", 200, "image/svg+xml", "images/mark.svg"),
+    ("/images/pixel.gif", 200, "image/gif", "images/pixel.gif"),
+    (
+        "/_astro/site.css",
+        200,
+        "text/css; charset=utf-8",
+        "_astro/site.css",
+    ),
+    (
+        "/_astro/app.js",
+        200,
+        "text/javascript; charset=utf-8",
+        "_astro/app.js",
+    ),
+    ("/sitemap.xml", 200, "application/xml", "sitemap.xml"),
+    (
+        "/robots.txt",
+        200,
+        "text/plain; charset=utf-8",
+        "robots.txt",
+    ),
+];
+
+/// Where nginx answers the site's own requests otherwise than Pages, and why.
+const NOT_AS_PAGES: [(&str, &str); 2] = [
+    (
+        "/_headers",
+        "a host file: Pages never serves it (wrangler pages dev answers 502)",
+    ),
+    (
+        "/_astro/app.js",
+        "`.js` is typed by the contract, text/javascript (RFC 9239); Pages says application/javascript",
+    ),
+];
+
+/// Issue 49: the block `content-api hosting nginx` prints serves a whole site's folder (the
+/// site's build output with the API added), beside Debian's default site, as a static host
+/// does, while the API keeps the contract.
+#[test]
+fn nginx_serves_the_whole_site_with_the_api() {
+    let Some(nginx) = crate::conformance::debian_nginx_program() else {
+        return;
+    };
+    let (sites, target) = Sites::new(false);
+    // nginx's workers run as www-data: the folder must be one they can enter.
+    std::fs::set_permissions(
+        sites.dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let combined = sites.root("combined");
+    let dist = combined.join("dist");
+    let addr: SocketAddr = format!("127.0.0.1:{}", hosts::free_port()).parse().unwrap();
+    let conf = sites.dir.path().join("nginx");
+    let main = hosts::debian_nginx(&conf, addr);
+    let printed = Command::new(env!("CARGO_BIN_EXE_content-api"))
+        .env_remove("CI")
+        .args(["hosting", "nginx", "--listen", &addr.to_string()])
+        .current_dir(&combined)
+        .output()
+        .unwrap();
+    assert!(
+        printed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&printed.stderr)
+    );
+    std::fs::write(conf.join("sites-enabled/content-api"), &printed.stdout).unwrap();
+    let _host = hosts::nginx(
+        &nginx,
+        &conf,
+        &main,
+        addr,
+        "nginx with the site and the API",
+    );
+    let http = Http::plain(addr, Some(SITE_HOST.into()));
+    let mut wrong = Vec::new();
+    for (path, status, media, file) in NGINX_SITE_ANSWERS {
+        let reply = http.send("GET", path, &[]).unwrap();
+        let body = std::fs::read(dist.join(file)).unwrap();
+        if reply.status != *status
+            || reply.header("content-type") != Some(*media)
+            || reply.body != body
+        {
+            wrong.push(format!(
+                "GET {path}: want {status} {media:?} with the bytes of {file}, got {} {:?} {:?}",
+                reply.status,
+                reply.header("content-type"),
+                reply.first_line()
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // HEAD of a missing page: its status, no body.
+    let head = http.send("HEAD", "/no-such-page", &[]).unwrap();
+    assert_eq!((head.status, head.body.len()), (404, 0));
+    // The API's own errors stay JSON, the site's 404 page notwithstanding.
+    for (path, status, code) in [
+        ("/api/no-such-endpoint.json", 404, "resource_not_found"),
+        ("/api/", 404, "resource_not_found"),
+        ("/api", 404, "resource_not_found"),
+        (target.gone.as_deref().unwrap(), 410, "gone"),
+    ] {
+        let reply = http.send("GET", path, &[]).unwrap();
+        assert_eq!(reply.status, status, "{path}: {}", reply.text());
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/json"),
+            "{path}"
+        );
+        let body = reply.json().unwrap();
+        assert_eq!(body["error"]["code"], code, "{path}: {body}");
+    }
+    conformance(
+        &target,
+        Http::plain(addr, Some(SITE_HOST.into())),
+        "nginx with the site and content-api (Debian's configuration)",
+        false,
+    );
+    // The same requests to Cloudflare Pages (the site alone, as its own host serves it): the
+    // same status and type, but where Pages redirects a folder's page without its slash.
+    let Some(wrangler) = need::WRANGLER.program() else {
+        return;
+    };
+    let (_pages, pages) = hosts::wrangler(
+        &wrangler,
+        Path::new("dist"),
+        &sites.root("alone"),
+        sites.dir.path(),
+        "/",
+    );
+    let mut differences = Vec::new();
+    for (path, ..) in NGINX_SITE_ANSWERS {
+        if NOT_AS_PAGES.iter().any(|(other, _)| other == path) {
+            continue;
+        }
+        let on_nginx = http.send("GET", path, &[]).unwrap();
+        let on_pages = request(pages, "GET", path, &[]).unwrap();
+        let redirected = on_pages.status == 308
+            && on_pages.header("location") == Some(&format!("{path}/"))
+            && on_nginx.status == 200;
+        let same = on_nginx.status == on_pages.status
+            && on_nginx.header("content-type") == on_pages.header("content-type");
+        if !(same || redirected) {
+            differences.push(format!(
+                "GET {path}: nginx {} {:?}, Pages {} {:?}",
+                on_nginx.status,
+                on_nginx.header("content-type"),
+                on_pages.status,
+                on_pages.header("content-type")
+            ));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
 }

@@ -13,7 +13,7 @@
 //!   (`history/live_site.rs`).
 
 use crate::common;
-mod live_site;
+pub(crate) mod live_site;
 
 use common::*;
 use content_api::content::{ContentPath, FileContents};

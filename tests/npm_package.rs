@@ -5,7 +5,9 @@
 //! `cargo` or `rustc` on `PATH`, then the site's own `npm run build`; and the launcher's own
 //! manners with the signals a parent sends (`npm_package/launcher.rs`) and the integration's
 //! middleware in a stand-in for `astro dev` (`npm_package/dev_middleware.rs`), both from the
-//! repository. The names come from `npm/content-api/platforms.json`, the one place they are set.
+//! repository. `npm_package/tarballs.rs` follows the README's "From tarballs" lines with npm and
+//! pnpm, as written. The names come from `npm/content-api/platforms.json`, the one place they
+//! are set.
 //!
 //! `.ci/run` makes the tarballs and names their folder in `CONTENT_API_NPM_PACKAGES`, and a
 //! Node of version 22 or later in `CONTENT_API_NODE`. Without them the tests follow
@@ -14,6 +16,7 @@
 mod astro;
 mod dev_middleware;
 mod launcher;
+mod tarballs;
 use crate::browser::cdp;
 use crate::common::{self, need};
 
@@ -43,12 +46,12 @@ fn name_part(key: &str) -> String {
 }
 
 /// The launcher's package name: `@content-api/cli`.
-fn launcher_name() -> String {
+pub(crate) fn launcher_name() -> String {
     format!("{}/{}", name_part("scope"), name_part("launcher"))
 }
 
 /// The name of `platform`'s package (`linux-x64-gnu`): `@content-api/cli-linux-x64-gnu`.
-fn platform_name(platform: &str) -> String {
+pub(crate) fn platform_name(platform: &str) -> String {
     format!("{}-{platform}", launcher_name())
 }
 
@@ -74,7 +77,7 @@ fn host_platform_package() -> Option<&'static str> {
 
 /// The tarballs' folder and this machine's platform package; `None` after `common::need`'s
 /// rule without them.
-fn packages() -> Option<(PathBuf, &'static str)> {
+pub(crate) fn packages() -> Option<(PathBuf, &'static str)> {
     let Some(dir) = std::env::var_os("CONTENT_API_NPM_PACKAGES").map(PathBuf::from) else {
         need::NPM_PACKAGES.missing("CONTENT_API_NPM_PACKAGES is not set");
         return None;
@@ -86,7 +89,7 @@ fn packages() -> Option<(PathBuf, &'static str)> {
     Some((dir, platform))
 }
 
-fn launcher_tarball(dir: &Path) -> PathBuf {
+pub(crate) fn launcher_tarball(dir: &Path) -> PathBuf {
     tarball(dir, &launcher_name())
 }
 
@@ -94,7 +97,7 @@ pub(crate) fn platform_tarball(dir: &Path, platform: &str) -> PathBuf {
     tarball(dir, &platform_name(platform))
 }
 
-fn integration_tarball(dir: &Path) -> PathBuf {
+pub(crate) fn integration_tarball(dir: &Path) -> PathBuf {
     tarball(dir, &integration_name())
 }
 
@@ -107,8 +110,27 @@ fn existing(path: PathBuf) -> PathBuf {
     path
 }
 
+/// pnpm 11 (the seed site's manager), run by `node`: `CONTENT_API_PNPM`, or `pnpm` on PATH if
+/// it is pnpm 11.
+fn pnpm(node: &Path) -> Option<PathBuf> {
+    let pnpm = need::PNPM.program()?;
+    let version = Command::new(node)
+        .arg(&pnpm)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .unwrap_or_default();
+    if version.trim().starts_with("11.") {
+        Some(pnpm)
+    } else {
+        need::PNPM.missing(&format!("{} is pnpm {:?}", pnpm.display(), version.trim()));
+        None
+    }
+}
+
 /// A Node of version 22 or later: `CONTENT_API_NODE`, or `node` on PATH if new enough.
-fn node() -> Option<PathBuf> {
+pub(crate) fn node() -> Option<PathBuf> {
     let node = need::NODE.program()?;
     let major = Command::new(&node)
         .args(["-p", "process.versions.node.split('.')[0]"])
@@ -241,10 +263,12 @@ fn the_platform_package_is_small_stripped_and_runs_on_glibc_2_17() {
 }
 
 /// An environment like a host's build image: Node and npm, and no Rust anywhere on PATH.
-struct NodeOnly {
+pub(crate) struct NodeOnly {
     path: std::ffi::OsString,
     /// The system's programs but Rust's (links), kept while the environment is used.
     _system: tempfile::TempDir,
+    /// pnpm, where the test found it (`need::PNPM`), for a test that runs it.
+    pnpm: Option<PathBuf>,
 }
 
 /// The system's programs a build image lacks: Rust's (Debian's `rustc-web` and `cargo-web`,
@@ -252,7 +276,7 @@ struct NodeOnly {
 const RUST_PROGRAMS: [&str; 5] = ["cargo", "rustc", "rustdoc", "rust-gdb", "rust-lldb"];
 
 impl NodeOnly {
-    fn new(node: &Path) -> NodeOnly {
+    pub(crate) fn new(node: &Path) -> NodeOnly {
         let node_dir = node.parent().unwrap().to_path_buf();
         // /usr/bin's programs (/bin is the same folder on Debian) but Rust's, as links.
         let system = tempfile::tempdir().unwrap();
@@ -275,11 +299,24 @@ impl NodeOnly {
         NodeOnly {
             path,
             _system: system,
+            pnpm: None,
         }
     }
 
-    fn command(&self, program: &str, dir: &Path) -> Command {
-        let mut command = Command::new(which(program, &self.path).expect(program));
+    /// The same environment, running `pnpm` (a script of Node's) from where the test found it.
+    fn with_pnpm(self, pnpm: PathBuf) -> NodeOnly {
+        NodeOnly {
+            pnpm: Some(pnpm),
+            ..self
+        }
+    }
+
+    pub(crate) fn command(&self, program: &str, dir: &Path) -> Command {
+        let found = match (program, &self.pnpm) {
+            ("pnpm", Some(pnpm)) => pnpm.clone(),
+            _ => which(program, &self.path).expect(program),
+        };
+        let mut command = Command::new(found);
         command
             .current_dir(dir)
             .env("PATH", &self.path)
@@ -304,7 +341,7 @@ fn which(program: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
 
 /// A package manager as a site runs it.
 #[derive(Clone, Copy)]
-enum Manager {
+pub(crate) enum Manager {
     Npm,
     /// The seed site's: pnpm 10 and later run no dependency's install script unless allowed.
     Pnpm,
@@ -327,8 +364,8 @@ impl Manager {
                 command
             }
             Manager::Pnpm => {
-                let mut command = env.command("npx", root);
-                command.args(["--yes", "pnpm@11"]).args(args);
+                let mut command = env.command("pnpm", root);
+                command.args(args);
                 command
             }
         }
@@ -337,7 +374,7 @@ impl Manager {
     /// Where this manager takes the packages a site does not install by name (`(name,
     /// tarball)`: the platform package, and the launcher under the integration) from their
     /// tarballs instead of the registry.
-    fn override_packages(self, root: &Path, packages: &[(String, PathBuf)]) {
+    pub(crate) fn override_packages(self, root: &Path, packages: &[(String, PathBuf)]) {
         let specs = packages
             .iter()
             .map(|(name, tarball)| (name.clone(), format!("file:{}", tarball.display())));
@@ -453,7 +490,15 @@ fn an_astro_site_installs_it_with_pnpm_and_its_own_build_writes_the_api() {
     let Some(node) = node() else {
         return;
     };
-    install_and_build(Manager::Pnpm, &NodeOnly::new(&node), &dir, platform);
+    let Some(pnpm) = pnpm(&node) else {
+        return;
+    };
+    install_and_build(
+        Manager::Pnpm,
+        &NodeOnly::new(&node).with_pnpm(pnpm),
+        &dir,
+        platform,
+    );
 }
 
 #[test]

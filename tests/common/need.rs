@@ -102,6 +102,12 @@ pub const NODE: Need = Need {
     variable: Some("CONTENT_API_NODE"),
     how: "Node 22 or later, such as the npm package node@24",
 };
+pub const PNPM: Need = Need {
+    name: "pnpm 11",
+    programs: &["pnpm"],
+    variable: Some("CONTENT_API_PNPM"),
+    how: "pnpm 11 from npm (npm install --prefix DIR pnpm@11), run by the Node of `node 22`",
+};
 pub const NPM_PACKAGES: Need = Need {
     name: "npm tarballs",
     programs: &[],
@@ -117,7 +123,7 @@ pub const OPENSSL: Need = Need {
 };
 
 /// Every need, in the table's order.
-pub const ALL: [&Need; 16] = [
+pub const ALL: [&Need; 17] = [
     &NGINX,
     &WRANGLER,
     &CHROMIUM,
@@ -132,6 +138,7 @@ pub const ALL: [&Need; 16] = [
     &ROOT,
     &HUGO,
     &NODE,
+    &PNPM,
     &NPM_PACKAGES,
     &OPENSSL,
 ];

@@ -1,9 +1,9 @@
-//! Starting and stopping the hosts the conformance suites run against (nginx, `wrangler pages
-//! dev`), shared by `tests/conformance.rs` and `tests/drop_in.rs`.
+//! Starting and stopping the hosts the conformance suites run against (Debian's nginx, `wrangler
+//! pages dev`), shared by `tests/conformance.rs` and `tests/drop_in.rs`.
 
 use content_api::verify::client;
 use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Child;
 use std::time::{Duration, Instant};
 
@@ -157,4 +157,70 @@ fn wrangler_logs(log: &std::path::Path) -> String {
         .map(|entry| std::fs::read_to_string(entry.path()).unwrap_or_default())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Debian's nginx configuration, as the package installs it.
+pub const DEBIAN_NGINX: &str = "/etc/nginx";
+
+/// nginx as Debian ships it (its main configuration, its default site enabled), moved to a
+/// loopback port and a private prefix: `nginx.conf` with its pid, logs, temporary folders and
+/// `sites-enabled` in `dir`, and the default site listening on `addr`.
+pub fn debian_nginx(dir: &Path, addr: SocketAddr) -> PathBuf {
+    let conf = std::fs::read_to_string(Path::new(DEBIAN_NGINX).join("nginx.conf")).unwrap();
+    let d = dir.display();
+    let conf = conf
+        .replace("pid /run/nginx.pid;", &format!("pid {d}/nginx.pid;"))
+        .replace(
+            "error_log /var/log/nginx/error.log;",
+            &format!("error_log {d}/error.log;"),
+        )
+        .replace("access_log /var/log/nginx/access.log;", "access_log off;")
+        .replace(
+            "include /etc/nginx/sites-enabled/*;",
+            &format!(
+                "include {d}/sites-enabled/*;\n\tclient_body_temp_path {d}/body;\n\tproxy_temp_path {d}/proxy;\n\t\
+                 fastcgi_temp_path {d}/fastcgi;\n\tuwsgi_temp_path {d}/uwsgi;\n\tscgi_temp_path {d}/scgi;"
+            ),
+        );
+    assert!(
+        conf.contains(&format!("include {d}/sites-enabled/*;")),
+        "{conf}"
+    );
+    std::fs::create_dir_all(dir.join("sites-enabled")).unwrap();
+    std::fs::write(dir.join("nginx.conf"), conf).unwrap();
+    let default_site =
+        std::fs::read_to_string(Path::new(DEBIAN_NGINX).join("sites-available/default")).unwrap();
+    let default_site = default_site
+        .replace(
+            "listen 80 default_server;",
+            &format!("listen {addr} default_server;"),
+        )
+        .replace("listen [::]:80 default_server;", "");
+    std::fs::write(dir.join("sites-enabled/default"), default_site).unwrap();
+    dir.join("nginx.conf")
+}
+
+/// nginx in the foreground with the configuration `main` (its prefix `conf`, where
+/// `debian_nginx` put it), stopped when dropped. Returns once `addr` answers `GET /`.
+pub fn nginx(nginx: &Path, conf: &Path, main: &Path, addr: SocketAddr, name: &'static str) -> Host {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let child = Command::new(nginx)
+        .arg("-p")
+        .arg(conf)
+        .arg("-c")
+        .arg(main)
+        .args(["-g", "daemon off;"])
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(conf.join(format!("{name}.stderr"))).unwrap())
+        .spawn()
+        .unwrap();
+    let mut host = Host {
+        child,
+        name,
+        log: conf.join("error.log"),
+    };
+    host.wait_for(addr, "/", Some(200), Duration::from_secs(30));
+    host
 }

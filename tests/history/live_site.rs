@@ -26,13 +26,13 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// A static file server on a loopback port, serving `root` (GET only; 404 for the rest).
-struct LiveSite {
-    base_url: String,
+pub(crate) struct LiveSite {
+    pub(crate) base_url: String,
     root: tempfile::TempDir,
 }
 
 impl LiveSite {
-    fn start() -> LiveSite {
+    pub(crate) fn start() -> LiveSite {
         let root = tempfile::tempdir().unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base_url = format!("http://{}", listener.local_addr().unwrap());
@@ -77,7 +77,7 @@ impl LiveSite {
     }
 
     /// Serves `dist` from now on, in place of the previous deploy.
-    fn deploy(&self, dist: &Path) {
+    pub(crate) fn deploy(&self, dist: &Path) {
         for entry in std::fs::read_dir(self.root.path()).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {

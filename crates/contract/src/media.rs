@@ -30,6 +30,45 @@ pub const EXTENSION_TYPES: [(&str, &str); 5] = [
     ("html", "text/html; charset=utf-8"),
 ];
 
+/// A site's own files beside the API (its pages' styles, fonts, images, feeds and media, when
+/// a host such as nginx serves the site's whole output folder: Astro's `dist/`, Hugo's
+/// `public/`), typed as Cloudflare Pages types them; text types say UTF-8, as Pages adds it.
+/// An extension of [`EXTENSION_TYPES`] keeps that table's type, and `.mjs` is typed as `.js`
+/// is there (text/javascript, RFC 9239, where Pages says application/javascript).
+pub const SITE_TYPES: [(&str, &str); 31] = [
+    ("htm", "text/html; charset=utf-8"),
+    ("css", "text/css; charset=utf-8"),
+    ("mjs", "text/javascript; charset=utf-8"),
+    ("map", "application/json"),
+    ("webmanifest", "application/manifest+json"),
+    ("xml", "application/xml"),
+    ("rss", "application/rss+xml"),
+    ("atom", "application/atom+xml"),
+    ("csv", "text/csv; charset=utf-8"),
+    ("ics", "text/calendar; charset=utf-8"),
+    ("svg", "image/svg+xml"),
+    ("png", "image/png"),
+    ("jpg", "image/jpeg"),
+    ("jpeg", "image/jpeg"),
+    ("gif", "image/gif"),
+    ("webp", "image/webp"),
+    ("avif", "image/avif"),
+    ("ico", "image/vnd.microsoft.icon"),
+    ("woff", "font/woff"),
+    ("woff2", "font/woff2"),
+    ("ttf", "font/ttf"),
+    ("otf", "font/otf"),
+    ("pdf", "application/pdf"),
+    ("mp3", "audio/mpeg"),
+    ("ogg", "audio/ogg"),
+    ("mp4", "video/mp4"),
+    ("webm", "video/webm"),
+    ("vtt", "text/vtt; charset=utf-8"),
+    ("wasm", "application/wasm"),
+    ("zip", "application/zip"),
+    ("gz", "application/gzip"),
+];
+
 /// The type of a file that matches neither table.
 pub const DEFAULT_TYPE: &str = "application/octet-stream";
 
@@ -104,5 +143,21 @@ mod tests {
         );
         assert_eq!(media_type("a/b"), "application/octet-stream");
         assert_eq!(media_type("a.dir/README"), "application/octet-stream");
+    }
+
+    /// A site's own files never change the type of one of the API's extensions.
+    #[test]
+    fn site_types_leave_the_apis_extensions_alone() {
+        for (extension, _) in SITE_TYPES {
+            assert!(
+                EXTENSION_TYPES.iter().all(|(e, _)| *e != extension),
+                "{extension} is typed by EXTENSION_TYPES"
+            );
+            assert_eq!(
+                SITE_TYPES.iter().filter(|(e, _)| *e == extension).count(),
+                1,
+                "{extension} twice"
+            );
+        }
     }
 }

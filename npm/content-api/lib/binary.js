@@ -99,9 +99,14 @@ function findBinary() {
   } catch {
     throw new Error(
       `the package ${name}, which holds the binary for ${describeMachine()}, is not installed. ` +
-        `It is an optional dependency of ${LAUNCHER_PACKAGE}: install again without ` +
-        "--omit=optional / --no-optional / --ignore-optional, and keep the lockfile's entry " +
-        `for it (a lockfile made on another platform may lack it). ${FROM_SOURCE}`,
+        `It is an optional dependency of ${LAUNCHER_PACKAGE}, which a package manager skips ` +
+        "without a word when it cannot fetch it. Installed from tarballs (before publication, " +
+        "or vendored)? Install its tarball in the same command as the launcher's; with pnpm, " +
+        "map both packages to their tarballs (`file:`) in the `overrides` of " +
+        "pnpm-workspace.yaml (pnpm 11 no longer reads package.json's `pnpm` field). Left out " +
+        "otherwise? Install again without --omit=optional / --no-optional / --ignore-optional, " +
+        "and keep the lockfile's entry for it (a lockfile made on another platform may lack " +
+        `it). The README's "From tarballs" gives the exact lines. ${FROM_SOURCE}`,
     );
   }
   const binary = path.join(path.dirname(packageJson), "content-api");

@@ -38,17 +38,24 @@ impl Generator {
         }
     }
 
-    /// How a folder of files gets published as it is with this generator.
+    /// How the API gets published with this generator's pages: built into its output folder
+    /// after it, as the guides (docs/guides/) and the deploy recipes do.
     fn publish_hint(self) -> &'static str {
         match self {
-            Generator::Hugo => "Hugo publishes static/ as it is: copy the API there",
-            Generator::Zola => "Zola publishes static/ as it is: copy the API there",
-            Generator::Astro => "Astro publishes public/ as it is: copy the API there",
+            Generator::Hugo => {
+                "build it into Hugo's output after hugo: out_dir = \"public\", then `hugo && content-api build`"
+            }
+            Generator::Zola => {
+                "build it into Zola's output after zola: out_dir = \"public\", then `zola build && content-api build`"
+            }
+            Generator::Astro => {
+                "add the integration (`npx astro add @content-api/astro`), which writes it into dist/ at `astro build`, and set out_dir = \"dist\""
+            }
             Generator::Jekyll => {
-                "Jekyll copies every folder whose name does not start with _ or .: copy the API into one"
+                "build it into Jekyll's output after jekyll: out_dir = \"_site\", then `jekyll build && content-api build`"
             }
             Generator::Eleventy => {
-                "Eleventy copies what addPassthroughCopy names: pass the API folder through"
+                "build it into Eleventy's output after it: out_dir = \"_site\", then `npx @11ty/eleventy && content-api build`"
             }
         }
     }

@@ -12,7 +12,7 @@ use crate::db::Site;
 use crate::http::{
     ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
 };
-use crate::media::{DEFAULT_TYPE, EXTENSION_TYPES, document_types};
+use crate::media::{DEFAULT_TYPE, EXTENSION_TYPES, SITE_TYPES, document_types};
 use crate::output::Output;
 use crate::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
 use crate::wire::{ErrorCode, to_json};
@@ -66,10 +66,13 @@ pub fn server_block(
          # `nginx -s reload` after a build that removes or restores an API path (other builds\n\
          # need nothing). Put this file in the `http` context (Debian: /etc/nginx/sites-available/,\n\
          # linked from sites-enabled/): it answers for {server_name}, and the default site keeps\n\
-         # every other host name.\n{}\
+         # every other host name. It serves the whole folder, as a static host does: the API and\n\
+         # the site's own pages and files beside it (Astro's dist/, Hugo's public/), the site's\n\
+         # 404.html for a missing page, the API's JSON errors under /api/.\n{}{}\
          server {{\n    listen {listen};\n    server_name {server_name};\n    root {out_dir};\n    server_tokens off;\n    \
          etag on;\n    absolute_redirect off;\n    autoindex off;\n    index index.html;",
-        negotiation_maps()
+        negotiation_maps(),
+        missing_map()
     );
     let (types, charset_types) = type_tables();
     let _ = writeln!(
@@ -93,16 +96,24 @@ pub fn server_block(
          set $markdown_first \"\";\n    if ($content_api_prefers_markdown) {{\n        set $markdown_first $twin;\n    }}\n    \
          # {ALLOW} only (contract 4.1 rule 1); OPTIONS included.\n    \
          if ($request_method !~ \"^({})$\") {{\n        return 405;\n    }}\n    \
-         error_page 403 404 = @not_found;\n    error_page 405 = @method_not_allowed;",
+         # A missing path: the API's JSON 404 under /api/, the site's 404.html elsewhere.\n    \
+         error_page 403 404 =404 $content_api_missing;\n    error_page 405 = @method_not_allowed;",
         METHODS.join("|")
     );
     let common = headers(&[]);
     let json = json_type();
-    // Pages: the Markdown twin when asked for, else the file, else the page's HTML.
+    // Pages: the Markdown twin when asked for, else the file, else the page's HTML, else the
+    // missing path's answer (`error_page`).
     let _ = writeln!(
         out,
         "    location / {{\n{common}        \
-         try_files $markdown_first $uri $uri.html $uri/index.html @not_found;\n    }}"
+         try_files $markdown_first $uri $uri.html $uri/index.html =404;\n    }}"
+    );
+    // The site's 404 page, answered with the status of the error that led here; without one
+    // (the folder holds the API alone and the build wrote none), the JSON 404.
+    let _ = writeln!(
+        out,
+        "    location = /404.html {{\n{common}        try_files $uri @not_found;\n    }}"
     );
     // The API: `.json` files only; anything else is a JSON 404.
     let _ = writeln!(
@@ -228,14 +239,23 @@ fn negotiation_maps() -> String {
     )
 }
 
-/// The `types` lines and the `charset_types` list, from `media`'s extension table.
+/// Where a missing path's answer comes from (`error_page` takes a URI or a named location):
+/// the JSON 404 for the API's paths, the site's own `404.html` for any other.
+fn missing_map() -> String {
+    "map $uri $content_api_missing {\n    default /404.html;\n    \"~^/api(/|$)\" @not_found;\n}\n"
+        .to_string()
+}
+
+/// The `types` lines and the `charset_types` list, from `media`'s tables: the API's extensions,
+/// then the site's own files.
 fn type_tables() -> (String, String) {
     let mut types = String::new();
     let mut charset_types = Vec::new();
-    for (extension, media) in EXTENSION_TYPES {
+    for (extension, media) in EXTENSION_TYPES.iter().chain(&SITE_TYPES) {
         let base = media.strip_suffix(CHARSET).unwrap_or(media);
-        // nginx always adds the charset to text/html, and warns when it is listed.
-        if base != media && base != "text/html" {
+        // nginx always adds the charset to text/html, and warns when it is listed (or when a
+        // type is listed twice).
+        if base != *media && base != "text/html" && !charset_types.contains(&base) {
             charset_types.push(base);
         }
         let _ = writeln!(types, "        {base} {extension};");
@@ -408,7 +428,21 @@ mod tests {
         }
         assert!(block.contains("text/markdown md;"));
         assert!(block.contains("text/javascript js;"));
-        assert!(block.contains("charset_types text/javascript text/markdown text/plain;"));
+        assert!(block.contains(
+            "charset_types text/javascript text/markdown text/plain text/css text/csv \
+             text/calendar text/vtt;"
+        ));
+        // The site's own files beside the API, as Cloudflare Pages types them.
+        for line in [
+            "font/woff2 woff2;",
+            "image/png png;",
+            "image/svg+xml svg;",
+            "text/css css;",
+        ] {
+            assert!(block.contains(line), "{line}");
+        }
+        assert!(block.contains("error_page 403 404 =404 $content_api_missing;"));
+        assert!(block.contains("location = /404.html {"));
         assert!(
             block.contains(
                 "add_header Link '</.well-known/api-catalog>; rel=\"api-catalog\"' always;"
