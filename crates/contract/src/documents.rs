@@ -57,7 +57,9 @@ pub enum Yields {
     WhenItListsNoSkill,
 }
 
-/// What `content-api verify` checks of the document on a deployed site.
+/// What `content-api verify` checks of the document on a deployed site. Besides, every listed
+/// document but the AI catalog itself is requested by the catalog check, which compares its
+/// `Content-Type` with the type the AI catalog declares for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verified {
     /// It answers 200 at its path with its media type and the documents' caching and CORS.
@@ -66,8 +68,8 @@ pub enum Verified {
     Negotiated,
     /// An unknown page outside the API answers 404.
     ForUnknownPages,
-    /// Nothing: no check requests it.
-    NotRequested,
+    /// Only the catalog check.
+    ThroughTheCatalog,
 }
 
 /// One output document (see the module documentation).
@@ -248,7 +250,7 @@ pub const OUTPUT_DOCUMENTS: [OutputDocument; 12] = [
         lane: Lane::Api,
         yields: Yields::Never,
         twin_of: None,
-        verified: Verified::NotRequested,
+        verified: Verified::ThroughTheCatalog,
     },
     OutputDocument {
         file: paths::AGENT_SKILLS_INDEX,
