@@ -31,7 +31,7 @@ pub mod cli;
 // The layers, one crate each (crates/), under the names the code, the tests and the benchmarks
 // use for them.
 pub use content_api_contract::{
-    html, http, media, operations, paths, preview, problem, tools, wire,
+    documents, html, http, media, operations, paths, preview, problem, tools, wire,
 };
 pub use content_api_deploy as deploy;
 pub use content_api_engine::{build, db, derive, parse, render, workspace};

@@ -16,7 +16,9 @@
 //! - salsa input setters only in [`SETTERS_ONLY_IN`];
 //! - `Serialize` only in [`SERIALIZE_HOME`] and the [`SERIALIZE_EXCEPTIONS`];
 //! - a `//!` header on every file, and no `mod.rs` (a module is `name.rs` beside `name/`);
-//! - CONTRIBUTING.md's test tables, from the files (`tidy/contributing.rs`).
+//! - CONTRIBUTING.md's test tables, from the files (`tidy/contributing.rs`), and its recipes:
+//!   the files, items and test modules they name exist, and the output documents' table is the
+//!   one place their facts are stated (`tidy/recipes.rs`).
 //!
 //! The rules are tables at the top, so a change of the architecture is a change of one table
 //! row (with its reason). Each check is a function over (path, text) pairs, and the unit tests
@@ -911,3 +913,4 @@ fn every_serialize_exception_is_in_use() {
 
 mod contributing;
 mod planted;
+mod recipes;

@@ -1,12 +1,14 @@
 //! The API contract as data: the HTTP rules every host follows ([`http`]), the error bodies
 //! ([`problem`]), the operations ([`operations`]), the agent tools ([`tools`]), the media types
-//! ([`media`]), the published paths of the documents ([`paths`]), the wire types ([`wire`]) and
+//! ([`media`]), the published paths of the documents ([`paths`]) and the facts about each
+//! ([`documents`]), the wire types ([`wire`]) and
 //! the preview's own wire types ([`preview`]).
 //!
 //! Pure tables and functions over them: no query engine, no YAML parser, no I/O
 //! (`clippy.toml`). The engine renders the outputs from them; `serve`, `mcp` and `verify` speak
 //! the contract through them without linking the engine.
 
+pub mod documents;
 pub mod html;
 pub mod http;
 pub mod languages;

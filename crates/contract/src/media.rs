@@ -1,26 +1,25 @@
 //! The media type of every output file: the single source for the `Content-Type` a server (or a
 //! CDN's headers file) sends, and for the media types the discovery documents announce.
 
+use crate::documents::{self, OUTPUT_DOCUMENTS};
+
 /// The RFC 9727 profile of an API catalog linkset (RFC 9727 section 4.2: the linkset SHOULD
 /// carry it as the `profile` parameter of its media type).
 pub const API_CATALOG_PROFILE: &str = "https://www.rfc-editor.org/info/rfc9727";
 
-/// Documents with a registered or specified type of their own: the API catalog
-/// (`application/linkset+json` with the RFC 9727 profile), the AI catalog
-/// (`application/ai-catalog+json`, AI Catalog 1.0 section "Media Type") and the MCP server card
-/// (`application/mcp-server-card+json`, MCP server-card extension, "Hosted Server Card
-/// Location"). Served with these types, and announced with them by the catalogs.
-pub const DOCUMENT_TYPES: [(&str, &str); 3] = [
-    (
-        ".well-known/api-catalog",
-        "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
-    ),
-    (".well-known/ai-catalog.json", "application/ai-catalog+json"),
-    (
-        ".well-known/mcp/server-card.json",
-        "application/mcp-server-card+json",
-    ),
-];
+/// Documents with a registered or specified type of their own, as (file, type): the output
+/// documents whose media type is not their extension's
+/// (`documents::OUTPUT_DOCUMENTS`): the API catalog (`application/linkset+json` with the
+/// RFC 9727 profile), the AI catalog (`application/ai-catalog+json`, AI Catalog 1.0 section
+/// "Media Type") and the MCP server card (`application/mcp-server-card+json`, MCP server-card
+/// extension, "Hosted Server Card Location"). Served with these types, and announced with them
+/// by the catalogs.
+pub fn document_types() -> impl Iterator<Item = (&'static str, &'static str)> {
+    OUTPUT_DOCUMENTS
+        .iter()
+        .filter(|document| document.media != extension_type(document.file))
+        .map(|document| (document.file, document.media))
+}
 
 /// Every other file is typed by its extension; text types say UTF-8.
 pub const EXTENSION_TYPES: [(&str, &str); 5] = [
@@ -74,12 +73,14 @@ pub const SITE_TYPES: [(&str, &str); 31] = [
 pub const DEFAULT_TYPE: &str = "application/octet-stream";
 
 /// The media type of the output file at `path` (relative to the output folder, with or without
-/// a leading `/`).
+/// a leading `/`): an output document's own, else its extension's.
 pub fn media_type(path: &str) -> &'static str {
     let path = path.strip_prefix('/').unwrap_or(path);
-    if let Some((_, media)) = DOCUMENT_TYPES.iter().find(|(p, _)| *p == path) {
-        return media;
-    }
+    documents::by_file(path).map_or_else(|| extension_type(path), |document| document.media)
+}
+
+/// The type [`EXTENSION_TYPES`] gives the file at `path`, or [`DEFAULT_TYPE`].
+fn extension_type(path: &str) -> &'static str {
     let name = path.rsplit('/').next().unwrap_or(path);
     let extension = name.rsplit_once('.').map(|(_, extension)| extension);
     EXTENSION_TYPES
@@ -91,6 +92,24 @@ pub fn media_type(path: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn three_documents_have_a_type_of_their_own() {
+        assert_eq!(
+            document_types().collect::<Vec<_>>(),
+            [
+                (
+                    ".well-known/api-catalog",
+                    "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
+                ),
+                (".well-known/ai-catalog.json", "application/ai-catalog+json"),
+                (
+                    ".well-known/mcp/server-card.json",
+                    "application/mcp-server-card+json",
+                ),
+            ]
+        );
+    }
 
     #[test]
     fn every_kind_of_output_has_its_type() {

@@ -4,6 +4,10 @@
 
 use crate::model::{Lang, Languages};
 
+/// The OpenAPI description of the API.
+pub const OPENAPI: &str = "openapi.json";
+/// The page a host serves for an unknown path outside the API.
+pub const NOT_FOUND_PAGE: &str = "404.html";
 pub const LLMS_TXT: &str = "llms.txt";
 pub const LLMS_FULL_TXT: &str = "llms-full.txt";
 pub const AUTH_MD: &str = "auth.md";

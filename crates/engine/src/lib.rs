@@ -15,5 +15,7 @@ pub mod render;
 pub mod workspace;
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_contract::{html, http, languages, media, operations, paths, problem, tools, wire};
+use content_api_contract::{
+    documents, html, http, languages, media, operations, paths, problem, tools, wire,
+};
 use content_api_model::{config, content, diag, model, output};

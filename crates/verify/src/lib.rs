@@ -4,7 +4,7 @@
 //! checks send to `/api/posts.json`.
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_contract::{Languages, http, languages, operations, problem};
+use content_api_contract::{Languages, documents, http, languages, operations, problem};
 
 pub mod checks;
 pub mod client;

@@ -30,7 +30,7 @@
 //! `output_stamps`, the folder's side of a build's fingerprint.
 
 // The layers below, under the names they have in every crate of the workspace.
-use content_api_contract::{http, paths};
+use content_api_contract::{documents, http};
 use content_api_model::output;
 use content_api_source::{at, source};
 

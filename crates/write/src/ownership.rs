@@ -29,6 +29,7 @@
 
 use super::safe_path::check_relative;
 use super::write_atomically;
+use crate::documents::{self, Pick, Yields};
 use crate::output::Output;
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::HashSet;
@@ -42,8 +43,11 @@ pub const END: &str = "# END content-api";
 /// Host files merged with the site's own rules.
 pub const MERGED: [&str; 2] = ["_headers", "_redirects"];
 
-/// Documents that give way to the site's own file of the same path.
-pub const YIELDS_TO_SITE: [&str; 4] = ["404.html", "llms.txt", "llms-full.txt", "auth.md"];
+/// Documents that give way to the site's own file of the same path: the output documents that
+/// yield [`Yields::ToSitesOwn`] (`contract::documents::OUTPUT_DOCUMENTS`).
+pub const YIELDS_TO_SITE: [&str; YIELDING] = documents::files(Pick::YieldingAlways);
+
+const YIELDING: usize = documents::count(Pick::YieldingAlways);
 
 /// Whether the output at `path` gives way to a file of the site's at the same path: a
 /// document of [`YIELDS_TO_SITE`], a post's Markdown twin, or an agent skills index that lists
@@ -55,7 +59,7 @@ pub fn yields_to_site(path: &str, output: &Output) -> bool {
     if path.ends_with(".md") && crate::http::is_post_twin(path) {
         return true;
     }
-    path == crate::paths::AGENT_SKILLS_INDEX
+    documents::by_file(path).is_some_and(|row| row.yields == Yields::WhenItListsNoSkill)
         && output.to_vec().is_ok_and(|bytes| {
             serde_json::from_slice::<serde_json::Value>(&bytes)
                 .is_ok_and(|index| index["skills"].as_array().is_some_and(Vec::is_empty))
@@ -404,6 +408,22 @@ pub fn as_written(path: &str, bytes: Vec<u8>) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_documents_that_yield_are_those_of_before_the_table() {
+        // The list as it was written out before it was derived from the output documents.
+        assert_eq!(
+            YIELDS_TO_SITE,
+            ["404.html", "llms.txt", "llms-full.txt", "auth.md"]
+        );
+        let index = content_api_contract::paths::AGENT_SKILLS_INDEX;
+        let listing = |skills: &str| Output::new(format!("{{\"skills\":{skills}}}"));
+        assert!(yields_to_site(index, &listing("[]")));
+        assert!(!yields_to_site(index, &listing("[{\"name\":\"a\"}]")));
+        assert!(yields_to_site("es/blog/hello.md", &listing("[]")));
+        assert!(!yields_to_site("openapi.json", &listing("[]")));
+        assert!(!yields_to_site("developers.md", &listing("[]")));
+    }
 
     const OURS: &str = "# Status rules, written by content-api.\n/api/x.json /api/410.json 410\n/api/* /api/404.json 404\n";
 

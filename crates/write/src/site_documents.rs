@@ -10,9 +10,8 @@
 //! document did before the record existed).
 
 use super::manifest::MAX_STATE_BYTES;
-use super::ownership;
 use super::state_file::{Links, read_state};
-use crate::paths::AGENT_SKILLS_INDEX;
+use crate::documents::{self, Yields};
 use camino::Utf8Path;
 use std::collections::BTreeMap;
 use xxhash_rust::xxh3::xxh3_128;
@@ -20,11 +19,11 @@ use xxhash_rust::xxh3::xxh3_128;
 /// Where the record lives, relative to the output folder.
 pub const DOCUMENTS_PATH: &str = ".content-api/documents.json";
 
-/// The paths whose hashes are recorded: every document that may yield to the site's own
-/// file, but the posts' Markdown twins (thousands of them, which a site writing its own
-/// makes from the same content).
+/// The paths whose hashes are recorded: every output document that may yield to the site's
+/// own file (`contract::documents::OUTPUT_DOCUMENTS`), but not the posts' Markdown twins
+/// (thousands of them, which a site writing its own makes from the same content).
 pub(super) fn is_recorded(path: &str) -> bool {
-    ownership::YIELDS_TO_SITE.contains(&path) || path == AGENT_SKILLS_INDEX
+    documents::by_file(path).is_some_and(|row| row.yields != Yields::Never)
 }
 
 /// Path → the xxh3-128 hash of the bytes this tool wrote there.
@@ -90,6 +89,27 @@ impl DocumentHashes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_recorded_documents_are_those_of_before_the_table() {
+        let recorded: Vec<&str> = documents::OUTPUT_DOCUMENTS
+            .iter()
+            .map(|row| row.file)
+            .filter(|file| is_recorded(file))
+            .collect();
+        assert_eq!(
+            recorded,
+            [
+                "404.html",
+                "llms.txt",
+                "llms-full.txt",
+                "auth.md",
+                ".well-known/agent-skills/index.json"
+            ]
+        );
+        assert!(!is_recorded("blog/hello.md"));
+        assert!(!is_recorded("api/posts.json"));
+    }
 
     #[test]
     fn the_record_round_trips_and_keeps_only_the_documents_a_site_may_replace() {

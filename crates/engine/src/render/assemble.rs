@@ -15,6 +15,7 @@ use super::timelines::{
 };
 use crate::db::{Index, LangTree, Site, SourceFile};
 use crate::derive::{series_members, series_names, tag_members, tag_names};
+use crate::documents;
 use crate::output::Files;
 use crate::output::Output;
 use std::sync::Arc;
@@ -68,7 +69,7 @@ fn aggregate_files(db: &dyn salsa::Database) -> Files {
 fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
     aggregate_documents(db)
         .iter()
-        .filter(|file| file.kind.lane() == lane)
+        .filter(|file| documents::lane_of(&file.path) == lane)
         .map(|file| (file.path.clone(), render_output(db, file)))
         .collect()
 }

@@ -21,7 +21,7 @@ use super::host_files::{STATE_FOLDER, twin_pages};
 use crate::config::SiteConfig;
 use crate::db::Site;
 use crate::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, LAYER_HEADER, METHODS};
-use crate::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES};
+use crate::media::{DEFAULT_TYPE, EXTENSION_TYPES, document_types};
 use crate::output::Output;
 use crate::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
 use crate::wire::{ErrorCode, to_json};
@@ -72,7 +72,7 @@ fn worker_source(config: &SiteConfig, gone: &[&str]) -> String {
         "contractHeaders": CONTRACT_HEADERS,
         "layer": [LAYER_HEADER, crate::http::layer("cloudflare")],
         "documentHeaders": document_headers,
-        "documentTypes": DOCUMENT_TYPES.iter().map(|(p, t)| (p.to_string(), Value::from(*t))).collect::<serde_json::Map<_, _>>(),
+        "documentTypes": document_types().map(|(p, t)| (p.to_string(), Value::from(t))).collect::<serde_json::Map<_, _>>(),
         "extensionTypes": EXTENSION_TYPES.iter().map(|(e, t)| (e.to_string(), Value::from(*t))).collect::<serde_json::Map<_, _>>(),
         "defaultType": DEFAULT_TYPE,
         "jsonType": crate::media::media_type("error.json"),

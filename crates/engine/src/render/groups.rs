@@ -13,6 +13,7 @@ use super::runs::RUN;
 use super::static_docs::static_documents;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::derive::{published_posts, series_names, tag_names};
+use crate::documents::{self, Pick};
 use crate::http;
 use crate::model::Lang;
 use crate::operations::Operation;
@@ -61,40 +62,17 @@ pub enum OutputKind {
     Static,
 }
 
-/// Which lane of a watch-mode rebuild publishes an output. `--once` (and the first build of a
-/// session) publishes both lanes at once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lane {
-    /// The API, every file that must agree with it (the host files that route and answer for
-    /// its paths, the catalogs, the error documents) and the edited posts' own outputs (their
-    /// Markdown twins): published first, on the path from a save to its outputs.
-    Api,
-    /// The large aggregates that are not part of the API contract's JSON ([`LAGGING_DOCUMENTS`]):
-    /// published after the API lane once edits pause, so a burst of saves rewrites them once.
-    Documents,
-}
-
-impl Lane {
-    /// The lane's name in log lines and in the change stream.
-    pub fn name(self) -> &'static str {
-        match self {
-            Lane::Api => "api",
-            Lane::Documents => "documents",
-        }
-    }
-}
+pub use crate::documents::Lane;
 
 /// The outputs of the documents lane: `llms-full.txt` (every post's text, tens of megabytes on a
 /// large site), `llms.txt` (every series, tag and deck) and the developer portal (whose example
-/// responses excerpt API outputs). Their paths never depend on the content, and no other output
-/// reads their bytes, so while they lag the API every URL still resolves and every API file is
-/// the one a fresh build writes.
-pub const LAGGING_DOCUMENTS: [&str; 4] = [
-    paths::DEVELOPERS_HTML,
-    paths::DEVELOPERS_MD,
-    paths::LLMS_TXT,
-    paths::LLMS_FULL_TXT,
-];
+/// responses excerpt API outputs): the rows of `contract::documents::OUTPUT_DOCUMENTS` in
+/// [`Lane::Documents`]. Their paths never depend on the content, and no other output reads their
+/// bytes, so while they lag the API every URL still resolves and every API file is the one a
+/// fresh build writes.
+pub const LAGGING_DOCUMENTS: [&str; LAGGING] = documents::files(Pick::InLane(Lane::Documents));
+
+const LAGGING: usize = documents::count(Pick::InLane(Lane::Documents));
 
 /// One site-wide document, by its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -125,17 +103,6 @@ impl OutputKind {
             OutputKind::Worker => unreachable!("the edge module's path depends on the site"),
             OutputKind::Headers => "_headers".into(),
             OutputKind::Static => unreachable!("static documents carry their own paths"),
-        }
-    }
-
-    /// The lane that publishes the document (see [`LAGGING_DOCUMENTS`]).
-    pub fn lane(&self) -> Lane {
-        match self {
-            OutputKind::LlmsTxt
-            | OutputKind::LlmsFullTxt
-            | OutputKind::Developers
-            | OutputKind::DevelopersMarkdown => Lane::Documents,
-            _ => Lane::Api,
         }
     }
 }

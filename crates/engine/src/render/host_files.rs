@@ -5,6 +5,7 @@
 
 use super::docs;
 use crate::config::SiteConfig;
+use crate::documents::OUTPUT_DOCUMENTS;
 use crate::html;
 use crate::http::{API_PREFIX, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES};
 use crate::model::Languages;
@@ -111,14 +112,14 @@ pub fn api_not_found_page(config: &SiteConfig) -> String {
 
 /// The pages whose Markdown twin this tool may write, as the edge layer matches them: a path
 /// ending in `/` covers every page under that folder (`blog/`), any other names one page and the
-/// pages under it (`developers`).
+/// pages under it (`developers`). The output documents that are a page's twin come first
+/// (`twin_of` in `contract::documents::OUTPUT_DOCUMENTS`), then each language's posts.
 pub fn twin_pages(languages: &Languages) -> Vec<String> {
-    let mut pages = Vec::new();
-    for twin in [paths::DEVELOPERS_MD, paths::AUTH_MD] {
-        if let Some(page) = twin.strip_suffix(".md") {
-            pages.push(page.to_string());
-        }
-    }
+    let mut pages: Vec<String> = OUTPUT_DOCUMENTS
+        .iter()
+        .filter_map(|document| document.twin_of)
+        .map(|page| page.trim_start_matches('/').to_string())
+        .collect();
     for &lang in languages.all() {
         let twin = paths::post_markdown_file(languages, lang, "x");
         if let Some((folder, _)) = twin.rsplit_once('/') {

@@ -2,14 +2,15 @@
 
 use crate::db::Site;
 use crate::derive::{series_names, tag_names};
+use crate::documents::{self, Pick};
 use crate::model::Lang;
 use crate::operations::{Operation, PathParam, operations};
 use crate::output::Output;
-use crate::paths;
 use crate::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, to_json};
 
 /// A document the site publishes for agents and tools (contract section 4.3, plus the developer
-/// portal). `api/index.json` links every one of them under `name`.
+/// portal): a listed row of the contract's output documents. `api/index.json` links every one
+/// of them under `name`.
 #[derive(Debug)]
 pub struct Document {
     /// The key in the index's `links`.
@@ -24,88 +25,41 @@ pub struct Document {
     pub purpose: &'static str,
 }
 
-/// Every discovery document, in the order the index and the catalogs list them. This is the
-/// single list: `links` of `api/index.json`, the AI catalog and the developer portal read it,
-/// and a test checks that each `file` is a planned output that `path` resolves to.
-pub const DOCUMENTS: [Document; 11] = [
-    Document {
-        name: "openapi",
-        path: "/openapi.json",
-        file: "openapi.json",
-        title: "OpenAPI description",
-        purpose: "OpenAPI 3.1 description of every operation, generated from the types that produce the files.",
-    },
-    Document {
-        name: "developers",
-        path: "/developers",
-        file: paths::DEVELOPERS_HTML,
-        title: "Developer documentation",
-        purpose: "Quickstart, every endpoint with a live example, the error model, versioning, authentication and limits.",
-    },
-    Document {
-        name: "developers_markdown",
-        path: "/developers.md",
-        file: paths::DEVELOPERS_MD,
-        title: "Developer documentation (Markdown)",
-        purpose: "The developer documentation as Markdown, for agents.",
-    },
-    Document {
-        name: "llms_txt",
-        path: "/llms.txt",
-        file: paths::LLMS_TXT,
-        title: "llms.txt",
-        purpose: "Curated site map for language models (llmstxt.org format).",
-    },
-    Document {
-        name: "llms_full_txt",
-        path: "/llms-full.txt",
-        file: paths::LLMS_FULL_TXT,
-        title: "llms-full.txt",
-        purpose: "Every published post with its Markdown body, for retrieval and grounding.",
-    },
-    Document {
-        name: "auth",
-        path: "/auth.md",
-        file: paths::AUTH_MD,
-        title: "Access policy",
-        purpose: "Everything is public, anonymous and read-only: no keys, no accounts, no tiers.",
-    },
-    Document {
-        name: "api_catalog",
-        path: "/.well-known/api-catalog",
-        file: paths::API_CATALOG,
-        title: "API catalog",
-        purpose: "RFC 9727 linkset pointing at the API, its OpenAPI description and its documentation.",
-    },
-    Document {
-        name: "ai_catalog",
-        path: "/.well-known/ai-catalog.json",
-        file: paths::AI_CATALOG,
-        title: "AI catalog",
-        purpose: "Manifest of every agent-facing artifact the site publishes.",
-    },
-    Document {
-        name: "mcp_server_card",
-        path: "/.well-known/mcp/server-card.json",
-        file: paths::MCP_SERVER_CARD,
-        title: "MCP server card",
-        purpose: "Server card for the read-only site tools, each mapped onto API operations, and how to reach them: in the browser and over stdio.",
-    },
-    Document {
-        name: "mcp_tools_module",
-        path: "/.well-known/mcp/tools.js",
-        file: paths::MCP_TOOLS_MODULE,
-        title: "Browser tools (WebMCP)",
-        purpose: "ES module that registers the server card's tools with the browser's WebMCP API; a page adds it with one script tag.",
-    },
-    Document {
-        name: "agent_skills",
-        path: "/.well-known/agent-skills/index.json",
-        file: paths::AGENT_SKILLS_INDEX,
-        title: "Agent skills index",
-        purpose: "Discovery index of the agent skills the site publishes, with SHA-256 digests.",
-    },
-];
+const LISTED: usize = documents::count(Pick::Listed);
+
+/// Every discovery document, in the order the index and the catalogs list them: the rows of
+/// `contract::documents::OUTPUT_DOCUMENTS` with a listing. `links` of `api/index.json`, the AI
+/// catalog, the developer portal and `_headers` read it, and a test checks that each `file` is
+/// a planned output that `path` resolves to.
+pub const DOCUMENTS: [Document; LISTED] = listed_documents();
+
+const fn listed_documents() -> [Document; LISTED] {
+    let rows = documents::rows::<LISTED>(Pick::Listed);
+    let mut out = [const {
+        Document {
+            name: "",
+            path: "",
+            file: "",
+            title: "",
+            purpose: "",
+        }
+    }; LISTED];
+    let mut i = 0;
+    while i < LISTED {
+        let Some(listing) = rows[i].listing else {
+            panic!("a listed row has a listing");
+        };
+        out[i] = Document {
+            name: listing.name,
+            path: rows[i].path,
+            file: rows[i].file,
+            title: listing.title,
+            purpose: listing.purpose,
+        };
+        i += 1;
+    }
+    out
+}
 
 /// The document named `name` (a name of [`DOCUMENTS`]).
 pub fn document(name: &str) -> &'static Document {

@@ -12,7 +12,7 @@ use crate::db::Site;
 use crate::http::{
     ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
 };
-use crate::media::{DEFAULT_TYPE, DOCUMENT_TYPES, EXTENSION_TYPES, SITE_TYPES};
+use crate::media::{DEFAULT_TYPE, EXTENSION_TYPES, SITE_TYPES, document_types};
 use crate::output::Output;
 use crate::problem::{METHOD_SLOT, PATH_SLOT, request_problem};
 use crate::wire::{ErrorCode, to_json};
@@ -121,7 +121,7 @@ pub fn server_block(
         "    location /api/ {{\n{common}        if ($uri !~ \"\\.json$\") {{\n            return 404;\n        }}\n        \
          try_files $uri @not_found;\n    }}"
     );
-    for (path, media) in DOCUMENT_TYPES {
+    for (path, media) in document_types() {
         let extra: Vec<(&str, &str)> = DOCUMENT_HEADERS
             .iter()
             .filter(|(p, _, _)| *p == path)

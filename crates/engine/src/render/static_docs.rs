@@ -18,7 +18,7 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
     let config = Site::get(db).config(db);
     let mut files: BTreeMap<Arc<str>, Output> = BTreeMap::new();
     let openapi = super::openapi::openapi_document(config);
-    files.insert("openapi.json".into(), Output::new(to_json(&openapi)));
+    files.insert(paths::OPENAPI.into(), Output::new(to_json(&openapi)));
     files.insert(paths::AUTH_MD.into(), Output::new(docs::auth_md(config)));
     files.insert(
         paths::API_CATALOG.into(),
@@ -44,7 +44,10 @@ pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Outp
             Output::new(routes_file(&config.languages)),
         );
     }
-    files.insert("404.html".into(), Output::new(not_found_page(config)));
+    files.insert(
+        paths::NOT_FOUND_PAGE.into(),
+        Output::new(not_found_page(config)),
+    );
     files.insert(
         "api/404.html".into(),
         Output::new(api_not_found_page(config)),

@@ -11,27 +11,17 @@ use super::{
     Class, Finding, Owner, Stop, Target, expect, expect_on, get, header_is, shown, status,
 };
 use crate::client::Reply;
+use crate::documents::{OUTPUT_DOCUMENTS, Verified};
 
-const DISCOVERY: [(&str, &str); 9] = [
-    ("/openapi.json", "application/json"),
-    (
-        "/.well-known/ai-catalog.json",
-        "application/ai-catalog+json",
-    ),
-    (
-        "/.well-known/mcp/server-card.json",
-        "application/mcp-server-card+json",
-    ),
-    ("/.well-known/agent-skills/index.json", "application/json"),
-    (
-        "/.well-known/api-catalog",
-        "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
-    ),
-    ("/llms.txt", "text/plain; charset=utf-8"),
-    ("/llms-full.txt", "text/plain; charset=utf-8"),
-    ("/auth.md", "text/markdown; charset=utf-8"),
-    ("/developers.md", "text/markdown; charset=utf-8"),
-];
+/// The discovery documents the contract asks to answer at their paths, with the media types
+/// the tool serves them with: the output documents verified [`Verified::AtItsPath`]
+/// (`contract::documents::OUTPUT_DOCUMENTS`), in table order.
+fn discovery() -> impl Iterator<Item = (&'static str, &'static str)> {
+    OUTPUT_DOCUMENTS
+        .iter()
+        .filter(|document| document.verified == Verified::AtItsPath)
+        .map(|document| (document.path, document.media))
+}
 
 /// Where the site's own file at `path` comes from, for a fix.
 fn own_file(path: &str) -> String {
@@ -92,7 +82,7 @@ pub(super) fn document_headers(t: &Target, reply: &Reply, notes: &mut Vec<Findin
 }
 
 pub(super) fn discovery_documents(t: &Target, notes: &mut Vec<Finding>) -> Result<(), Stop> {
-    for (path, media) in DISCOVERY {
+    for (path, media) in discovery() {
         let reply = get(t, path)?;
         status(&reply, 200)?;
         let owned = t.site_owns(&super::Answered::of(&reply));
@@ -499,6 +489,36 @@ pub(super) fn unknown_page(t: &Target, notes: &mut Vec<Finding>) -> Result<(), S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_discovery_documents_are_those_of_before_the_table() {
+        // The list as it was written out before it was derived from the output documents (its
+        // order was its own; the checks now run in the table's).
+        let mut before = vec![
+            ("/openapi.json", "application/json"),
+            (
+                "/.well-known/ai-catalog.json",
+                "application/ai-catalog+json",
+            ),
+            (
+                "/.well-known/mcp/server-card.json",
+                "application/mcp-server-card+json",
+            ),
+            ("/.well-known/agent-skills/index.json", "application/json"),
+            (
+                "/.well-known/api-catalog",
+                "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
+            ),
+            ("/llms.txt", "text/plain; charset=utf-8"),
+            ("/llms-full.txt", "text/plain; charset=utf-8"),
+            ("/auth.md", "text/markdown; charset=utf-8"),
+            ("/developers.md", "text/markdown; charset=utf-8"),
+        ];
+        let mut now: Vec<_> = discovery().collect();
+        before.sort();
+        now.sort();
+        assert_eq!(now, before);
+    }
     use crate::Languages;
     use crate::client::Http;
     use std::collections::BTreeMap;
