@@ -117,7 +117,10 @@ fn hugo_with_page_bundles_and_language_suffixes() {
     );
     assert!(text.contains("# Hugo (hugo.toml found)"), "{text}");
     assert!(text.contains("4 files, 1 with a language suffix"), "{text}");
-    assert!(text.contains("static/"), "{text}");
+    assert!(
+        text.contains("out_dir = \"public\", then `hugo && content-api build`"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -218,7 +221,7 @@ fn astro_blog_template() {
         d.undecided
     );
     let (text, _) = rendered(&d);
-    assert!(text.contains("public/"), "{text}");
+    assert!(text.contains("npx astro add @content-api/astro"), "{text}");
 }
 
 #[test]
