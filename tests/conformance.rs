@@ -390,7 +390,8 @@ pub fn nginx_conforms(nginx: &Path, fixture: &Fixture) {
         let _alone = start("nginx with its default site");
         default_site_answers(addr)
     };
-    // The README's recipe: the printed block beside the default site, on the same port.
+    // docs/deploying.md's nginx recipe: the printed block beside the default site, on the same
+    // port.
     let printed = Command::new(binary())
         .env_remove("CI")
         .args(["hosting", "nginx", "--listen", &addr.to_string()])
