@@ -328,7 +328,9 @@ mod tests {
             .nth(1)
             .and_then(|rest| rest.split("```toml\n").nth(1))
             .and_then(|block| block.split("```").next())
-            .expect("docs/configuration.md documents watch.toml in a toml block under `## Every key`");
+            .expect(
+                "docs/configuration.md documents watch.toml in a toml block under `## Every key`",
+            );
         for line in section.lines() {
             let Some((key, _)) = line.split_once(" = ") else {
                 continue;
