@@ -520,6 +520,7 @@ impl History {
         History { paths }
     }
 
+    /// The API paths, sorted.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.paths.iter().map(|p| &**p)
     }

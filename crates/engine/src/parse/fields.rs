@@ -34,6 +34,7 @@ pub struct FrontMatter<'a> {
     /// The YAML has a syntax error: that one error is the file's only diagnostic, since every
     /// field check after it would be noise ("missing" fields that are there).
     syntax_error: bool,
+    /// Every problem found so far, in the order the fields were read.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -178,6 +179,7 @@ impl<'a> FrontMatter<'a> {
         }
     }
 
+    /// Whether the front matter has `key` (a dotted key reads nested mappings).
     pub fn has(&self, key: &str) -> bool {
         self.get(key).is_some()
     }

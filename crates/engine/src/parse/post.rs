@@ -40,6 +40,7 @@ pub struct ParsedPost {
     pub translation_key: Option<Arc<str>>,
 }
 
+/// Parses a post file: its value, its diagnostics, and what the site-wide checks need of it.
 #[salsa::tracked(returns(ref))]
 pub fn parse_post(db: &dyn salsa::Database, file: SourceFile) -> ParsedPost {
     let FileRole::Post { lang, name } = file.role(db) else {
@@ -78,6 +79,8 @@ pub struct PostReading {
     pub series_unfiled: bool,
 }
 
+/// The site's front-matter settings as the post parser reads them: the key aliases, and how
+/// tags, series and descriptions are written.
 #[salsa::tracked(returns(ref))]
 pub fn post_reading(db: &dyn salsa::Database) -> PostReading {
     let rules = &Site::get(db).config(db).front_matter;
