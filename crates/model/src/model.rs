@@ -25,7 +25,8 @@ pub struct PostMeta {
     pub lang: Lang,
     /// The `title` field.
     pub title: String,
-    /// The `description` field, or the start of the body when the site says so.
+    /// The `description` field, or the body's first paragraph when the site says so
+    /// (`description_from_body`).
     pub description: String,
     /// The `pubDate` field: the order of the lists and the date the API shows.
     pub pub_date: Timestamp,
