@@ -158,7 +158,10 @@ fn the_engine_is_reported_by_name_where_a_rule_forbids_it() {
     ] {
         engine
             .entry(name.into())
-            .or_default()
+            .or_insert_with(|| Manifest {
+                workspace_lints: true,
+                ..Manifest::default()
+            })
             .dependencies
             .push(dependency.into());
     }

@@ -1,7 +1,7 @@
-//! The checks of the API's endpoints: every operation answers, methods other than GET and
-//! HEAD are 405, unknown paths and languages are 404, a removed path is 410, and every answer,
-//! error bodies included, carries the contract's headers and fields (the contract's sections
-//! 4, 5 and 7).
+//! The checks of the API's endpoints (the contract's sections 4, 5 and 7): every operation
+//! answers JSON, HEAD as GET without a body; other methods are 405; unknown paths and languages
+//! are 404, never HTML; a removed path is 410; queries and credentials change nothing; and every
+//! answer carries the contract's headers, every error body its fields.
 
 use super::{Class, Finding, NOT_CHECKED, Stop, Target, expect_on, get, header_is, status};
 use crate::client::{Reply, first_line};
