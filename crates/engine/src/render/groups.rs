@@ -170,21 +170,21 @@ pub enum OutputGroup {
     PostMarkdown {
         /// The language's files.
         tree: LangTree,
-        /// The index of the run's first item in that order (a run holds at most [`RUN`]).
+        /// The index of the run's first item in that order (a run holds at most `RUN`).
         start: u32,
     },
     /// A run of one language's tag timelines (by tag).
     Timelines {
         /// The language's files.
         tree: LangTree,
-        /// The index of the run's first item in that order (a run holds at most [`RUN`]).
+        /// The index of the run's first item in that order (a run holds at most `RUN`).
         start: u32,
     },
     /// A run of one language's series details (by series name).
     SeriesDetails {
         /// The language's files.
         tree: LangTree,
-        /// The index of the run's first item in that order (a run holds at most [`RUN`]).
+        /// The index of the run's first item in that order (a run holds at most `RUN`).
         start: u32,
     },
 }
