@@ -483,7 +483,7 @@ pub mod synthetic;
 mod tools;
 pub mod workflow;
 pub use bounded::run_bounded;
-pub use daemon_log::{DAEMON_READY, spawn_logged};
+pub use daemon_log::{DAEMON_READY, Log, spawn_logged, spawn_with_output_logged};
 pub use fresh::fresh_build;
 pub use live_output::live_snapshot;
 pub use preview::{Preview, Served};

@@ -657,36 +657,12 @@ fn nginx_serves_the_whole_site_with_the_api() {
         return;
     };
     let (sites, target) = Sites::new(false);
-    // nginx's workers run as www-data: the folder must be one they can enter.
-    std::fs::set_permissions(
-        sites.dir.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
     let combined = sites.root("combined");
     let dist = combined.join("dist");
-    let addr: SocketAddr = format!("127.0.0.1:{}", hosts::free_port()).parse().unwrap();
-    let conf = sites.dir.path().join("nginx");
-    let main = hosts::debian_nginx(&conf, addr);
-    let printed = Command::new(env!("CARGO_BIN_EXE_content-api"))
-        .env_remove("CI")
-        .args(["hosting", "nginx", "--listen", &addr.to_string()])
-        .current_dir(&combined)
-        .output()
-        .unwrap();
-    assert!(
-        printed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&printed.stderr)
-    );
-    std::fs::write(conf.join("sites-enabled/content-api"), &printed.stdout).unwrap();
-    let _host = hosts::nginx(
-        &nginx,
-        &conf,
-        &main,
-        addr,
-        "nginx with the site and the API",
-    );
+    let host = hosts::DebianNginx::in_folder(sites.dir.path());
+    let addr = host.addr;
+    host.enable_printed_block(Path::new(env!("CARGO_BIN_EXE_content-api")), &combined, &[]);
+    let _host = host.start(&nginx, "nginx with the site and the API");
     let http = Http::plain(addr, Some(SITE_HOST.into()));
     let mut wrong = Vec::new();
     for (path, status, media, file) in NGINX_SITE_ANSWERS {

@@ -96,6 +96,13 @@ pub(crate) fn packages() -> Option<(PathBuf, &'static str)> {
     Some((dir, platform))
 }
 
+/// [`packages`] and a [`node`] to run them with; `None` once `common::need` has said what is
+/// missing.
+pub(crate) fn packages_and_node() -> Option<(PathBuf, &'static str, PathBuf)> {
+    let (dir, platform) = packages()?;
+    Some((dir, platform, node()?))
+}
+
 pub(crate) fn launcher_tarball(dir: &Path) -> PathBuf {
     tarball(dir, &launcher_name())
 }
@@ -496,10 +503,7 @@ fn install_and_build(
 
 #[test]
 fn an_astro_site_installs_it_with_pnpm_and_its_own_build_writes_the_api() {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let Some(pnpm) = pnpm(&node) else {
@@ -515,10 +519,7 @@ fn an_astro_site_installs_it_with_pnpm_and_its_own_build_writes_the_api() {
 
 #[test]
 fn an_astro_site_installs_it_with_npm_and_its_own_build_writes_the_api() {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let env = NodeOnly::new(&node);

@@ -8,8 +8,8 @@
 
 use super::common::{self, http, need, run_bounded, workflow};
 use super::{
-    NodeOnly, VERSION, assert_ran, integration_name, launcher_name, node, packages, platform_name,
-    platform_tarball, platforms_json, text, unpack, which,
+    NodeOnly, VERSION, assert_ran, integration_name, launcher_name, packages_and_node,
+    platform_name, platform_tarball, platforms_json, text, unpack, which,
 };
 use serde_json::Value;
 use std::ffi::OsString;
@@ -532,10 +532,7 @@ fn install_add_and_build(
 
 #[test]
 fn the_release_publishes_to_a_registry_and_five_package_managers_install_it_by_name_and_build() {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let Some(verdaccio) = need::VERDACCIO.program() else {
