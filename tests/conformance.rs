@@ -118,16 +118,7 @@ impl Fixture {
         let lang = config.languages.default_lang().as_str();
         let out = dir.path().join("out");
         build(&root, &content, &out, today);
-        let (tag, slug) = common::single_post_tag_in(&out, lang);
-        let post_file = std::fs::read_dir(content.join("blog").join(lang))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| {
-                let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-                name.split_once('_').is_some_and(|(_, s)| s == slug)
-            })
-            .expect("the post's file");
-        std::fs::remove_file(post_file).unwrap();
+        let tag = common::remove_the_post_of_a_single_post_tag(&content, &out, lang);
         build(&root, &content, &out, today);
         let read = |path: &str| -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()

@@ -134,16 +134,7 @@ impl Sites {
         .unwrap();
         build(&combined);
         let out = combined.join("dist");
-        let (tag, slug) = common::single_post_tag(&out);
-        let post_file = std::fs::read_dir(content.join("blog/en"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| {
-                let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-                name.split_once('_').is_some_and(|(_, s)| s == slug)
-            })
-            .expect("the post's file");
-        std::fs::remove_file(post_file).unwrap();
+        let tag = common::remove_the_post_of_a_single_post_tag(&content, &out, "en");
         build(&combined);
         let read = |path: &str| -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()

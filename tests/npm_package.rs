@@ -443,6 +443,34 @@ fn astro_site(manager: Manager, platform: &str, tarball: &Path) -> tempfile::Tem
     site
 }
 
+/// `dist` after an Astro site's build (`what` names the run): Astro's page lists the sample
+/// post, the API lists it too, and each of `documents` is there.
+fn assert_astro_built_beside_the_api(dist: &Path, what: &str, documents: &[&str]) {
+    let page = std::fs::read_to_string(dist.join("index.html"))
+        .unwrap_or_else(|err| panic!("{what}: Astro built no page: {err}"));
+    assert!(
+        page.contains("Hello from Medellín"),
+        "{what}: Astro's page lists the posts: {page}"
+    );
+    let posts: Value = serde_json::from_slice(
+        &std::fs::read(dist.join("api/posts-en.json"))
+            .unwrap_or_else(|err| panic!("{what}: no dist/api/posts-en.json: {err}")),
+    )
+    .unwrap();
+    assert!(
+        posts.as_array().is_some_and(|posts| posts
+            .iter()
+            .any(|post| post["slug"] == "hello-from-medellin")),
+        "{what}: posts-en.json lists the post: {posts}"
+    );
+    for document in documents {
+        assert!(
+            dist.join(document).is_file(),
+            "{what}: dist/{document} is missing"
+        );
+    }
+}
+
 /// Installs Astro and the launcher (`@content-api/cli`, as the README says) with `manager` into
 /// the fixture site, runs the site's own `build` script (`astro build && content-api build`),
 /// and checks Astro's page and the API in `dist/`.
@@ -480,24 +508,11 @@ fn install_and_build(
         &format!("{name} run build (astro build && content-api build)"),
     );
 
-    let dist = root.join("dist");
-    let page = std::fs::read_to_string(dist.join("index.html")).expect("Astro built its page");
-    assert!(
-        page.contains("Hello from Medellín"),
-        "Astro's page lists the posts: {page}"
+    assert_astro_built_beside_the_api(
+        &root.join("dist"),
+        name,
+        &["api/index.json", "openapi.json", "llms.txt", "404.html"],
     );
-    let posts: Value =
-        serde_json::from_slice(&std::fs::read(dist.join("api/posts-en.json")).unwrap()).unwrap();
-    let slugs: Vec<&str> = posts
-        .as_array()
-        .unwrap_or_else(|| panic!("posts-en.json lists posts: {posts}"))
-        .iter()
-        .filter_map(|post| post["slug"].as_str())
-        .collect();
-    assert!(slugs.contains(&"hello-from-medellin"), "{slugs:?}");
-    for document in ["api/index.json", "openapi.json", "llms.txt", "404.html"] {
-        assert!(dist.join(document).is_file(), "dist/{document} is missing");
-    }
     site
 }
 

@@ -259,9 +259,24 @@ pub fn runs_of(executed: &[String], query: &str) -> usize {
     executed.iter().filter(|q| *q == query).count()
 }
 
-/// An English tag with exactly one post, and that post's slug.
-pub fn single_post_tag(out: &std::path::Path) -> (String, String) {
-    single_post_tag_in(out, "en")
+/// Deletes from `content` the only post in `lang` of a tag with one post (found in the build
+/// `out`), so that the next build makes that tag's timeline a removed path; returns the tag.
+pub fn remove_the_post_of_a_single_post_tag(
+    content: &std::path::Path,
+    out: &std::path::Path,
+    lang: &str,
+) -> String {
+    let (tag, slug) = single_post_tag_in(out, lang);
+    let post_file = std::fs::read_dir(content.join("blog").join(lang))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            name.split_once('_').is_some_and(|(_, s)| s == slug)
+        })
+        .expect("the post's file");
+    std::fs::remove_file(post_file).unwrap();
+    tag
 }
 
 /// A tag with exactly one post in the language `lang` (its code), and that post's slug.
