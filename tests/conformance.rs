@@ -105,11 +105,7 @@ impl Fixture {
             }
             SiteSource::Folder(folder) => {
                 let root = dir.path().join("site");
-                for (path, bytes) in common::read_tree(folder) {
-                    let target = root.join(path);
-                    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-                    std::fs::write(target, bytes).unwrap();
-                }
+                common::copy_tree(folder, &root);
                 let content = root.join("content");
                 (root, content)
             }

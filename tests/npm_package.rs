@@ -430,11 +430,7 @@ impl Manager {
 fn astro_site(manager: Manager, platform: &str, tarball: &Path) -> tempfile::TempDir {
     let site = tempfile::tempdir().unwrap();
     let fixture = common::repo().join("tests/fixtures/astro-npm-site");
-    for (path, bytes) in common::read_tree(&fixture) {
-        let target = site.path().join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
+    common::copy_tree(&fixture, site.path());
     common::copy_sample_content(&site.path().join("src/content"));
     manager.override_packages(
         site.path(),

@@ -107,6 +107,15 @@ pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
+/// Copies every file below `from` to the same relative path below `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for (path, bytes) in read_tree(from) {
+        let target = to.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+}
+
 /// Asserts two trees hold the same files with the same bytes, naming the first difference.
 pub fn assert_same_tree(
     expected: &BTreeMap<String, Vec<u8>>,

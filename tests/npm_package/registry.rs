@@ -348,11 +348,7 @@ impl Client {
 fn fresh_site(client: Client, registry: &Registry, vite_pin: Option<&str>) -> tempfile::TempDir {
     let site = tempfile::tempdir().unwrap();
     let fixture = common::repo().join("tests/fixtures/astro-npm-site");
-    for (path, bytes) in common::read_tree(&fixture) {
-        let target = site.path().join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
+    common::copy_tree(&fixture, site.path());
     common::copy_sample_content(&site.path().join("src/content"));
     client.point_at(site.path(), registry);
     if let (Some(version), Client::YarnClassic | Client::YarnBerry) = (vite_pin, client) {
