@@ -1,5 +1,6 @@
-//! Starting and stopping the hosts the conformance suites run against (Debian's nginx, `wrangler
-//! pages dev`), shared by `tests/conformance.rs` and `tests/drop_in.rs`.
+//! Starting and stopping the hosts the conformance suites run against (Debian's nginx with the
+//! block `content-api hosting nginx` prints, `wrangler pages dev`), shared by
+//! `tests/conformance.rs`, `tests/drop_in.rs` and the nginx recipe's test.
 
 use content_api::verify::client;
 use std::ffi::OsStr;
