@@ -367,7 +367,8 @@ pub fn nginx_conforms(nginx: &Path, fixture: &Fixture) {
         let _alone = host.start(nginx, "nginx with its default site");
         default_site_answers(addr)
     };
-    // The README's recipe: the printed block beside the default site, on the same port.
+    // docs/deploying.md's nginx recipe: the printed block beside the default site, on the same
+    // port.
     host.enable_printed_block(
         &binary(),
         &fixture.root,

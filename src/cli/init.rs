@@ -321,14 +321,16 @@ mod tests {
     }
 
     #[test]
-    fn every_key_the_readme_documents_is_in_the_commented_file() {
-        let readme = include_str!("../../README.md");
-        let section = readme
-            .split("## Configuration: `watch.toml`")
+    fn every_key_the_configuration_reference_documents_is_in_the_commented_file() {
+        let reference = include_str!("../../docs/configuration.md");
+        let section = reference
+            .split("## Every key")
             .nth(1)
             .and_then(|rest| rest.split("```toml\n").nth(1))
             .and_then(|block| block.split("```").next())
-            .expect("the README documents watch.toml in a toml block");
+            .expect(
+                "docs/configuration.md documents watch.toml in a toml block under `## Every key`",
+            );
         for line in section.lines() {
             let Some((key, _)) = line.split_once(" = ") else {
                 continue;
@@ -338,7 +340,7 @@ mod tests {
                 WATCH_TOML.lines().any(|line| line
                     .trim_start_matches("# ")
                     .starts_with(&format!("{key} = "))),
-                "init's watch.toml lacks `{key}`, which the README documents"
+                "init's watch.toml lacks `{key}`, which docs/configuration.md documents"
             );
         }
     }

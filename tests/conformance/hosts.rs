@@ -224,8 +224,9 @@ impl DebianNginx {
         DebianNginx { addr, conf, main }
     }
 
-    /// The README's recipe: the server block `content-api hosting nginx --listen ADDR` prints
-    /// (run by `binary` in `site`, with `more` arguments), enabled beside the default site.
+    /// docs/deploying.md's nginx recipe: the server block `content-api hosting nginx --listen
+    /// ADDR` prints (run by `binary` in `site`, with `more` arguments), enabled beside the
+    /// default site.
     pub fn enable_printed_block(&self, binary: &Path, site: &Path, more: &[&OsStr]) {
         let printed = std::process::Command::new(binary)
             .env_remove("CI")
