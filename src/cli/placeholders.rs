@@ -22,7 +22,7 @@ pub struct Placeholder {
 
 /// The settings of this run that are placeholders.
 pub fn find(settings: &Settings, args: &BuildArgs) -> Vec<Placeholder> {
-    let keys = configured_keys(settings);
+    let keys = settings.file_sets;
     let config: &SiteConfig = &settings.config;
     let mut found = Vec::new();
     if args.base_url.is_none() && !keys.base_url {
@@ -145,34 +145,6 @@ pub fn check(
         Err(ExitCode::from(EXIT_USAGE))
     } else {
         Ok(())
-    }
-}
-
-/// Which placeholder-prone keys the config file sets.
-#[derive(Debug, Default)]
-struct ConfiguredKeys {
-    base_url: bool,
-    author: bool,
-    licence: bool,
-}
-
-/// Read from the file itself: the resolved config cannot tell a default from a value that
-/// happens to equal it. The file already parsed once (in `resolve`), so errors cannot occur.
-fn configured_keys(settings: &Settings) -> ConfiguredKeys {
-    let Some(table) = settings
-        .config_path
-        .as_ref()
-        .and_then(|path| std::fs::read_to_string(path).ok())
-        .and_then(|text| text.parse::<toml::Table>().ok())
-    else {
-        return ConfiguredKeys::default();
-    };
-    let site = table.get("site").and_then(toml::Value::as_table);
-    let in_site = |key: &str| site.is_some_and(|site| site.contains_key(key));
-    ConfiguredKeys {
-        base_url: table.contains_key("base_url"),
-        author: in_site("author"),
-        licence: in_site("licence"),
     }
 }
 
