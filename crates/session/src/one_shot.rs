@@ -267,3 +267,6 @@ fn announce_gone_from_record(history: &HistoryFile, gone: &[Arc<str>], read: boo
 fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }
 }
+
+#[cfg(test)]
+mod tests;
