@@ -1,5 +1,6 @@
 //! The builds: the one-shot build's sequence ([`one_shot`]: `content-api build`, `check`),
-//! its loading of the content ([`load`]), and the watch session ([`Session`]): the workspace,
+//! its loading of the content ([`load`]), the settings it must not publish as they are
+//! ([`placeholders`]), and the watch session ([`Session`]): the workspace,
 //! the publisher, and the rules that make rebuilding safe.
 //!
 //! A batch of changed paths is re-read from disk and staged as *pending* (`staging`).
@@ -36,12 +37,13 @@
 use content_api_deploy as deploy;
 use content_api_engine::{build, db, derive, parse, render, workspace};
 use content_api_model::{config, content, diag, output};
-use content_api_source::source;
+use content_api_source::{source, watch_toml};
 use content_api_write as write;
 
 mod lanes;
 pub mod load;
 pub mod one_shot;
+pub mod placeholders;
 mod rebuild;
 mod shown;
 mod staging;
