@@ -178,7 +178,7 @@ pub fn build(
         add_deploy_record(&mut outputs, &history, &config.base_url, &site_keeps);
     }
     let gone = crate::render::gone_paths(workspace.db());
-    announce_gone_from_record(&history, &gone, live.record().is_some());
+    announce_gone_from_record(&history, gone, live.record().is_some());
     let too_large = pages_limits::gone_list_errors(config, &outputs);
     if !too_large.is_empty() {
         return Err(BuildError::HostLimits(too_large));
@@ -209,7 +209,7 @@ pub fn build(
         records_history: request.records_history,
         purge_list: request.purge_list,
     };
-    after.record(&mut history, records, live.last_deploy(), &gone)?;
+    after.record(&mut history, records, live.last_deploy(), gone)?;
     // In `check`'s words: a pull request's check says what its deploy will.
     for warning in deploy::site_files::warnings(config) {
         reporter.warning(out_dir, &warning);
