@@ -240,7 +240,7 @@ fn init_existing(dir: &Utf8Path, found: &detect::Detection) -> ExitCode {
 /// found per language: the mapping proven on the site's own files, not only described.
 fn read_with(path: &Utf8Path) {
     let config = match crate::watch_toml::load(path, true) {
-        Ok(Some(config)) => config,
+        Ok(Some(read)) => read.config,
         Ok(None) => return,
         Err(diagnostic) => {
             eprintln!("{}", diagnostic.render(None, false));
@@ -251,7 +251,7 @@ fn read_with(path: &Utf8Path) {
     let scan = crate::session::load::scan_for_build(
         config.content_dir.as_std_path(),
         &config,
-        super::once::BODY_BUDGET,
+        crate::session::load::BODY_BUDGET,
     );
     let workspace = crate::workspace::Workspace::new(
         std::sync::Arc::new(config),

@@ -194,6 +194,7 @@ pub fn load_config(path: &Path) -> content_api::config::SiteConfig {
     content_api::watch_toml::load(path, true)
         .unwrap_or_else(|e| panic!("{path}: {e:?}"))
         .unwrap_or_else(|| panic!("{path} is missing"))
+        .config
 }
 
 /// The sample site's configuration (`watch.toml` at the repository root).

@@ -491,7 +491,8 @@ fn adopts(history: &Utf8Path, text: &str, identity: &SiteIdentity) -> bool {
         _ => Utf8Path::new("."),
     };
     match crate::watch_toml::load(&folder.join(CONFIG_FILE), false) {
-        Ok(Some(mut declared)) => {
+        Ok(Some(read)) => {
+            let mut declared = read.config;
             declared.history_file = history.to_owned();
             let theirs = SiteIdentity::of(&declared);
             theirs.content == identity.content && theirs.out == identity.out
