@@ -1,7 +1,222 @@
-//! Whether the output folder still holds the last publish: what the daemon's tick asks, so
-//! that a deleted file, folder or manifest, or a file edited by hand, is written again.
+//! Whether the output folder still holds the last publish ([`Publisher::is_intact`]): what the
+//! daemon's tick asks, so that a deleted file, folder or manifest, or a file edited by hand, is
+//! written again.
 
-use super::dir::OutDir;
+use crate::at::{AtFlags, OwnedFd};
+use crate::dir::{Entry, OutDir};
+use crate::manifest::MANIFEST_PATH;
+use crate::publisher::Publisher;
+use crate::site_documents::is_recorded;
+use crate::{file_name, parent_of};
+use camino::Utf8Path;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+impl Publisher {
+    /// False when the folder does not hold the last publish: that publish failed (a full
+    /// disk, a permission), the folder or its manifest was deleted, or a folder holding our
+    /// files lost one of them behind our back, or a file of ours was edited by hand (looked
+    /// for a slice at a time). The next publish then checks what it would otherwise skip, so
+    /// calling it again (the daemon does, every second) retries until the folder is whole.
+    /// Costs one `stat` per output folder, one read of each folder whose stamp proves nothing
+    /// (changed since it was last looked into, by anyone), and up to `SWEEP_PER_CHECK` `stat`s
+    /// of files.
+    pub fn is_intact(&mut self) -> bool {
+        let whole = self.check(true);
+        // All run: a folder's removals and a file's edits are repaired by the same publish.
+        let unedited = !self.find_edits();
+        let kept = self.site_documents_kept();
+        whole && unedited && kept
+    }
+
+    /// Whether every document the site put in place of the tool's is still there. One the
+    /// site (or the author) deleted is the tool's again: the next publish writes it. A few
+    /// `stat`s: only the documents a site may replace are ever yielded this way.
+    fn site_documents_kept(&mut self) -> bool {
+        let gone: Vec<Arc<str>> = self
+            .yielded
+            .iter()
+            .filter(|path| is_recorded(path))
+            .filter(|path| {
+                self.dir()
+                    .entry(path)
+                    .is_ok_and(|entry| entry == Entry::Missing)
+            })
+            .cloned()
+            .collect();
+        for path in &gone {
+            self.yielded.remove(path);
+        }
+        if !gone.is_empty() {
+            self.last_groups.clear();
+        }
+        gone.is_empty()
+    }
+
+    /// Looks at the stamps of the next [`SWEEP_PER_CHECK`] files this daemon wrote: a file
+    /// whose inode, size or modification time changed since was edited (or replaced) by
+    /// someone else, and its content is no longer known, so the next publish compares it and
+    /// writes it again. True when one was found.
+    fn find_edits(&mut self) -> bool {
+        if self.stamps.is_empty() || self.opened.is_none() {
+            return false;
+        }
+        let (order, next) = &mut self.sweep;
+        if order.len() != self.stamps.len() {
+            // The set of files changed: a new order (sorted, so each folder is opened once).
+            *order = self.stamps.keys().cloned().collect();
+            order.sort_unstable();
+            *next = 0;
+        }
+        let count = SWEEP_PER_CHECK.min(order.len());
+        let slice: Vec<Arc<str>> = (0..count)
+            .map(|i| order[(*next + i) % order.len()].clone())
+            .collect();
+        *next = (*next + count) % order.len();
+        let dir = self.dir();
+        let mut folder: Option<(&str, Option<OwnedFd>)> = None;
+        let mut edited = Vec::new();
+        for path in &slice {
+            let parent = parent_of(path);
+            if folder.as_ref().is_none_or(|(open, _)| *open != parent) {
+                folder = Some((parent, dir.folder(parent, false).ok().flatten()));
+            }
+            let Some((_, Some(fd))) = &folder else {
+                continue;
+            };
+            // Gone: what the folder check is for.
+            let Ok(stat) = crate::at::statat(fd, file_name(path), AtFlags::SYMLINK_NOFOLLOW) else {
+                continue;
+            };
+            if self.stamps.get(path) != Some(&OutputStamp::of(&stat)) {
+                edited.push(path.clone());
+            }
+        }
+        for path in &edited {
+            tracing::info!(
+                "{}/{path} was changed by someone else: writing it again",
+                self.out_dir
+            );
+            self.files.insert(path.clone(), None);
+            self.stamps.remove(path);
+        }
+        if !edited.is_empty() {
+            // The groups holding those files must be looked at again.
+            self.last_groups.clear();
+        }
+        !edited.is_empty()
+    }
+
+    /// Before a publish: what [`Publisher::is_intact`] does, but only for the folders someone
+    /// else changed since they were last looked into (one `stat` per output folder), so that
+    /// this publish rewrites what they lost. The folders the last publish wrote to are left
+    /// to the next `is_intact`: reading them would put a directory read of each on every edit.
+    pub fn notice_damage(&mut self) {
+        let _ = self.check(false);
+    }
+
+    fn check(&mut self, thorough: bool) -> bool {
+        if self.failed {
+            return false;
+        }
+        if self.opened.is_none() {
+            return true; // Nothing was published.
+        }
+        if self.dir_replaced() {
+            return false;
+        }
+        let published = self.files.values().any(Option::is_some);
+        if published && self.dir().entry(MANIFEST_PATH).ok() != Some(Entry::File) {
+            return false;
+        }
+        let Some((dir, _)) = &self.opened else {
+            return true;
+        };
+        // Each folder to look into, with the regular files it holds now.
+        let mut looked: HashMap<String, Option<HashSet<String>>> = HashMap::new();
+        for (folder, stamp) in &self.folders {
+            let look = match stamp {
+                None => thorough,
+                Some(stamp) => folder_stamp(dir, folder) != Some(*stamp),
+            };
+            if look {
+                // Stamped before the read: a removal during the read changes it again.
+                looked.insert(folder.clone(), None);
+            }
+        }
+        if looked.is_empty() {
+            return true;
+        }
+        let checked_at = now_ns();
+        let stamps: Vec<(String, Option<FolderStamp>)> = looked
+            .keys()
+            .map(|folder| (folder.clone(), settled_stamp(dir, folder, checked_at)))
+            .collect();
+        for (folder, names) in looked.iter_mut() {
+            *names = dir.regular_files(folder);
+        }
+        let mut damaged = false;
+        for (path, hash) in self.files.iter_mut() {
+            let folder = parent_of(path);
+            let Some(names) = looked.get(folder) else {
+                continue;
+            };
+            let present = names
+                .as_ref()
+                .is_some_and(|names| names.contains(file_name(path)));
+            if hash.is_some() && !present {
+                *hash = None;
+                damaged = true;
+            }
+        }
+        self.folders.extend(stamps);
+        if damaged {
+            // The groups holding those files must be looked at again.
+            self.last_groups.clear();
+        }
+        !damaged
+    }
+
+    /// Whether the output folder's path no longer leads to the folder this publisher opened.
+    pub(crate) fn dir_replaced(&self) -> bool {
+        // The open handle's own metadata: no new descriptor, so a process out of descriptors
+        // is not taken for a folder that went away.
+        let opened = match self.dir().stat() {
+            Ok(stat) => stat,
+            Err(errno) => {
+                tracing::warn!(
+                    "cannot look at {}: {}",
+                    self.out_dir,
+                    std::io::Error::from(errno)
+                );
+                return false;
+            }
+        };
+        match identity_at(&self.out_dir) {
+            Ok((dev, ino)) => dev != crate::source::stat_dev(&opened) || ino != opened.st_ino,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => true,
+            Err(err) => {
+                tracing::warn!("cannot look at {}: {err}", self.out_dir);
+                false
+            }
+        }
+    }
+}
+
+/// The device and inode of what `path` leads to.
+#[cfg(unix)]
+fn identity_at(path: &Utf8Path) -> std::io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path)?;
+    Ok((meta.dev(), meta.ino()))
+}
+
+/// The volume serial number and file index of what `path` leads to.
+#[cfg(windows)]
+fn identity_at(path: &Utf8Path) -> std::io::Result<(u64, u64)> {
+    let stat = crate::at::stat(path.as_std_path())?;
+    Ok((stat.st_dev, stat.st_ino))
+}
 
 /// Files whose stamps one check looks at: at one check a second, the 20,750 outputs of a
 /// 10,000-post site are all looked at every 11 s, a few hundred at every check.
@@ -10,14 +225,14 @@ pub(crate) const SWEEP_PER_CHECK: usize = 2_000;
 /// What a hand edit of a file changes: its inode (a replacement), size or modification time.
 /// Not its change time, which the rename that puts a written file in place sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct OutputStamp {
+pub(crate) struct OutputStamp {
     ino: u64,
     size: u64,
     mtime_ns: i128,
 }
 
 impl OutputStamp {
-    pub(super) fn of(stat: &crate::at::Stat) -> OutputStamp {
+    pub(crate) fn of(stat: &crate::at::Stat) -> OutputStamp {
         OutputStamp {
             ino: stat.st_ino,
             size: stat.st_size as u64,
