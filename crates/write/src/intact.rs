@@ -7,8 +7,8 @@ use crate::dir::{Entry, OutDir};
 use crate::manifest::MANIFEST_PATH;
 use crate::publisher::Publisher;
 use crate::site_documents::is_recorded;
+use crate::source::FileStamp;
 use crate::{file_name, parent_of};
-use camino::Utf8Path;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -88,7 +88,11 @@ impl Publisher {
             let Ok(stat) = crate::at::statat(fd, file_name(path), AtFlags::SYMLINK_NOFOLLOW) else {
                 continue;
             };
-            if self.stamps.get(path) != Some(&OutputStamp::of(&stat)) {
+            let unedited = self
+                .stamps
+                .get(path)
+                .is_some_and(|earlier| FileStamp::of_stat(&stat).unedited_since(earlier));
+            if !unedited {
                 edited.push(path.clone());
             }
         }
@@ -137,7 +141,7 @@ impl Publisher {
         for (folder, stamp) in &self.folders {
             let look = match stamp {
                 None => thorough,
-                Some(stamp) => folder_stamp(dir, folder) != Some(*stamp),
+                Some(stamp) => !same_entries(dir, folder, stamp),
             };
             if look {
                 // Stamped before the read: a removal during the read changes it again.
@@ -148,7 +152,7 @@ impl Publisher {
             return true;
         }
         let checked_at = now_ns();
-        let stamps: Vec<(String, Option<FolderStamp>)> = looked
+        let stamps: Vec<(String, Option<FileStamp>)> = looked
             .keys()
             .map(|folder| (folder.clone(), settled_stamp(dir, folder, checked_at)))
             .collect();
@@ -192,8 +196,8 @@ impl Publisher {
                 return false;
             }
         };
-        match identity_at(&self.out_dir) {
-            Ok((dev, ino)) => dev != crate::source::stat_dev(&opened) || ino != opened.st_ino,
+        match FileStamp::try_of_path(self.out_dir.as_std_path()) {
+            Ok(now) => !now.same_file(&FileStamp::of_stat(&opened)),
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => true,
             Err(err) => {
                 tracing::warn!("cannot look at {}: {err}", self.out_dir);
@@ -203,85 +207,32 @@ impl Publisher {
     }
 }
 
-/// The device and inode of what `path` leads to.
-#[cfg(unix)]
-fn identity_at(path: &Utf8Path) -> std::io::Result<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(path)?;
-    Ok((meta.dev(), meta.ino()))
-}
-
-/// The volume serial number and file index of what `path` leads to.
-#[cfg(windows)]
-fn identity_at(path: &Utf8Path) -> std::io::Result<(u64, u64)> {
-    let stat = crate::at::stat(path.as_std_path())?;
-    Ok((stat.st_dev, stat.st_ino))
-}
-
 /// Files whose stamps one check looks at: at one check a second, the 20,750 outputs of a
 /// 10,000-post site are all looked at every 11 s, a few hundred at every check.
 pub(crate) const SWEEP_PER_CHECK: usize = 2_000;
-
-/// What a hand edit of a file changes: its inode (a replacement), size or modification time.
-/// Not its change time, which the rename that puts a written file in place sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct OutputStamp {
-    ino: u64,
-    size: u64,
-    mtime_ns: i128,
-}
-
-impl OutputStamp {
-    pub(crate) fn of(stat: &crate::at::Stat) -> OutputStamp {
-        OutputStamp {
-            ino: stat.st_ino,
-            size: stat.st_size as u64,
-            mtime_ns: i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec),
-        }
-    }
-}
-
-/// A folder's identity: device, inode and change time. Adding or removing an entry sets the
-/// change time, and no tool can set it back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FolderStamp {
-    pub dev: u64,
-    pub ino: u64,
-    ctime_ns: i128,
-}
-
-impl FolderStamp {
-    /// The stamp of a folder from its metadata.
-    pub(crate) fn of(stat: &crate::at::Stat) -> FolderStamp {
-        FolderStamp {
-            dev: crate::source::stat_dev(stat),
-            ino: stat.st_ino,
-            ctime_ns: i128::from(stat.st_ctime) * 1_000_000_000 + i128::from(stat.st_ctime_nsec),
-        }
-    }
-
-    /// Whether the folder changed after `since_ns`, or so close to it that the change could
-    /// predate it: the kernel stamps changes with its clock tick, which lags the real clock.
-    pub fn changed_after(&self, since_ns: i128) -> bool {
-        self.ctime_ns > since_ns - RACY_FOLDER_NS
-    }
-}
 
 /// Several kernel clock ticks (4 ms at 250 Hz, 10 ms at 100 Hz).
 const RACY_FOLDER_NS: i128 = 100_000_000;
 
 /// The stamp of `folder` to trust at the next check, or `None` when it proves nothing: the
-/// folder changed after `since_ns` (or within a clock tick of it), by this tool or by someone
-/// else, so the next [`Publisher::is_intact`] looks into it instead.
-pub(crate) fn settled_stamp(dir: &OutDir, folder: &str, since_ns: i128) -> Option<FolderStamp> {
+/// folder changed after `since_ns`, or so close to it that the change could predate it (the
+/// kernel stamps changes with its clock tick, which lags the real clock), by this tool or by
+/// someone else, so the next [`Publisher::is_intact`] looks into it instead.
+pub(crate) fn settled_stamp(dir: &OutDir, folder: &str, since_ns: i128) -> Option<FileStamp> {
     let stamp = folder_stamp(dir, folder)?;
-    (!stamp.changed_after(since_ns)).then_some(stamp)
+    (stamp.ctime_ns <= since_ns - RACY_FOLDER_NS).then_some(stamp)
 }
 
-/// The identity of the folder `relative` of `dir` ("" for the output folder), which changes
-/// when an entry is added or removed. `None` when missing or not a folder.
-pub(crate) fn folder_stamp(dir: &OutDir, relative: &str) -> Option<FolderStamp> {
-    dir.folder_stat(relative).as_ref().map(FolderStamp::of)
+/// The stamp of the folder `relative` of `dir` ("" for the output folder), whose change time
+/// moves when an entry is added or removed (`FileStamp::same_entries`). `None` when missing or
+/// not a folder.
+pub(crate) fn folder_stamp(dir: &OutDir, relative: &str) -> Option<FileStamp> {
+    dir.folder_stat(relative).as_ref().map(FileStamp::of_stat)
+}
+
+/// Whether the folder `relative` of `dir` holds the entries it held when stamped `earlier`.
+pub(crate) fn same_entries(dir: &OutDir, relative: &str, earlier: &FileStamp) -> bool {
+    folder_stamp(dir, relative).is_some_and(|now| now.same_entries(earlier))
 }
 
 /// Now, in nanoseconds since the Unix epoch, as file times count them.

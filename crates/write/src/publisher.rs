@@ -7,13 +7,14 @@
 //! replace. Between publishes, a daemon asks `intact` whether someone changed the folder.
 
 use crate::dir::{Entry, OutDir};
-use crate::intact::{FolderStamp, OutputStamp, folder_stamp};
+use crate::intact::same_entries;
 use crate::lock::{Lock, open_locked};
 use crate::manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
 use crate::output::{Files, Output};
 use crate::output_stamps::{OutputDigest, Racy, output_digest};
 use crate::plan::Plan;
 use crate::site_documents::{DocumentHashes, is_recorded};
+use crate::source::FileStamp;
 use crate::{Report, Stop, WriteError, all_paths, ownership, parent_of, shutdown};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -54,14 +55,14 @@ pub struct Publisher {
     pub(crate) failed: bool,
     /// What the file system said about each file this daemon wrote or found right, right
     /// after: a file whose stamp changed since was edited by hand (see `intact`).
-    pub(crate) stamps: HashMap<Arc<str>, OutputStamp>,
+    pub(crate) stamps: HashMap<Arc<str>, FileStamp>,
     /// The owned paths in the order [`Publisher::is_intact`] looks at their stamps, a slice
     /// at a time, and where the next slice starts.
     pub(crate) sweep: (Vec<Arc<str>>, usize),
     /// Each folder that holds owned files, with its identity after the last publish: a folder
     /// whose identity changed had entries added or removed by someone else. `None` when the
     /// identity proves nothing (racy, or missing): the folder's files are looked at instead.
-    pub(crate) folders: BTreeMap<String, Option<FolderStamp>>,
+    pub(crate) folders: BTreeMap<String, Option<FileStamp>>,
     /// A one-shot build (`build`/`--once`), not a daemon: its first publish into a folder
     /// holding nothing of this tool may create new files in place (see [`Publisher::one_shot`]).
     pub(crate) one_shot: bool,
@@ -346,7 +347,7 @@ impl Publisher {
         }
         let Some((dir, _)) = &self.opened else { return };
         for (folder, stamp) in self.folders.iter_mut() {
-            if stamp.is_some() && folder_stamp(dir, folder) != *stamp {
+            if stamp.is_some_and(|stamp| !same_entries(dir, folder, &stamp)) {
                 *stamp = None;
             }
         }

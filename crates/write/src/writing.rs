@@ -6,11 +6,11 @@
 
 use crate::at::{AtFlags, OwnedFd};
 use crate::dir::{OutDir, read_in};
-use crate::intact::OutputStamp;
 use crate::output::Files;
 use crate::plan::{DiskState, Plan};
 use crate::publisher::Publisher;
 use crate::site_documents::is_recorded;
+use crate::source::FileStamp;
 use crate::{Report, Stop, WriteError, file_name, ownership, parent_of};
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -80,7 +80,10 @@ impl Publisher {
                     return Ok(Written {
                         written: false,
                         digest: hasher.map(|_| xxh3_128(&bytes)),
-                        stamp: stat.ok().filter(|_| stamped).map(|s| OutputStamp::of(&s)),
+                        stamp: stat
+                            .ok()
+                            .filter(|_| stamped)
+                            .map(|s| FileStamp::of_stat(&s)),
                     });
                 }
                 let mut stamp = None;
@@ -94,7 +97,7 @@ impl Publisher {
                     if stamped {
                         stamp = crate::at::fstat_file(file)
                             .ok()
-                            .map(|s| OutputStamp::of(&s));
+                            .map(|s| FileStamp::of_stat(&s));
                     }
                     Ok(())
                 })
@@ -195,7 +198,7 @@ impl Publisher {
 pub(crate) struct Written {
     pub(crate) written: bool,
     pub(crate) digest: Option<u128>,
-    pub(crate) stamp: Option<OutputStamp>,
+    pub(crate) stamp: Option<FileStamp>,
 }
 
 impl Written {
