@@ -3,22 +3,29 @@
 //! them: `plan` (step 2: every path checked, other owners' files claimed or refused),
 //! `record_intent` (3, here), `writing` (4 and 5: changed files only, through
 //! `.content-api/tmp`, then the stale ones removed), `commit` (6, the manifest, last) and
-//! `remember` (7, here); `site_documents` keeps the record of the documents a site may
+//! `remember` (7, here); `site_documents` settles and records the documents a site may
 //! replace. Between publishes, a daemon asks `intact` whether someone changed the folder.
 
 use crate::dir::{Entry, OutDir};
-use crate::intact::same_entries;
 use crate::lock::{Lock, open_locked};
 use crate::manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
 use crate::output::{Files, Output};
 use crate::output_stamps::{OutputDigest, Racy, output_digest};
-use crate::plan::Plan;
 use crate::site_documents::{DocumentHashes, is_recorded};
 use crate::source::FileStamp;
 use crate::{Report, Stop, WriteError, all_paths, ownership, parent_of, shutdown};
 use camino::{Utf8Path, Utf8PathBuf};
+use intact::same_entries;
+use plan::Plan;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
+
+mod intact;
+mod plan;
+mod site_documents;
+mod writing;
+
+pub use intact::now_ns;
 
 /// Keeps an output folder equal to the latest outputs, remembering what it holds so that a
 /// rebuild touches only the files that changed.
@@ -26,50 +33,50 @@ use std::sync::Arc;
 /// A file whose content is not known (the first publish, or after the folder was deleted) is
 /// read and compared, so an unchanged file is never rewritten, even across restarts.
 ///
-/// Its fields are the crate's: each step's module (`plan`, `writing`, `intact`,
-/// `site_documents`) works on them in its own `impl Publisher`.
+/// Each step's child module (`plan`, `writing`, `intact`, `site_documents`) works on its fields
+/// in its own `impl Publisher`.
 pub struct Publisher {
-    pub(crate) out_dir: Utf8PathBuf,
+    out_dir: Utf8PathBuf,
     /// The open folder and its lock (held for the publisher's life: one writer per folder).
     /// `None` until the first publish when the folder did not exist: a run that publishes
     /// nothing does not create it.
-    pub(crate) opened: Option<(OutDir, Lock)>,
+    opened: Option<(OutDir, Lock)>,
     /// Every file this tool owns in the folder, with the hash of its bytes when known.
-    pub(crate) files: HashMap<Arc<str>, Option<u128>>,
+    files: HashMap<Arc<str>, Option<u128>>,
     /// The owned paths as the manifest on disk lists them.
-    pub(crate) manifest: Manifest,
+    manifest: Manifest,
     /// An intent record is on disk: the next publish must commit a manifest and remove it.
-    pub(crate) intent_on_disk: bool,
+    intent_on_disk: bool,
     /// Outputs left to the site's own file (`ownership::yields_to_site`): never written.
-    pub(crate) yielded: HashSet<Arc<str>>,
+    yielded: HashSet<Arc<str>>,
     /// The hashes of the documents a site may replace, as the record on disk lists them.
-    pub(crate) documents: DocumentHashes,
+    documents: DocumentHashes,
     /// The xxh3-128 of the bytes of each of those documents this publisher wrote or found.
-    pub(crate) digests: HashMap<Arc<str>, u128>,
+    digests: HashMap<Arc<str>, u128>,
     /// Paths (or folders ending in `/`) whose site files this publisher may replace.
-    pub(crate) take_over: Vec<String>,
+    take_over: Vec<String>,
     /// The groups of the last successful publish. Holding them keeps their allocations alive,
     /// so an address seen again is the same list, not a new one at a reused address.
-    pub(crate) last_groups: Vec<Files>,
+    last_groups: Vec<Files>,
     /// The last publish failed: the folder may not hold it yet (see [`Publisher::is_intact`]).
-    pub(crate) failed: bool,
+    failed: bool,
     /// What the file system said about each file this daemon wrote or found right, right
     /// after: a file whose stamp changed since was edited by hand (see `intact`).
-    pub(crate) stamps: HashMap<Arc<str>, FileStamp>,
+    stamps: HashMap<Arc<str>, FileStamp>,
     /// The owned paths in the order [`Publisher::is_intact`] looks at their stamps, a slice
     /// at a time, and where the next slice starts.
-    pub(crate) sweep: (Vec<Arc<str>>, usize),
+    sweep: (Vec<Arc<str>>, usize),
     /// Each folder that holds owned files, with its identity after the last publish: a folder
     /// whose identity changed had entries added or removed by someone else. `None` when the
     /// identity proves nothing (racy, or missing): the folder's files are looked at instead.
-    pub(crate) folders: BTreeMap<String, Option<FileStamp>>,
+    folders: BTreeMap<String, Option<FileStamp>>,
     /// A one-shot build (`build`/`--once`), not a daemon: its first publish into a folder
     /// holding nothing of this tool may create new files in place (see [`Publisher::one_shot`]).
-    pub(crate) one_shot: bool,
+    one_shot: bool,
     /// The temporary files interrupted writers left were removed (before the first publish).
-    pub(crate) temp_files_removed: bool,
+    temp_files_removed: bool,
     /// Files a failed or stopped publish wrote, for the next successful one to report.
-    pub(crate) unreported: Vec<Arc<str>>,
+    unreported: Vec<Arc<str>>,
 }
 
 impl Publisher {
@@ -354,15 +361,12 @@ impl Publisher {
     }
 
     /// The paths of `groups` this tool owns: every output but those left to the site.
-    pub(crate) fn owned_outputs<'a>(
-        &'a self,
-        groups: &'a [Files],
-    ) -> impl Iterator<Item = &'a Arc<str>> {
+    fn owned_outputs<'a>(&'a self, groups: &'a [Files]) -> impl Iterator<Item = &'a Arc<str>> {
         all_paths(groups).filter(|path| !self.yielded.contains(*path))
     }
 
     /// The open folder (once a publish or `open` opened it).
-    pub(crate) fn dir(&self) -> &OutDir {
+    fn dir(&self) -> &OutDir {
         &self.opened.as_ref().expect("the folder is open").0
     }
 

@@ -2,10 +2,10 @@
 //! daemon's tick asks, so that a deleted file, folder or manifest, or a file edited by hand, is
 //! written again.
 
+use super::Publisher;
 use crate::at::{AtFlags, OwnedFd};
 use crate::dir::{Entry, OutDir};
 use crate::manifest::MANIFEST_PATH;
-use crate::publisher::Publisher;
 use crate::site_documents::is_recorded;
 use crate::source::FileStamp;
 use crate::{file_name, parent_of};

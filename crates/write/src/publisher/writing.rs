@@ -4,11 +4,11 @@
 //! writer that hashes what it writes (`Hashing`), one that stops between blocks when asked
 //! (`UntilStopped`), and the folders of a publish opened once each.
 
+use super::Publisher;
+use super::plan::{DiskState, Plan};
 use crate::at::{AtFlags, OwnedFd};
 use crate::dir::{OutDir, read_in};
 use crate::output::Files;
-use crate::plan::{DiskState, Plan};
-use crate::publisher::Publisher;
 use crate::site_documents::is_recorded;
 use crate::source::FileStamp;
 use crate::{Report, Stop, WriteError, file_name, ownership, parent_of};

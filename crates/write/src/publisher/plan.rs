@@ -3,10 +3,10 @@
 //! files in the way) before anything is written, so a publish that would fail on a path fails
 //! before its first write.
 
+use super::Publisher;
 use crate::at::OwnedFd;
 use crate::dir::{Entry, PATH_MAX, is_missing_in};
 use crate::output::{Files, Output};
-use crate::publisher::Publisher;
 use crate::safe_path::check_output_path;
 use crate::{WriteError, file_name, ownership, parent_of};
 use rayon::prelude::*;
