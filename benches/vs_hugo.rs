@@ -38,18 +38,20 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[allow(dead_code)] // The tests use more of it.
+#[path = "../tests/common/daemon_log.rs"]
+mod daemon_log;
 #[path = "support/lanes.rs"]
 mod lanes;
 #[path = "support/process.rs"]
 mod process;
 
+use daemon_log::{Log, spawn_with_output_logged};
 use lanes::documents_writing;
 use process::{wait_with_rusage, warm, write_back};
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The date both tools build as (the corpus's newest posts are older).
@@ -471,29 +473,13 @@ fn edit(post: &Path, title: &str, index: &Path, atomic: bool, daemon: &Daemon) -
 /// A watch process with its output collected; stopped on drop.
 struct Daemon {
     child: Child,
-    log: Arc<Mutex<Vec<String>>>,
+    log: Log,
 }
 
 impl Daemon {
     /// Starts `command` and waits until a line of its output contains `ready`.
     fn start(command: &mut Command, ready: &str) -> Daemon {
-        let mut child = command
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the watcher starts");
-        let log = Arc::new(Mutex::new(Vec::new()));
-        for stream in [
-            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-            Box::new(child.stderr.take().unwrap()),
-        ] {
-            let sink = log.clone();
-            std::thread::spawn(move || {
-                for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                    sink.lock().unwrap().push(line);
-                }
-            });
-        }
+        let (child, log) = spawn_with_output_logged(command, "the watcher");
         let daemon = Daemon { child, log };
         let started = Instant::now();
         while !daemon.log.lock().unwrap().iter().any(|l| l.contains(ready)) {

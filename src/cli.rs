@@ -5,6 +5,7 @@
 
 mod announce;
 mod args;
+mod build_reporter;
 mod check;
 mod color;
 mod completions;
@@ -13,7 +14,6 @@ mod hosting;
 mod init;
 mod launcher;
 mod list;
-mod live_record;
 mod machine;
 mod mcp;
 mod new;
@@ -23,7 +23,6 @@ mod serve;
 mod settings;
 mod status_line;
 mod summary;
-mod unchanged;
 mod verify;
 mod watch;
 
@@ -56,6 +55,11 @@ fn write_error_exit(err: &crate::write::WriteError) -> ExitCode {
     } else {
         EXIT_OUTPUT
     })
+}
+
+/// The plural ending of a count's noun: "" for 1, "s" otherwise.
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
 }
 
 /// Runs the command line; returns the process exit code.
@@ -171,7 +175,7 @@ fn with_settings(args: &BuildArgs, f: impl FnOnce(&Settings) -> ExitCode) -> Exi
 fn warn_placeholders(args: &BuildArgs) {
     if let Ok(settings) = resolve(args)
         // A folder that is no site is reported as that, alone.
-        && once::content_folder_problem(&settings.config.content_dir).is_none()
+        && crate::session::one_shot::content_folder_problem(&settings.config.content_dir).is_none()
     {
         let report = Report::new(Format::Text, settings.color);
         let _ = placeholders::check(&settings, args, Strictness::Warn, &report);

@@ -17,8 +17,6 @@
 //! the benchmarks use. See ARCHITECTURE.md for what each crate owns, the order in which they
 //! depend on each other, and the invariants.
 
-#![warn(missing_docs)]
-
 /// The allocator of every program built on this crate: the binary, and the integration tests
 /// and benchmarks, which then measure what ships (the crates' unit tests use the system's). mimalloc, for a build's millions of small allocations on every
 /// core; v2 and no transparent huge pages, for a watch session's resident size (numbers in

@@ -200,7 +200,7 @@ fn new_post_creates_the_tags_it_names_and_new_tag_makes_one() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     init_site(root);
-    // The README's example, on a fresh site: both tags are created, and said so.
+    // docs/commands.md's example, on a fresh site: both tags are created, and said so.
     let made = run(
         root,
         &[

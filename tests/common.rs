@@ -1,9 +1,10 @@
 //! Helpers shared by the integration tests: a minimal valid site in a temporary folder, running
 //! the real binary with a time limit, reading its diagnostics, and snapshotting the output folder.
 //! The bundled sample site and the corpora are in `sample.rs`, `serve` and the preview in
-//! `preview.rs`, a daemon's log and output in `daemon_log.rs` and `live_output.rs`, the fresh
-//! in-memory build in `fresh.rs`, the site's tools' test calls in `tools.rs` and a raw MCP client
-//! in `mcp_client.rs`, and what a test needs from outside the repository in `need.rs`.
+//! `preview.rs`, a child's collected output (a daemon's log) in `daemon_log.rs`, a daemon's
+//! output folder in `live_output.rs`, the fresh in-memory build in `fresh.rs`, the site's
+//! tools' test calls in `tools.rs` and a raw MCP client in `mcp_client.rs`, and what a test
+//! needs from outside the repository in `need.rs`.
 //!
 //! `tests/tests.rs` declares it once for every module; `shutdown.rs`, a binary of its own, has
 //! its own copy.
@@ -483,7 +484,7 @@ pub mod synthetic;
 mod tools;
 pub mod workflow;
 pub use bounded::run_bounded;
-pub use daemon_log::{DAEMON_READY, spawn_logged};
+pub use daemon_log::{DAEMON_READY, Log, spawn_logged, spawn_with_output_logged};
 pub use fresh::fresh_build;
 pub use live_output::live_snapshot;
 pub use preview::{Preview, Served};

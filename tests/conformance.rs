@@ -18,7 +18,7 @@ pub mod hosts;
 
 use crate::common::{self, SAMPLE_TODAY, copy_sample_content, need, repo};
 use content_api::verify::{Http, Target, checks, client};
-use hosts::{DEBIAN_NGINX, Host, debian_nginx, free_port};
+use hosts::{DEBIAN_NGINX, DebianNginx, Host, free_port};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::os::unix::process::CommandExt;
@@ -105,11 +105,7 @@ impl Fixture {
             }
             SiteSource::Folder(folder) => {
                 let root = dir.path().join("site");
-                for (path, bytes) in common::read_tree(folder) {
-                    let target = root.join(path);
-                    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-                    std::fs::write(target, bytes).unwrap();
-                }
+                common::copy_tree(folder, &root);
                 let content = root.join("content");
                 (root, content)
             }
@@ -118,16 +114,7 @@ impl Fixture {
         let lang = config.languages.default_lang().as_str();
         let out = dir.path().join("out");
         build(&root, &content, &out, today);
-        let (tag, slug) = common::single_post_tag_in(&out, lang);
-        let post_file = std::fs::read_dir(content.join("blog").join(lang))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| {
-                let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-                name.split_once('_').is_some_and(|(_, s)| s == slug)
-            })
-            .expect("the post's file");
-        std::fs::remove_file(post_file).unwrap();
+        let tag = common::remove_the_post_of_a_single_post_tag(&content, &out, lang);
         build(&root, &content, &out, today);
         let read = |path: &str| -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()
@@ -374,38 +361,20 @@ pub fn debian_nginx_program() -> Option<PathBuf> {
 /// block `content-api hosting nginx` prints: the default site answers as before, and the checks
 /// hold.
 pub fn nginx_conforms(nginx: &Path, fixture: &Fixture) {
-    // nginx's workers run as www-data: the folder must be one they can enter (the recipe's
-    // /srv/... is; a private temporary folder is not, and `hosting nginx` says so).
-    std::fs::set_permissions(
-        fixture.dir.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    let port = free_port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let conf = fixture.dir.path().join("nginx");
-    let main = debian_nginx(&conf, addr);
-    let start = |name: &'static str| hosts::nginx(nginx, &conf, &main, addr, name);
+    let host = DebianNginx::in_folder(fixture.dir.path());
+    let addr = host.addr;
     let before = {
-        let _alone = start("nginx with its default site");
+        let _alone = host.start(nginx, "nginx with its default site");
         default_site_answers(addr)
     };
-    // The README's recipe: the printed block beside the default site, on the same port.
-    let printed = Command::new(binary())
-        .env_remove("CI")
-        .args(["hosting", "nginx", "--listen", &addr.to_string()])
-        .arg("--out")
-        .arg(fixture.out())
-        .current_dir(&fixture.root)
-        .output()
-        .unwrap();
-    assert!(
-        printed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&printed.stderr)
+    // docs/deploying.md's nginx recipe: the printed block beside the default site, on the same
+    // port.
+    host.enable_printed_block(
+        &binary(),
+        &fixture.root,
+        &["--out".as_ref(), fixture.out().as_os_str()],
     );
-    std::fs::write(conf.join("sites-enabled/content-api"), &printed.stdout).unwrap();
-    let _host = start("nginx with the default site and the API");
+    let _host = host.start(nginx, "nginx with the default site and the API");
     assert_eq!(
         default_site_answers(addr),
         before,
@@ -433,13 +402,8 @@ fn nginx_takes_a_listen_with_its_parameters() {
         return;
     };
     let fixture = Fixture::new();
-    std::fs::set_permissions(
-        fixture.dir.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    let conf = fixture.dir.path().join("nginx");
-    let main = debian_nginx(&conf, "127.0.0.1:8080".parse().unwrap());
+    let host = DebianNginx::in_folder(fixture.dir.path());
+    let conf = &host.conf;
     let made = Command::new(openssl)
         .args([
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
@@ -492,14 +456,7 @@ fn nginx_takes_a_listen_with_its_parameters() {
             "{block}"
         );
         std::fs::write(conf.join("sites-enabled/content-api"), &block).unwrap();
-        let tested = Command::new(&nginx)
-            .arg("-t")
-            .arg("-p")
-            .arg(&conf)
-            .arg("-c")
-            .arg(&main)
-            .output()
-            .unwrap();
+        let tested = host.test(&nginx);
         assert!(
             tested.status.success(),
             "nginx -t refused `listen {listen}`:\n{}",

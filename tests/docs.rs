@@ -4,13 +4,16 @@
 //! of the same build (the link checker), edits rewrite exactly the documents they should, and
 //! the guides agree with the tool (`docs/guides.rs`: README.md's and docs/'s commands and
 //! `watch.toml` blocks, and `watch.toml`'s JSON Schema; `docs/owner_guides.rs`: the owners'
-//! guides of docs/guides/ followed from their own text), and the deploy recipes run as written
-//! (`docs/recipes.rs`: each host's builds, from fresh clones, record).
+//! guides of docs/guides/ followed from their own text), the deploy recipes run as written
+//! (`docs/recipes.rs`: each host's builds, from fresh clones, record), and the repository's own
+//! Markdown holds together (`docs/pages.rs`: every relative link and heading it names resolves,
+//! README.md and ARCHITECTURE.md stay under their line bounds).
 
 use crate::common;
 
 mod guides;
 mod owner_guides;
+mod pages;
 mod recipes;
 
 use common::*;

@@ -18,7 +18,7 @@
 //! wrangler and nginx are found as in `tests/conformance.rs` (`CONTENT_API_WRANGLER`,
 //! `CONTENT_API_NGINX`, `PATH`); absent, the tests follow `common::need`'s rule.
 
-use crate::common::{self, SAMPLE_TODAY, copy_sample_content, need, repo};
+use crate::common::{self, SAMPLE_TODAY, copy_sample_content, copy_tree, need, repo};
 use crate::conformance::hosts;
 use content_api::deploy::{DEPLOY_RECORD_PATH, DeployRecord};
 use content_api::verify::client::{Reply, request};
@@ -123,27 +123,10 @@ impl Sites {
         let combined = dir.path().join("combined");
         let content = combined.join("content");
         copy_sample_content(&content);
-        std::fs::write(
-            combined.join("watch.toml"),
-            // A real site names its author and licence: CI refuses placeholders.
-            format!(
-                "base_url = \"{BASE_URL}\"\ncontent_dir = \"content\"\nout_dir = \"dist\"\n\
-                 [site]\nauthor = \"Lucía Montoya\"\nlicence = \"CC-BY-4.0\"\n"
-            ),
-        )
-        .unwrap();
+        write_watch_toml(&combined);
         build(&combined);
         let out = combined.join("dist");
-        let (tag, slug) = common::single_post_tag(&out);
-        let post_file = std::fs::read_dir(content.join("blog/en"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| {
-                let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-                name.split_once('_').is_some_and(|(_, s)| s == slug)
-            })
-            .expect("the post's file");
-        std::fs::remove_file(post_file).unwrap();
+        let tag = common::remove_the_post_of_a_single_post_tag(&content, &out, "en");
         build(&combined);
         let read = |path: &str| -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(out.join(path)).unwrap()).unwrap()
@@ -181,6 +164,20 @@ impl Sites {
     }
 }
 
+/// The site's `watch.toml`: the sample's base URL, its content in `content/`, the API written
+/// into the site's own `dist/`. A real site names its author and licence: CI refuses
+/// placeholders.
+fn write_watch_toml(site: &Path) {
+    std::fs::write(
+        site.join("watch.toml"),
+        format!(
+            "base_url = \"{BASE_URL}\"\ncontent_dir = \"content\"\nout_dir = \"dist\"\n\
+             [site]\nauthor = \"Lucía Montoya\"\nlicence = \"CC-BY-4.0\"\n"
+        ),
+    )
+    .unwrap();
+}
+
 fn build(site: &Path) {
     let output = Command::new(env!("CARGO_BIN_EXE_content-api"))
         .env_remove("CI")
@@ -193,19 +190,6 @@ fn build(site: &Path) {
         "build failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// One answer, reduced to what the comparison looks at.
@@ -423,14 +407,7 @@ fn seed_shaped_site(wrangler: &Path) -> (tempfile::TempDir, hosts::Host, SocketA
     let content = site.join("content");
     copy_sample_content(&content);
     std::fs::remove_dir_all(content.join("agent-skills")).unwrap();
-    std::fs::write(
-        site.join("watch.toml"),
-        format!(
-            "base_url = \"{BASE_URL}\"\ncontent_dir = \"content\"\nout_dir = \"dist\"\n\
-             [site]\nauthor = \"Lucía Montoya\"\nlicence = \"CC-BY-4.0\"\n"
-        ),
-    )
-    .unwrap();
+    write_watch_toml(&site);
     build(&site);
     assert_eq!(
         std::fs::read_to_string(site.join("dist/llms.txt")).unwrap(),
@@ -657,36 +634,12 @@ fn nginx_serves_the_whole_site_with_the_api() {
         return;
     };
     let (sites, target) = Sites::new(false);
-    // nginx's workers run as www-data: the folder must be one they can enter.
-    std::fs::set_permissions(
-        sites.dir.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
     let combined = sites.root("combined");
     let dist = combined.join("dist");
-    let addr: SocketAddr = format!("127.0.0.1:{}", hosts::free_port()).parse().unwrap();
-    let conf = sites.dir.path().join("nginx");
-    let main = hosts::debian_nginx(&conf, addr);
-    let printed = Command::new(env!("CARGO_BIN_EXE_content-api"))
-        .env_remove("CI")
-        .args(["hosting", "nginx", "--listen", &addr.to_string()])
-        .current_dir(&combined)
-        .output()
-        .unwrap();
-    assert!(
-        printed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&printed.stderr)
-    );
-    std::fs::write(conf.join("sites-enabled/content-api"), &printed.stdout).unwrap();
-    let _host = hosts::nginx(
-        &nginx,
-        &conf,
-        &main,
-        addr,
-        "nginx with the site and the API",
-    );
+    let host = hosts::DebianNginx::in_folder(sites.dir.path());
+    let addr = host.addr;
+    host.enable_printed_block(Path::new(env!("CARGO_BIN_EXE_content-api")), &combined, &[]);
+    let _host = host.start(&nginx, "nginx with the site and the API");
     let http = Http::plain(addr, Some(SITE_HOST.into()));
     let mut wrong = Vec::new();
     for (path, status, media, file) in NGINX_SITE_ANSWERS {

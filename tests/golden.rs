@@ -80,7 +80,7 @@ fn a_second_build_rewrites_nothing() {
 fn files_the_tool_did_not_write_are_left_alone_and_stale_outputs_are_removed() {
     let out = tempfile::tempdir().unwrap();
     let content = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("content"), content.path());
+    copy_tree(&repo().join("content"), content.path());
     build(content.path(), out.path(), &[]);
     std::fs::write(out.path().join("api/notes.txt"), "mine").unwrap();
     std::fs::write(out.path().join("CNAME"), "example.com").unwrap();
@@ -123,7 +123,7 @@ fn no_temporary_files_are_left_behind() {
     // folder, creates them in place).
     let out = tempfile::tempdir().unwrap();
     let content = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("content"), content.path());
+    copy_tree(&repo().join("content"), content.path());
     build(content.path(), out.path(), &[]);
     let post = content
         .path()
@@ -154,12 +154,4 @@ fn a_symlink_inside_the_output_folder_is_never_written_through() {
         read_tree(outside.path()).is_empty(),
         "something was written outside the output folder"
     );
-}
-
-pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    for (path, bytes) in read_tree(from) {
-        let target = to.join(&path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
 }

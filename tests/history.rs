@@ -344,7 +344,8 @@ fn a_drafts_preview_and_a_watch_session_never_record() {
             true,
         )
         .unwrap()
-        .unwrap(),
+        .unwrap()
+        .config,
     );
     let today = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
     let (mut session, _) = Session::start(config, today, false).unwrap();

@@ -96,6 +96,13 @@ pub(crate) fn packages() -> Option<(PathBuf, &'static str)> {
     Some((dir, platform))
 }
 
+/// [`packages`] and a [`node`] to run them with; `None` once `common::need` has said what is
+/// missing.
+pub(crate) fn packages_and_node() -> Option<(PathBuf, &'static str, PathBuf)> {
+    let (dir, platform) = packages()?;
+    Some((dir, platform, node()?))
+}
+
 pub(crate) fn launcher_tarball(dir: &Path) -> PathBuf {
     tarball(dir, &launcher_name())
 }
@@ -423,17 +430,41 @@ impl Manager {
 fn astro_site(manager: Manager, platform: &str, tarball: &Path) -> tempfile::TempDir {
     let site = tempfile::tempdir().unwrap();
     let fixture = common::repo().join("tests/fixtures/astro-npm-site");
-    for (path, bytes) in common::read_tree(&fixture) {
-        let target = site.path().join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
+    common::copy_tree(&fixture, site.path());
     common::copy_sample_content(&site.path().join("src/content"));
     manager.override_packages(
         site.path(),
         &[(platform_name(platform), tarball.to_path_buf())],
     );
     site
+}
+
+/// `dist` after an Astro site's build (`what` names the run): Astro's page lists the sample
+/// post, the API lists it too, and each of `documents` is there.
+fn assert_astro_built_beside_the_api(dist: &Path, what: &str, documents: &[&str]) {
+    let page = std::fs::read_to_string(dist.join("index.html"))
+        .unwrap_or_else(|err| panic!("{what}: Astro built no page: {err}"));
+    assert!(
+        page.contains("Hello from Medellín"),
+        "{what}: Astro's page lists the posts: {page}"
+    );
+    let posts: Value = serde_json::from_slice(
+        &std::fs::read(dist.join("api/posts-en.json"))
+            .unwrap_or_else(|err| panic!("{what}: no dist/api/posts-en.json: {err}")),
+    )
+    .unwrap();
+    assert!(
+        posts.as_array().is_some_and(|posts| posts
+            .iter()
+            .any(|post| post["slug"] == "hello-from-medellin")),
+        "{what}: posts-en.json lists the post: {posts}"
+    );
+    for document in documents {
+        assert!(
+            dist.join(document).is_file(),
+            "{what}: dist/{document} is missing"
+        );
+    }
 }
 
 /// Installs Astro and the launcher (`@content-api/cli`, as the README says) with `manager` into
@@ -473,33 +504,17 @@ fn install_and_build(
         &format!("{name} run build (astro build && content-api build)"),
     );
 
-    let dist = root.join("dist");
-    let page = std::fs::read_to_string(dist.join("index.html")).expect("Astro built its page");
-    assert!(
-        page.contains("Hello from Medellín"),
-        "Astro's page lists the posts: {page}"
+    assert_astro_built_beside_the_api(
+        &root.join("dist"),
+        name,
+        &["api/index.json", "openapi.json", "llms.txt", "404.html"],
     );
-    let posts: Value =
-        serde_json::from_slice(&std::fs::read(dist.join("api/posts-en.json")).unwrap()).unwrap();
-    let slugs: Vec<&str> = posts
-        .as_array()
-        .unwrap_or_else(|| panic!("posts-en.json lists posts: {posts}"))
-        .iter()
-        .filter_map(|post| post["slug"].as_str())
-        .collect();
-    assert!(slugs.contains(&"hello-from-medellin"), "{slugs:?}");
-    for document in ["api/index.json", "openapi.json", "llms.txt", "404.html"] {
-        assert!(dist.join(document).is_file(), "dist/{document} is missing");
-    }
     site
 }
 
 #[test]
 fn an_astro_site_installs_it_with_pnpm_and_its_own_build_writes_the_api() {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let Some(pnpm) = pnpm(&node) else {
@@ -515,10 +530,7 @@ fn an_astro_site_installs_it_with_pnpm_and_its_own_build_writes_the_api() {
 
 #[test]
 fn an_astro_site_installs_it_with_npm_and_its_own_build_writes_the_api() {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let env = NodeOnly::new(&node);

@@ -109,7 +109,7 @@ fn a_series_without_a_file_is_published_from_its_chapters() {
 fn the_hugo_coder_site_checks_without_a_series_error() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sites/hugo-coder");
     let site = Site::empty();
-    crate::golden::copy_dir(&fixture, site.root());
+    crate::common::copy_tree(&fixture, site.root());
     let check = site.run(&["check", "--config", "watch.toml", "--today", TODAY]);
     let series: Vec<_> = check
         .diagnostics()

@@ -11,7 +11,7 @@ mod stub_site;
 
 use bytes::Bytes;
 use camino::{Utf8Path, Utf8PathBuf};
-use common::{read_tree, repo, sample_config_in, sample_today};
+use common::{copy_tree, read_tree, repo, sample_config_in, sample_today};
 use content_api::config::SiteConfig;
 use content_api::serve::{self, Feed, Rebuild, etag_of};
 use content_api::workspace::{Lifetime, Workspace};
@@ -26,7 +26,7 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::oneshot;
@@ -337,14 +337,6 @@ fn publish(config: &Arc<SiteConfig>) -> Report {
         .record(outputs.iter().map(|(path, _)| &**path))
         .unwrap();
     report
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for (path, bytes) in read_tree(from) {
-        let target = to.join(&path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
 }
 
 fn expected_type(path: &str) -> &'static str {

@@ -6,6 +6,7 @@
 //!
 //! - which crates of the workspace a crate depends on: only those its row of [`LAYERS`] names
 //!   (the code map of ARCHITECTURE.md; Cargo alone refuses only cycles);
+//! - every crate takes the workspace's lints (`[lints] workspace = true`: `missing_docs`...);
 //! - what a crate links: the crates in [`LINK_RULES`] never depend, directly, through another
 //!   crate of the workspace or for their own tests, on the listed crates (so their tests link
 //!   no HTTP server, async runtime or file watcher);
@@ -303,12 +304,14 @@ fn read_sources(root: &Path) -> Vec<(String, String)> {
     out
 }
 
-/// What a crate's `Cargo.toml` names: its `[dependencies]`, and the `[dev-dependencies]` its
-/// own tests link.
+/// What a crate's `Cargo.toml` names: its `[dependencies]`, the `[dev-dependencies]` its own
+/// tests link, and whether it takes the workspace's lints.
 #[derive(Clone, Debug, Default)]
 struct Manifest {
     dependencies: Vec<String>,
     dev_dependencies: Vec<String>,
+    /// `[lints] workspace = true`.
+    workspace_lints: bool,
 }
 
 /// Each crate of `crates/` (by folder name) with its manifest.
@@ -331,6 +334,11 @@ fn read_manifests(root: &Path) -> BTreeMap<String, Manifest> {
             Manifest {
                 dependencies: keys("dependencies"),
                 dev_dependencies: keys("dev-dependencies"),
+                workspace_lints: manifest
+                    .get("lints")
+                    .and_then(|lints| lints.get("workspace"))
+                    .and_then(|workspace| workspace.as_bool())
+                    == Some(true),
             },
         );
     }
@@ -404,6 +412,7 @@ fn check_all(
     let mut problems = Vec::new();
     problems.extend(check_layers(manifests));
     problems.extend(check_links(manifests));
+    problems.extend(check_lints(manifests));
     problems.extend(check_cycles(&files, known_cycles));
     for file in &files {
         problems.extend(check_setters(file));
@@ -413,6 +422,23 @@ fn check_all(
     }
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     problems
+}
+
+/// Every crate takes the workspace's lints, so `missing_docs` and the others hold in each one,
+/// a new crate included.
+fn check_lints(manifests: &BTreeMap<String, Manifest>) -> Vec<Problem> {
+    manifests
+        .iter()
+        .filter(|(_, manifest)| !manifest.workspace_lints)
+        .map(|(name, _)| Problem {
+            path: format!("crates/{name}/Cargo.toml"),
+            line: 1,
+            rule: "lints",
+            message: "add `[lints]` with `workspace = true`: the workspace's lints (the root \
+                      `Cargo.toml`'s `[workspace.lints]`) hold in every crate"
+                .into(),
+        })
+        .collect()
 }
 
 // ---- What a crate links. ----

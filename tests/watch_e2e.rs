@@ -519,8 +519,8 @@ fn the_state_folder_removed_while_watching_is_made_again() {
     assert!(errors.is_empty(), "{errors:#?}");
 }
 
-/// A document a site may write itself (`llms.txt`, `404.html`...) edited by hand in
-/// the output is taken as the site's own and kept, as the README says; deleted, it is the
+/// A document a site may write itself (`llms.txt`, `404.html`...) edited by hand in the output
+/// is taken as the site's own and kept, as docs/watch-and-preview.md says; deleted, it is the
 /// tool's again and written back.
 #[test]
 fn a_site_document_edited_in_the_output_is_kept_and_written_back_once_deleted() {

@@ -1,12 +1,13 @@
 //! `content-api check`: every check of a build, and no write at all. With `--format json`, the
 //! same run as one object on stdout ([`CheckJson`]) and nothing on stderr.
 
+use super::build_reporter::BuildReporter;
 use super::machine::{CheckJson, Format, Report};
-use super::once::{Failure, load_and_check, plural};
 use super::settings::Unresolved;
 use super::status_line::StatusLine;
-use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings};
+use super::{EXIT_CONTENT_ERRORS, EXIT_USAGE, Settings, plural};
 use crate::diag::Diagnostic;
+use crate::session::one_shot::{Failure, load_and_check};
 use std::process::ExitCode;
 
 pub fn run(settings: &Settings, report: &Report) -> ExitCode {
@@ -15,7 +16,11 @@ pub fn run(settings: &Settings, report: &Report) -> ExitCode {
     } else {
         StatusLine::for_build()
     };
-    match load_and_check(settings, report, &progress, None, None, None) {
+    let reporter = BuildReporter {
+        report,
+        progress: &progress,
+    };
+    match load_and_check(&settings.request(), &reporter, None, None, None) {
         Ok(checked) => {
             // What the host would refuse: the outputs rendered, nothing written.
             progress.phase("rendering");

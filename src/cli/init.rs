@@ -240,7 +240,7 @@ fn init_existing(dir: &Utf8Path, found: &detect::Detection) -> ExitCode {
 /// found per language: the mapping proven on the site's own files, not only described.
 fn read_with(path: &Utf8Path) {
     let config = match crate::watch_toml::load(path, true) {
-        Ok(Some(config)) => config,
+        Ok(Some(read)) => read.config,
         Ok(None) => return,
         Err(diagnostic) => {
             eprintln!("{}", diagnostic.render(None, false));
@@ -251,7 +251,7 @@ fn read_with(path: &Utf8Path) {
     let scan = crate::session::load::scan_for_build(
         config.content_dir.as_std_path(),
         &config,
-        super::once::BODY_BUDGET,
+        crate::session::load::BODY_BUDGET,
     );
     let workspace = crate::workspace::Workspace::new(
         std::sync::Arc::new(config),
@@ -321,14 +321,16 @@ mod tests {
     }
 
     #[test]
-    fn every_key_the_readme_documents_is_in_the_commented_file() {
-        let readme = include_str!("../../README.md");
-        let section = readme
-            .split("## Configuration: `watch.toml`")
+    fn every_key_the_configuration_reference_documents_is_in_the_commented_file() {
+        let reference = include_str!("../../docs/configuration.md");
+        let section = reference
+            .split("## Every key")
             .nth(1)
             .and_then(|rest| rest.split("```toml\n").nth(1))
             .and_then(|block| block.split("```").next())
-            .expect("the README documents watch.toml in a toml block");
+            .expect(
+                "docs/configuration.md documents watch.toml in a toml block under `## Every key`",
+            );
         for line in section.lines() {
             let Some((key, _)) = line.split_once(" = ") else {
                 continue;
@@ -338,7 +340,7 @@ mod tests {
                 WATCH_TOML.lines().any(|line| line
                     .trim_start_matches("# ")
                     .starts_with(&format!("{key} = "))),
-                "init's watch.toml lacks `{key}`, which the README documents"
+                "init's watch.toml lacks `{key}`, which docs/configuration.md documents"
             );
         }
     }

@@ -6,10 +6,10 @@
 
 use super::flags::{ConfigFlag, ContentFlag, Flags, Given, TodayFlag};
 use super::machine::{Format, ListEntryJson};
-use super::once::{BODY_BUDGET, content_folder_problem, plural};
-use super::{EXIT_USAGE, Settings};
+use super::{EXIT_USAGE, Settings, plural};
 use crate::derive::{ScheduleEntry, ScheduleState, schedule};
-use crate::session::load::scan_for_build;
+use crate::session::load::{BODY_BUDGET, scan_for_build};
+use crate::session::one_shot::content_folder_problem;
 use crate::workspace::{Lifetime, Workspace};
 use clap::{Args, ValueEnum};
 use std::process::ExitCode;

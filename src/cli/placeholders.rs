@@ -1,75 +1,11 @@
-//! Settings that must not be published as they are, checked the same way by `build` and `check`
-//! (a pull request's check fails exactly when its deploy would): placeholders (without
-//! `watch.toml`, or with one that leaves them out, a build uses `http://localhost:4321` in every
-//! URL, a generic author and a licence nobody chose), and a licence the documents cannot state
-//! rightly (one content-api does not know, without `licence_url`; a `licence_url` that is
-//! another licence's). Always a warning, and an error in CI.
+//! Settings that must not be published as they are (`session::placeholders` finds them), said
+//! the same way by `build` and `check`: always a warning, and an error in CI.
 
 use super::machine::Report;
 use super::{BuildArgs, EXIT_USAGE, Settings, Strictness, ci_is_set};
-use crate::config::{Licence, SiteConfig};
 use crate::diag::Diagnostic;
+use crate::session::placeholders::{find, licence_problems};
 use std::process::ExitCode;
-
-/// One setting the build is using a placeholder for.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Placeholder {
-    /// How to set it: `base_url` (watch.toml) or `--base-url URL`.
-    pub how_to_set: &'static str,
-    /// The value used instead.
-    pub used: String,
-}
-
-/// The settings of this run that are placeholders.
-pub fn find(settings: &Settings, args: &BuildArgs) -> Vec<Placeholder> {
-    let keys = configured_keys(settings);
-    let config: &SiteConfig = &settings.config;
-    let mut found = Vec::new();
-    if args.base_url.is_none() && !keys.base_url {
-        found.push(Placeholder {
-            how_to_set: "`base_url` in watch.toml (or --base-url URL)",
-            used: config.base_url.clone(),
-        });
-    }
-    if !keys.author {
-        found.push(Placeholder {
-            how_to_set: "`author` under [site] in watch.toml",
-            used: format!("\"{}\"", config.author),
-        });
-    }
-    if !keys.licence {
-        found.push(Placeholder {
-            how_to_set: "`licence` under [site] in watch.toml (an SPDX identifier such as CC-BY-4.0 gets its URL)",
-            used: config.licence.name.clone(),
-        });
-    }
-    found
-}
-
-/// What is wrong with the licence settings, one message each (without its level).
-pub fn licence_problems(licence: &Licence) -> Vec<String> {
-    let mut problems = Vec::new();
-    if licence.known.is_none() && licence.url.is_none() {
-        problems.push(format!(
-            "the licence \"{}\" is not one content-api knows, and `licence_url` is not set: the documents would name it without a link, and say nothing of its terms\n  \
-             = help: set `licence_url` under [site] in watch.toml to the licence's text, or write a licence content-api knows by its SPDX identifier ({})",
-            licence.name,
-            KNOWN_EXAMPLES.join(", ") + ", ..."
-        ));
-    }
-    if let (Some(named), Some(linked), Some(url)) = (licence.known, licence.url_names, &licence.url)
-    {
-        problems.push(format!(
-            "`licence` is \"{}\" ({}), but `licence_url` {url} is the URL of {}: the documents would name one licence and link another\n  \
-             = help: make them agree: the URL of {} is {} (or leave `licence_url` out: a licence content-api knows gets its URL)",
-            licence.name, named.spdx, linked.spdx, named.spdx, named.url
-        ));
-    }
-    problems
-}
-
-/// Examples of SPDX identifiers for the help (each one known: see the test).
-const KNOWN_EXAMPLES: [&str; 5] = ["CC-BY-4.0", "CC-BY-SA-4.0", "CC0-1.0", "MIT", "Apache-2.0"];
 
 /// Reports the warnings (or, under `FailInCi` with CI set, the errors) to `report`. `Err`
 /// carries the exit code when the run must stop. `build` and `check` call it alike, so they
@@ -80,7 +16,11 @@ pub fn check(
     strictness: Strictness,
     report: &Report,
 ) -> Result<(), ExitCode> {
-    let found = find(settings, args);
+    let found = find(
+        &settings.config,
+        settings.file_sets,
+        args.base_url.is_some(),
+    );
     let licence = licence_problems(&settings.config.licence);
     if found.is_empty() && licence.is_empty() {
         return Ok(());
@@ -145,58 +85,5 @@ pub fn check(
         Err(ExitCode::from(EXIT_USAGE))
     } else {
         Ok(())
-    }
-}
-
-/// Which placeholder-prone keys the config file sets.
-#[derive(Debug, Default)]
-struct ConfiguredKeys {
-    base_url: bool,
-    author: bool,
-    licence: bool,
-}
-
-/// Read from the file itself: the resolved config cannot tell a default from a value that
-/// happens to equal it. The file already parsed once (in `resolve`), so errors cannot occur.
-fn configured_keys(settings: &Settings) -> ConfiguredKeys {
-    let Some(table) = settings
-        .config_path
-        .as_ref()
-        .and_then(|path| std::fs::read_to_string(path).ok())
-        .and_then(|text| text.parse::<toml::Table>().ok())
-    else {
-        return ConfiguredKeys::default();
-    };
-    let site = table.get("site").and_then(toml::Value::as_table);
-    let in_site = |key: &str| site.is_some_and(|site| site.contains_key(key));
-    ConfiguredKeys {
-        base_url: table.contains_key("base_url"),
-        author: in_site("author"),
-        licence: in_site("licence"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_examples_the_help_gives_are_known() {
-        for spdx in KNOWN_EXAMPLES {
-            let licence = Licence::new(spdx.to_string(), None);
-            assert_eq!(licence.known.map(|k| k.spdx), Some(spdx));
-            assert!(licence_problems(&licence).is_empty());
-        }
-        assert_eq!(
-            licence_problems(&Licence::new("Mine".into(), None)).len(),
-            1
-        );
-        assert!(
-            licence_problems(&Licence::new(
-                "Mine".into(),
-                Some("https://x.example/l".into())
-            ))
-            .is_empty()
-        );
     }
 }

@@ -6,7 +6,6 @@
 //! refreshes its state and tells the `/__events` subscribers. Ctrl-C (or SIGTERM) stops the
 //! watch loop, then the server.
 
-use super::once::content_folder_problem;
 use super::watch::{DaemonEvent, WatchArgs, run_with};
 use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, resolve};
 use crate::db::Preview;
@@ -15,6 +14,7 @@ use crate::preview::{DiagnosticView, PendingEntry, PendingList};
 use crate::render::Lane;
 use crate::serve::{self, Feed, LANDING_PATH_SHARED, Rebuild, Site, Upstream};
 use crate::session::Session;
+use crate::session::one_shot::content_folder_problem;
 use std::io::Write as _;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::process::ExitCode;

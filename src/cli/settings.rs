@@ -3,7 +3,8 @@
 use super::BuildArgs;
 use crate::config::SiteConfig;
 use crate::db::Preview;
-use crate::watch_toml::{self, normalise_base_url};
+use crate::session::one_shot::Request;
+use crate::watch_toml::{self, PlaceholderKeys, normalise_base_url};
 use camino::Utf8PathBuf;
 use chrono::NaiveDate;
 use std::sync::Arc;
@@ -15,6 +16,8 @@ pub struct Settings {
     pub config: Arc<SiteConfig>,
     /// The config file in use, if any (watch mode reloads it).
     pub config_path: Option<Utf8PathBuf>,
+    /// Which keys whose defaults are placeholders the config file sets (none without one).
+    pub file_sets: PlaceholderKeys,
     /// `--today`, when given; otherwise today is read from the clock in the site's time zone.
     pub fixed_today: Option<NaiveDate>,
     /// `--drafts`: publish drafts too (a preview, never recorded in the publishing history).
@@ -40,11 +43,17 @@ impl Settings {
         }
     }
 
-    /// Whether this run may record into the publishing history: a site's (or `--history`'s)
-    /// build that is no preview. The history file itself must also be this site's
-    /// (`HistoryFile::records`). The one place a `build` decides it.
-    pub fn may_record(&self) -> bool {
-        self.records_history && !self.preview().any()
+    /// This run's settings as the library's builds take them (today read once, here).
+    pub fn request(&self) -> Request<'_> {
+        Request {
+            config: &self.config,
+            config_file: self.config_path.as_deref(),
+            today: self.today(),
+            preview: self.preview(),
+            purge_list: self.purge_list.as_deref(),
+            records_history: self.records_history,
+            ci: ci_is_set(),
+        }
     }
 
     /// Today's date for the build.
@@ -85,7 +94,13 @@ pub fn resolve_or_why(args: &BuildArgs) -> Result<Settings, Unresolved> {
     };
     let loaded = watch_toml::load(&path, required).map_err(Unresolved::Config)?;
     let config_path = loaded.is_some().then(|| path.clone());
-    let mut config = loaded.unwrap_or_else(|| watch_toml::without_file(camino::Utf8Path::new(".")));
+    let (mut config, file_sets) = match loaded {
+        Some(read) => (read.config, read.sets),
+        None => (
+            watch_toml::without_file(camino::Utf8Path::new(".")),
+            PlaceholderKeys::default(),
+        ),
+    };
     if let Some(content) = &args.content {
         config.content_dir = content.clone();
     }
@@ -118,6 +133,7 @@ pub fn resolve_or_why(args: &BuildArgs) -> Result<Settings, Unresolved> {
         records_history,
         config: Arc::new(config),
         config_path,
+        file_sets,
         fixed_today: args.today,
         drafts: args.drafts,
         future: args.future,

@@ -2,18 +2,16 @@
 //!
 //! A 50,000-post build takes seconds, and `verify` sends dozens of requests: the line says
 //! what runs now. It is never shown in pipes (stderr not a terminal), and the line is erased
-//! before anything else is printed.
+//! before anything else is printed. `indicatif` draws it: in place, cut to the terminal's width.
 
-use std::io::{IsTerminal, Write};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
 use std::time::Instant;
 
 pub struct StatusLine {
-    shown: bool,
+    bar: ProgressBar,
     started: Instant,
 }
-
-/// The longest status shown: a line of an 80-column terminal.
-const WIDTH: usize = 78;
 
 impl StatusLine {
     /// A build's status line: on an interactive terminal, not in CI logs (`CI` set), and not
@@ -35,8 +33,16 @@ impl StatusLine {
     }
 
     fn shown_if(shown: bool) -> StatusLine {
+        // indicatif's stderr target draws nothing unless stderr is a terminal.
+        let target = if shown {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(None, target)
+            .with_style(ProgressStyle::with_template("{wide_msg}").expect("a valid template"));
         StatusLine {
-            shown,
+            bar,
             started: Instant::now(),
         }
     }
@@ -47,29 +53,19 @@ impl StatusLine {
         self.show(&format!("{phase}… ({seconds:.1} s)"));
     }
 
-    /// Shows `text` (its first [`WIDTH`] characters) in place of the previous status.
+    /// Shows `text` in place of the previous status.
     pub fn show(&self, text: &str) {
-        if self.shown {
-            let cut: String = text.chars().take(WIDTH).collect();
-            let mut stderr = std::io::stderr().lock();
-            // `\r` and "erase line" keep it to one line that rewrites itself.
-            let _ = write!(stderr, "\r\x1b[2K{cut}");
-            let _ = stderr.flush();
+        // A cleared line is a finished bar, which draws nothing until it is reset: the text is
+        // set first, so the reset draws it rather than the text that was cleared.
+        let cleared = self.bar.is_finished();
+        self.bar.set_message(text.to_string());
+        if cleared {
+            self.bar.reset();
         }
     }
 
     /// Erases the status line, so the next message starts on a clean line.
     pub fn clear(&self) {
-        if self.shown {
-            let mut stderr = std::io::stderr().lock();
-            let _ = write!(stderr, "\r\x1b[2K");
-            let _ = stderr.flush();
-        }
-    }
-}
-
-impl Drop for StatusLine {
-    fn drop(&mut self) {
-        self.clear();
+        self.bar.finish_and_clear();
     }
 }

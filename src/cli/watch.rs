@@ -13,11 +13,11 @@
 pub use super::announce::DaemonEvent;
 use super::announce::{Reporter, describe_changes};
 pub use super::flags::WatchArgs;
-use super::once::content_folder_problem;
 use super::status_line::StatusLine;
 use super::{BuildArgs, EXIT_OUTPUT, EXIT_USAGE, Settings, resolve, write_error_exit};
 use crate::deploy::pages_functions;
 use crate::render::Lane;
+use crate::session::one_shot::{content_folder_problem, layout_not_read};
 use crate::session::{RebuildError, Session, StartError};
 use crate::source::{ChangeSet, FileStamp};
 use crate::watch::{Changes, Mode, Watcher};
@@ -201,7 +201,11 @@ impl<'a> Daemon<'a> {
         session.use_lanes();
         // A layout this tool does not read: said at once (a warning, since the author may be
         // about to add posts; `build` and `check` stop on it).
-        if let Some(mut problem) = super::once::layout_not_read(settings, session.workspace()) {
+        if let Some(mut problem) = layout_not_read(
+            &settings.config,
+            settings.config_path.as_deref(),
+            session.workspace(),
+        ) {
             problem.severity = crate::diag::Severity::Warning;
             eprintln!("{}", problem.render(None, settings.color));
         }

@@ -107,6 +107,15 @@ pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
+/// Copies every file below `from` to the same relative path below `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for (path, bytes) in read_tree(from) {
+        let target = to.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+}
+
 /// Asserts two trees hold the same files with the same bytes, naming the first difference.
 pub fn assert_same_tree(
     expected: &BTreeMap<String, Vec<u8>>,
@@ -185,6 +194,7 @@ pub fn load_config(path: &Path) -> content_api::config::SiteConfig {
     content_api::watch_toml::load(path, true)
         .unwrap_or_else(|e| panic!("{path}: {e:?}"))
         .unwrap_or_else(|| panic!("{path} is missing"))
+        .config
 }
 
 /// The sample site's configuration (`watch.toml` at the repository root).
@@ -259,9 +269,24 @@ pub fn runs_of(executed: &[String], query: &str) -> usize {
     executed.iter().filter(|q| *q == query).count()
 }
 
-/// An English tag with exactly one post, and that post's slug.
-pub fn single_post_tag(out: &std::path::Path) -> (String, String) {
-    single_post_tag_in(out, "en")
+/// Deletes from `content` the only post in `lang` of a tag with one post (found in the build
+/// `out`), so that the next build makes that tag's timeline a removed path; returns the tag.
+pub fn remove_the_post_of_a_single_post_tag(
+    content: &std::path::Path,
+    out: &std::path::Path,
+    lang: &str,
+) -> String {
+    let (tag, slug) = single_post_tag_in(out, lang);
+    let post_file = std::fs::read_dir(content.join("blog").join(lang))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            name.split_once('_').is_some_and(|(_, s)| s == slug)
+        })
+        .expect("the post's file");
+    std::fs::remove_file(post_file).unwrap();
+    tag
 }
 
 /// A tag with exactly one post in the language `lang` (its code), and that post's slug.

@@ -1,7 +1,9 @@
-//! Starting and stopping the hosts the conformance suites run against (Debian's nginx, `wrangler
-//! pages dev`), shared by `tests/conformance.rs` and `tests/drop_in.rs`.
+//! Starting and stopping the hosts the conformance suites run against (Debian's nginx with the
+//! block `content-api hosting nginx` prints, `wrangler pages dev`), shared by
+//! `tests/conformance.rs`, `tests/drop_in.rs` and the nginx recipe's test.
 
 use content_api::verify::client;
+use std::ffi::OsStr;
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::Child;
@@ -198,6 +200,65 @@ pub fn debian_nginx(dir: &Path, addr: SocketAddr) -> PathBuf {
         .replace("listen [::]:80 default_server;", "");
     std::fs::write(dir.join("sites-enabled/default"), default_site).unwrap();
     dir.join("nginx.conf")
+}
+
+/// Debian's nginx set up in a test's folder: its configuration in `nginx/` there (as
+/// [`debian_nginx`] writes it), its default site on a free loopback port. The folder is opened
+/// to nginx's workers, which run as www-data (the recipe's /srv/... is open to them; a private
+/// temporary folder is not, and `hosting nginx` says so).
+pub struct DebianNginx {
+    pub addr: SocketAddr,
+    /// nginx's prefix: `nginx.conf`, `sites-enabled/`, its pid and error log.
+    pub conf: PathBuf,
+    /// Its main configuration file.
+    pub main: PathBuf,
+}
+
+impl DebianNginx {
+    pub fn in_folder(folder: &Path) -> DebianNginx {
+        std::fs::set_permissions(folder, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        let conf = folder.join("nginx");
+        let main = debian_nginx(&conf, addr);
+        DebianNginx { addr, conf, main }
+    }
+
+    /// docs/deploying.md's nginx recipe: the server block `content-api hosting nginx --listen
+    /// ADDR` prints (run by `binary` in `site`, with `more` arguments), enabled beside the
+    /// default site.
+    pub fn enable_printed_block(&self, binary: &Path, site: &Path, more: &[&OsStr]) {
+        let printed = std::process::Command::new(binary)
+            .env_remove("CI")
+            .args(["hosting", "nginx", "--listen", &self.addr.to_string()])
+            .args(more)
+            .current_dir(site)
+            .output()
+            .unwrap();
+        assert!(
+            printed.status.success(),
+            "{}",
+            String::from_utf8_lossy(&printed.stderr)
+        );
+        std::fs::write(self.conf.join("sites-enabled/content-api"), &printed.stdout).unwrap();
+    }
+
+    /// `nginx` started on this configuration (see [`nginx`]).
+    pub fn start(&self, nginx: &Path, name: &'static str) -> Host {
+        self::nginx(nginx, &self.conf, &self.main, self.addr, name)
+    }
+
+    /// `nginx -t` on this configuration: whether nginx accepts it, and what it said.
+    pub fn test(&self, nginx: &Path) -> std::process::Output {
+        std::process::Command::new(nginx)
+            .arg("-t")
+            .arg("-p")
+            .arg(&self.conf)
+            .arg("-c")
+            .arg(&self.main)
+            .output()
+            .unwrap()
+    }
 }
 
 /// nginx in the foreground with the configuration `main` (its prefix `conf`, where

@@ -567,20 +567,6 @@ fn the_bundled_and_the_initial_watch_toml_validate() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Copies the folder `from` to `to`, files and folders.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn the_watch_toml_init_writes_into_each_real_site_validates() {
     let validator = validator();

@@ -26,13 +26,11 @@
 use super::guides::{
     Block, blocks, content_api_words, is_watch_toml, root, shell_commands, top_level_keys,
 };
-use crate::common::{self, DAEMON_READY, http, need};
+use crate::common::{self, DAEMON_READY, Log, http, need, spawn_with_output_logged};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How long one step may take (a debug build of a small site, Hugo's build).
@@ -46,31 +44,18 @@ const SERVE_PORT: &str = "8421";
 struct Server {
     what: String,
     child: Child,
-    log: Arc<Mutex<Vec<String>>>,
+    log: Log,
 }
 
 impl Server {
     fn spawn(what: String, command: &mut Command) -> Server {
-        let mut child = command
-            .env_remove("CI")
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|err| panic!("{what}: {err}"));
-        let log = Arc::new(Mutex::new(Vec::new()));
-        for stream in [
-            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-            Box::new(child.stderr.take().unwrap()),
-        ] {
-            let sink = log.clone();
-            std::thread::spawn(move || {
-                for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                    sink.lock().unwrap().push(line);
-                }
-            });
-        }
+        let (child, log) = spawn_with_output_logged(
+            command
+                .env_remove("CI")
+                .env_remove("RUST_LOG")
+                .stdin(Stdio::null()),
+            &what,
+        );
         Server { what, child, log }
     }
 

@@ -24,14 +24,13 @@ use crate::common::{self, need};
 use crate::conformance;
 use crate::history::live_site::LiveSite;
 use crate::npm_package::{
-    Manager, NodeOnly, integration_tarball, launcher_name, launcher_tarball, node, packages,
+    Manager, NodeOnly, integration_tarball, launcher_name, launcher_tarball, packages_and_node,
     platform_name, platform_tarball,
 };
 use content_api::verify::client;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::Duration;
 
 /// The post each second build goes without, and the API path that goes with it: the English
 /// `travel` timeline, whose only post it is.
@@ -187,8 +186,7 @@ impl Npm {
     /// `None` once `common::need` has said what this machine lacks.
     fn find() -> Option<Npm> {
         let git = need::GIT.program()?;
-        let (packages, platform) = packages()?;
-        let node = node()?;
+        let (packages, platform, node) = packages_and_node()?;
         Some(Npm {
             env: NodeOnly::new(&node),
             packages,
@@ -601,11 +599,7 @@ fn the_nginx_recipe_records_after_the_quick_start_and_nginx_answers_410() {
     let recipe = recipe("nginx");
     let server = tempfile::tempdir().unwrap();
     // nginx's workers (www-data) must enter the folders up to the output, as they enter /srv.
-    std::fs::set_permissions(
-        server.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    let host = conformance::hosts::DebianNginx::in_folder(server.path());
     let srv = server.path().join("srv");
     let toml = block(&recipe, "toml", "out_dir");
     let toml_text = toml.text.replace("/srv/", &format!("{}/", srv.display()));
@@ -656,10 +650,7 @@ fn the_nginx_recipe_records_after_the_quick_start_and_nginx_answers_410() {
     )
     .unwrap();
     let out = srv.join("site-api");
-    let port = common::http::free_port();
-    let addr = format!("127.0.0.1:{port}");
-    let conf = server.path().join("nginx");
-    let main = conformance::hosts::debian_nginx(&conf, addr.parse().unwrap());
+    let addr = host.addr.to_string();
     let commands = block(&recipe, "sh", "hosting nginx");
     let mut ran = Vec::new();
     for command in shell_commands(&commands.text) {
@@ -683,7 +674,7 @@ fn the_nginx_recipe_records_after_the_quick_start_and_nginx_answers_410() {
                 assert!(out.join(INIT_GONE).is_file());
             }
             "hosting" => {
-                std::fs::write(conf.join("sites-enabled/site-api"), &output.stdout).unwrap()
+                std::fs::write(host.conf.join("sites-enabled/site-api"), &output.stdout).unwrap()
             }
             other => panic!(
                 "{}: `content-api {other}` is not a step of the recipe's test",
@@ -710,40 +701,15 @@ fn the_nginx_recipe_records_after_the_quick_start_and_nginx_answers_410() {
     let said = text(&content_api(&root, &["content-api", "build"].map(String::from)).stderr);
     assert!(said.contains(&format!("/{INIT_GONE}")), "{said}");
     assert!(!out.join(INIT_GONE).exists());
-    let test = Command::new(&nginx)
-        .arg("-p")
-        .arg(&conf)
-        .arg("-c")
-        .arg(&main)
-        .arg("-t")
-        .output()
-        .unwrap();
-    assert_ran(&test, "nginx -t");
-    let mut running = Command::new(&nginx)
-        .arg("-p")
-        .arg(&conf)
-        .arg("-c")
-        .arg(&main)
-        .args(["-g", "daemon off;"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let host = base_url.split_once("://").unwrap().1.trim_end_matches('/');
-    let socket = addr.parse().unwrap();
-    let mut status = 0;
-    common::http::wait_for(
-        "nginx to answer",
-        Duration::from_secs(30),
-        || match client::request(socket, "GET", &format!("/{INIT_GONE}"), &[("Host", host)]) {
-            Ok(reply) => {
-                status = reply.status;
-                true
-            }
-            Err(_) => false,
-        },
-    );
-    let _ = running.kill();
-    let _ = running.wait();
-    assert_eq!(status, 410, "nginx answers the removed path");
+    assert_ran(&host.test(&nginx), "nginx -t");
+    let _running = host.start(&nginx, "nginx with the recipe's block");
+    let site_host = base_url.split_once("://").unwrap().1.trim_end_matches('/');
+    let reply = client::request(
+        host.addr,
+        "GET",
+        &format!("/{INIT_GONE}"),
+        &[("Host", site_host)],
+    )
+    .unwrap();
+    assert_eq!(reply.status, 410, "nginx answers the removed path");
 }

@@ -7,17 +7,15 @@
 //! `astro dev`.
 
 use super::cdp::{Browser, Page, chromium};
-use super::common::{self, http};
+use super::common::{self, Log, http, spawn_with_output_logged};
 use super::{
     Manager, NodeOnly, VERSION, assert_ran, integration_name, integration_tarball, launcher_name,
-    launcher_tarball, node, packages, platform_name, platform_tarball, run, text,
+    launcher_tarball, packages_and_node, platform_name, platform_tarball, run, text,
 };
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The newest English post of the sample content, which the page shows as "latest".
@@ -30,32 +28,17 @@ const START_LIMIT: Duration = Duration::from_secs(120);
 /// A running dev server with its output (stdout and stderr) collected; stopped on drop.
 struct DevServer {
     child: Child,
-    log: Arc<Mutex<Vec<String>>>,
+    log: Log,
 }
 
 impl DevServer {
     /// Spawns `command` in a process group of its own, as a terminal runs a command: `npx` runs
     /// the dev server through a shell, and Ctrl-C reaches every process of the group.
     fn spawn(command: &mut Command) -> DevServer {
-        let mut child = command
-            .process_group(0)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        for stream in [
-            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-            Box::new(child.stderr.take().unwrap()),
-        ] {
-            let sink = log.clone();
-            std::thread::spawn(move || {
-                for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                    sink.lock().unwrap().push(line);
-                }
-            });
-        }
+        let (child, log) = spawn_with_output_logged(
+            command.process_group(0).stdin(Stdio::null()),
+            "the dev server",
+        );
         DevServer { child, log }
     }
 
@@ -201,10 +184,7 @@ fn latest_shown(page: &mut Page<'_>, url: &str) -> String {
 
 /// Everything the integration promises, on one Astro major.
 fn dev_and_build_with_the_integration(astro: &str) {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let Some(chromium) = chromium() else {
@@ -547,10 +527,7 @@ fn the_astro_integration_serves_the_api_in_astro_dev_and_builds_it_in_astro_buil
 /// and hot reload through it, the API the tool's.
 #[test]
 fn serve_site_in_front_of_astro_dev() {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let env = NodeOnly::new(&node);

@@ -8,8 +8,9 @@
 
 use super::common::{self, http, need, run_bounded, workflow};
 use super::{
-    NodeOnly, VERSION, assert_ran, integration_name, launcher_name, node, packages, platform_name,
-    platform_tarball, platforms_json, text, unpack, which,
+    NodeOnly, VERSION, assert_astro_built_beside_the_api, assert_ran, integration_name,
+    launcher_name, packages_and_node, platform_name, platform_tarball, platforms_json, text,
+    unpack, which,
 };
 use serde_json::Value;
 use std::ffi::OsString;
@@ -347,11 +348,7 @@ impl Client {
 fn fresh_site(client: Client, registry: &Registry, vite_pin: Option<&str>) -> tempfile::TempDir {
     let site = tempfile::tempdir().unwrap();
     let fixture = common::repo().join("tests/fixtures/astro-npm-site");
-    for (path, bytes) in common::read_tree(&fixture) {
-        let target = site.path().join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
+    common::copy_tree(&fixture, site.path());
     common::copy_sample_content(&site.path().join("src/content"));
     client.point_at(site.path(), registry);
     if let (Some(version), Client::YarnClassic | Client::YarnBerry) = (vite_pin, client) {
@@ -510,32 +507,17 @@ fn install_add_and_build(
         &[client.exec(), &["astro", "build"]].concat(),
         STEP_LIMIT,
     );
-    let dist = root.join("dist");
-    let page = std::fs::read_to_string(dist.join("index.html")).expect("Astro built its page");
-    assert!(page.contains("Hello from Medellín"), "{name}: {page}");
-    let posts: Value = serde_json::from_slice(
-        &std::fs::read(dist.join("api/posts-en.json"))
-            .unwrap_or_else(|err| panic!("{name}: the integration wrote no dist/api: {err}")),
-    )
-    .unwrap();
-    assert!(
-        posts.as_array().is_some_and(|posts| posts
-            .iter()
-            .any(|post| post["slug"] == "hello-from-medellin")),
-        "{name}: posts-en.json: {posts}"
+    assert_astro_built_beside_the_api(
+        &root.join("dist"),
+        name,
+        &["api/index.json", "openapi.json", "llms.txt"],
     );
-    for document in ["api/index.json", "openapi.json", "llms.txt"] {
-        assert!(dist.join(document).is_file(), "{name}: dist/{document}");
-    }
     timings
 }
 
 #[test]
 fn the_release_publishes_to_a_registry_and_five_package_managers_install_it_by_name_and_build() {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let Some(verdaccio) = need::VERDACCIO.program() else {

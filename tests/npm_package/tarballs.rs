@@ -6,8 +6,8 @@
 //! tarball and pnpm causes besides `--omit=optional`.
 
 use super::{
-    Manager, NodeOnly, VERSION, assert_ran, integration_tarball, launcher_tarball, node, packages,
-    platform_name, platform_tarball, pnpm, run, text,
+    Manager, NodeOnly, VERSION, assert_ran, integration_tarball, launcher_tarball, node,
+    packages_and_node, platform_name, platform_tarball, pnpm, run, text,
 };
 use crate::common::{self, SAMPLE_TODAY};
 use std::path::Path;
@@ -144,10 +144,7 @@ fn build(env: &NodeOnly, root: &Path, manager: Manager) {
 /// The section's lines for `manager`, in a fresh project: the version the launcher prints is
 /// the binary's, and the build writes the API.
 fn follow_the_readme(manager: Manager) {
-    let Some((dir, platform)) = packages() else {
-        return;
-    };
-    let Some(node) = node() else {
+    let Some((dir, platform, node)) = packages_and_node() else {
         return;
     };
     let env = match manager {

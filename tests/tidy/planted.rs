@@ -55,6 +55,7 @@ fn manifests() -> BTreeMap<String, Manifest> {
         let manifest = Manifest {
             dependencies: deps.iter().map(|d| d.to_string()).collect(),
             dev_dependencies: vec!["tempfile".into()],
+            workspace_lints: true,
         };
         (name.to_string(), manifest)
     })
@@ -157,7 +158,10 @@ fn the_engine_is_reported_by_name_where_a_rule_forbids_it() {
     ] {
         engine
             .entry(name.into())
-            .or_default()
+            .or_insert_with(|| Manifest {
+                workspace_lints: true,
+                ..Manifest::default()
+            })
             .dependencies
             .push(dependency.into());
     }
@@ -214,7 +218,13 @@ fn a_crate_depending_on_a_layer_its_row_does_not_name_is_reported() {
         .unwrap()
         .dev_dependencies
         .push("content-api-source".into());
-    upward.insert("extra".into(), Manifest::default());
+    upward.insert(
+        "extra".into(),
+        Manifest {
+            workspace_lints: true,
+            ..Manifest::default()
+        },
+    );
     let problems = check_all(&clean(), &upward, &[]);
     assert_eq!(
         shown(problems.iter().map(clone_problem).collect()),
@@ -224,6 +234,18 @@ fn a_crate_depending_on_a_layer_its_row_does_not_name_is_reported() {
         ]
     );
     assert!(problems[0].message.contains("`engine` depends on `source`"));
+}
+
+#[test]
+fn a_crate_without_the_workspaces_lints_is_reported() {
+    let mut unlinted = manifests();
+    unlinted.get_mut("serve").unwrap().workspace_lints = false;
+    let problems = check_all(&clean(), &unlinted, &[]);
+    assert_eq!(
+        shown(problems.iter().map(clone_problem).collect()),
+        ["crates/serve/Cargo.toml:1: [lints]"]
+    );
+    assert!(problems[0].message.contains("workspace = true"));
 }
 
 #[test]

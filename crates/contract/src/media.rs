@@ -1,5 +1,8 @@
 //! The media type of every output file: the single source for the `Content-Type` a server (or a
 //! CDN's headers file) sends, and for the media types the discovery documents announce.
+//!
+//! Hand-written: `mime_guess` types more extensions, but without the charset Cloudflare Pages
+//! adds to text types, which `serve` and the nginx block match.
 
 use crate::documents::{self, OUTPUT_DOCUMENTS};
 

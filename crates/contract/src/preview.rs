@@ -48,5 +48,6 @@ pub struct PendingEntry {
     pub path: String,
     /// `YYYY-MM-DD`: the date it goes live on (a draft: its date, once it is no draft).
     pub date: String,
+    /// The `title` field, to name the entry in the list.
     pub title: String,
 }

@@ -14,6 +14,7 @@ pub const STATIC_PROBLEMS: [(ErrorCode, &str); 4] = [
 ];
 
 impl ErrorCode {
+    /// The HTTP status an error of this code answers with.
     pub fn status(self) -> u16 {
         match self {
             ErrorCode::ResourceNotFound => 404,
@@ -33,6 +34,7 @@ impl ErrorCode {
         }
     }
 
+    /// The `error.code` the body names it by.
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::ResourceNotFound => "resource_not_found",

@@ -41,9 +41,11 @@ pub enum DeployError {
 
 /// A publish that just succeeded, and what the build was asked to do after it.
 pub struct AfterPublish<'a> {
+    /// The site's settings: its output folder, base URL and history file.
     pub config: &'a SiteConfig,
     /// Every output of the build, sorted by path (its deploy record included).
     pub outputs: &'a [(Arc<str>, Output)],
+    /// The publisher that wrote the folder: which of its files are the tool's.
     pub publisher: &'a Publisher,
     /// What the publish wrote and removed in the folder.
     pub report: &'a Report,

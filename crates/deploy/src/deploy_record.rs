@@ -57,13 +57,18 @@ struct Wire {
 /// A deploy's record: the site's whole publishing history, and the files of that deploy.
 #[derive(Debug, PartialEq, Eq)]
 pub struct DeployRecord {
+    /// Every API path a recorded deploy of this site published, sorted: what answers 410 once
+    /// removed.
     pub history: Vec<String>,
+    /// The files of that deploy, with the hashes of their bytes.
     pub files: LastBuild,
 }
 
 /// A record read back, and how many of its entries were dropped as invalid.
 pub struct ReadRecord {
+    /// What could be read of the record.
     pub record: DeployRecord,
+    /// How many entries were invalid and left out.
     pub dropped: usize,
 }
 

@@ -55,10 +55,13 @@ const MAX_BYTES: u64 = 16 << 20;
 
 /// Every setting of a build that can change its output.
 pub struct BuildSettings<'a> {
+    /// The site's settings, each of which can change the output.
     pub config: &'a SiteConfig,
     /// The config file, when one is in use.
     pub config_file: Option<&'a Utf8Path>,
+    /// The build's date (`--today`, or the clock's): a scheduled post goes live by it.
     pub today: NaiveDate,
+    /// `--drafts`: drafts are published too.
     pub drafts: bool,
     /// `--future`.
     pub future: bool,

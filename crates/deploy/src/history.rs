@@ -22,6 +22,8 @@
 //! Older versions kept the history in the output folder (`.content-api/published.json`). It is
 //! read (and validated) too, and a recorded build moves it into the file once and removes it.
 
+mod parse;
+
 use crate::config::SiteConfig;
 use crate::model::is_valid_slug;
 use crate::output::Published;
@@ -29,6 +31,7 @@ use crate::site_paths::relative;
 use crate::write::check_output_path;
 use crate::write::state_file::{Links, StateReadError, read_state, write_beside};
 use camino::{Utf8Path, Utf8PathBuf};
+use parse::{parse_legacy, parse_lines};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -488,7 +491,8 @@ fn adopts(history: &Utf8Path, text: &str, identity: &SiteIdentity) -> bool {
         _ => Utf8Path::new("."),
     };
     match crate::watch_toml::load(&folder.join(CONFIG_FILE), false) {
-        Ok(Some(mut declared)) => {
+        Ok(Some(read)) => {
+            let mut declared = read.config;
             declared.history_file = history.to_owned();
             let theirs = SiteIdentity::of(&declared);
             theirs.content == identity.content && theirs.out == identity.out
@@ -504,91 +508,6 @@ fn adopts(history: &Utf8Path, text: &str, identity: &SiteIdentity) -> bool {
 /// The site's config file, in the folder a build runs from.
 const CONFIG_FILE: &str = "watch.toml";
 
-/// Adds the entries of `text` to `paths`; false when they are more than [`MAX_HISTORY_ENTRIES`]
-/// (read no further).
-fn parse_lines(
-    file: &Utf8Path,
-    text: &str,
-    paths: &mut BTreeSet<Arc<str>>,
-    warnings: &mut Vec<String>,
-) -> bool {
-    let mut bad = 0;
-    for (index, line) in text.split('\n').enumerate() {
-        // A checkout with CRLF line endings (git's autocrlf) is not an error.
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if is_history_entry(line) {
-            paths.insert(Arc::from(line));
-            if paths.len() > MAX_HISTORY_ENTRIES {
-                return false;
-            }
-        } else {
-            bad += 1;
-            if bad <= SHOWN_BAD_LINES {
-                warnings.push(bad_entry(file, index + 1, line));
-            }
-        }
-    }
-    if bad > SHOWN_BAD_LINES {
-        warnings.push(format!(
-            "{file}: ignoring {} more lines that are not API paths this tool publishes",
-            bad - SHOWN_BAD_LINES
-        ));
-    }
-    true
-}
-
-/// Bad lines named one by one; the rest are counted.
-const SHOWN_BAD_LINES: usize = 20;
-
-/// The JSON history of older versions: `{"generator": ..., "published": [paths]}`.
-/// Adds a legacy history's entries to `paths`; false when it could not be parsed (it is then
-/// kept where it is).
-fn parse_legacy(
-    file: &Utf8Path,
-    bytes: &[u8],
-    paths: &mut BTreeSet<Arc<str>>,
-    warnings: &mut Vec<String>,
-) -> bool {
-    #[derive(serde::Deserialize)]
-    struct LegacyHistoryFile {
-        published: Vec<String>,
-    }
-    let text = String::from_utf8_lossy(bytes);
-    match serde_json::from_str::<LegacyHistoryFile>(&text) {
-        Ok(on_disk) => {
-            for path in on_disk.published {
-                if is_history_entry(&path) {
-                    paths.insert(Arc::from(path));
-                } else {
-                    let quoted = serde_json::to_string(&path).unwrap_or_default();
-                    let line = text
-                        .lines()
-                        .position(|l| l.contains(&quoted))
-                        .map_or(1, |i| i + 1);
-                    warnings.push(bad_entry(file, line, &path));
-                }
-            }
-        }
-        Err(err) => {
-            warnings.push(format!(
-                "{file}:{}: ignoring the unreadable legacy history ({err}); removed paths it listed answer 404, not 410\n  = help: it stays where it is: fix it (it is JSON: {{\"published\": [paths]}}) or copy its paths into the history file, then delete it",
-                err.line()
-            ));
-            return false;
-        }
-    }
-    true
-}
-
-fn bad_entry(file: &Utf8Path, line: usize, text: &str) -> String {
-    format!(
-        "{file}:{line}: ignoring {text:?}: not an API path this tool publishes (api/ followed by lowercase slugs, ending in .json or .html)\n  = help: fix or delete the line (a merge conflict marker? keep the lines of both sides); the next recorded build drops it"
-    )
-}
-
 impl History {
     /// This history plus the API paths among `outputs`.
     pub fn with_outputs<'a>(&self, outputs: impl IntoIterator<Item = &'a str>) -> History {
@@ -602,6 +521,7 @@ impl History {
         History { paths }
     }
 
+    /// The API paths, sorted.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.paths.iter().map(|p| &**p)
     }

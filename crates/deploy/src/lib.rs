@@ -40,7 +40,7 @@ pub use after_publish::{AfterPublish, DeployError, add_deploy_record, install_pa
 pub use deploy_record::{
     DEPLOY_RECORD_PATH, DeployRecord, MAX_DEPLOY_RECORD_BYTES, ReadRecord, record_file_bound,
 };
-pub use fingerprint::{BuildSettings, Probe};
+pub use fingerprint::{BuildSettings, Probe, Reused};
 pub use history::{History, HistoryError, HistoryFile, MAX_HISTORY_ENTRIES, is_history_entry};
 pub use last_build::{LAST_BUILD_FILE, LastBuild, state_dir};
 pub use purge::{purge_urls, write_purge_list};

@@ -36,8 +36,11 @@ use std::sync::Arc;
 /// diagnostic, and where the Markdown body starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed<T> {
+    /// What the file says, when it has no error.
     pub value: Option<T>,
+    /// Every error, warning and note about the file, in the order found.
     pub diagnostics: Vec<Diagnostic>,
+    /// The byte offset where the Markdown body starts (after the front matter).
     pub body_start: usize,
     /// The front-matter keys no parser reads (checked against the site's settings later).
     pub unknown_keys: Vec<keys::UnknownKey>,

@@ -393,6 +393,7 @@ impl Workspace {
     pub fn scan_problems(&self) -> Arc<[Diagnostic]> {
         self.site.scan_problems(&self.db).clone()
     }
+    /// Replaces the walk's problems; an equal list changes nothing, so no query reruns.
     pub fn set_scan_problems(&mut self, problems: Arc<[Diagnostic]>) {
         if **self.site.scan_problems(&self.db) != *problems {
             self.site

@@ -9,8 +9,11 @@ use std::fmt;
 use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// How bad a diagnostic is: whether it fails the build, or only tells.
 pub enum Severity {
+    /// Fails a build (exit status 1): the content must be fixed.
     Error,
+    /// Something is likely wrong, but the build goes on.
     Warning,
     /// What the build did for the site, said once (never a failure, `CI` included).
     Note,
@@ -31,8 +34,11 @@ impl Severity {
 /// range to underline.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Location {
+    /// The 1-based line.
     pub line: usize,
+    /// The 1-based column, in characters.
     pub column: usize,
+    /// The bytes to underline.
     pub bytes: Range<usize>,
 }
 
@@ -63,9 +69,11 @@ fn floor_char_boundary(text: &str, mut index: usize) -> usize {
 /// One problem in the content, the config or the walk.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
+    /// Whether it fails the build, warns or only tells.
     pub severity: Severity,
     /// Path relative to the content folder (or the config file's path).
     pub path: String,
+    /// What is wrong, in one sentence.
     pub message: String,
     /// Boxed: most diagnostics travel in `Result`s, and this keeps them small.
     pub location: Option<Box<Location>>,
@@ -76,6 +84,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// An error in the file at `path`.
     pub fn error(path: impl Into<String>, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
@@ -87,6 +96,7 @@ impl Diagnostic {
         }
     }
 
+    /// A warning about the file at `path`.
     pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
@@ -94,6 +104,7 @@ impl Diagnostic {
         }
     }
 
+    /// A note on what the build did with the file at `path`.
     pub fn note(path: impl Into<String>, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Note,
@@ -101,21 +112,25 @@ impl Diagnostic {
         }
     }
 
+    /// Points the diagnostic at `location`.
     pub fn at(mut self, location: Location) -> Diagnostic {
         self.location = Some(Box::new(location));
         self
     }
 
+    /// Sets the words shown under the underlined text.
     pub fn label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = Some(label.into());
         self
     }
 
+    /// Sets the sentence on how to fix it.
     pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self
     }
 
+    /// Whether the diagnostic fails the build.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -301,6 +301,7 @@ impl Part {
         }
     }
 
+    /// How many entries the part holds.
     pub fn items(&self) -> usize {
         self.items
     }
@@ -310,6 +311,7 @@ impl Part {
         self.len
     }
 
+    /// Whether the part holds no entry.
     pub fn is_empty(&self) -> bool {
         self.items == 0
     }
@@ -326,6 +328,7 @@ pub struct Section {
 }
 
 impl Section {
+    /// Digests the chunks of one entry, once, where the entry is made.
     pub fn new(chunks: Vec<Chunk>) -> Section {
         let (len, hash) = length_and_hash_64(&chunks);
         Section {
@@ -371,12 +374,14 @@ impl Default for Assembly {
 }
 
 impl Assembly {
+    /// Appends a chunk, hashing its digest.
     pub fn push(&mut self, chunk: Chunk) {
         self.hasher.update(&chunk.digest());
         self.len += chunk.len();
         self.pieces.push(Piece::Chunk(chunk));
     }
 
+    /// Appends every entry of `part`, hashing their digests.
     pub fn push_part(&mut self, part: &Part) {
         self.hasher.update(&part.digests);
         self.len += part.len;
@@ -400,6 +405,7 @@ impl Assembly {
         self.push(Chunk::Static("]"));
     }
 
+    /// The output the pushed pieces make, with their hash and length.
     pub fn finish(self) -> Output {
         Output {
             pieces: self.pieces.into(),

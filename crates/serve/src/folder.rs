@@ -14,6 +14,9 @@
 //!   by the identity the open handle reports (its `FileStamp`: device, inode, mode, size,
 //!   modification and change times). The writer never modifies a file in place, so a new version is a new inode; a hand
 //!   edit in place changes the times. The cache is also emptied after every rebuild.
+//!
+//! Hand-written: tower-http's `ServeDir` and `hyper-staticfile` serve a folder by path, but
+//! neither reads one version from one open handle nor tags it with a hash of its bytes.
 
 use super::rebase::Rewriter;
 use super::respond::{Body, full};

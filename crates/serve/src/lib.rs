@@ -119,6 +119,7 @@ impl Rebuild {
 /// What the build side tells the server.
 #[derive(Clone, Debug)]
 pub enum Update {
+    /// A publish, as the paths it changed and removed: sent on to the pages as a change event.
     Rebuild(Rebuild),
     /// The content's current diagnostics (shown by the preview; empty once all is fixed).
     Diagnostics(Arc<[DiagnosticView]>),
@@ -165,6 +166,7 @@ impl Feed {
         let _ = self.0.send(Update::BaseUrl(base_url.into()));
     }
 
+    /// A receiver of every update sent from now on: what a server listens to.
     pub fn subscribe(&self) -> broadcast::Receiver<Update> {
         self.0.subscribe()
     }

@@ -14,7 +14,8 @@ use super::respond::{
 };
 use crate::http::{document_headers, is_api_path, markdown_twin, prefers_markdown};
 use crate::media::media_type;
-use hyper::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, IF_NONE_MATCH};
+use headers::{ETag, HeaderMapExt, IfNoneMatch};
+use hyper::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap};
 use hyper::{Method, Request, Response, StatusCode};
 use std::panic::AssertUnwindSafe;
 
@@ -112,11 +113,7 @@ fn route<B>(state: &State, request: &Request<B>) -> Answer {
 
 /// 200 with the file (or its headers, for `HEAD`), or 304 when the client's copy is current.
 fn file(served: Served, headers: &HeaderMap, head: bool) -> Response<Body> {
-    let fresh = headers
-        .get_all(IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|value| etag_matches(value, &served.etag));
+    let fresh = client_copy_is_current(headers, &served.etag);
     let status = if fresh {
         StatusCode::NOT_MODIFIED
     } else {
@@ -136,26 +133,44 @@ fn file(served: Served, headers: &HeaderMap, head: bool) -> Response<Body> {
     builder.body(body).expect("valid file response")
 }
 
-/// `If-None-Match` (RFC 9110 §13.1.2): `*`, or a list of entity tags compared weakly.
-fn etag_matches(header: &str, etag: &str) -> bool {
-    header.split(',').map(str::trim).any(|candidate| {
-        candidate == "*" || candidate.strip_prefix("W/").unwrap_or(candidate) == etag
-    })
+/// Whether the request's `If-None-Match` (RFC 9110 §13.1.2: `*`, or entity tags compared
+/// weakly, over every field line) names `etag`. A field that does not parse names nothing.
+fn client_copy_is_current(headers: &HeaderMap, etag: &str) -> bool {
+    let (Some(if_none_match), Ok(etag)) =
+        (headers.typed_get::<IfNoneMatch>(), etag.parse::<ETag>())
+    else {
+        return false;
+    };
+    !if_none_match.precondition_passes(&etag)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::etag_matches;
+    use super::client_copy_is_current;
+    use hyper::header::{HeaderMap, HeaderValue, IF_NONE_MATCH};
+
+    fn current(fields: &[&'static str], etag: &str) -> bool {
+        let mut headers = HeaderMap::new();
+        for field in fields {
+            headers.append(IF_NONE_MATCH, HeaderValue::from_static(field));
+        }
+        client_copy_is_current(&headers, etag)
+    }
 
     #[test]
     fn if_none_match_compares_weakly_and_accepts_lists_and_star() {
         let etag = "\"abc\"";
-        assert!(etag_matches("\"abc\"", etag));
-        assert!(etag_matches("W/\"abc\"", etag));
-        assert!(etag_matches("\"x\", \"abc\"", etag));
-        assert!(etag_matches("*", etag));
-        assert!(!etag_matches("\"abd\"", etag));
-        assert!(!etag_matches("abc", etag));
-        assert!(!etag_matches("", etag));
+        assert!(current(&["\"abc\""], etag));
+        assert!(current(&["W/\"abc\""], etag));
+        assert!(current(&["\"x\", \"abc\""], etag));
+        assert!(
+            current(&["\"x\"", "\"abc\""], etag),
+            "over every field line"
+        );
+        assert!(current(&["*"], etag));
+        assert!(!current(&["\"abd\""], etag));
+        assert!(!current(&["abc"], etag));
+        assert!(!current(&[""], etag));
+        assert!(!current(&[], etag));
     }
 }

@@ -203,6 +203,7 @@ impl Upstream {
         })
     }
 
+    /// `http://host:port`: what the server's own redirects start with.
     pub fn origin(&self) -> &str {
         &self.origin
     }

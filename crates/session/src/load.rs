@@ -15,6 +15,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use xxhash_rust::xxh3::xxh3_64;
 
+/// How many bytes of posts a one-shot build holds as read, from the scan to the last write. The
+/// bodies of the posts past it stay on disk, and the writer reads each again (checked against
+/// what the build read) when it writes the post's Markdown variant and `llms-full.txt`, so a
+/// very large site's peak memory does not grow with its text. A site of 10,000 posts per
+/// language (about 67 MB of content) fits the budget and is read once and held.
+pub const BODY_BUDGET: usize = 128 << 20;
+
 /// Reads the content folder as a one-shot build does: the posts read after `budget` bytes of
 /// them have their bodies left on disk where they can be.
 pub fn scan_for_build(content_dir: &Path, site: &SiteConfig, budget: usize) -> Scan {

@@ -36,6 +36,7 @@ pub struct Changes {
 }
 
 impl Changes {
+    /// Whether nothing changed: no content path, no config file, the content folder still there.
     pub fn is_empty(&self) -> bool {
         self.content.is_empty() && !self.config && !self.root
     }
@@ -55,6 +56,7 @@ impl Changes {
 /// What the watcher reports to its handler.
 #[derive(Debug)]
 pub enum Signal {
+    /// The changes of one quiet period, to build from.
     Changes(Changes),
     /// A watcher error that does not stop watching (it is logged).
     Error(String),

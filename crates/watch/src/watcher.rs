@@ -24,13 +24,20 @@ pub enum Mode {
 /// Why watching could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
+    /// The system's limit on watched folders (inotify's) is reached.
     #[error(
         "the system limit on watched folders is reached, so {path} cannot be watched.\n  = help: raise it, e.g. `sudo sysctl fs.inotify.max_user_watches=524288` (make it permanent in /etc/sysctl.d/), or run with --poll to scan for changes instead"
     )]
-    Limit { path: PathBuf },
+    Limit {
+        /// The folder that could not be watched.
+        path: PathBuf,
+    },
+    /// Any other refusal of the system's watcher.
     #[error("cannot watch {path}: {source}")]
     Watch {
+        /// The folder that could not be watched.
         path: PathBuf,
+        /// The watcher's own error.
         source: notify::Error,
     },
 }

@@ -36,6 +36,7 @@ struct ManifestFile<'a> {
 }
 
 impl Manifest {
+    /// A manifest of `paths`: the files a build wrote, or may write.
     pub fn from_paths(paths: impl IntoIterator<Item = Arc<str>>) -> Manifest {
         Manifest {
             files: paths.into_iter().collect(),
@@ -104,14 +105,17 @@ impl Manifest {
         bytes
     }
 
+    /// Whether the tool wrote `path` (relative to the output folder).
     pub fn contains(&self, path: &str) -> bool {
         self.files.contains(path)
     }
 
+    /// Every path listed, sorted.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.files.iter().map(|path| &**path)
     }
 
+    /// Whether no path is listed: the folder has no file of this tool's.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }

@@ -197,6 +197,7 @@ impl Folder {
         }
     }
 
+    /// The folder's path, as it was opened.
     pub fn path(&self) -> &Utf8Path {
         &self.path
     }

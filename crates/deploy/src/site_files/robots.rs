@@ -5,6 +5,9 @@
 //! names it (groups naming the same agent are combined). In a group, the longest matching rule
 //! decides, and `Allow` wins a tie. So `Disallow: /api/` under `User-agent: *` keeps every
 //! crawler without a group of its own away, and none of those named in a group that allows it.
+//!
+//! Hand-written: `texting_robots` and `robotxt` answer whether one named agent may fetch a path,
+//! not which groups keep crawlers off and by which rule on which line, which the warning names.
 
 /// The path standing for the API.
 const API: &str = "/api/index.json";

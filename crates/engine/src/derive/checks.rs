@@ -211,7 +211,9 @@ pub fn tree_checks(db: &dyn salsa::Database, tree: LangTree, kind: TreeCheck) {
 /// One of the checks of [`tree_checks`].
 #[derive(Clone, Copy, Debug)]
 pub enum TreeCheck {
+    /// Two files of one language with the same id (`x.md` beside `x.mdx`).
     Ids,
+    /// Two posts of one language with the same slug.
     Slugs,
 }
 

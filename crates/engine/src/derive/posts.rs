@@ -40,6 +40,7 @@ pub struct PostLinks {
     pub tags: Vec<Arc<str>>,
 }
 
+/// The series and tags of a published post; `None` when it is not published.
 #[salsa::tracked(returns(ref))]
 pub fn post_links(db: &dyn salsa::Database, file: SourceFile) -> Option<PostLinks> {
     sort_key(db, file).as_ref()?;

@@ -37,14 +37,17 @@ impl ScheduleState {
 /// One post or deck, as `list` and the landing page show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScheduleEntry {
+    /// Draft, scheduled or published.
     pub state: ScheduleState,
     /// `post` or `deck`.
     pub kind: &'static str,
+    /// The language it is written in.
     pub lang: Lang,
     /// Relative to the content folder.
     pub path: String,
     /// The date it is (or goes) live on: the UTC date of its `pubDate`.
     pub date: NaiveDate,
+    /// The `title` field, to name it in the list.
     pub title: String,
 }
 

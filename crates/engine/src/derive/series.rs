@@ -114,6 +114,7 @@ pub struct SeriesPosition {
     pub title: String,
 }
 
+/// Where a published post stands in its series; `None` when it is in none (or not published).
 #[salsa::tracked(returns(ref))]
 pub fn post_series_position(db: &dyn salsa::Database, file: SourceFile) -> Option<SeriesPosition> {
     let (name, order) = post_links(db, file).as_ref()?.series.clone()?;

@@ -9,6 +9,7 @@
 /// The lines that open and close a post's section of `llms-full.txt`. A body line starting like
 /// one is indented there by one space, so that they always mean a section boundary.
 pub const SECTION_OPEN: &str = "<post ";
+/// The line that closes a post's section (see [`SECTION_OPEN`]).
 pub const SECTION_CLOSE: &str = "</post>";
 
 /// The range of `text` that trimming the blank lines around the body `text[start..]` leaves,

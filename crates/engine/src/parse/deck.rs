@@ -8,6 +8,7 @@ use crate::db::SourceFile;
 use crate::model::{DeckMeta, DeckType, Lang, Timestamp};
 use std::sync::Arc;
 
+/// Parses a slide deck file: its value and every diagnostic.
 #[salsa::tracked(returns(ref))]
 pub fn parse_deck(db: &dyn salsa::Database, file: SourceFile) -> Parsed<DeckMeta> {
     let FileRole::Deck { lang, name } = file.role(db) else {
@@ -19,6 +20,8 @@ pub fn parse_deck(db: &dyn salsa::Database, file: SourceFile) -> Parsed<DeckMeta
     }
 }
 
+/// The deck's value alone, for the queries that need no diagnostics: a change of only
+/// its diagnostics reruns none of them.
 #[salsa::tracked(returns(ref))]
 pub fn deck_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<DeckMeta> {
     parse_deck(db, file).value.clone()

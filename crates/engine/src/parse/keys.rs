@@ -10,6 +10,7 @@ use std::sync::Arc;
 /// miss of.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct UnknownKey {
+    /// The key as written in the front matter.
     pub key: String,
     /// The key itself (not its value).
     pub location: Location,

@@ -20,6 +20,7 @@ pub const SERIES_KEYS: &[&str] = &[
     "keywords",
 ];
 
+/// Parses a series file: its value and every diagnostic.
 #[salsa::tracked(returns(ref))]
 pub fn parse_series(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SeriesDef> {
     let FileRole::Series { name } = file.role(db).clone() else {
@@ -31,6 +32,8 @@ pub fn parse_series(db: &dyn salsa::Database, file: SourceFile) -> Parsed<Series
     }
 }
 
+/// The series' value alone, for the queries that need no diagnostics: a change of only
+/// its diagnostics reruns none of them.
 #[salsa::tracked(returns(ref))]
 pub fn series_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<SeriesDef> {
     parse_series(db, file).value.clone()
@@ -45,6 +48,7 @@ fn localized_base(key: &str) -> Option<&'static str> {
     })
 }
 
+/// Parses the text of a series file (`path` for messages, `stem` its name), outside the database.
 pub fn parse_series_text(path: &str, stem: &str, text: &str) -> Parsed<SeriesDef> {
     let split = match frontmatter::split(path, text) {
         Ok(split) => split,

@@ -6,6 +6,7 @@ use crate::content::FileRole;
 use crate::db::SourceFile;
 use crate::model::SkillMeta;
 
+/// Parses an agent skill file: its value and every diagnostic.
 #[salsa::tracked(returns(ref))]
 pub fn parse_skill(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SkillMeta> {
     let FileRole::Skill { name } = file.role(db).clone() else {
@@ -50,6 +51,8 @@ pub fn parse_skill(db: &dyn salsa::Database, file: SourceFile) -> Parsed<SkillMe
     }
 }
 
+/// The skill's value alone, for the queries that need no diagnostics: a change of only
+/// its diagnostics reruns none of them.
 #[salsa::tracked(returns(ref))]
 pub fn skill_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<SkillMeta> {
     parse_skill(db, file).value.clone()

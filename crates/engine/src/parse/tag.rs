@@ -7,6 +7,7 @@ use crate::content::FileRole;
 use crate::db::SourceFile;
 use crate::model::{TagDef, Tier};
 
+/// Parses a tag file: its value and every diagnostic.
 #[salsa::tracked(returns(ref))]
 pub fn parse_tag(db: &dyn salsa::Database, file: SourceFile) -> Parsed<TagDef> {
     let FileRole::Tag { name } = file.role(db).clone() else {
@@ -18,6 +19,8 @@ pub fn parse_tag(db: &dyn salsa::Database, file: SourceFile) -> Parsed<TagDef> {
     }
 }
 
+/// The tag's value alone, for the queries that need no diagnostics: a change of only
+/// its diagnostics reruns none of them.
 #[salsa::tracked(returns(ref))]
 pub fn tag_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<TagDef> {
     parse_tag(db, file).value.clone()
@@ -26,6 +29,7 @@ pub fn tag_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<TagDef> {
 /// Every key a tag's front matter may hold.
 pub const TAG_KEYS: &[&str] = &["name", "description", "tier", "parent", "order"];
 
+/// Parses the text of a tag file (`path` for messages, `stem` its name), outside the database.
 pub fn parse_tag_text(path: &str, stem: &str, text: &str) -> Parsed<TagDef> {
     let split = match frontmatter::split(path, text) {
         Ok(split) => split,

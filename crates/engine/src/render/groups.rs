@@ -167,11 +167,26 @@ pub enum OutputGroup {
     /// The site-wide documents of the documents lane ([`LAGGING_DOCUMENTS`]).
     Aggregates,
     /// The Markdown variants of a run of one language's published posts (newest first).
-    PostMarkdown { tree: LangTree, start: u32 },
+    PostMarkdown {
+        /// The language's files.
+        tree: LangTree,
+        /// The index of the run's first item in that order (a run holds at most `RUN`).
+        start: u32,
+    },
     /// A run of one language's tag timelines (by tag).
-    Timelines { tree: LangTree, start: u32 },
+    Timelines {
+        /// The language's files.
+        tree: LangTree,
+        /// The index of the run's first item in that order (a run holds at most `RUN`).
+        start: u32,
+    },
     /// A run of one language's series details (by series name).
-    SeriesDetails { tree: LangTree, start: u32 },
+    SeriesDetails {
+        /// The language's files.
+        tree: LangTree,
+        /// The index of the run's first item in that order (a run holds at most `RUN`).
+        start: u32,
+    },
 }
 
 impl OutputGroup {

@@ -69,6 +69,7 @@ pub fn document(name: &str) -> &'static Document {
         .unwrap_or_else(|| panic!("no document named {name}"))
 }
 
+/// `versioning.policy` of the index: what may change without a new path prefix, and what may not.
 pub const VERSIONING_POLICY: &str = "Semantic versioning. Additive changes (new endpoints, new optional fields) ship without notice and without a version change in the path; clients ignore fields they do not know. Breaking changes (a removed or retyped field, a removed endpoint) ship under the path prefix /api/v2/. Unprefixed paths are never reused for another purpose and keep working for at least six months after a new prefix ships.";
 
 /// `authentication.required` of the index: nothing is behind authentication.
@@ -77,8 +78,10 @@ pub const AUTH_REQUIRED: bool = false;
 /// `authentication.scheme` of the index.
 pub const AUTH_SCHEME: &str = "none";
 
+/// `authentication.description` of the index.
 pub const AUTHENTICATION: &str = "None. Every endpoint is public, anonymous and read-only: there is no API key, registration, account, OAuth flow or tier, and credentials sent with a request are ignored.";
 
+/// `error_format.description` of the index: the error bodies and their codes.
 pub const ERROR_FORMAT: &str = "Errors are RFC 9457 problem-details bodies (type, title, status, detail, instance) extended with a nested `error` object (code, message, hint, documentation_url). Codes: resource_not_found (404), method_not_allowed (405), gone (410), internal_error (500). HTML is never returned under /api/.";
 
 /// The site-absolute paths `op`'s template currently resolves to: the site's languages in its

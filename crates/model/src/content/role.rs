@@ -10,15 +10,34 @@ use std::sync::Arc;
 pub enum FileRole {
     /// A post in `lang`, any well-formed language tag when a folder names it: whether the site
     /// has that language is its configuration's to say (`Languages`), not the path's.
-    Post { lang: Lang, name: PostName },
+    Post {
+        /// The language its folder (or the layout) gives it.
+        lang: Lang,
+        /// What its path says: its date, its slug, the key its translations share.
+        name: PostName,
+    },
     /// A slide deck, as a post.
-    Deck { lang: Lang, name: PostName },
+    Deck {
+        /// The language its folder (or the layout) gives it.
+        lang: Lang,
+        /// What its path says: its date, its slug, the key its translations share.
+        name: PostName,
+    },
     /// `tags/<name>.md`.
-    Tag { name: Arc<str> },
+    Tag {
+        /// The tag's slug: the file name without `.md`.
+        name: Arc<str>,
+    },
     /// `series/<name>.md`.
-    Series { name: Arc<str> },
+    Series {
+        /// The series' slug: the file name without `.md`.
+        name: Arc<str>,
+    },
     /// `agent-skills/<name>/SKILL.md`.
-    Skill { name: Arc<str> },
+    Skill {
+        /// The skill's name: its folder's.
+        name: Arc<str>,
+    },
     /// A Markdown file below a layout's folder that cannot be content where it is (a folder
     /// that is not a language tag, a nested folder). Reported as a warning so a misplaced post
     /// is noticed.

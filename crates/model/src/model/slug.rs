@@ -1,4 +1,7 @@
 //! The one rule every URL path segment obeys.
+//!
+//! `ascii_name` stays hand-written: `deunicode` and `slug` fold every script and lowercase, while
+//! a package name keeps its case and folds Latin letters only.
 
 /// Slugs, tag names and series names become URL path segments, so they are restricted to this.
 pub const SLUG_PATTERN: &str = "^[a-z0-9-]+$";
@@ -13,21 +16,13 @@ pub fn is_valid_slug(s: &str) -> bool {
 
 /// The slug of a title or a tag, in any script: transliterated to ASCII by `deunicode` (a
 /// well-kept table of every script: `é` → `e`, `ß` → `ss`, `Ş` → `S`, `指南` → `zhi nan`,
-/// `한국어` → `hangugeo`, `Привет` → `privet`), lowercased, apostrophes dropped (`Şişli'de` →
-/// `sislide`), every other run of characters one hyphen. `None` when nothing is left. The
-/// title or tag as written stays its display text; only the URL uses this.
+/// `한국어` → `hangugeo`, `Привет` → `privet`), apostrophes dropped (`Şişli'de` → `sislide`),
+/// then lowercased with every other run of characters one hyphen by the `slug` crate. `None`
+/// when nothing is left. The title or tag as written stays its display text; only the URL
+/// uses this.
 pub fn slugify(title: &str) -> Option<String> {
-    let mut slug = String::new();
-    for c in deunicode::deunicode(title).chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if matches!(c, '\'' | '`') {
-            continue;
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-').to_string();
+    let ascii = deunicode::deunicode(title).replace(['\'', '`'], "");
+    let slug = ::slug::slugify(ascii);
     (!slug.is_empty()).then_some(slug)
 }
 

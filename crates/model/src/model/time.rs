@@ -38,6 +38,7 @@ impl Timestamp {
         month_name_date(text).map(Timestamp::from_date)
     }
 
+    /// Midnight UTC of `date`: what a date without a time means.
     pub fn from_date(date: NaiveDate) -> Timestamp {
         Timestamp(date.and_time(NaiveTime::MIN).and_utc())
     }

@@ -17,8 +17,11 @@ pub enum Chunk {
     /// A range of a source file's text, shared with the database input that holds it: a post's
     /// body is published as it was read, so it is held in memory once, in its file's contents.
     Source {
+        /// The source file's text, whole.
         text: Arc<String>,
+        /// The byte offset where the range starts.
         start: u32,
+        /// The byte offset where the range ends.
         end: u32,
     },
     /// A post body a one-shot build left on disk: read again (and checked against its digest)
@@ -46,6 +49,7 @@ impl Chunk {
         }
     }
 
+    /// The length in bytes, whether the text is in memory or on disk.
     pub fn len(&self) -> usize {
         match self.held() {
             Held::Memory(text) => text.len(),
@@ -53,6 +57,7 @@ impl Chunk {
         }
     }
 
+    /// Whether the chunk has no bytes.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

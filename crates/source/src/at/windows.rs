@@ -52,16 +52,23 @@ pub const RENAME_PATIENCE: Duration = Duration::from_secs(2);
 pub struct Errno(u32);
 
 impl Errno {
+    /// No file or folder at the path.
     pub const NOENT: Errno = Errno(ERROR_FILE_NOT_FOUND);
+    /// A file or folder is already at the path.
     pub const EXIST: Errno = Errno(ERROR_FILE_EXISTS);
     /// A link or junction where none may be followed.
     pub const LOOP: Errno = Errno(ERROR_STOPPED_ON_SYMLINK);
+    /// A file where a folder was expected.
     pub const NOTDIR: Errno = Errno(ERROR_DIRECTORY);
+    /// An argument Windows refuses.
     pub const INVAL: Errno = Errno(ERROR_INVALID_PARAMETER);
+    /// A call Windows does not have (exchanging two names).
     pub const NOSYS: Errno = Errno(ERROR_CALL_NOT_IMPLEMENTED);
+    /// An operation the file system does not support.
     pub const OPNOTSUPP: Errno = Errno(ERROR_NOT_SUPPORTED);
     /// Held by another (a lock, or a share mode).
     pub const WOULDBLOCK: Errno = Errno(ERROR_LOCK_VIOLATION);
+    /// Access denied: a permission, or (for a rename) a file another process holds open.
     pub const ACCESS: Errno = Errno(ERROR_ACCESS_DENIED);
 
     /// The code of `err`, with the codes that mean the same to a caller made one.
@@ -100,15 +107,24 @@ impl std::fmt::Display for Errno {
 pub struct OFlags(u32);
 
 impl OFlags {
+    /// Open for reading only (no bit set).
     pub const RDONLY: OFlags = OFlags(0);
+    /// Open for writing.
     pub const WRONLY: OFlags = OFlags(1);
+    /// Create the file when it is missing.
     pub const CREATE: OFlags = OFlags(2);
+    /// With `CREATE`: fail when the file exists.
     pub const EXCL: OFlags = OFlags(4);
+    /// Refuse a link or junction at the path instead of following it.
     pub const NOFOLLOW: OFlags = OFlags(8);
+    /// The path must be a folder.
     pub const DIRECTORY: OFlags = OFlags(16);
+    /// Kept for Unix's sake: std's handles are never inherited.
     pub const CLOEXEC: OFlags = OFlags(32);
+    /// Kept for Unix's sake: no FIFO can be opened by name.
     pub const NONBLOCK: OFlags = OFlags(64);
 
+    /// Whether every flag of `other` is set.
     pub fn contains(self, other: OFlags) -> bool {
         self.0 & other.0 == other.0
     }
@@ -132,9 +148,11 @@ impl std::ops::BitOrAssign for OFlags {
 pub struct Mode;
 
 impl Mode {
+    /// No permissions: a new file takes its folder's.
     pub fn empty() -> Mode {
         Mode
     }
+    /// No permissions, whatever `mode` asks: a new file takes its folder's.
     pub fn from_raw_mode(_mode: u32) -> Mode {
         Mode
     }
@@ -145,12 +163,16 @@ impl Mode {
 pub struct AtFlags(u32);
 
 impl AtFlags {
+    /// Act on a link itself, never on its target.
     pub const SYMLINK_NOFOLLOW: AtFlags = AtFlags(1);
+    /// Remove a folder, not a file.
     pub const REMOVEDIR: AtFlags = AtFlags(2);
 
+    /// No flag.
     pub fn empty() -> AtFlags {
         AtFlags(0)
     }
+    /// Whether every flag of `other` is set.
     pub fn contains(self, other: AtFlags) -> bool {
         self.0 & other.0 == other.0
     }
@@ -161,6 +183,7 @@ impl AtFlags {
 pub struct RenameFlags;
 
 impl RenameFlags {
+    /// Exchange two names: always refused (`NOSYS`) on Windows.
     pub const EXCHANGE: RenameFlags = RenameFlags;
 }
 
@@ -173,13 +196,18 @@ const S_IFLNK: u32 = 0o120_000;
 /// `Symlink`: never followed, read or written through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileType {
+    /// A plain file.
     RegularFile,
+    /// A folder.
     Directory,
+    /// A reparse point: a symbolic link, a junction or a mount point.
     Symlink,
+    /// Anything else a `st_mode` can say.
     Unknown,
 }
 
 impl FileType {
+    /// The type a `st_mode` value says.
     pub fn from_raw_mode(mode: u32) -> FileType {
         match mode & S_IFMT {
             S_IFREG => FileType::RegularFile,
@@ -204,14 +232,24 @@ impl FileType {
 /// the file index, `st_mode` the type (and read-only as `0o444`), times since the Unix epoch.
 #[derive(Clone, Copy, Debug)]
 pub struct Stat {
+    /// The volume's serial number.
     pub st_dev: u64,
+    /// The file index within the volume.
     pub st_ino: u64,
+    /// The type (`S_IF*`) and permissions: `0o755` a folder, `0o444` a read-only file, `0o644`
+    /// any other.
     pub st_mode: u32,
+    /// The size in bytes.
     pub st_size: i64,
+    /// The number of names the file has.
     pub st_nlink: u64,
+    /// The last write, in seconds since the Unix epoch.
     pub st_mtime: i64,
+    /// The nanoseconds of the last write.
     pub st_mtime_nsec: i64,
+    /// The last change of the file's data or attributes, in seconds since the Unix epoch.
     pub st_ctime: i64,
+    /// The nanoseconds of the last change.
     pub st_ctime_nsec: i64,
 }
 
@@ -599,6 +637,7 @@ pub struct Dir {
 }
 
 impl Dir {
+    /// The entries of the open folder `fd`.
     pub fn read_from(fd: &OwnedFd) -> Result<Dir, Errno> {
         let entries = std::fs::read_dir(&fd.path).map_err(|err| Errno::of(&err))?;
         Ok(Dir { entries })
@@ -613,9 +652,11 @@ pub struct DirEntry {
 }
 
 impl DirEntry {
+    /// The entry's name, without its folder.
     pub fn file_name(&self) -> &CStr {
         &self.name
     }
+    /// What the entry is, without following a link.
     pub fn file_type(&self) -> FileType {
         self.kind
     }

@@ -26,6 +26,7 @@ impl FrontMatter<'_> {
         );
     }
 
+    /// Records a warning about the value of `key`: the file is still published.
     pub fn warn(&mut self, key: &str, message: String, help: &str) {
         let at = self.location(key);
         self.push(Diagnostic::warning(self.path, message).at(at).help(help));
@@ -37,6 +38,7 @@ impl FrontMatter<'_> {
         self.push(Diagnostic::error(self.path, message).at(at).help(help));
     }
 
+    /// Records that the required field `key` is missing, with `example` as the fix.
     pub fn missing(&mut self, key: &str, example: &str) {
         let at = self.opening_line();
         self.push(

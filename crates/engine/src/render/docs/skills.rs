@@ -38,6 +38,7 @@ pub struct SkillFile {
     pub digest: String,
 }
 
+/// The skill file as published: `None` when the file is not usable text.
 #[salsa::tracked(returns(ref))]
 pub fn skill_file(db: &dyn salsa::Database, file: SourceFile) -> Option<SkillFile> {
     let text = file.contents(db).text()?;

@@ -7,15 +7,30 @@
 //! when that is 0) is refused like any unusable record: a warning, an error under CI with
 //! `live_record = "read"`, so a hostile record cannot make the purge list enormous.
 
-use super::{EXIT_USAGE, Settings, ci_is_set};
+use super::{BuildError, Reporter, Request};
 use crate::config::{LiveRecord, SiteConfig};
 use crate::deploy::{
     DEPLOY_RECORD_PATH, DeployRecord, LastBuild, MAX_DEPLOY_RECORD_BYTES, ReadRecord,
     is_history_entry, record_file_bound, state_dir,
 };
-use crate::verify::live::{Fetched, fetch};
-use std::process::ExitCode;
 use std::time::Duration;
+
+/// The live site, as a build reads it. The caller supplies the HTTP client: this crate links
+/// none (the build side has no network stack).
+pub trait LiveSite {
+    /// GETs `url` within `limit`, reading at most `max_bytes`; `Err` says, in words an owner
+    /// can act on, why no answer could be had.
+    fn fetch(&self, url: &str, limit: Duration, max_bytes: u64) -> Result<Fetched, String>;
+}
+
+/// What the live site answered for a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetched {
+    /// `200`, with the body.
+    Found(Vec<u8>),
+    /// `404` or `410`: the site has no such document.
+    Absent(u16),
+}
 
 /// How long the whole read may take: a build never waits on the site for longer.
 const LIMIT: Duration = Duration::from_secs(10);
@@ -35,19 +50,34 @@ pub enum Live {
 }
 
 impl Live {
+    /// The last deploy's record, when the live site's was read.
     pub fn record(&self) -> Option<&DeployRecord> {
         match self {
             Live::Read(record) => Some(record),
             Live::NotRead | Live::Local(_) | Live::FirstDeploy => None,
         }
     }
+
+    /// What the last deploy published, the purge list's baseline: the live site's record, when
+    /// read, is what the CDN serves now.
+    pub fn last_deploy(self) -> Option<LastBuild> {
+        match self {
+            Live::Read(record) => Some(record.files),
+            Live::Local(last) => Some(last),
+            Live::NotRead | Live::FirstDeploy => None,
+        }
+    }
 }
 
 /// Reads the live site's record when this build should (see the module's header); says what it
-/// read, or why it could not. `Err`: the exit code of a failure, printed.
-pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
-    let config = &settings.config;
-    if !settings.may_record() || config.hosting.live_record == LiveRecord::Off {
+/// read, or why it could not.
+pub fn read(
+    request: &Request<'_>,
+    live_site: &dyn LiveSite,
+    reporter: &dyn Reporter,
+) -> Result<Live, BuildError> {
+    let config = &**request.config;
+    if !request.may_record() || config.hosting.live_record == LiveRecord::Off {
         return Ok(Live::NotRead);
     }
     if !has_live_site(&config.base_url) {
@@ -57,7 +87,7 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
         );
         return Ok(Live::NotRead);
     }
-    let ci = ci_is_set();
+    let ci = request.ci;
     let state = state_dir(&config.history_file);
     if !ci && let Some(last) = LastBuild::load(&state, &config.out_dir, &config.base_url) {
         tracing::debug!("{state} holds this machine's last deploy: the live site is not read");
@@ -65,7 +95,7 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
     }
     let url = format!("{}/{DEPLOY_RECORD_PATH}", config.base_url);
     let why = match interpret(
-        fetch(&url, LIMIT, MAX_DEPLOY_RECORD_BYTES),
+        live_site.fetch(&url, LIMIT, MAX_DEPLOY_RECORD_BYTES),
         &config.base_url,
         record_file_bound(config),
     ) {
@@ -85,9 +115,12 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
             return Ok(Live::Read(read.record));
         }
         Answer::NoRecord(answer) if ci && answer == HTML_PAGE => {
-            eprintln!(
-                "warning: {url} {answer}, not a deploy record: this build counts as the site's first deploy with content-api, so API paths removed before it answer 404, not 410 (the live site's record of them is not read) and the purge list names every URL\n  = help: if the site has deployed with content-api before, its host serves a page for unknown paths (Cloudflare Pages without a 404.html does): add a 404.html to the site's output so an absent record answers 404, or check that {url} is published; building {}",
-                history_words(config)
+            reporter.warning(
+                DEPLOY_RECORD_PATH,
+                &format!(
+                    "{url} {answer}, not a deploy record: this build counts as the site's first deploy with content-api, so API paths removed before it answer 404, not 410 (the live site's record of them is not read) and the purge list names every URL\n  = help: if the site has deployed with content-api before, its host serves a page for unknown paths (Cloudflare Pages without a 404.html does): add a 404.html to the site's output so an absent record answers 404, or check that {url} is published; building {}",
+                    history_words(config)
+                ),
             );
             return Ok(Live::FirstDeploy);
         }
@@ -101,12 +134,11 @@ pub fn read(settings: &Settings) -> Result<Live, ExitCode> {
         Answer::Unusable(why) => why,
     };
     if ci && config.hosting.live_record == LiveRecord::Read {
-        eprintln!(
-            "error: cannot read the live site's deploy record {url}: {why}\n  = help: without it this deploy forgets what earlier deploys published (a removed API path answers 404, not 410) and purges every URL. Let the build reach {}, or set `live_record = \"optional\"` under [hosting] in watch.toml to build {} when it cannot",
+        return Err(BuildError::LiveRecord(format!(
+            "cannot read the live site's deploy record {url}: {why}\n  = help: without it this deploy forgets what earlier deploys published (a removed API path answers 404, not 410) and purges every URL. Let the build reach {}, or set `live_record = \"optional\"` under [hosting] in watch.toml to build {} when it cannot",
             config.base_url,
             history_words(config)
-        );
-        return Err(ExitCode::from(EXIT_USAGE));
+        )));
     }
     tracing::warn!(
         "cannot read the live site's deploy record {url}: {why}; building {} (a path removed since the last deploy answers 404, not 410, unless the history names it, and the purge list names every URL)",
