@@ -19,7 +19,7 @@ use crate::deploy::pages_functions;
 use crate::render::Lane;
 use crate::session::one_shot::{content_folder_problem, layout_not_read};
 use crate::session::{RebuildError, Session, StartError};
-use crate::source::ChangeSet;
+use crate::source::{ChangeSet, FileStamp};
 use crate::watch::{Changes, Mode, Watcher};
 use crate::write::shutdown;
 use std::process::ExitCode;
@@ -32,7 +32,7 @@ mod documents;
 mod folder;
 mod inbox;
 
-use folder::FolderIdentity;
+use folder::{folder_stamp, same_folder};
 use inbox::{Inbox, start_watcher};
 
 /// How often the daemon checks what changes without a file event.
@@ -151,7 +151,7 @@ struct Daemon<'a> {
     watcher: Option<Watcher>,
     /// Which folder is watched: a content folder replaced under the same name needs a new
     /// watch.
-    content_identity: Option<FolderIdentity>,
+    content_identity: Option<FileStamp>,
     /// Polled changes to read once more, and when.
     recheck: Option<(Instant, Changes)>,
     next_tick: Instant,
@@ -176,7 +176,7 @@ impl<'a> Daemon<'a> {
             return Err(ExitCode::from(EXIT_USAGE));
         }
         // Watch before the first read, so that an edit made during the first build is not lost.
-        let content_identity = FolderIdentity::of(config.content_dir.as_std_path());
+        let content_identity = folder_stamp(config.content_dir.as_std_path());
         let watcher = start_watcher(settings, args, mode, inbox).map_err(|err| {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_USAGE)
@@ -392,7 +392,7 @@ impl<'a> Daemon<'a> {
     /// `rewatch`): watch the new one and read all of it.
     fn check_content_folder(&mut self, rewatch: bool) {
         let content_dir = self.settings.config.content_dir.as_std_path();
-        let now = FolderIdentity::of(content_dir);
+        let now = folder_stamp(content_dir);
         if now.is_none() {
             if self.watcher.take().is_some() {
                 self.content_identity = None;
@@ -404,7 +404,7 @@ impl<'a> Daemon<'a> {
             }
             return;
         }
-        if now == self.content_identity && self.watcher.is_some() && !rewatch {
+        if same_folder(now, self.content_identity) && self.watcher.is_some() && !rewatch {
             return;
         }
         // Drop the old watch first: its debouncer hands on what it holds.

@@ -11,8 +11,8 @@
 //!   request. A larger one is streamed from its open handle in `CHUNK`-sized reads, so a slow
 //!   client holds one chunk, not the file: memory stays flat however many clients read it.
 //! - A cache keeps the ETag (and the bytes of small files) of recently served versions, keyed
-//!   by the identity the open handle reports (device, inode, size, modification and change
-//!   times). The writer never modifies a file in place, so a new version is a new inode; a hand
+//!   by the identity the open handle reports (its `FileStamp`: device, inode, mode, size,
+//!   modification and change times). The writer never modifies a file in place, so a new version is a new inode; a hand
 //!   edit in place changes the times. The cache is also emptied after every rebuild.
 //!
 //! Hand-written: tower-http's `ServeDir` and `hyper-staticfile` serve a folder by path, but
@@ -20,7 +20,7 @@
 
 use super::rebase::Rewriter;
 use super::respond::{Body, full};
-use crate::write::published::{Opened, open_published};
+use crate::write::published::{FileStamp, Opened, open_published};
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;
@@ -228,47 +228,24 @@ pub struct PublishedFolder {
 #[derive(Default)]
 struct Cache {
     /// Per file: the version's identity, its bytes when small, its ETag.
-    entries: HashMap<PathBuf, (Identity, Option<Bytes>, String)>,
+    entries: HashMap<PathBuf, (FileStamp, Option<Bytes>, String)>,
     bytes: u64,
 }
 
-/// What the open handle says about the version it reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Identity {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
+/// What the open handle says about the version it reads: a file replaced or written since is
+/// another version.
+#[cfg(unix)]
+fn version_stamp(_file: &std::fs::File, meta: &std::fs::Metadata) -> io::Result<FileStamp> {
+    Ok(FileStamp::of(meta))
 }
 
-impl Identity {
-    /// The identity of the open `file`, whose metadata is `meta`.
-    #[cfg(unix)]
-    fn of(_file: &std::fs::File, meta: &std::fs::Metadata) -> io::Result<Identity> {
-        use std::os::unix::fs::MetadataExt;
-        Ok(Identity {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            size: meta.size(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        })
-    }
-
-    /// The identity of the open `file`, from the handle: std's metadata has no file index or
-    /// change time on Windows.
-    #[cfg(windows)]
-    fn of(file: &std::fs::File, _meta: &std::fs::Metadata) -> io::Result<Identity> {
-        let stat = crate::write::published::stat_open(file)?;
-        Ok(Identity {
-            dev: stat.st_dev,
-            ino: stat.st_ino,
-            size: stat.st_size as u64,
-            mtime: (stat.st_mtime, stat.st_mtime_nsec),
-            ctime: (stat.st_ctime, stat.st_ctime_nsec),
-        })
-    }
+/// What the open handle says about the version it reads, from the handle: std's metadata has
+/// no file index or change time on Windows.
+#[cfg(windows)]
+fn version_stamp(file: &std::fs::File, _meta: &std::fs::Metadata) -> io::Result<FileStamp> {
+    Ok(FileStamp::of_stat(&crate::write::published::stat_open(
+        file,
+    )?))
 }
 
 impl PublishedFolder {
@@ -293,7 +270,7 @@ impl PublishedFolder {
             Opened::File { path, file, meta } => (path, file, meta),
             Opened::Absent | Opened::NotAFile(_) => return Ok(None),
         };
-        let identity = Identity::of(&file, &meta)?;
+        let identity = version_stamp(&file, &meta)?;
         let cached = self.lock().entries.get(&canonical).cloned();
         if let Some((known, bytes, etag)) = cached
             && known == identity

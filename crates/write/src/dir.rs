@@ -7,6 +7,9 @@
 //! check and a use cannot redirect a write or a removal. `rustix` gives these calls safe,
 //! typed wrappers (it is already in the tree through `tempfile`); `cap-std` would do the same
 //! one layer higher, with more API than the writer needs.
+//!
+//! Over 600 lines because it is one type: every operation of [`OutDir`] shares the walk and
+//! the temporary-file rules above, which split files would each have to restate.
 
 use super::WriteError;
 use crate::at::Errno;

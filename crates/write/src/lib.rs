@@ -26,8 +26,8 @@
 //!
 //! Also: [`state_file`], the one bounded reader and the one synced writer of every state file
 //! (the folder's own, and `deploy`'s beside the site); [`published`], a published file read
-//! back for `serve` and `mcp`; `intact`, whether the folder still holds the last publish;
-//! `output_stamps`, the folder's side of a build's fingerprint.
+//! back for `serve` and `mcp`; `publisher::intact`, whether the folder still holds the last
+//! publish; `output_stamps`, the folder's side of a build's fingerprint.
 
 // The layers below, under the names they have in every crate of the workspace.
 use content_api_contract::{documents, http};
@@ -36,12 +36,10 @@ use content_api_source::{at, source};
 
 mod dir;
 mod headers;
-mod intact;
 mod lock;
 mod manifest;
 mod output_stamps;
 mod ownership;
-mod plan;
 pub mod published;
 mod publisher;
 mod report;
@@ -50,16 +48,14 @@ pub mod shutdown;
 mod site_documents;
 pub mod site_source;
 pub mod state_file;
-mod writing;
 
-pub use intact::now_ns;
 pub use manifest::{MANIFEST_PATH, MAX_STATE_BYTES};
 pub use output_stamps::{OutputDigest, Racy};
 pub use ownership::{
     BEGIN as OWNED_BLOCK_BEGIN, END as OWNED_BLOCK_END, OwnershipError, as_written,
     headers_warnings,
 };
-pub use publisher::Publisher;
+pub use publisher::{Publisher, now_ns};
 pub use report::Report;
 pub use safe_path::{MAX_RECORDED_FILES, SafePathError, check_output_path};
 

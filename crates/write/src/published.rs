@@ -85,6 +85,8 @@ pub fn read_published(
 }
 
 pub use crate::at::{read_exact_at, under_wine};
+/// What the file system says about a published file (`serve` keys its cache by it).
+pub use crate::source::FileStamp;
 
 /// What the handle of an open file says about it (`fstat`; on Windows its volume serial
 /// number, file index and change time, which std's metadata does not give there).

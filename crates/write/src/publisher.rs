@@ -1,35 +1,40 @@
-//! [`Publisher`]: the output folder made equal to a set of files, every step of a publish in
-//! one place. Open (and lock) the folder, then each publish: `plan` (every path checked, other
-//! owners' files claimed or refused), `record_intent`, `write_files` (changed files only, through
-//! `.content-api/tmp`), `remove_stale`, `commit` (the manifest, last), `remember`. Between
-//! publishes, a daemon asks `is_intact` whether someone changed the folder.
+//! [`Publisher`]: the output folder made equal to a set of files. This module opens (and locks)
+//! the folder and runs each publish's steps in order; the steps live in the modules named after
+//! them: `plan` (step 2: every path checked, other owners' files claimed or refused),
+//! `record_intent` (3, here), `writing` (4 and 5: changed files only, through
+//! `.content-api/tmp`, then the stale ones removed), `commit` (6, the manifest, last) and
+//! `remember` (7, here); `site_documents` settles and records the documents a site may
+//! replace. Between publishes, a daemon asks `intact` whether someone changed the folder.
 
-use crate::at::AtFlags;
-use crate::at::OwnedFd;
-use crate::dir::{Entry, OutDir, PATH_MAX, is_missing_in, read_in};
-use crate::intact::{
-    FolderStamp, OutputStamp, SWEEP_PER_CHECK, folder_stamp, now_ns, settled_stamp,
-};
+use crate::dir::{Entry, OutDir};
 use crate::lock::{Lock, open_locked};
 use crate::manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
 use crate::output::{Files, Output};
 use crate::output_stamps::{OutputDigest, Racy, output_digest};
-use crate::plan::{DiskState, Plan, in_runs};
-use crate::safe_path::check_output_path;
-use crate::site_documents::{DOCUMENTS_PATH, DocumentHashes, is_recorded};
-use crate::writing::{Hashing, UntilStopped, Written, open_folders, stopped_or_failed};
-use crate::{Report, Stop, WriteError, all_paths, file_name, ownership, parent_of, shutdown};
+use crate::site_documents::{DocumentHashes, is_recorded};
+use crate::source::FileStamp;
+use crate::{Report, Stop, WriteError, all_paths, ownership, parent_of, shutdown};
 use camino::{Utf8Path, Utf8PathBuf};
-use rayon::prelude::*;
+use intact::same_entries;
+use plan::Plan;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
-use xxhash_rust::xxh3::{Xxh3, xxh3_128};
+
+mod intact;
+mod plan;
+mod site_documents;
+mod writing;
+
+pub use intact::now_ns;
 
 /// Keeps an output folder equal to the latest outputs, remembering what it holds so that a
 /// rebuild touches only the files that changed.
 ///
 /// A file whose content is not known (the first publish, or after the folder was deleted) is
 /// read and compared, so an unchanged file is never rewritten, even across restarts.
+///
+/// Each step's child module (`plan`, `writing`, `intact`, `site_documents`) works on its fields
+/// in its own `impl Publisher`.
 pub struct Publisher {
     out_dir: Utf8PathBuf,
     /// The open folder and its lock (held for the publisher's life: one writer per folder).
@@ -57,14 +62,14 @@ pub struct Publisher {
     failed: bool,
     /// What the file system said about each file this daemon wrote or found right, right
     /// after: a file whose stamp changed since was edited by hand (see `intact`).
-    stamps: HashMap<Arc<str>, OutputStamp>,
+    stamps: HashMap<Arc<str>, FileStamp>,
     /// The owned paths in the order [`Publisher::is_intact`] looks at their stamps, a slice
     /// at a time, and where the next slice starts.
     sweep: (Vec<Arc<str>>, usize),
     /// Each folder that holds owned files, with its identity after the last publish: a folder
     /// whose identity changed had entries added or removed by someone else. `None` when the
     /// identity proves nothing (racy, or missing): the folder's files are looked at instead.
-    folders: BTreeMap<String, Option<FolderStamp>>,
+    folders: BTreeMap<String, Option<FileStamp>>,
     /// A one-shot build (`build`/`--once`), not a daemon: its first publish into a folder
     /// holding nothing of this tool may create new files in place (see [`Publisher::one_shot`]).
     one_shot: bool,
@@ -349,7 +354,7 @@ impl Publisher {
         }
         let Some((dir, _)) = &self.opened else { return };
         for (folder, stamp) in self.folders.iter_mut() {
-            if stamp.is_some() && folder_stamp(dir, folder) != *stamp {
+            if stamp.is_some_and(|stamp| !same_entries(dir, folder, &stamp)) {
                 *stamp = None;
             }
         }
@@ -425,601 +430,6 @@ impl Publisher {
         let (dir, _) = self.opened.as_ref()?;
         output_digest(dir, &self.manifest, yielded, racy)
     }
-
-    // ---- The plan: what to write, every path checked first. ----
-
-    /// Step 2. Which outputs may differ from the disk, after checking every path this tool does
-    /// not own yet and every folder a write goes through: a publish that would fail on a path
-    /// fails here, before the first write.
-    pub(super) fn plan<'a>(&mut self, groups: &'a [Files]) -> Result<Plan<'a>, WriteError> {
-        let published_before: HashSet<*const (Arc<str>, Output)> = self
-            .last_groups
-            .iter()
-            .map(|group| group.as_ptr())
-            .collect();
-        let changed = groups
-            .iter()
-            .filter(|group| !published_before.contains(&group.as_ptr()))
-            .flat_map(|group| group.iter())
-            .filter(|(path, _)| !self.yielded.contains(path));
-        let mut new_outputs = Vec::new();
-        let mut new_paths = Vec::new();
-        let mut stale = Vec::new();
-        // A known hash that differs means the file differs; only a file whose content is not
-        // known (first publish, folder deleted) is read and compared before writing.
-        for entry in changed {
-            match self.files.get(&entry.0) {
-                None => new_outputs.push(entry),
-                Some(Some(hash)) if *hash == entry.1.hash => {}
-                Some(Some(_)) => stale.push((entry, DiskState::Differs)),
-                Some(None) => stale.push((entry, DiskState::Unknown)),
-            }
-        }
-        let owned_before = self.files.len();
-        stale.retain(|(entry, on_disk)| self.still_to_write(entry, *on_disk));
-        let released = self.files.len() != owned_before;
-        // Paths seen before were checked then; only new ones need the check (all of a cold
-        // build's 20,000: on every thread, and the first bad path in order is the one reported).
-        if let Some(err) = new_outputs
-            .par_iter()
-            .with_min_len(256)
-            .find_map_first(|(path, _)| self.check_new_path(path).err())
-        {
-            return Err(err);
-        }
-        // Before anything is written: a file of another owner in the way stops the build, and
-        // an output the site provides itself (its `404.html`) is left to it. Only paths where
-        // something exists can be in the way.
-        let missing = self.missing_flags(&new_outputs);
-        let present = new_outputs
-            .iter()
-            .zip(&missing)
-            .filter(|(_, missing)| !**missing)
-            .map(|(entry, _)| *entry);
-        let claims = ownership::claim(&self.out_dir, &self.take_over, present)?;
-        self.yielded.extend(claims.yielded);
-        for (entry, missing) in new_outputs.into_iter().zip(missing) {
-            if !self.yielded.contains(&entry.0) {
-                new_paths.push(entry.0.clone());
-                let on_disk = if missing {
-                    DiskState::Missing
-                } else {
-                    DiskState::Unknown
-                };
-                stale.push((entry, on_disk));
-            }
-        }
-        let folders: BTreeSet<&str> = in_runs(stale.iter().map(|(entry, _)| parent_of(&entry.0)))
-            .map(|(folder, _)| folder)
-            .collect();
-        for folder in folders.into_iter().filter(|folder| !folder.is_empty()) {
-            match self.dir().entry(folder)? {
-                Entry::Folder | Entry::Missing => {}
-                Entry::File => {
-                    return Err(WriteError::NotADirectory {
-                        path: crate::on_disk(&self.out_dir, folder),
-                    });
-                }
-                Entry::Other => {
-                    return Err(WriteError::Symlink {
-                        path: crate::on_disk(&self.out_dir, folder),
-                    });
-                }
-            }
-        }
-        // Every path of an unchanged group is owned already; with no new path among the others
-        // and as many outputs as owned files, the set of files is the same. Yielded paths are
-        // outputs, not owned files.
-        let total = self.owned_outputs(groups).count();
-        let same_paths = !released && new_paths.is_empty() && total == self.files.len();
-        Ok(Plan {
-            stale,
-            new_paths,
-            same_paths,
-            total,
-        })
-    }
-
-    /// For each of `outputs`, in order, whether nothing at all is on disk at its path. Each
-    /// folder is opened once (a cold build adds thousands of files to a few folders, most of
-    /// them missing); a folder that cannot be entered (a link, a file) counts as holding
-    /// everything, for the checks after. Flags in order rather than a set of paths: a cold
-    /// build would hash each of its 100,000 paths three times.
-    fn missing_flags(&self, outputs: &[&(Arc<str>, Output)]) -> Vec<bool> {
-        let mut folders: HashMap<&str, Option<Option<OwnedFd>>> = HashMap::new();
-        let mut paths = outputs.iter().map(|(path, _)| &**path);
-        let mut flags = Vec::with_capacity(outputs.len());
-        for (folder, count) in in_runs(paths.clone().map(parent_of)) {
-            let dir = folders
-                .entry(folder)
-                .or_insert_with(|| self.dir().folder(folder, false).ok());
-            flags.extend(paths.by_ref().take(count).map(|path| match dir {
-                Some(None) => true,
-                Some(Some(dir)) => is_missing_in(dir, file_name(path)),
-                None => false,
-            }));
-        }
-        flags
-    }
-
-    fn check_new_path(&self, path: &str) -> Result<(), WriteError> {
-        check_output_path(path).map_err(|reason| WriteError::Unsafe {
-            path: path.to_string(),
-            reason,
-        })?;
-        let len = self.out_dir.as_str().len() + 1 + path.len();
-        if len > PATH_MAX {
-            return Err(WriteError::PathTooLong {
-                path: path.to_string(),
-                len,
-            });
-        }
-        Ok(())
-    }
-
-    // ---- Writing the files that differ. ----
-
-    /// Step 4. Writes the outputs that differ, in parallel. What was written is remembered even
-    /// when another write fails, so a retry does not write it again. Each folder is opened
-    /// (created when missing) once, and its files are written through that handle. Once `stop`
-    /// says so, no file is started and the one being written is abandoned.
-    pub(super) fn write_files(
-        &mut self,
-        plan: &Plan<'_>,
-        cold: bool,
-        stop: &Stop<'_>,
-    ) -> Result<Report, WriteError> {
-        let dir = self.dir();
-        let (out_dir, manifest, yielded) = (&self.out_dir, &self.manifest, &self.yielded);
-        // A daemon's files are looked at again for hand edits (`intact`); a build's never.
-        let stamped = !self.one_shot;
-        let folders = open_folders(dir, plan)?;
-        // Largest first, and one file per task when there are few: an edit's two post indexes,
-        // the largest files it changes, are then written by two cores at once.
-        let mut stale: Vec<_> = plan.stale.iter().collect();
-        stale.sort_by_key(|((_, output), _)| std::cmp::Reverse(output.len()));
-        let max_len = if stale.len() <= 64 { 1 } else { 8 };
-        let results: Vec<Result<Written, WriteError>> = stale
-            .par_iter()
-            .with_max_len(max_len)
-            .map(|((path, output), on_disk)| {
-                if stop() {
-                    return Err(WriteError::Stopped);
-                }
-                if ownership::is_merged(path) {
-                    // Shared with the site: its lines are kept around the tool's block.
-                    let written = ownership::write_merged(
-                        out_dir,
-                        path,
-                        output,
-                        manifest.contains(path),
-                        yielded,
-                    )?;
-                    return Ok(Written::unstamped(written, None));
-                }
-                let folder = &folders[parent_of(path)];
-                let name = file_name(path);
-                let mut hasher = is_recorded(path).then(Xxh3::new);
-                let mut compare = *on_disk == DiskState::Unknown;
-                if cold && *on_disk == DiskState::Missing {
-                    let created = dir.create_in(folder, name, path, |file| {
-                        output.write_to(&mut Hashing::new(file, hasher.as_mut()))
-                    })?;
-                    if created {
-                        return Ok(Written::unstamped(true, hasher));
-                    }
-                    // Something appeared there since the plan looked: the safe way.
-                    compare = true;
-                    hasher = is_recorded(path).then(Xxh3::new);
-                }
-                if compare
-                    && let Some(bytes) = read_in(folder, name)
-                    && output.eq_bytes(&bytes)
-                {
-                    let stat = crate::at::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW);
-                    return Ok(Written {
-                        written: false,
-                        digest: hasher.map(|_| xxh3_128(&bytes)),
-                        stamp: stat.ok().filter(|_| stamped).map(|s| OutputStamp::of(&s)),
-                    });
-                }
-                let mut stamp = None;
-                dir.replace_in(folder, name, path, output.len(), |file| {
-                    let until_stopped = UntilStopped {
-                        file: &mut *file,
-                        stop,
-                    };
-                    output.write_to(&mut Hashing::new(until_stopped, hasher.as_mut()))?;
-                    // The temporary file is renamed into place: same inode, size and mtime.
-                    if stamped {
-                        stamp = crate::at::fstat_file(file)
-                            .ok()
-                            .map(|s| OutputStamp::of(&s));
-                    }
-                    Ok(())
-                })
-                .map_err(stopped_or_failed)?;
-                Ok(Written {
-                    written: true,
-                    digest: hasher.map(|hasher| hasher.digest128()),
-                    stamp,
-                })
-            })
-            .collect();
-        let mut report = Report::default();
-        let mut first_error = None;
-        let mut stopped = false;
-        for (((path, output), _), result) in stale.into_iter().zip(results) {
-            match result {
-                Ok(Written {
-                    written,
-                    digest,
-                    stamp,
-                }) => {
-                    self.files.insert(path.clone(), Some(output.hash));
-                    match stamp {
-                        Some(stamp) => self.stamps.insert(path.clone(), stamp),
-                        None => self.stamps.remove(path),
-                    };
-                    if let Some(digest) = digest {
-                        self.digests.insert(path.clone(), digest);
-                    }
-                    if written {
-                        report.written.push(path.clone());
-                    }
-                }
-                // Not written, and the old file is whole: what is known of it stays true.
-                Err(WriteError::Stopped) => stopped = true,
-                Err(err) => {
-                    self.files.insert(path.clone(), None);
-                    self.stamps.remove(path);
-                    self.digests.remove(path);
-                    first_error.get_or_insert(err);
-                }
-            }
-        }
-        if first_error.is_some() || stopped {
-            // Reported by the next publish that succeeds: a CDN's purge list must name every
-            // URL whose bytes changed.
-            self.unreported.append(&mut report.written);
-        }
-        match first_error {
-            Some(err) => Err(err),
-            None if stopped => Err(WriteError::Stopped),
-            None => Ok(report),
-        }
-    }
-
-    // ---- Removing the files no longer published. ----
-
-    /// Step 5. Removes the owned files that are no longer outputs, with the folders they leave
-    /// empty. A path that goes through a link or a file is not ours to follow: it is dropped
-    /// with a warning.
-    pub(super) fn remove_stale(
-        &mut self,
-        groups: &[Files],
-        report: &mut Report,
-    ) -> Result<(), WriteError> {
-        let current: HashSet<&str> = self.owned_outputs(groups).map(|path| &**path).collect();
-        let mut gone: Vec<Arc<str>> = self
-            .files
-            .keys()
-            .filter(|path| !current.contains(&***path))
-            .cloned()
-            .collect();
-        gone.sort();
-        for path in gone {
-            if ownership::is_merged(&path) {
-                // Shared with the site: only the tool's block goes.
-                if ownership::release_merged(&self.out_dir, &path)? {
-                    report.removed.push(path.to_string());
-                }
-                self.files.remove(&path);
-                continue;
-            }
-            match self.dir().remove(&path) {
-                Ok(true) => report.removed.push(path.to_string()),
-                Ok(false) => {}
-                Err(err @ (WriteError::Symlink { .. } | WriteError::NotADirectory { .. })) => {
-                    tracing::warn!("not removing {path}: {err}");
-                }
-                Err(err) => return Err(err),
-            }
-            self.files.remove(&path);
-        }
-        Ok(())
-    }
-
-    // ---- The documents a site may replace. ----
-
-    /// Part of step 2: settles an output that is a document the site may replace, whose bytes
-    /// on disk are not known, by reading them: already right (nothing to write), the bytes this
-    /// tool wrote before or no record of them (to write), or a file the site put in place of
-    /// the tool's (the site's from now on: yielded, no longer owned). Whether it is still to be
-    /// written.
-    pub(super) fn still_to_write(
-        &mut self,
-        (path, output): &(Arc<str>, Output),
-        on_disk: DiskState,
-    ) -> bool {
-        if on_disk != DiskState::Unknown
-            || !is_recorded(path)
-            || !ownership::yields_to_site(path, output)
-        {
-            return true;
-        }
-        let Some(bytes) = self.dir().read(path) else {
-            return true;
-        };
-        if output.eq_bytes(&bytes) {
-            self.files.insert(path.clone(), Some(output.hash));
-            self.digests.insert(path.clone(), xxh3_128(&bytes));
-            return false;
-        }
-        if self.documents.wrote(path, &bytes) != Some(false) {
-            return true;
-        }
-        tracing::info!(
-            "{}/{path} was replaced by the site's own: keeping it",
-            self.out_dir
-        );
-        self.yielded.insert(path.clone());
-        self.files.remove(path);
-        false
-    }
-
-    /// Part of step 3: the documents this publish may replace leave the record first.
-    pub(super) fn record_documents_before(
-        &mut self,
-        stale: &[(&(Arc<str>, Output), DiskState)],
-    ) -> Result<(), WriteError> {
-        let mut documents = self.documents.clone();
-        for ((path, _), _) in stale {
-            if is_recorded(path) {
-                documents.0.remove(&**path);
-            }
-        }
-        self.save_documents(documents)
-    }
-
-    /// Part of step 6: once the build is committed, the record lists the hash of each recorded
-    /// document this tool owns now (as this publisher wrote or found it, or as the record
-    /// said), and nothing else.
-    pub(super) fn record_documents_after(&mut self) -> Result<(), WriteError> {
-        let documents = self
-            .files
-            .keys()
-            .filter(|path| is_recorded(path))
-            .filter_map(|path| {
-                let hash = self
-                    .digests
-                    .get(path)
-                    .or_else(|| self.documents.0.get(&**path))?;
-                Some((path.to_string(), *hash))
-            })
-            .collect();
-        self.save_documents(DocumentHashes(documents))
-    }
-
-    fn save_documents(&mut self, documents: DocumentHashes) -> Result<(), WriteError> {
-        if documents == self.documents {
-            return Ok(());
-        }
-        if documents.0.is_empty() {
-            self.dir().remove(DOCUMENTS_PATH)?;
-        } else {
-            self.dir()
-                .write_state(DOCUMENTS_PATH, &documents.to_bytes())?;
-        }
-        self.documents = documents;
-        Ok(())
-    }
-
-    // ---- Is the folder still what the last publish left? ----
-
-    /// False when the folder does not hold the last publish: that publish failed (a full
-    /// disk, a permission), the folder or its manifest was deleted, or a folder holding our
-    /// files lost one of them behind our back, or a file of ours was edited by hand (looked
-    /// for a slice at a time). The next publish then checks what it would otherwise skip, so
-    /// calling it again (the daemon does, every second) retries until the folder is whole.
-    /// Costs one `stat` per output folder, one read of each folder whose stamp proves nothing
-    /// (changed since it was last looked into, by anyone), and up to `SWEEP_PER_CHECK` `stat`s
-    /// of files.
-    pub fn is_intact(&mut self) -> bool {
-        let whole = self.check(true);
-        // All run: a folder's removals and a file's edits are repaired by the same publish.
-        let unedited = !self.find_edits();
-        let kept = self.site_documents_kept();
-        whole && unedited && kept
-    }
-
-    /// Whether every document the site put in place of the tool's is still there. One the
-    /// site (or the author) deleted is the tool's again: the next publish writes it. A few
-    /// `stat`s: only the documents a site may replace are ever yielded this way.
-    fn site_documents_kept(&mut self) -> bool {
-        let gone: Vec<Arc<str>> = self
-            .yielded
-            .iter()
-            .filter(|path| is_recorded(path))
-            .filter(|path| {
-                self.dir()
-                    .entry(path)
-                    .is_ok_and(|entry| entry == Entry::Missing)
-            })
-            .cloned()
-            .collect();
-        for path in &gone {
-            self.yielded.remove(path);
-        }
-        if !gone.is_empty() {
-            self.last_groups.clear();
-        }
-        gone.is_empty()
-    }
-
-    /// Looks at the stamps of the next [`SWEEP_PER_CHECK`] files this daemon wrote: a file
-    /// whose inode, size or modification time changed since was edited (or replaced) by
-    /// someone else, and its content is no longer known, so the next publish compares it and
-    /// writes it again. True when one was found.
-    fn find_edits(&mut self) -> bool {
-        if self.stamps.is_empty() || self.opened.is_none() {
-            return false;
-        }
-        let (order, next) = &mut self.sweep;
-        if order.len() != self.stamps.len() {
-            // The set of files changed: a new order (sorted, so each folder is opened once).
-            *order = self.stamps.keys().cloned().collect();
-            order.sort_unstable();
-            *next = 0;
-        }
-        let count = SWEEP_PER_CHECK.min(order.len());
-        let slice: Vec<Arc<str>> = (0..count)
-            .map(|i| order[(*next + i) % order.len()].clone())
-            .collect();
-        *next = (*next + count) % order.len();
-        let dir = self.dir();
-        let mut folder: Option<(&str, Option<OwnedFd>)> = None;
-        let mut edited = Vec::new();
-        for path in &slice {
-            let parent = parent_of(path);
-            if folder.as_ref().is_none_or(|(open, _)| *open != parent) {
-                folder = Some((parent, dir.folder(parent, false).ok().flatten()));
-            }
-            let Some((_, Some(fd))) = &folder else {
-                continue;
-            };
-            // Gone: what the folder check is for.
-            let Ok(stat) = crate::at::statat(fd, file_name(path), AtFlags::SYMLINK_NOFOLLOW) else {
-                continue;
-            };
-            if self.stamps.get(path) != Some(&OutputStamp::of(&stat)) {
-                edited.push(path.clone());
-            }
-        }
-        for path in &edited {
-            tracing::info!(
-                "{}/{path} was changed by someone else: writing it again",
-                self.out_dir
-            );
-            self.files.insert(path.clone(), None);
-            self.stamps.remove(path);
-        }
-        if !edited.is_empty() {
-            // The groups holding those files must be looked at again.
-            self.last_groups.clear();
-        }
-        !edited.is_empty()
-    }
-
-    /// Before a publish: what [`Publisher::is_intact`] does, but only for the folders someone
-    /// else changed since they were last looked into (one `stat` per output folder), so that
-    /// this publish rewrites what they lost. The folders the last publish wrote to are left
-    /// to the next `is_intact`: reading them would put a directory read of each on every edit.
-    pub fn notice_damage(&mut self) {
-        let _ = self.check(false);
-    }
-
-    fn check(&mut self, thorough: bool) -> bool {
-        if self.failed {
-            return false;
-        }
-        if self.opened.is_none() {
-            return true; // Nothing was published.
-        }
-        if self.dir_replaced() {
-            return false;
-        }
-        let published = self.files.values().any(Option::is_some);
-        if published && self.dir().entry(MANIFEST_PATH).ok() != Some(Entry::File) {
-            return false;
-        }
-        let Some((dir, _)) = &self.opened else {
-            return true;
-        };
-        // Each folder to look into, with the regular files it holds now.
-        let mut looked: HashMap<String, Option<HashSet<String>>> = HashMap::new();
-        for (folder, stamp) in &self.folders {
-            let look = match stamp {
-                None => thorough,
-                Some(stamp) => folder_stamp(dir, folder) != Some(*stamp),
-            };
-            if look {
-                // Stamped before the read: a removal during the read changes it again.
-                looked.insert(folder.clone(), None);
-            }
-        }
-        if looked.is_empty() {
-            return true;
-        }
-        let checked_at = now_ns();
-        let stamps: Vec<(String, Option<FolderStamp>)> = looked
-            .keys()
-            .map(|folder| (folder.clone(), settled_stamp(dir, folder, checked_at)))
-            .collect();
-        for (folder, names) in looked.iter_mut() {
-            *names = dir.regular_files(folder);
-        }
-        let mut damaged = false;
-        for (path, hash) in self.files.iter_mut() {
-            let folder = parent_of(path);
-            let Some(names) = looked.get(folder) else {
-                continue;
-            };
-            let present = names
-                .as_ref()
-                .is_some_and(|names| names.contains(file_name(path)));
-            if hash.is_some() && !present {
-                *hash = None;
-                damaged = true;
-            }
-        }
-        self.folders.extend(stamps);
-        if damaged {
-            // The groups holding those files must be looked at again.
-            self.last_groups.clear();
-        }
-        !damaged
-    }
-
-    /// Whether the output folder's path no longer leads to the folder this publisher opened.
-    pub(super) fn dir_replaced(&self) -> bool {
-        // The open handle's own metadata: no new descriptor, so a process out of descriptors
-        // is not taken for a folder that went away.
-        let opened = match self.dir().stat() {
-            Ok(stat) => stat,
-            Err(errno) => {
-                tracing::warn!(
-                    "cannot look at {}: {}",
-                    self.out_dir,
-                    std::io::Error::from(errno)
-                );
-                return false;
-            }
-        };
-        match identity_at(&self.out_dir) {
-            Ok((dev, ino)) => dev != crate::source::stat_dev(&opened) || ino != opened.st_ino,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => true,
-            Err(err) => {
-                tracing::warn!("cannot look at {}: {err}", self.out_dir);
-                false
-            }
-        }
-    }
-}
-
-/// The device and inode of what `path` leads to.
-#[cfg(unix)]
-fn identity_at(path: &Utf8Path) -> std::io::Result<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(path)?;
-    Ok((meta.dev(), meta.ino()))
-}
-
-/// The volume serial number and file index of what `path` leads to.
-#[cfg(windows)]
-fn identity_at(path: &Utf8Path) -> std::io::Result<(u64, u64)> {
-    let stat = crate::at::stat(path.as_std_path())?;
-    Ok((stat.st_dev, stat.st_ino))
 }
 
 #[cfg(test)]

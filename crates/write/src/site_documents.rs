@@ -22,7 +22,7 @@ pub const DOCUMENTS_PATH: &str = ".content-api/documents.json";
 /// The paths whose hashes are recorded: every output document that may yield to the site's
 /// own file (`contract::documents::OUTPUT_DOCUMENTS`), but not the posts' Markdown twins
 /// (thousands of them, which a site writing its own makes from the same content).
-pub(super) fn is_recorded(path: &str) -> bool {
+pub(crate) fn is_recorded(path: &str) -> bool {
     documents::by_file(path).is_some_and(|row| row.yields != Yields::Never)
 }
 

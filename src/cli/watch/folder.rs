@@ -1,32 +1,19 @@
 //! Telling a content folder replaced under the same name from the one being watched.
 
-/// Which folder a path names now (device and inode): tells a folder replaced under the same
-/// name (`rm -rf content && git restore`) from the one that is watched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct FolderIdentity {
-    device: u64,
-    inode: u64,
+use crate::source::FileStamp;
+
+/// The stamp of the folder `path` names now, `None` when it is not a folder (gone, or a file
+/// now). Follows a symlinked folder. Two stamps of the same folder are `FileStamp::same_file`:
+/// a folder replaced under the same name (`rm -rf content && git restore`) is another file.
+pub(super) fn folder_stamp(path: &std::path::Path) -> Option<FileStamp> {
+    FileStamp::of_path(path).filter(FileStamp::is_dir)
 }
 
-impl FolderIdentity {
-    /// `None` when `path` is not a folder (gone, or a file now). Follows a symlinked folder.
-    pub(super) fn of(path: &std::path::Path) -> Option<FolderIdentity> {
-        let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            Some(FolderIdentity {
-                device: meta.dev(),
-                inode: meta.ino(),
-            })
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = meta;
-            Some(FolderIdentity {
-                device: 0,
-                inode: 0,
-            })
-        }
+/// Whether `now` and `before` name the same folder (or both no folder).
+pub(super) fn same_folder(now: Option<FileStamp>, before: Option<FileStamp>) -> bool {
+    match (now, before) {
+        (Some(now), Some(before)) => now.same_file(&before),
+        (None, None) => true,
+        _ => false,
     }
 }

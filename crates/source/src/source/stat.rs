@@ -1,5 +1,7 @@
 //! The content folder's metadata without reading a file: what `build` compares with the last
-//! build's fingerprint to see, without parsing, that nothing changed.
+//! build's fingerprint to see, without parsing, that nothing changed. [`FileStamp`] is the
+//! workspace's one type for what the file system says about a file or folder: the writer's
+//! edit and folder checks, `serve`'s cache and `watch`'s content folder use it too.
 
 use super::walk::find;
 use crate::at::{AtFlags, Mode, OFlags, OwnedFd};
@@ -56,18 +58,22 @@ pub fn stat_mode(stat: &crate::at::Stat) -> u32 {
 
 impl FileStamp {
     /// The stamp of the file at `path` (a link followed), `None` when it cannot be looked at.
-    #[cfg(unix)]
     pub fn of_path(path: &Path) -> Option<FileStamp> {
-        Some(FileStamp::of(&std::fs::metadata(path).ok()?))
+        FileStamp::try_of_path(path).ok()
     }
 
-    /// The stamp of the file at `path` (a link followed), `None` when it cannot be looked at:
-    /// std's metadata has no file index or change time on Windows, an open handle has.
+    /// The stamp of the file at `path` (a link followed), or why it cannot be looked at.
+    #[cfg(unix)]
+    pub fn try_of_path(path: &Path) -> std::io::Result<FileStamp> {
+        Ok(FileStamp::of(&std::fs::metadata(path)?))
+    }
+
+    /// The stamp of the file at `path` (a link followed), or why it cannot be looked at: std's
+    /// metadata has no file index or change time on Windows, an open handle has.
     #[cfg(windows)]
-    pub fn of_path(path: &Path) -> Option<FileStamp> {
-        crate::at::stat(path)
-            .ok()
-            .map(|stat| FileStamp::of_stat(&stat))
+    pub fn try_of_path(path: &Path) -> std::io::Result<FileStamp> {
+        let stat = crate::at::stat(path)?;
+        Ok(FileStamp::of_stat(&stat))
     }
 
     /// The stamp of what `meta` describes.
@@ -95,6 +101,32 @@ impl FileStamp {
             mtime_ns: i128::from(stat.st_mtime) * NS + i128::from(stat.st_mtime_nsec),
             ctime_ns: i128::from(stat.st_ctime) * NS + i128::from(stat.st_ctime_nsec),
         }
+    }
+
+    /// Whether `other` stamps the same file (device and inode), whatever it holds now: a
+    /// folder replaced under the same name is another file.
+    pub fn same_file(&self, other: &FileStamp) -> bool {
+        self.dev == other.dev && self.ino == other.ino
+    }
+
+    /// Whether the file stamped `earlier` is unedited: the same inode (not a replacement),
+    /// size and modification time, which a hand edit changes. Not the change time: the rename
+    /// that puts a written file in place sets it, after the writer stamped the file.
+    pub fn unedited_since(&self, earlier: &FileStamp) -> bool {
+        self.ino == earlier.ino && self.size == earlier.size && self.mtime_ns == earlier.mtime_ns
+    }
+
+    /// Whether the folder stamped `earlier` holds the same entries: the same folder (device
+    /// and inode) and change time. Adding or removing an entry sets the change time, and no
+    /// tool can set it back.
+    pub fn same_entries(&self, earlier: &FileStamp) -> bool {
+        self.same_file(earlier) && self.ctime_ns == earlier.ctime_ns
+    }
+
+    /// Whether it stamps a folder.
+    pub fn is_dir(&self) -> bool {
+        // `S_IFMT` and `S_IFDIR`, the same on every platform (`at::windows` uses them too).
+        self.mode & 0o170_000 == 0o040_000
     }
 
     /// The later of the modification and change times.
@@ -275,6 +307,60 @@ mod tests {
             ..fine
         };
         assert!(future.is_racy(150 * second));
+    }
+
+    #[test]
+    fn each_comparison_looks_at_what_it_names() {
+        let written = FileStamp {
+            dev: 1,
+            ino: 2,
+            mode: 0o100644,
+            size: 3,
+            mtime_ns: 40,
+            ctime_ns: 50,
+        };
+        // The rename that puts a written file in place sets only its change time.
+        let renamed = FileStamp {
+            ctime_ns: 60,
+            ..written
+        };
+        assert!(renamed.unedited_since(&written));
+        assert!(renamed.same_file(&written));
+        assert!(!renamed.same_entries(&written));
+        for edited in [
+            FileStamp { size: 4, ..written },
+            FileStamp {
+                mtime_ns: 41,
+                ..written
+            },
+            FileStamp { ino: 9, ..written },
+        ] {
+            assert!(!edited.unedited_since(&written), "{edited:?}");
+        }
+        let replaced = FileStamp { dev: 7, ..written };
+        assert!(!replaced.same_file(&written));
+        assert!(!replaced.same_entries(&written));
+        // A folder's size and times move with its entries; only the change time is trusted.
+        let folder = FileStamp {
+            mode: 0o040755,
+            ..written
+        };
+        assert!(folder.is_dir() && !written.is_dir());
+        assert!(FileStamp { size: 8, ..folder }.same_entries(&folder));
+    }
+
+    #[test]
+    fn a_stamp_from_a_path_tells_a_folder_from_a_file() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("file"), "x").unwrap();
+        assert!(FileStamp::of_path(root.path()).unwrap().is_dir());
+        assert!(
+            !FileStamp::of_path(&root.path().join("file"))
+                .unwrap()
+                .is_dir()
+        );
+        let missing = FileStamp::try_of_path(&root.path().join("missing")).unwrap_err();
+        assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
     }
 
     #[test]
