@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `content-api` command of the npm package: runs the prebuilt binary with the same
 // arguments, standard streams, signals and end (its exit status, or the signal it died of).
+// On Windows it runs content-api.exe directly (no shell: the arguments reach it as given).
 "use strict";
 
 const { spawn } = require("node:child_process");
@@ -41,19 +42,27 @@ const FORWARDED = [
   "SIGCONT",
   "SIGWINCH",
 ];
+// Windows has no signals to pass on: Ctrl-C, Ctrl-Break and closing the console reach every
+// process of the console, the binary included, which stops cleanly on its own. Passing them on
+// would be harmful: Node "kills" a child on Windows with TerminateProcess, whatever the signal.
+// This process only keeps living until the binary ends, to end with its exit code.
+const CONSOLE_EVENTS = ["SIGINT", "SIGBREAK", "SIGHUP"];
+const WINDOWS = process.platform === "win32";
 // Listening before the binary starts: a signal sent as soon as it runs is passed on too.
 let child;
 const listeners = new Map();
-for (const signal of FORWARDED) {
+for (const signal of WINDOWS ? CONSOLE_EVENTS : FORWARDED) {
   if (constants.signals[signal] === undefined) continue; // not on this system
-  const forward = () => {
-    if (!child) return dieOf(signal);
-    try {
-      child.kill(signal);
-    } catch {
-      // The binary is gone already: its exit ends this process.
-    }
-  };
+  const forward = WINDOWS
+    ? () => {}
+    : () => {
+        if (!child) return dieOf(signal);
+        try {
+          child.kill(signal);
+        } catch {
+          // The binary is gone already: its exit ends this process.
+        }
+      };
   process.on(signal, forward);
   listeners.set(signal, forward);
 }
@@ -71,6 +80,7 @@ child.on("error", (error) => {
 });
 
 child.on("exit", (code, signal) => {
+  // (On Windows `signal` is always null: an ended process has an exit code only.)
   if (signal) {
     dieOf(signal);
     return;
