@@ -740,7 +740,10 @@ fn the_windows_package_holds_content_api_exe_for_win32_x64() {
         .arg(packed.path())
         .arg("--binary")
         .arg(format!("win32-x64={}", exe.display())));
-    assert_ran(&output, "scripts/npm-pack --binary win32-x64=... (it needs npm on PATH)");
+    assert_ran(
+        &output,
+        "scripts/npm-pack --binary win32-x64=... (it needs npm on PATH)",
+    );
     let name = platform_name("win32-x64");
     let tarball = tarball(packed.path(), &name);
     let size = std::fs::metadata(&tarball).unwrap().len();
@@ -772,7 +775,10 @@ fn the_windows_package_holds_content_api_exe_for_win32_x64() {
     assert_eq!(manifest["version"], VERSION);
     assert_eq!(manifest["os"], serde_json::json!(["win32"]), "{manifest}");
     assert_eq!(manifest["cpu"], serde_json::json!(["x64"]), "{manifest}");
-    assert!(manifest.get("libc").is_none(), "no libc on Windows: {manifest}");
+    assert!(
+        manifest.get("libc").is_none(),
+        "no libc on Windows: {manifest}"
+    );
     assert_eq!(
         manifest["files"],
         serde_json::json!(["content-api.exe", "README.md", "LICENSE"])

@@ -465,13 +465,18 @@ fn the_windows_binary_ships_from_the_script_ci_builds_and_runs_it_with() {
         "scripts/windows-check --dist".to_string(),
         r#"binary="target/windows/$TARGET/dist/content-api.exe""#.to_string(),
     ] {
-        assert!(build.contains(&call), "{RELEASE}'s Build step: `{call}`: {build}");
+        assert!(
+            build.contains(&call),
+            "{RELEASE}'s Build step: `{call}`: {build}"
+        );
     }
     // The check packs and installs the npm package with npm 11 (`--os win32 --cpu x64`).
     let steps = workflow["jobs"]["build"]["steps"].as_vec().unwrap();
     assert!(
         steps.iter().any(|step| {
-            step["uses"].as_str().is_some_and(|uses| uses.starts_with("actions/setup-node@"))
+            step["uses"]
+                .as_str()
+                .is_some_and(|uses| uses.starts_with("actions/setup-node@"))
                 && step["if"].as_str() == Some("matrix.package == 'win32-x64'")
         }),
         "{RELEASE}: the Windows build sets up Node for scripts/windows-check's npm step"

@@ -67,17 +67,25 @@ for (const signal of WINDOWS ? CONSOLE_EVENTS : FORWARDED) {
   listeners.set(signal, forward);
 }
 
-child = spawn(binary, process.argv.slice(2), {
-  stdio: "inherit",
-  // The binary stops by itself once this process is gone, even by SIGKILL, which cannot be
-  // passed on: it watches its parent while that is this pid (src/cli/launcher.rs).
-  env: { ...process.env, CONTENT_API_LAUNCHER_PID: String(process.pid) },
-});
-
-child.on("error", (error) => {
+// Some failures to start are thrown rather than emitted (on Windows, a file that is no
+// program: EFTYPE); both are said the same way.
+function cannotRun(error) {
   console.error(`content-api: cannot run ${binary}: ${error.message}`);
   process.exit(1);
-});
+}
+
+try {
+  child = spawn(binary, process.argv.slice(2), {
+    stdio: "inherit",
+    // The binary stops by itself once this process is gone, even by SIGKILL, which cannot be
+    // passed on: it watches its parent while that is this pid (src/cli/launcher.rs).
+    env: { ...process.env, CONTENT_API_LAUNCHER_PID: String(process.pid) },
+  });
+} catch (error) {
+  cannotRun(error);
+}
+
+child.on("error", cannotRun);
 
 child.on("exit", (code, signal) => {
   // (On Windows `signal` is always null: an ended process has an exit code only.)
