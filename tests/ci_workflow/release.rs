@@ -470,14 +470,13 @@ fn the_windows_binary_ships_from_the_script_ci_builds_and_runs_it_with() {
             "{RELEASE}'s Build step: `{call}`: {build}"
         );
     }
-    // The check packs and installs the npm package with npm 11 (`--os win32 --cpu x64`).
+    // The check packs and installs the npm package with npm 10.1 or later (`--os win32`).
     let steps = workflow["jobs"]["build"]["steps"].as_vec().unwrap();
     assert!(
         steps.iter().any(|step| {
-            step["uses"]
-                .as_str()
-                .is_some_and(|uses| uses.starts_with("actions/setup-node@"))
-                && step["if"].as_str() == Some("matrix.package == 'win32-x64'")
+            let field = |key: &str| step.as_mapping_get(key).and_then(|value| value.as_str());
+            field("uses").is_some_and(|uses| uses.starts_with("actions/setup-node@"))
+                && field("if") == Some("matrix.package == 'win32-x64'")
         }),
         "{RELEASE}: the Windows build sets up Node for scripts/windows-check's npm step"
     );
