@@ -414,11 +414,11 @@ fn start_nginx(work: &Path, out: &Utf8Path) -> Option<(Child, u16)> {
     let prefix = work.join("nginx");
     std::fs::create_dir_all(prefix.join("logs")).unwrap();
     // SAFETY: geteuid has no preconditions.
-    let user = if unsafe { libc::geteuid() } == 0 {
-        "user root;"
-    } else {
-        ""
-    };
+    #[cfg(unix)]
+    let root = unsafe { libc::geteuid() } == 0;
+    #[cfg(not(unix))]
+    let root = false;
+    let user = if root { "user root;" } else { "" };
     let p = prefix.display();
     let conf = format!(
         "{user}
@@ -465,11 +465,15 @@ http {{
     Some((child, port))
 }
 
-/// Stops a server this bench started (SIGTERM to its own pid) and reaps it.
+/// Stops a server this bench started (SIGTERM to its own pid; on Windows, which has no
+/// SIGTERM, TerminateProcess) and reaps it.
 fn stop(mut child: Child) {
     // SAFETY: kill on the pid of our own child, which has not been reaped yet.
+    #[cfg(unix)]
     unsafe {
         libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
     }
+    #[cfg(not(unix))]
+    let _ = child.kill();
     let _ = child.wait();
 }

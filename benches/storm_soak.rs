@@ -6,13 +6,25 @@
 //! `cargo bench --bench storm_soak`; `STORM_RUNS=<n>` burst storms (default 100, seeds from
 //! `STORM_FIRST`, default 1), a tenth as many human-paced ones; stops early after
 //! `STORM_MINUTES` (default 20).
+//!
+//! Unix only: the storms make symbolic links in the content and switch git branches as the
+//! integration tests' storms do. On Windows it says so and stops.
 
+#[cfg(unix)]
 #[path = "../tests/storm_harness.rs"]
 mod storm_harness;
 
+#[cfg(unix)]
 use std::time::{Duration, Instant};
+#[cfg(unix)]
 use storm_harness::{Pace, env_number, run};
 
+#[cfg(not(unix))]
+fn main() {
+    println!("storm_soak: not run on this system: its storms make symbolic links as on Unix");
+}
+
+#[cfg(unix)]
 fn main() {
     let runs = env_number("STORM_RUNS").unwrap_or(100);
     let first = env_number("STORM_FIRST").unwrap_or(1);

@@ -421,6 +421,21 @@ fn set_aside(folder: &Path) {
     }
 }
 
+/// What changes when a file is written or replaced: its inode (a rename over it), its
+/// modification time to the nanosecond and its length. On Windows, which has no inode here,
+/// the last write time (100 ns steps) and the length.
+#[cfg(unix)]
+fn file_stamp(metadata: &std::fs::Metadata) -> (u64, i64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (metadata.ino(), metadata.mtime_nsec(), metadata.len())
+}
+
+#[cfg(windows)]
+fn file_stamp(metadata: &std::fs::Metadata) -> (u64, i64, u64) {
+    use std::os::windows::fs::MetadataExt;
+    (0, metadata.last_write_time() as i64, metadata.file_size())
+}
+
 /// Saves `post` with `title` and returns how long it took until `index` on disk contains it.
 fn edit(post: &Path, title: &str, index: &Path, atomic: bool, daemon: &Daemon) -> Timing {
     let text = std::fs::read_to_string(post).unwrap();
@@ -447,10 +462,7 @@ fn edit(post: &Path, title: &str, index: &Path, atomic: bool, daemon: &Daemon) -
     }
     let mut seen = None;
     loop {
-        let stamp = std::fs::metadata(index).ok().map(|m| {
-            use std::os::unix::fs::MetadataExt;
-            (m.ino(), m.mtime_nsec(), m.len())
-        });
+        let stamp = std::fs::metadata(index).ok().map(|m| file_stamp(&m));
         if stamp.is_some() && stamp != seen {
             seen = stamp;
             if std::fs::read_to_string(index).is_ok_and(|text| text.contains(title)) {

@@ -481,11 +481,15 @@ fn settle(dir: &Path) {
     #[cfg(target_os = "linux")]
     rustix::fs::syncfs(&folder).expect("syncfs");
     // No syncfs elsewhere (macOS): sync writes back every file system, that one included.
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(all(unix, not(target_os = "linux")))]
     {
         drop(folder);
         rustix::fs::sync();
     }
+    // Windows flushes a whole volume only for an administrator: the write-back is not waited
+    // out there, and the first edits may share the disk with it.
+    #[cfg(windows)]
+    drop(folder);
 }
 
 /// The folder the copied content and the output live in: `CONTENT_API_BENCH_DIR` when set (for
@@ -522,6 +526,7 @@ fn ms(duration: Duration) -> f64 {
 }
 
 /// The CPU time this process used so far (user + sys, every thread).
+#[cfg(unix)]
 fn cpu_time() -> Duration {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF always exists.
@@ -533,7 +538,37 @@ fn cpu_time() -> Duration {
     time(usage.ru_utime) + time(usage.ru_stime)
 }
 
-/// Current resident memory of this process.
+/// The CPU time this process used so far (user + kernel, every thread): GetProcessTimes.
+#[cfg(windows)]
+fn cpu_time() -> Duration {
+    use windows_sys::Win32::Foundation::FILETIME;
+    use windows_sys::Win32::System::Threading::{GetCurrentProcess, GetProcessTimes};
+    let zero = FILETIME {
+        dwLowDateTime: 0,
+        dwHighDateTime: 0,
+    };
+    let (mut created, mut exited, mut kernel, mut user) = (zero, zero, zero, zero);
+    // SAFETY: this process's pseudo-handle, and pointers to local variables.
+    let done = unsafe {
+        GetProcessTimes(
+            GetCurrentProcess(),
+            &mut created,
+            &mut exited,
+            &mut kernel,
+            &mut user,
+        )
+    };
+    assert!(done != 0, "GetProcessTimes failed");
+    // FILETIME counts 100 ns intervals.
+    let time = |t: FILETIME| {
+        Duration::from_nanos(
+            ((u64::from(t.dwHighDateTime) << 32) | u64::from(t.dwLowDateTime)) * 100,
+        )
+    };
+    time(user) + time(kernel)
+}
+
+/// Current resident memory of this process (Linux only: 0 elsewhere).
 fn rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status

@@ -734,6 +734,84 @@ fn npm_pack_refuses_a_binary_over_the_cap_and_says_to_build_with_the_dist_profil
     assert!(packed.is_empty(), "nothing is packed: {packed:?}");
 }
 
+/// The Windows package as `scripts/npm-pack` packs the binary `scripts/windows-check` built:
+/// `content-api.exe` (the very file, a PE executable) under the launcher's scheme of names, for
+/// npm's `os` win32 and `cpu` x64, and an optional dependency of the launcher. That Windows Node
+/// installs and runs it through the launcher is `scripts/windows-npm`'s check, under wine.
+#[test]
+fn the_windows_package_holds_content_api_exe_for_win32_x64() {
+    let Some(node) = node() else {
+        return;
+    };
+    let Some(exe) = need::WINDOWS_EXE.program() else {
+        return;
+    };
+    let packed = tempfile::tempdir().unwrap();
+    let output = run(Command::new(&node)
+        .arg(common::repo().join("scripts/npm-pack"))
+        .arg(packed.path())
+        .arg("--binary")
+        .arg(format!("win32-x64={}", exe.display())));
+    assert_ran(
+        &output,
+        "scripts/npm-pack --binary win32-x64=... (it needs npm on PATH)",
+    );
+    let name = platform_name("win32-x64");
+    let tarball = tarball(packed.path(), &name);
+    let size = std::fs::metadata(&tarball).unwrap().len();
+    assert!(size <= MAX_BYTES, "{name} is {size} bytes, over the cap");
+    let listed = run(Command::new("tar").arg("-tzf").arg(&tarball));
+    assert_ran(&listed, "tar -tzf");
+    let mut files: Vec<String> = text(&listed.stdout).lines().map(str::to_string).collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "package/LICENSE",
+            "package/README.md",
+            "package/content-api.exe",
+            "package/package.json"
+        ]
+    );
+
+    let unpacked = unpack(&tarball);
+    let package = unpacked.path().join("package");
+    let binary = std::fs::read(package.join("content-api.exe")).unwrap();
+    assert!(
+        binary == std::fs::read(&exe).unwrap() && binary.starts_with(b"MZ"),
+        "the package holds the Windows binary itself"
+    );
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(package.join("package.json")).unwrap()).unwrap();
+    assert_eq!(manifest["name"], name.as_str());
+    assert_eq!(manifest["version"], VERSION);
+    assert_eq!(manifest["os"], serde_json::json!(["win32"]), "{manifest}");
+    assert_eq!(manifest["cpu"], serde_json::json!(["x64"]), "{manifest}");
+    assert!(
+        manifest.get("libc").is_none(),
+        "no libc on Windows: {manifest}"
+    );
+    assert_eq!(
+        manifest["files"],
+        serde_json::json!(["content-api.exe", "README.md", "LICENSE"])
+    );
+    let readme = std::fs::read_to_string(package.join("README.md")).unwrap();
+    assert!(
+        readme.contains("The `content-api.exe` binary for win32-x64."),
+        "{readme}"
+    );
+
+    let launcher = unpack(&launcher_tarball(packed.path()));
+    let launcher: Value = serde_json::from_slice(
+        &std::fs::read(launcher.path().join("package/package.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        launcher["optionalDependencies"][&name], VERSION,
+        "{launcher}"
+    );
+}
+
 /// The launcher and the integration as `scripts/npm-pack --launcher-only` makes them from this
 /// checkout, unpacked into `root/node_modules` as a package manager lays them out.
 fn js_packages_from_checkout(node: &Path, root: &Path) {

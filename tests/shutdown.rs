@@ -2,6 +2,11 @@
 //! deadline passes, between two files, as a publish that gives way to an edit does: every file
 //! is whole, nothing is committed, and the next start finishes the work. (The commands'
 //! end-to-end stop is in `serve.rs`.) A test binary of its own: the request is process-wide.
+//!
+//! Unix only, as the other integration tests (`tests.rs`): what it shares with them spawns
+//! process groups.
+
+#![cfg(unix)]
 
 // A little of what the integration tests share: the rest is unused here.
 #[allow(dead_code, unused_imports)]

@@ -98,7 +98,7 @@ fn cargo_binstall_finds_the_archives_the_release_uploads() {
     // releases them under the tag `v<version>`.
     let text = read(RELEASE);
     for made in [
-        r#"tar -czf "dist/content-api-$TARGET.tar.gz" -C "$RUNNER_TEMP/archive" content-api "#,
+        r#"tar -czf "dist/content-api-$TARGET.tar.gz" -C "$RUNNER_TEMP/archive" "$name" "#,
         r#"gh release create "v$VERSION""#,
         "artifacts/*.tar.gz artifacts/*.tar.gz.sha256 artifacts/SHA256SUMS",
     ] {
@@ -416,5 +416,97 @@ fn every_linux_binary_ships_from_the_script_ci_builds_and_runs_it_with() {
         read("scripts/cross-build").contains(&format!("\nsample_today={}\n", common::SAMPLE_TODAY)),
         "scripts/cross-build's sample_today is {}",
         common::SAMPLE_TODAY
+    );
+}
+
+/// The archive step, run here as Actions runs it for `target` on a stand-in binary: the names
+/// at the archive's root.
+fn archived(target: &str) -> Vec<String> {
+    let checkout = tempfile::tempdir().unwrap();
+    for file in ["LICENSE", "README.md"] {
+        std::fs::copy(common::repo().join(file), checkout.path().join(file)).unwrap();
+    }
+    let runner_temp = tempfile::tempdir().unwrap();
+    std::fs::write(runner_temp.path().join("content-api"), b"stand-in").unwrap();
+    let workflow = release();
+    run_step(
+        script(&workflow, "build", "Archive"),
+        checkout.path(),
+        &[
+            ("TARGET", target),
+            ("RUNNER_TEMP", runner_temp.path().to_str().unwrap()),
+        ],
+    );
+    let archive = checkout
+        .path()
+        .join(format!("dist/content-api-{target}.tar.gz"));
+    let listed = std::process::Command::new("tar")
+        .arg("-tzf")
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "tar -tzf {}", archive.display());
+    String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The Windows binary is built, run under wine and checked by the scripts CI runs
+/// (`scripts/windows-check` in .ci/run, without its unit tests in the release), and archived as
+/// `content-api.exe`, the name `cargo binstall` looks for on Windows (`{ binary-ext }`).
+#[test]
+fn the_windows_binary_ships_from_the_script_ci_builds_and_runs_it_with() {
+    let target = "x86_64-pc-windows-gnu";
+    let workflow = release();
+    let build = script(&workflow, "build", "Build");
+    for call in [
+        format!(r#"if [ "$TARGET" = {target} ]; then"#),
+        "scripts/windows-check --no-tests".to_string(),
+        r#"binary="target/windows/$TARGET/dist/content-api.exe""#.to_string(),
+    ] {
+        assert!(
+            build.contains(&call),
+            "{RELEASE}'s Build step: `{call}`: {build}"
+        );
+    }
+    // The check packs and installs the npm package with npm 10.1 or later (`--os win32`).
+    let steps = workflow["jobs"]["build"]["steps"].as_vec().unwrap();
+    assert!(
+        steps.iter().any(|step| {
+            let field = |key: &str| step.as_mapping_get(key).and_then(|value| value.as_str());
+            field("uses").is_some_and(|uses| uses.starts_with("actions/setup-node@"))
+                && field("if") == Some("matrix.package == 'win32-x64'")
+        }),
+        "{RELEASE}: the Windows build sets up Node for scripts/windows-check's npm step"
+    );
+    // CI runs the same script, which builds the `dist` profile the release ships.
+    let ci = read(".ci/run");
+    assert!(
+        ci.lines().any(|line| line == "scripts/windows-check"),
+        ".ci/run runs scripts/windows-check"
+    );
+    let check = read("scripts/windows-check");
+    assert!(
+        check.contains("cargo_windows build --profile dist --package content-api")
+            && check.contains("scripts/windows-npm \"$exe\""),
+        "scripts/windows-check builds the `dist` profile and runs the npm package's check"
+    );
+    // The smoke test and the size check take the Windows target (wine, mingw-w64's objdump).
+    let cross_build = read("scripts/cross-build");
+    assert!(
+        cross_build.contains("*-windows-*)") && cross_build.contains("run=(wine)"),
+        "scripts/cross-build smoke runs a Windows binary under wine"
+    );
+
+    assert_eq!(
+        archived(target),
+        ["content-api.exe", "LICENSE", "README.md"],
+        "cargo binstall finds content-api.exe at the Windows archive's root"
+    );
+    assert_eq!(
+        archived("x86_64-unknown-linux-gnu"),
+        ["content-api", "LICENSE", "README.md"],
+        "and content-api elsewhere"
     );
 }

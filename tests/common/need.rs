@@ -146,9 +146,15 @@ pub const BUN: Need = Need {
     variable: Some("CONTENT_API_BUN"),
     how: "bun 1 from npm (the package `bun`)",
 };
+pub const WINDOWS_EXE: Need = Need {
+    name: "content-api.exe",
+    programs: &[],
+    variable: Some("CONTENT_API_WINDOWS_EXE"),
+    how: "the Windows binary `scripts/windows-check` builds, named in CONTENT_API_WINDOWS_EXE",
+};
 
 /// Every need, in the table's order.
-pub const ALL: [&Need; 21] = [
+pub const ALL: [&Need; 22] = [
     &NGINX,
     &WRANGLER,
     &CHROMIUM,
@@ -170,6 +176,7 @@ pub const ALL: [&Need; 21] = [
     &YARN_CLASSIC,
     &YARN_BERRY,
     &BUN,
+    &WINDOWS_EXE,
 ];
 
 impl Need {

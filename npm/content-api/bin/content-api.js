@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `content-api` command of the npm package: runs the prebuilt binary with the same
 // arguments, standard streams, signals and end (its exit status, or the signal it died of).
+// On Windows it runs content-api.exe directly (no shell: the arguments reach it as given).
 "use strict";
 
 const { spawn } = require("node:child_process");
@@ -41,36 +42,53 @@ const FORWARDED = [
   "SIGCONT",
   "SIGWINCH",
 ];
+// Windows has no signals to pass on: Ctrl-C, Ctrl-Break and closing the console reach every
+// process of the console, the binary included, which stops cleanly on its own. Passing them on
+// would be harmful: Node "kills" a child on Windows with TerminateProcess, whatever the signal.
+// This process only keeps living until the binary ends, to end with its exit code.
+const CONSOLE_EVENTS = ["SIGINT", "SIGBREAK", "SIGHUP"];
+const WINDOWS = process.platform === "win32";
 // Listening before the binary starts: a signal sent as soon as it runs is passed on too.
 let child;
 const listeners = new Map();
-for (const signal of FORWARDED) {
+for (const signal of WINDOWS ? CONSOLE_EVENTS : FORWARDED) {
   if (constants.signals[signal] === undefined) continue; // not on this system
-  const forward = () => {
-    if (!child) return dieOf(signal);
-    try {
-      child.kill(signal);
-    } catch {
-      // The binary is gone already: its exit ends this process.
-    }
-  };
+  const forward = WINDOWS
+    ? () => {}
+    : () => {
+        if (!child) return dieOf(signal);
+        try {
+          child.kill(signal);
+        } catch {
+          // The binary is gone already: its exit ends this process.
+        }
+      };
   process.on(signal, forward);
   listeners.set(signal, forward);
 }
 
-child = spawn(binary, process.argv.slice(2), {
-  stdio: "inherit",
-  // The binary stops by itself once this process is gone, even by SIGKILL, which cannot be
-  // passed on: it watches its parent while that is this pid (src/cli/launcher.rs).
-  env: { ...process.env, CONTENT_API_LAUNCHER_PID: String(process.pid) },
-});
-
-child.on("error", (error) => {
+// Some failures to start are thrown rather than emitted (on Windows, a file that is no
+// program: EFTYPE); both are said the same way.
+function cannotRun(error) {
   console.error(`content-api: cannot run ${binary}: ${error.message}`);
   process.exit(1);
-});
+}
+
+try {
+  child = spawn(binary, process.argv.slice(2), {
+    stdio: "inherit",
+    // The binary stops by itself once this process is gone, even by SIGKILL, which cannot be
+    // passed on: it watches its parent while that is this pid (src/cli/launcher.rs).
+    env: { ...process.env, CONTENT_API_LAUNCHER_PID: String(process.pid) },
+  });
+} catch (error) {
+  cannotRun(error);
+}
+
+child.on("error", cannotRun);
 
 child.on("exit", (code, signal) => {
+  // (On Windows `signal` is always null: an ended process has an exit code only.)
   if (signal) {
     dieOf(signal);
     return;

@@ -16,6 +16,11 @@ function platformPackage(platform) {
   return `${LAUNCHER_PACKAGE}-${platform.package}`;
 }
 
+/** The binary's file name in `platform`'s package: `content-api.exe` on Windows. */
+function binaryName(platform) {
+  return platform.os === "win32" ? "content-api.exe" : "content-api";
+}
+
 /** "glibc", "musl", or null off Linux. The same test as npm's own `libc` field uses. */
 function libcFamily() {
   if (process.platform !== "linux") return null;
@@ -76,13 +81,6 @@ function findBinary() {
     checkOverride(override);
     return path.resolve(override);
   }
-  if (process.platform === "win32") {
-    throw new Error(
-      "there is no prebuilt Windows package of content-api yet: build content-api.exe from " +
-        "source (docs/windows.md) and run it directly, or run it in WSL, where `npm install` " +
-        "picks the Linux package.",
-    );
-  }
   const platform = currentPlatform();
   const supported = platforms
     .map((entry) => `${entry.os}-${entry.cpu}${entry.libc ? ` (${entry.libc})` : ""}`)
@@ -110,11 +108,18 @@ function findBinary() {
         `it). The README's "From tarballs" gives the exact lines. ${FROM_SOURCE}`,
     );
   }
-  const binary = path.join(path.dirname(packageJson), "content-api");
+  const binary = path.join(path.dirname(packageJson), binaryName(platform));
   if (!fs.existsSync(binary)) {
     throw new Error(`${name} is installed but holds no binary at ${binary}: reinstall it.`);
   }
   return binary;
 }
 
-module.exports = { findBinary, currentPlatform, libcFamily, platformPackage, LAUNCHER_PACKAGE };
+module.exports = {
+  findBinary,
+  currentPlatform,
+  libcFamily,
+  platformPackage,
+  binaryName,
+  LAUNCHER_PACKAGE,
+};
