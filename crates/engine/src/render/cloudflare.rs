@@ -33,7 +33,7 @@ const WORKER_LOGIC: &str = include_str!("cloudflare_worker.js");
 /// The tool's own pages, by page path (`developers`), with the file that serves them: the edge
 /// layer answers every URL form of them (`x`, `x/`, `x/index.html`), as `serve` does.
 fn own_pages() -> serde_json::Map<String, Value> {
-    super::DOCUMENTS
+    super::LISTED_DOCUMENTS
         .iter()
         .filter(|document| document.file.ends_with("/index.html"))
         .map(|document| {

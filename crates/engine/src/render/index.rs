@@ -12,7 +12,7 @@ use crate::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, t
 /// portal): a listed row of the contract's output documents. `api/index.json` links every one
 /// of them under `name`.
 #[derive(Debug)]
-pub struct Document {
+pub struct ListedDocument {
     /// The key in the index's `links`.
     pub name: &'static str,
     /// The site-absolute URL path the document is linked at.
@@ -31,12 +31,12 @@ const LISTED: usize = documents::count(Pick::Listed);
 /// `contract::documents::OUTPUT_DOCUMENTS` with a listing. `links` of `api/index.json`, the AI
 /// catalog, the developer portal and `_headers` read it, and a test checks that each `file` is
 /// a planned output that `path` resolves to.
-pub const DOCUMENTS: [Document; LISTED] = listed_documents();
+pub const LISTED_DOCUMENTS: [ListedDocument; LISTED] = listed_in_the_table();
 
-const fn listed_documents() -> [Document; LISTED] {
+const fn listed_in_the_table() -> [ListedDocument; LISTED] {
     let rows = documents::rows::<LISTED>(Pick::Listed);
     let mut out = [const {
-        Document {
+        ListedDocument {
             name: "",
             path: "",
             file: "",
@@ -49,7 +49,7 @@ const fn listed_documents() -> [Document; LISTED] {
         let Some(listing) = rows[i].listing else {
             panic!("a listed row has a listing");
         };
-        out[i] = Document {
+        out[i] = ListedDocument {
             name: listing.name,
             path: rows[i].path,
             file: rows[i].file,
@@ -61,9 +61,9 @@ const fn listed_documents() -> [Document; LISTED] {
     out
 }
 
-/// The document named `name` (a name of [`DOCUMENTS`]).
-pub fn document(name: &str) -> &'static Document {
-    DOCUMENTS
+/// The document named `name` (a name of [`LISTED_DOCUMENTS`]).
+pub fn listed_document(name: &str) -> &'static ListedDocument {
+    LISTED_DOCUMENTS
         .iter()
         .find(|d| d.name == name)
         .unwrap_or_else(|| panic!("no document named {name}"))
@@ -136,7 +136,7 @@ pub fn api_index_json(db: &dyn salsa::Database) -> Output {
             }
         })
         .collect();
-    let links = DOCUMENTS
+    let links = LISTED_DOCUMENTS
         .iter()
         .map(|doc| {
             (

@@ -15,7 +15,7 @@ use crate::config::SiteConfig;
 use crate::db::Site;
 use crate::operations::{Operation, operations};
 use crate::output::Output;
-use crate::render::index::{document, resolved_paths};
+use crate::render::index::{listed_document, resolved_paths};
 use crate::render::openapi::component_schemas;
 use std::collections::BTreeSet;
 
@@ -91,9 +91,9 @@ pub fn portal(
     blocks.extend(policies::documents(config));
     Page {
         title: format!("{} API: developer documentation", config.name),
-        html_url: config.url(document("developers").path),
-        markdown_url: config.url(document("developers_markdown").path),
-        modules: vec![config.url(document("mcp_tools_module").path)],
+        html_url: config.url(listed_document("developers").path),
+        markdown_url: config.url(listed_document("developers_markdown").path),
+        modules: vec![config.url(listed_document("mcp_tools_module").path)],
         blocks,
     }
 }
@@ -107,11 +107,11 @@ fn intro(config: &SiteConfig) -> Vec<Block> {
             text(
                 ". Every endpoint is a pre-generated static JSON file: public, anonymous and read-only (GET and HEAD only). The machine-readable description is ",
             ),
-            link("openapi.json", config.url(document("openapi").path)),
+            link("openapi.json", config.url(listed_document("openapi").path)),
             text("; this page is also available "),
             link(
                 "as Markdown",
-                config.url(document("developers_markdown").path),
+                config.url(listed_document("developers_markdown").path),
             ),
             text("."),
         ]),

@@ -17,7 +17,7 @@ use crate::languages::names_in_words;
 use crate::operations::operations;
 use crate::output::Output;
 use crate::parse::{deck_meta, skill_meta};
-use crate::render::index::{DOCUMENTS, document, resolved_paths};
+use crate::render::index::{LISTED_DOCUMENTS, listed_document, resolved_paths};
 
 /// `- [name](url): notes`, on one line.
 fn item(name: &str, url: &str, notes: &str) -> String {
@@ -164,7 +164,7 @@ fn api_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
         "Entry point: every operation with every URL it resolves to, version, versioning, authentication and links to every document.",
     ));
     for name in ["openapi", "developers", "developers_markdown", "auth"] {
-        let doc = document(name);
+        let doc = listed_document(name);
         out.push_str(&item(doc.title, &config.url(doc.path), doc.purpose));
     }
     for op in operations(&config.languages)
@@ -178,7 +178,7 @@ fn api_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
             }
             Some(path) => (config.url(&path), String::new()),
             None => (
-                config.url(&format!("{}#{}", document("developers").path, op.id)),
+                config.url(&format!("{}#{}", listed_document("developers").path, op.id)),
                 " No URL resolves yet.".to_string(),
             ),
         };
@@ -196,7 +196,7 @@ fn api_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
 
 fn optional_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
     let mut out = String::from("\n## Optional\n\n");
-    let full = document("llms_full_txt");
+    let full = listed_document("llms_full_txt");
     out.push_str(&item(
         full.title,
         &config.url(full.path),
@@ -220,7 +220,7 @@ fn optional_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
             "Every published post's metadata, newest first.",
         ));
     }
-    for doc in DOCUMENTS
+    for doc in LISTED_DOCUMENTS
         .iter()
         .filter(|d| d.path.starts_with("/.well-known/"))
     {
