@@ -4,7 +4,7 @@
 
 use content_api::documents::OUTPUT_DOCUMENTS;
 use content_api::render::host_files::twin_pages;
-use content_api::render::{LAGGING_DOCUMENTS, LISTED_DOCUMENTS};
+use content_api::render::{DOCUMENTS_LANE_FILES, LISTED_DOCUMENTS};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -60,7 +60,7 @@ fn the_lists_derived_from_the_table_are_those_written_out_before_it() {
         ]
     );
     assert_eq!(
-        LAGGING_DOCUMENTS,
+        DOCUMENTS_LANE_FILES,
         [
             "developers/index.html",
             "developers.md",
@@ -265,7 +265,7 @@ fn every_recipe_names_files_items_and_tests_that_exist() {
     assert!(spans.contains("OUTPUT_DOCUMENTS"), "{spans:?}");
     for derived in [
         "LISTED_DOCUMENTS",
-        "LAGGING_DOCUMENTS",
+        "DOCUMENTS_LANE_FILES",
         "YIELDS_TO_SITE",
         "twin_pages",
         "DOCUMENT_TYPES",

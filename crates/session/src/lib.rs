@@ -740,7 +740,7 @@ impl Session {
     }
 
     // ---- The two lanes: the API lane published by every rebuild, the documents lane
-    // (`render::LAGGING_DOCUMENTS`) when the caller says. ----
+    // (`render::DOCUMENTS_LANE_FILES`) when the caller says. ----
 
     /// From now on, a rebuild publishes the API lane only, and the documents lane waits for
     /// [`Session::publish_documents`]. Without this call every publish holds both lanes.

@@ -70,9 +70,10 @@ pub use crate::documents::Lane;
 /// [`Lane::Documents`]. Their paths never depend on the content, and no other output reads their
 /// bytes, so while they lag the API every URL still resolves and every API file is the one a
 /// fresh build writes.
-pub const LAGGING_DOCUMENTS: [&str; LAGGING] = documents::files(Pick::InLane(Lane::Documents));
+pub const DOCUMENTS_LANE_FILES: [&str; IN_DOCUMENTS_LANE] =
+    documents::files(Pick::InLane(Lane::Documents));
 
-const LAGGING: usize = documents::count(Pick::InLane(Lane::Documents));
+const IN_DOCUMENTS_LANE: usize = documents::count(Pick::InLane(Lane::Documents));
 
 /// One site-wide document, by its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -164,7 +165,7 @@ pub fn aggregate_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
 pub enum OutputGroup {
     /// The site-wide documents of the API lane.
     Site,
-    /// The site-wide documents of the documents lane ([`LAGGING_DOCUMENTS`]).
+    /// The site-wide documents of the documents lane ([`DOCUMENTS_LANE_FILES`]).
     Aggregates,
     /// The Markdown variants of a run of one language's published posts (newest first).
     PostMarkdown { tree: LangTree, start: u32 },
