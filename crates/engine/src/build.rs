@@ -13,7 +13,7 @@ use crate::diag::Diagnostic;
 use crate::output::{Files, Output};
 use crate::parse::{parse_deck, parse_series, parse_skill, parse_tag};
 use crate::render::{
-    Lane, OutputGroup, aggregate_documents, group_files, output_groups, prepare_post, render_output,
+    Lane, OutputGroup, group_files, output_groups, prepare_post, render_output, site_wide_files,
 };
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -29,7 +29,7 @@ pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
     prepare_in_parallel(db);
     // The site-wide documents are the heavy joins (indexes, `llms-full.txt`): render them on
     // every thread before their group collects them.
-    aggregate_documents(db)
+    site_wide_files(db)
         .par_iter()
         .for_each_with(db.clone(), |db, file| {
             render_output(db, file);

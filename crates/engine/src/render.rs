@@ -27,5 +27,5 @@ mod timelines;
 
 pub use assemble::{group_files, prepare_post, render_output};
 pub use gone::gone_paths;
-pub use groups::{DOCUMENTS_LANE_FILES, Lane, OutputGroup, aggregate_documents, output_groups};
+pub use groups::{DOCUMENTS_LANE_FILES, Lane, OutputGroup, output_groups, site_wide_files};
 pub use index::{LISTED_DOCUMENTS, ListedDocument};

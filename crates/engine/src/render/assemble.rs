@@ -3,7 +3,7 @@
 use super::docs;
 use super::gone::redirects_file;
 use super::groups::{
-    Lane, OutputFile, OutputGroup, OutputKind, aggregate_documents, series_path, timeline_path,
+    Lane, OutputFile, OutputGroup, OutputKind, series_path, site_wide_files, timeline_path,
 };
 use super::index::api_index_json;
 use super::posts::{all_posts_json, post_entry_json, posts_json};
@@ -32,8 +32,8 @@ pub fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
 /// The files of one group.
 pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
     match group {
-        OutputGroup::Site => site_files(db),
-        OutputGroup::Aggregates => aggregate_files(db),
+        OutputGroup::SiteWide => site_wide_api_files(db),
+        OutputGroup::DocumentsLane => documents_lane_files(db),
         OutputGroup::PostMarkdown { tree, start } => post_markdown_files(db, tree, start),
         OutputGroup::Timelines { tree, start } => timeline_files(db, tree, start),
         OutputGroup::SeriesDetails { tree, start } => series_files(db, tree, start),
@@ -42,20 +42,20 @@ pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
 
 /// The site-wide documents of the API lane.
 #[salsa::tracked(returns(ref))]
-fn site_files(db: &dyn salsa::Database) -> Files {
-    site_files_of(db, Lane::Api)
+fn site_wide_api_files(db: &dyn salsa::Database) -> Files {
+    site_wide_files_in(db, Lane::Api)
 }
 
 /// The site-wide documents of the documents lane: a query of its own, so that the API lane
 /// neither renders nor re-validates them.
 /// A corpus too large for one `llms-full.txt` adds its other parts here.
 #[salsa::tracked(returns(ref))]
-fn aggregate_files(db: &dyn salsa::Database) -> Files {
+fn documents_lane_files(db: &dyn salsa::Database) -> Files {
     let parts = docs::llms_full_parts(db).len();
     if parts == 1 {
-        return site_files_of(db, Lane::Documents);
+        return site_wide_files_in(db, Lane::Documents);
     }
-    let mut files: Vec<(Arc<str>, Output)> = site_files_of(db, Lane::Documents).to_vec();
+    let mut files: Vec<(Arc<str>, Output)> = site_wide_files_in(db, Lane::Documents).to_vec();
     files.extend((1..parts).map(|index| {
         (
             Arc::from(docs::llms_full_part_file(index)),
@@ -66,8 +66,8 @@ fn aggregate_files(db: &dyn salsa::Database) -> Files {
     files.into()
 }
 
-fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
-    aggregate_documents(db)
+fn site_wide_files_in(db: &dyn salsa::Database, lane: Lane) -> Files {
+    site_wide_files(db)
         .iter()
         .filter(|file| documents::lane_of(&file.path) == lane)
         .map(|file| (file.path.clone(), render_output(db, file)))

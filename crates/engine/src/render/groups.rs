@@ -111,7 +111,7 @@ impl OutputKind {
 /// The site-wide documents, sorted by path. Re-runs when a skill appears or disappears (or the
 /// configuration changes); backdates otherwise.
 #[salsa::tracked(returns(ref))]
-pub fn aggregate_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
+pub fn site_wide_files(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
     let config = Site::get(db).config(db);
     let mut kinds = vec![
         OutputKind::ApiIndex,
@@ -164,9 +164,9 @@ pub fn aggregate_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OutputGroup {
     /// The site-wide documents of the API lane.
-    Site,
+    SiteWide,
     /// The site-wide documents of the documents lane ([`DOCUMENTS_LANE_FILES`]).
-    Aggregates,
+    DocumentsLane,
     /// The Markdown variants of a run of one language's published posts (newest first).
     PostMarkdown { tree: LangTree, start: u32 },
     /// A run of one language's tag timelines (by tag).
@@ -180,8 +180,8 @@ impl OutputGroup {
     /// details are the edited posts' own outputs and the API, so only the aggregates lag.
     pub fn lane(self) -> Lane {
         match self {
-            OutputGroup::Aggregates => Lane::Documents,
-            OutputGroup::Site
+            OutputGroup::DocumentsLane => Lane::Documents,
+            OutputGroup::SiteWide
             | OutputGroup::PostMarkdown { .. }
             | OutputGroup::Timelines { .. }
             | OutputGroup::SeriesDetails { .. } => Lane::Api,
@@ -194,7 +194,7 @@ impl OutputGroup {
 #[salsa::tracked(returns(ref))]
 pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
     let starts = |len: usize| (0..len).step_by(RUN).map(|start| start as u32);
-    let mut groups = vec![OutputGroup::Site, OutputGroup::Aggregates];
+    let mut groups = vec![OutputGroup::SiteWide, OutputGroup::DocumentsLane];
     for &tree in Site::get(db).trees(db).iter() {
         groups.extend(
             starts(published_posts(db, tree).len())
@@ -215,7 +215,7 @@ pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
 /// a tag, series or site document appeared or disappeared.
 #[salsa::tracked(returns(ref))]
 pub fn api_output_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
-    let mut paths: Vec<Arc<str>> = aggregate_documents(db)
+    let mut paths: Vec<Arc<str>> = site_wide_files(db)
         .iter()
         .map(|file| file.path.clone())
         .filter(|path| is_api_path(path))
