@@ -47,10 +47,10 @@ mod publisher;
 mod report;
 mod safe_path;
 pub mod shutdown;
-mod site_documents;
 pub mod site_source;
 pub mod state_file;
 mod writing;
+mod yielding_documents;
 
 pub use intact::now_ns;
 pub use manifest::{MANIFEST_PATH, MAX_STATE_BYTES};

@@ -16,8 +16,8 @@ use crate::output::{Files, Output};
 use crate::output_stamps::{OutputDigest, Racy, output_digest};
 use crate::plan::{DiskState, Plan, in_runs};
 use crate::safe_path::check_output_path;
-use crate::site_documents::{DOCUMENTS_PATH, DocumentHashes, is_recorded};
 use crate::writing::{Hashing, UntilStopped, Written, open_folders, stopped_or_failed};
+use crate::yielding_documents::{YIELDING_HASHES_PATH, YieldingHashes, is_recorded};
 use crate::{Report, Stop, WriteError, all_paths, file_name, ownership, parent_of, shutdown};
 use camino::{Utf8Path, Utf8PathBuf};
 use rayon::prelude::*;
@@ -45,7 +45,7 @@ pub struct Publisher {
     /// Outputs left to the site's own file (`ownership::yields_to_site`): never written.
     yielded: HashSet<Arc<str>>,
     /// The hashes of the documents a site may replace, as the record on disk lists them.
-    documents: DocumentHashes,
+    yielding_hashes: YieldingHashes,
     /// The xxh3-128 of the bytes of each of those documents this publisher wrote or found.
     digests: HashMap<Arc<str>, u128>,
     /// Paths (or folders ending in `/`) whose site files this publisher may replace.
@@ -99,7 +99,7 @@ impl Publisher {
             manifest,
             intent_on_disk: !intent.is_empty(),
             yielded: HashSet::new(),
-            documents: DocumentHashes::load(out_dir),
+            yielding_hashes: YieldingHashes::load(out_dir),
             digests: HashMap::new(),
             take_over: Vec::new(),
             last_groups: Vec::new(),
@@ -174,7 +174,7 @@ impl Publisher {
                             && is_recorded(path)
                             && self.dir().read(path).is_some_and(|bytes| {
                                 !output.eq_bytes(&bytes)
-                                    && self.documents.wrote(path, &bytes) == Some(false)
+                                    && self.yielding_hashes.wrote(path, &bytes) == Some(false)
                             })
                     }
                     // Not the tool's: a regular file of other bytes is the site's.
@@ -280,7 +280,7 @@ impl Publisher {
         self.yielded.clear();
         self.stamps.clear();
         self.last_groups.clear();
-        self.documents = DocumentHashes::load(&self.out_dir);
+        self.yielding_hashes = YieldingHashes::load(&self.out_dir);
         self.digests.clear();
     }
 
@@ -756,7 +756,7 @@ impl Publisher {
             self.digests.insert(path.clone(), xxh3_128(&bytes));
             return false;
         }
-        if self.documents.wrote(path, &bytes) != Some(false) {
+        if self.yielding_hashes.wrote(path, &bytes) != Some(false) {
             return true;
         }
         tracing::info!(
@@ -773,13 +773,13 @@ impl Publisher {
         &mut self,
         stale: &[(&(Arc<str>, Output), DiskState)],
     ) -> Result<(), WriteError> {
-        let mut documents = self.documents.clone();
+        let mut documents = self.yielding_hashes.clone();
         for ((path, _), _) in stale {
             if is_recorded(path) {
                 documents.0.remove(&**path);
             }
         }
-        self.save_documents(documents)
+        self.save_yielding_hashes(documents)
     }
 
     /// Part of step 6: once the build is committed, the record lists the hash of each recorded
@@ -794,24 +794,24 @@ impl Publisher {
                 let hash = self
                     .digests
                     .get(path)
-                    .or_else(|| self.documents.0.get(&**path))?;
+                    .or_else(|| self.yielding_hashes.0.get(&**path))?;
                 Some((path.to_string(), *hash))
             })
             .collect();
-        self.save_documents(DocumentHashes(documents))
+        self.save_yielding_hashes(YieldingHashes(documents))
     }
 
-    fn save_documents(&mut self, documents: DocumentHashes) -> Result<(), WriteError> {
-        if documents == self.documents {
+    fn save_yielding_hashes(&mut self, documents: YieldingHashes) -> Result<(), WriteError> {
+        if documents == self.yielding_hashes {
             return Ok(());
         }
         if documents.0.is_empty() {
-            self.dir().remove(DOCUMENTS_PATH)?;
+            self.dir().remove(YIELDING_HASHES_PATH)?;
         } else {
             self.dir()
-                .write_state(DOCUMENTS_PATH, &documents.to_bytes())?;
+                .write_state(YIELDING_HASHES_PATH, &documents.to_bytes())?;
         }
-        self.documents = documents;
+        self.yielding_hashes = documents;
         Ok(())
     }
 
@@ -829,14 +829,14 @@ impl Publisher {
         let whole = self.check(true);
         // All run: a folder's removals and a file's edits are repaired by the same publish.
         let unedited = !self.find_edits();
-        let kept = self.site_documents_kept();
+        let kept = self.yielding_documents_kept();
         whole && unedited && kept
     }
 
     /// Whether every document the site put in place of the tool's is still there. One the
     /// site (or the author) deleted is the tool's again: the next publish writes it. A few
     /// `stat`s: only the documents a site may replace are ever yielded this way.
-    fn site_documents_kept(&mut self) -> bool {
+    fn yielding_documents_kept(&mut self) -> bool {
         let gone: Vec<Arc<str>> = self
             .yielded
             .iter()

@@ -12,7 +12,7 @@ use std::io::Write;
 use xxhash_rust::xxh3::Xxh3;
 
 /// What became of one output: written or found right on disk, with the xxh3-128 of its bytes
-/// when it is a document the site may replace (`site_documents`), and its stamp on disk when
+/// when it is a document the site may replace (`yielding_documents`), and its stamp on disk when
 /// a daemon wrote it (`intact`).
 pub(crate) struct Written {
     pub(crate) written: bool,
