@@ -295,7 +295,7 @@ pub fn load_and_check(
         settings.preview(),
         scan,
         Lifetime::Once,
-        history.published(),
+        history.history_paths(),
     );
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = build::diagnostics(workspace.db());

@@ -24,7 +24,7 @@
 
 use crate::config::SiteConfig;
 use crate::model::is_valid_slug;
-use crate::output::Published;
+use crate::output::HistoryPaths;
 use crate::site_paths::relative;
 use crate::write::check_output_path;
 use crate::write::state_file::{Links, StateReadError, read_state, write_beside};
@@ -357,8 +357,8 @@ impl HistoryFile {
     }
 
     /// The history as the salsa input `Site.published` takes it.
-    pub fn published(&self) -> Published {
-        self.history.published()
+    pub fn history_paths(&self) -> HistoryPaths {
+        self.history.history_paths()
     }
 
     /// Whether a legacy history from the output folder is still waiting to be migrated.
@@ -607,7 +607,7 @@ impl History {
     }
 
     /// The history as the salsa input `Site.published` takes it.
-    pub fn published(&self) -> Published {
+    pub fn history_paths(&self) -> HistoryPaths {
         self.paths.iter().cloned().collect()
     }
 

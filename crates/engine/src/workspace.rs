@@ -14,7 +14,7 @@ use crate::content::{ContentPath, FileContents, FileRole, Scan, ScanProblem};
 use crate::db::{Database, LangTree, Preview, Site, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
-use crate::output::Published;
+use crate::output::HistoryPaths;
 use chrono::NaiveDate;
 use index::{Indexes, Summary, summary};
 use lists::Lists;
@@ -129,7 +129,7 @@ impl Workspace {
         preview: impl Into<Preview>,
         scan: Scan,
         lifetime: Lifetime,
-        published: Published,
+        published: HistoryPaths,
     ) -> Workspace {
         Workspace::with_database(
             Database::default(),
@@ -150,7 +150,7 @@ impl Workspace {
         preview: impl Into<Preview>,
         scan: Scan,
         lifetime: Lifetime,
-        published: Published,
+        published: HistoryPaths,
     ) -> Workspace {
         let mut files = HashMap::with_capacity(scan.files.len());
         let mut lists = Lists::new(&config.languages);
@@ -375,14 +375,14 @@ impl Workspace {
 
     /// Sets the API paths published so far (after each publish, from `write::Report`). Only a
     /// different set reaches salsa, so `_redirects` re-renders only when the history grows.
-    pub fn set_published(&mut self, published: Published) -> bool {
-        let current = self.site.published(&self.db);
+    pub fn set_history_paths(&mut self, published: HistoryPaths) -> bool {
+        let current = self.site.history_paths(&self.db);
         // The publisher hands back the same list while the history does not grow.
         if Arc::ptr_eq(current, &published) || **current == *published {
             return false;
         }
         self.site
-            .set_published(&mut self.db)
+            .set_history_paths(&mut self.db)
             .with_durability(Durability::MEDIUM)
             .to(published);
         true

@@ -191,7 +191,7 @@ impl Session {
             tracing::warn!("{warning}");
         }
         let scan = source::scan(&content_dir, &config);
-        let published = history.published();
+        let published = history.history_paths();
         let workspace =
             Workspace::with_database(db, config, today, preview, scan, Lifetime::Watch, published);
         let mut session = Session {

@@ -4,7 +4,7 @@ use crate::config::SiteConfig;
 use crate::content::{ContentPath, FileContents, FileRole};
 use crate::diag::Diagnostic;
 use crate::model::{Lang, SortKey};
-use crate::output::Published;
+use crate::output::HistoryPaths;
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -69,7 +69,7 @@ pub struct Site {
     /// one input that comes from history rather than from the content: it decides which
     /// removed paths answer 410.
     #[returns(ref)]
-    pub published: Published,
+    pub history_paths: HistoryPaths,
 }
 
 /// What a preview publishes besides what production does (`--drafts`, `--future`). Never

@@ -17,7 +17,7 @@ use std::sync::Arc;
 pub fn gone_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
     let current = api_output_paths(db);
     Site::get(db)
-        .published(db)
+        .history_paths(db)
         .iter()
         .filter(|path| current.binary_search(path).is_err())
         .cloned()
