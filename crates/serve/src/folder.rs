@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
-/// PublishedFolder up to this size are read whole and cached; larger ones are streamed.
+/// Files up to this size are read whole and cached; larger ones are streamed.
 const CACHE_FILE_LIMIT: u64 = 1 << 20;
 /// The size of each read of a streamed file.
 const CHUNK: usize = 64 << 10;

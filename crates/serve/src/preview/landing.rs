@@ -130,7 +130,7 @@ impl Landing<'_> {
                 "<p class=\"ok\">No errors: every file in the content folder builds.</p>\n",
             );
         } else if errors > 0 {
-            out.push_str("<p>PublishedFolder with errors keep their last good version published until they are fixed. Save a fix: this page updates by itself.</p>\n");
+            out.push_str("<p>Files with errors keep their last good version published until they are fixed. Save a fix: this page updates by itself.</p>\n");
         }
         for d in self.diagnostics {
             let position = match (d.line, d.column) {
@@ -286,7 +286,7 @@ fn documents_section(out: &mut String, documents: &[String]) {
     out.push_str("</section>\n");
 }
 
-/// PublishedFolder this server answers: not the host's configuration, not the tool's state, and under
+/// Files this server answers: not the host's configuration, not the tool's state, and under
 /// `api/` only JSON (`api/404.html` is for static hosts).
 pub fn is_document(path: &str) -> bool {
     !crate::http::HOST_FILES.contains(&path)
