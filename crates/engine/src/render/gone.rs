@@ -1,6 +1,6 @@
 //! The API paths an earlier build published that are no longer outputs, and `_redirects`
 //! (Netlify), which answers them 410. These read the one history-dependent input,
-//! `Site.published`; the nginx include and the Cloudflare worker read [`gone_paths`] too.
+//! `Site.history_paths`; the nginx include and the Cloudflare worker read [`gone_paths`] too.
 
 use super::groups::api_output_paths;
 use crate::db::Site;
