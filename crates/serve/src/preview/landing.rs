@@ -57,7 +57,7 @@ impl Landing<'_> {
     pub fn render(&self) -> String {
         let documents: Vec<String> = Manifest::load(self.out_dir)
             .paths()
-            .filter(|path| is_document(path))
+            .filter(|path| is_served_file(path))
             .map(str::to_string)
             .collect();
         let mut out = String::with_capacity(16 * 1024 + documents.len() * 120);
@@ -288,7 +288,7 @@ fn documents_section(out: &mut String, documents: &[String]) {
 
 /// Files this server answers: not the host's configuration, not the tool's state, and under
 /// `api/` only JSON (`api/404.html` is for static hosts).
-pub fn is_document(path: &str) -> bool {
+pub fn is_served_file(path: &str) -> bool {
     !crate::http::HOST_FILES.contains(&path)
         && !path.starts_with(".content-api/")
         && (!path.starts_with("api/") || path.ends_with(".json"))
