@@ -11,6 +11,7 @@
 
 mod assemble;
 pub mod cloudflare;
+mod config_only;
 pub mod docs;
 mod gone;
 mod groups;
@@ -22,7 +23,6 @@ mod posts;
 mod runs;
 mod slides;
 mod splice;
-mod static_docs;
 mod timelines;
 
 pub use assemble::{group_files, prepare_post, render_output};

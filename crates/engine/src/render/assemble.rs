@@ -1,5 +1,6 @@
 //! Rendering one file, or one group of files, of the plan: the query behind each path.
 
+use super::config_only::config_only_files;
 use super::docs;
 use super::gone::redirects_file;
 use super::groups::{
@@ -9,7 +10,6 @@ use super::index::api_index_json;
 use super::posts::{all_posts_json, post_entry_json, posts_json};
 use super::runs::{PostList, Run, list_runs, run_range};
 use super::slides::slides_json;
-use super::static_docs::static_documents;
 use super::timelines::{
     series_detail_json, series_listing_json, tag_timeline_json, timeline_post_json,
 };
@@ -167,7 +167,7 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
         OutputKind::NginxGone => super::nginx::gone_file(db).clone(),
         OutputKind::Worker => super::cloudflare::worker_file(db).clone(),
         OutputKind::Headers => super::host_files::headers_output(db).clone(),
-        OutputKind::Static => static_documents(db)
+        OutputKind::ConfigOnly => config_only_files(db)
             .get(&file.path)
             .cloned()
             .expect("planned static documents exist"),

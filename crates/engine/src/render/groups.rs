@@ -8,9 +8,9 @@
 //! without looking inside. So a rebuild looks at the few groups an edit reached, not at every
 //! one of the corpus's files.
 
+use super::config_only::config_only_files;
 use super::docs;
 use super::runs::RUN;
-use super::static_docs::static_documents;
 use crate::db::{LangTree, Site, SourceFile};
 use crate::derive::{published_posts, series_names, tag_names};
 use crate::documents::{self, Pick};
@@ -59,7 +59,7 @@ pub enum OutputKind {
     /// `_headers`: the API's and the documents' headers (the skills' among them).
     Headers,
     /// A document that depends on the configuration only (OpenAPI, error bodies...).
-    Static,
+    ConfigOnly,
 }
 
 pub use crate::documents::Lane;
@@ -103,7 +103,7 @@ impl OutputKind {
             OutputKind::NginxGone => http::NGINX_GONE_FILE.into(),
             OutputKind::Worker => unreachable!("the edge module's path depends on the site"),
             OutputKind::Headers => "_headers".into(),
-            OutputKind::Static => unreachable!("static documents carry their own paths"),
+            OutputKind::ConfigOnly => unreachable!("static documents carry their own paths"),
         }
     }
 }
@@ -152,9 +152,9 @@ pub fn site_wide_files(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
         path: http::edge_module_path(config).into(),
         kind: OutputKind::Worker,
     });
-    files.extend(static_documents(db).keys().map(|path| OutputFile {
+    files.extend(config_only_files(db).keys().map(|path| OutputFile {
         path: path.clone(),
-        kind: OutputKind::Static,
+        kind: OutputKind::ConfigOnly,
     }));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files.into()

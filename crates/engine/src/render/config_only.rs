@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// Path → bytes of every configuration-only document.
 #[salsa::tracked(returns(ref))]
-pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Output>> {
+pub fn config_only_files(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Output>> {
     let config = Site::get(db).config(db);
     let mut files: BTreeMap<Arc<str>, Output> = BTreeMap::new();
     let openapi = super::openapi::openapi_document(config);
