@@ -532,7 +532,7 @@ mod tests {
             post: None,
             series: None,
             tag: None,
-            published: published.map(|files| {
+            deployed: published.map(|files| {
                 files
                     .iter()
                     .map(|(path, hash)| (path.to_string(), hash.to_string()))
