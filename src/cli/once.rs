@@ -334,7 +334,7 @@ pub fn plural(count: usize) -> &'static str {
 pub fn layout_not_read(settings: &Settings, workspace: &Workspace) -> Option<Diagnostic> {
     let db = workspace.db();
     let read = workspace
-        .site()
+        .globals()
         .trees(db)
         .iter()
         .any(|tree| !tree.posts(db).is_empty() || !tree.decks(db).is_empty());

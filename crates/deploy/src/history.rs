@@ -356,7 +356,7 @@ impl HistoryFile {
         &self.history
     }
 
-    /// The history as the salsa input `Site.history_paths` takes it.
+    /// The history as the salsa input `Globals.history_paths` takes it.
     pub fn history_paths(&self) -> HistoryPaths {
         self.history.history_paths()
     }
@@ -606,7 +606,7 @@ impl History {
         self.paths.iter().map(|p| &**p)
     }
 
-    /// The history as the salsa input `Site.history_paths` takes it.
+    /// The history as the salsa input `Globals.history_paths` takes it.
     pub fn history_paths(&self) -> HistoryPaths {
         self.paths.iter().cloned().collect()
     }

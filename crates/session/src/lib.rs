@@ -273,7 +273,7 @@ impl Session {
 
     /// The configuration in force (it changes when `watch.toml` is reloaded).
     pub fn config(&self) -> &SiteConfig {
-        self.workspace.site().config(self.workspace.db())
+        self.workspace.globals().config(self.workspace.db())
     }
 
     /// Re-reads what `batch` names and rebuilds. A batch that changes nothing (the disk holds

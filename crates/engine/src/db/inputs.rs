@@ -37,7 +37,7 @@ pub struct LangTree {
 /// Everything global. Separate fields are tracked separately: a new tag file does not
 /// invalidate what only reads `today`.
 #[salsa::input(singleton, debug)]
-pub struct Site {
+pub struct Globals {
     #[returns(ref)]
     pub config: Arc<SiteConfig>,
     /// Today's date in the site's time zone: scheduled content becomes visible when it moves.
@@ -99,7 +99,7 @@ impl From<bool> for Preview {
     }
 }
 
-impl Site {
+impl Globals {
     /// The file tree of one of the site's languages.
     pub fn tree(self, db: &dyn salsa::Database, lang: Lang) -> LangTree {
         *self

@@ -13,7 +13,7 @@ use super::slides::slides_json;
 use super::timelines::{
     series_detail_json, series_listing_json, tag_timeline_json, timeline_post_json,
 };
-use crate::db::{Index, LangTree, Site, SourceFile};
+use crate::db::{Globals, Index, LangTree, SourceFile};
 use crate::derive::{series_members, series_names, tag_members, tag_names};
 use crate::documents;
 use crate::output::Files;
@@ -146,7 +146,7 @@ fn series_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
 
 /// The bytes of one site-wide document.
 pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     match &file.kind {
         OutputKind::ApiIndex => api_index_json(db).clone(),
         OutputKind::AllPosts => all_posts_json(db).clone(),

@@ -11,7 +11,7 @@
 use super::config_only::config_only_files;
 use super::docs;
 use super::runs::RUN;
-use crate::db::{LangTree, Site, SourceFile};
+use crate::db::{Globals, LangTree, SourceFile};
 use crate::derive::{published_posts, series_names, tag_names};
 use crate::documents::{self, Pick};
 use crate::http;
@@ -112,7 +112,7 @@ impl OutputKind {
 /// configuration changes); backdates otherwise.
 #[salsa::tracked(returns(ref))]
 pub fn site_wide_files(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let mut kinds = vec![
         OutputKind::ApiIndex,
         OutputKind::AllPosts,
@@ -195,7 +195,7 @@ impl OutputGroup {
 pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
     let starts = |len: usize| (0..len).step_by(RUN).map(|start| start as u32);
     let mut groups = vec![OutputGroup::SiteWide, OutputGroup::DocumentsLane];
-    for &tree in Site::get(db).trees(db).iter() {
+    for &tree in Globals::get(db).trees(db).iter() {
         groups.extend(
             starts(published_posts(db, tree).len())
                 .map(|start| OutputGroup::PostMarkdown { tree, start }),
@@ -220,7 +220,7 @@ pub fn api_output_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
         .map(|file| file.path.clone())
         .filter(|path| is_api_path(path))
         .collect();
-    for &tree in Site::get(db).trees(db).iter() {
+    for &tree in Globals::get(db).trees(db).iter() {
         let lang = tree.lang(db);
         paths.extend(
             tag_names(db, tree)

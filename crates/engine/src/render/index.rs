@@ -1,6 +1,6 @@
 //! `api/index.json` (getApiIndex): the entry point, with every URL the templates resolve to.
 
-use crate::db::Site;
+use crate::db::Globals;
 use crate::derive::{series_names, tag_names};
 use crate::documents::{self, Pick};
 use crate::model::Lang;
@@ -84,7 +84,7 @@ pub const ERROR_FORMAT: &str = "Errors are RFC 9457 problem-details bodies (type
 /// The site-absolute paths `op`'s template currently resolves to: the site's languages in its
 /// order (`en` before `es`), then by slug or tag. Empty when no series or tag exists yet.
 pub fn resolved_paths(db: &dyn salsa::Database, op: &Operation) -> Vec<String> {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let names = |lang: Lang, param: PathParam| -> Vec<String> {
         let tree = site.tree(db, lang);
         let names = match param {
@@ -120,7 +120,7 @@ pub fn resolved_paths(db: &dyn salsa::Database, op: &Operation) -> Vec<String> {
 /// the set of URLs (or the configuration) changes.
 #[salsa::tracked(returns(ref))]
 pub fn api_index_json(db: &dyn salsa::Database) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let endpoints: Vec<Endpoint> = operations(&config.languages)
         .into_iter()
         .map(|op| {

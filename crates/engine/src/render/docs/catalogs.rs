@@ -5,7 +5,7 @@ use super::licence::reuse_clause;
 use super::skill_output_file;
 use super::skills::published_skills;
 use crate::config::SiteConfig;
-use crate::db::Site;
+use crate::db::Globals;
 use crate::media::{API_CATALOG_PROFILE, media_type};
 use crate::operations::Operation;
 use crate::output::Output;
@@ -104,7 +104,7 @@ fn entry(
 /// documents recommend.
 #[salsa::tracked(returns(ref))]
 pub fn ai_catalog_json(db: &dyn salsa::Database) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let host = site_host(config);
     // The API itself first, through its entry point, which lists every endpoint.
     let index = Operation::by_id("getApiIndex");

@@ -12,7 +12,7 @@ mod policies;
 
 use super::page::{Block, Page, code, heading, link, text};
 use crate::config::SiteConfig;
-use crate::db::Site;
+use crate::db::Globals;
 use crate::operations::{Operation, operations};
 use crate::output::Output;
 use crate::render::index::{listed_document, resolved_paths};
@@ -31,14 +31,14 @@ pub struct DeveloperDocs {
 /// response changed (see [`examples`]).
 #[salsa::tracked(returns(ref))]
 pub fn developer_docs(db: &dyn salsa::Database) -> DeveloperDocs {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let ops = operations(&config.languages);
     let examples: Vec<Option<String>> = ops
         .iter()
         .map(|op| resolved_paths(db, op).into_iter().next())
         .collect();
     let responses: Vec<Option<String>> = (0..ops.len())
-        .map(|operation| examples::example_response(db, Site::get(db), operation).clone())
+        .map(|operation| examples::example_response(db, Globals::get(db), operation).clone())
         .collect();
     let page = portal(config, &examples, &responses);
     DeveloperDocs {

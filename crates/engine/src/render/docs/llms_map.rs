@@ -8,7 +8,7 @@ use super::skill_output_file;
 use super::skills::published_skills;
 use super::text::{language_name, markdown, one_line, site_summary};
 use crate::config::SiteConfig;
-use crate::db::{LangTree, Site};
+use crate::db::{Globals, LangTree};
 use crate::derive::{
     localized_series, published_decks, series_chapters, series_names, tag_definitions,
     tag_display_name, tag_members, tag_names,
@@ -37,7 +37,7 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 /// changes one list re-renders that list, and the file joins the cached lists.
 #[salsa::tracked(returns(ref))]
 pub fn llms_txt(db: &dyn salsa::Database) -> Output {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let config = site.config(db);
     let mut out = header(config);
     out.push_str(&api_section(db, config));
@@ -62,7 +62,7 @@ pub fn llms_txt(db: &dyn salsa::Database) -> Output {
 #[salsa::tracked(returns(ref))]
 fn series_items(db: &dyn salsa::Database, tree: LangTree) -> String {
     let lang = tree.lang(db);
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let mut out = String::new();
     for name in series_names(db, tree).iter() {
         let Some(series) = localized_series(db, tree, name.clone()).as_ref() else {
@@ -87,7 +87,7 @@ fn series_items(db: &dyn salsa::Database, tree: LangTree) -> String {
 #[salsa::tracked(returns(ref))]
 fn tag_items(db: &dyn salsa::Database, tree: LangTree) -> String {
     let lang = tree.lang(db);
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let definitions = tag_definitions(db);
     let mut out = String::new();
     for tag in tag_names(db, tree).iter() {
@@ -113,7 +113,7 @@ fn tag_items(db: &dyn salsa::Database, tree: LangTree) -> String {
 #[salsa::tracked(returns(ref))]
 fn deck_items(db: &dyn salsa::Database, tree: LangTree) -> String {
     let lang = tree.lang(db);
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let timeline = config.url(&format!("/api/slides-timeline/{lang}.json"));
     let mut out = String::new();
     for &file in published_decks(db, tree).iter() {
