@@ -353,6 +353,8 @@ mod tests {
         }
         .render();
         assert!(page.contains("data-errors=\"1\""));
+        // The page tells the author what happens to a broken file in plain words.
+        assert!(page.contains("<p>Files with errors keep their last good version published"));
         assert!(page.contains(
             "<code>blog/en/2024-01-01_x.md:3:8</code> `title` must be a string &lt;b&gt;"
         ));
