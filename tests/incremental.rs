@@ -5,7 +5,7 @@
 //! Edits are real file operations on a copy of the sample site, fed to the incremental path
 //! (`Session::apply`) the way the watcher feeds it: as a batch of changed paths. The session
 //! publishes in two lanes as watch mode does: every check first compares the API lane (all
-//! but the lagging documents) with a fresh build, then publishes the documents lane and
+//! but the documents lane's files) with a fresh build, then publishes the documents lane and
 //! compares everything.
 
 use crate::common;
@@ -829,7 +829,7 @@ fn an_error_is_reported_once_while_it_persists() {
 }
 
 #[test]
-fn the_documents_lane_holds_the_lagging_documents_and_nothing_of_the_api() {
+fn the_documents_lane_holds_its_files_and_nothing_of_the_api() {
     let harness = Harness::new();
     let workspace = Workspace::new(
         harness.config.clone(),
