@@ -27,7 +27,7 @@ pub struct ListedDocument {
 
 const LISTED: usize = documents::count(Pick::Listed);
 
-/// Every discovery document, in the order the index and the catalogs list them: the rows of
+/// Every listed document, in the order the index and the catalogs list them: the rows of
 /// `contract::documents::OUTPUT_DOCUMENTS` with a listing. `links` of `api/index.json`, the AI
 /// catalog, the developer portal and `_headers` read it, and a test checks that each `file` is
 /// a planned output that `path` resolves to.
