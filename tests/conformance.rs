@@ -178,7 +178,7 @@ impl Fixture {
             post: Some(self.post.clone()),
             series: Some(self.series.clone()),
             tag: Some(self.tag.clone()),
-            published: None,
+            deployed: None,
             deadline: None,
         }
     }

@@ -20,7 +20,7 @@ use common::*;
 use content_api::build;
 use content_api::content::{ContentPath, FileContents};
 use content_api::media::media_type;
-use content_api::render::DOCUMENTS;
+use content_api::render::LISTED_DOCUMENTS;
 use content_api::workspace::{Lifetime, Workspace};
 use serde::Deserialize;
 use serde_json::Value;
@@ -388,9 +388,9 @@ fn check_documents(out: &Path) {
     // The index links every document, and nothing else.
     let links = index["links"].as_object().unwrap();
     let names: Vec<&str> = links.keys().map(String::as_str).collect();
-    let expected: Vec<&str> = DOCUMENTS.iter().map(|d| d.name).collect();
+    let expected: Vec<&str> = LISTED_DOCUMENTS.iter().map(|d| d.name).collect();
     assert_eq!(names, expected);
-    for doc in &DOCUMENTS {
+    for doc in &LISTED_DOCUMENTS {
         assert_eq!(links[doc.name], format!("{base}{}", doc.path));
         assert_eq!(
             resolve(&files, local(base, &format!("{base}{}", doc.path))),
@@ -574,7 +574,7 @@ fn check_documents(out: &Path) {
             .any(|e| e.url == format!("{base}/api/index.json")),
         "the API index"
     );
-    for doc in DOCUMENTS.iter().filter(|d| d.name != "ai_catalog") {
+    for doc in LISTED_DOCUMENTS.iter().filter(|d| d.name != "ai_catalog") {
         assert!(
             ai.entries
                 .iter()
@@ -908,7 +908,7 @@ fn every_document_is_a_planned_output_even_without_content() {
         .into_iter()
         .map(|(path, _)| path.to_string())
         .collect();
-    for doc in &DOCUMENTS {
+    for doc in &LISTED_DOCUMENTS {
         assert!(paths.contains(doc.file), "{} is not planned", doc.file);
         let served = doc.path.trim_start_matches('/');
         assert!(

@@ -146,7 +146,7 @@ impl Sites {
             tag: read("api/posts-en.json")[0]["tags"][0]
                 .as_str()
                 .map(Into::into),
-            published: Some(
+            deployed: Some(
                 read(DEPLOY_RECORD_PATH)["files"]
                     .as_object()
                     .unwrap()
@@ -260,7 +260,7 @@ fn conformance(target: &Target, http: Http, host: &str, functions: bool) {
         post: target.post.clone(),
         series: target.series.clone(),
         tag: target.tag.clone(),
-        published: target.published.clone(),
+        deployed: target.deployed.clone(),
         deadline: None,
     };
     let outcomes = checks::run(&target);

@@ -135,7 +135,7 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     workspace.db().take_executions();
 
     // An equal history is not a change.
-    assert!(!workspace.set_published(history.clone().into()));
+    assert!(!workspace.set_history_paths(history.clone().into()));
 
     // A title edit changes posts, not the set of paths: the gone list is not rendered again.
     let post = ContentPath::new(HALF_MARATHON[0]).unwrap();
@@ -156,7 +156,7 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
         .collect();
     grown.extend(history);
     grown.sort();
-    assert!(workspace.set_published(grown.clone().into()));
+    assert!(workspace.set_history_paths(grown.clone().into()));
     redirects_of(&workspace);
     let executed = query_names(&workspace.db().take_executions());
     assert!(runs_of(&executed, "gone_file") == 0, "{executed:?}");
@@ -165,7 +165,7 @@ fn redirects_re_render_only_when_the_gone_set_changes() {
     let mut more = grown;
     more.push("api/timeline/es/retired.json".into());
     more.sort();
-    assert!(workspace.set_published(more.into()));
+    assert!(workspace.set_history_paths(more.into()));
     let text = redirects_of(&workspace);
     let executed = query_names(&workspace.db().take_executions());
     assert!(runs_of(&executed, "gone_file") > 0, "{executed:?}");

@@ -5,14 +5,14 @@
 //! Edits are real file operations on a copy of the sample site, fed to the incremental path
 //! (`Session::apply`) the way the watcher feeds it: as a batch of changed paths. The session
 //! publishes in two lanes as watch mode does: every check first compares the API lane (all
-//! but the lagging documents) with a fresh build, then publishes the documents lane and
+//! but the documents lane's files) with a fresh build, then publishes the documents lane and
 //! compares everything.
 
 use crate::common;
 
 use common::{copy_sample_content, fresh_build, read_tree, sample_config_in, sample_today};
 use content_api::config::SiteConfig;
-use content_api::render::{LAGGING_DOCUMENTS, Lane};
+use content_api::render::{DOCUMENTS_LANE_FILES, Lane};
 use content_api::session::{RebuildError, Session};
 use content_api::source::ChangeSet;
 use content_api::workspace::{Lifetime, Workspace};
@@ -287,7 +287,7 @@ impl Harness {
         let api_lane = |files: &BTreeMap<String, Vec<u8>>| -> BTreeMap<String, Vec<u8>> {
             files
                 .iter()
-                .filter(|(path, _)| !LAGGING_DOCUMENTS.contains(&path.as_str()))
+                .filter(|(path, _)| !DOCUMENTS_LANE_FILES.contains(&path.as_str()))
                 .map(|(path, bytes)| (path.clone(), bytes.clone()))
                 .collect()
         };
@@ -829,7 +829,7 @@ fn an_error_is_reported_once_while_it_persists() {
 }
 
 #[test]
-fn the_documents_lane_holds_the_lagging_documents_and_nothing_of_the_api() {
+fn the_documents_lane_holds_its_files_and_nothing_of_the_api() {
     let harness = Harness::new();
     let workspace = Workspace::new(
         harness.config.clone(),
@@ -847,7 +847,7 @@ fn the_documents_lane_holds_the_lagging_documents_and_nothing_of_the_api() {
         paths.sort();
         paths
     };
-    let mut lagging: Vec<String> = LAGGING_DOCUMENTS.iter().map(|p| p.to_string()).collect();
+    let mut lagging: Vec<String> = DOCUMENTS_LANE_FILES.iter().map(|p| p.to_string()).collect();
     lagging.sort();
     assert_eq!(paths(Lane::Documents), lagging);
     let api = paths(Lane::Api);
@@ -931,7 +931,7 @@ fn a_documents_lane_stopped_for_an_edit_keeps_its_files_off_the_next_edits_path(
     );
     assert!(harness.session.documents_due().is_some(), "still due");
     let output = harness.output();
-    for document in LAGGING_DOCUMENTS {
+    for document in DOCUMENTS_LANE_FILES {
         assert_eq!(
             output.get(document as &str),
             published.get(document as &str),

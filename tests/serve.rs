@@ -323,7 +323,7 @@ fn publish(config: &Arc<SiteConfig>) -> Report {
         false,
         source::scan(config.content_dir.as_std_path(), config),
         Lifetime::Once,
-        history.published(),
+        history.history_paths(),
     );
     let errors: Vec<_> = build::diagnostics(workspace.db())
         .iter()

@@ -140,8 +140,8 @@ const SERIALIZE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "state: the site a publishing history belongs to, one JSON line in the history's header",
     ),
     (
-        "crates/write/src/site_documents.rs",
-        "DocumentHashesFile",
+        "crates/write/src/yielding_documents.rs",
+        "YieldingHashesFile",
         "state file `.content-api/documents.json`: the hashes of the documents a site may replace, as this tool wrote them",
     ),
     (

@@ -23,7 +23,7 @@ pub struct LangSummary {
 
 /// The counts of each language of the site, and the files not read as a post or deck.
 pub fn counts(workspace: &Workspace) -> (Vec<LangSummary>, usize) {
-    let (db, site) = (workspace.db(), workspace.site());
+    let (db, site) = (workspace.db(), workspace.globals());
     let all = schedule(db, |_| true);
     let mut langs = Vec::new();
     for &tree in site.trees(db).iter() {

@@ -465,7 +465,7 @@ impl<'a> Daemon<'a> {
             != self
                 .session
                 .workspace()
-                .site()
+                .globals()
                 .today(self.session.database())
         {
             let outcome = self.session.set_today(today);

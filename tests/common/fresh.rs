@@ -35,7 +35,7 @@ pub fn fresh_build(
         false,
         scan,
         Lifetime::Once,
-        history.published(),
+        history.history_paths(),
     );
     let errors: Vec<String> = build::diagnostics(workspace.db())
         .iter()

@@ -233,7 +233,7 @@ pub fn full_build_queries() -> &'static BTreeSet<String> {
 /// A watch-mode workspace over the bundled sample site (its configuration and date) on a
 /// recording database, so a test can see which queries run; `published` is the history.
 pub fn recording_sample_workspace(
-    published: content_api::output::Published,
+    published: content_api::output::HistoryPaths,
 ) -> content_api::workspace::Workspace {
     let config = sample_config();
     let scan = content_api::source::scan(&repo().join("content"), &config);

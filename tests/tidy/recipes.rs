@@ -4,7 +4,7 @@
 
 use content_api::documents::OUTPUT_DOCUMENTS;
 use content_api::render::host_files::twin_pages;
-use content_api::render::{DOCUMENTS, LAGGING_DOCUMENTS};
+use content_api::render::{DOCUMENTS_LANE_FILES, LISTED_DOCUMENTS};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -19,8 +19,10 @@ fn root() -> &'static Path {
 fn the_lists_derived_from_the_table_are_those_written_out_before_it() {
     // Each list as its own crate wrote it out before the table (issue 51): the index's links in
     // their order, which `api/index.json`, the catalogs, the portal and `_headers` follow.
-    let documents: Vec<(&str, &str, &str)> =
-        DOCUMENTS.iter().map(|d| (d.name, d.path, d.file)).collect();
+    let documents: Vec<(&str, &str, &str)> = LISTED_DOCUMENTS
+        .iter()
+        .map(|d| (d.name, d.path, d.file))
+        .collect();
     assert_eq!(
         documents,
         [
@@ -58,7 +60,7 @@ fn the_lists_derived_from_the_table_are_those_written_out_before_it() {
         ]
     );
     assert_eq!(
-        LAGGING_DOCUMENTS,
+        DOCUMENTS_LANE_FILES,
         [
             "developers/index.html",
             "developers.md",
@@ -262,8 +264,8 @@ fn every_recipe_names_files_items_and_tests_that_exist() {
         .collect();
     assert!(spans.contains("OUTPUT_DOCUMENTS"), "{spans:?}");
     for derived in [
-        "DOCUMENTS",
-        "LAGGING_DOCUMENTS",
+        "LISTED_DOCUMENTS",
+        "DOCUMENTS_LANE_FILES",
         "YIELDS_TO_SITE",
         "twin_pages",
         "DOCUMENT_TYPES",

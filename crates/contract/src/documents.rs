@@ -2,8 +2,8 @@
 //! API, with every fact about it that more than one part of the tool needs.
 //!
 //! [`OUTPUT_DOCUMENTS`] is the single statement of those facts. The lists the other crates
-//! read are derived from it: the engine's `DOCUMENTS` (the links of `api/index.json`, the
-//! catalogs, the portal's table, `_headers`) and `LAGGING_DOCUMENTS` (the documents lane),
+//! read are derived from it: the engine's `LISTED_DOCUMENTS` (the links of `api/index.json`, the
+//! catalogs, the portal's table, `_headers`) and `DOCUMENTS_LANE_FILES` (the documents lane),
 //! `write`'s `YIELDS_TO_SITE` and recorded documents, the edge layer's Markdown twin pages and
 //! `verify`'s discovery check. The arrays are built at compile time ([`count`], [`files`],
 //! [`rows`]), so their lengths follow the table.

@@ -26,7 +26,7 @@ mod parse;
 
 use crate::config::SiteConfig;
 use crate::model::is_valid_slug;
-use crate::output::Published;
+use crate::output::HistoryPaths;
 use crate::site_paths::relative;
 use crate::write::check_output_path;
 use crate::write::state_file::{Links, StateReadError, read_state, write_beside};
@@ -359,9 +359,9 @@ impl HistoryFile {
         &self.history
     }
 
-    /// The history as the salsa input `Site.published` takes it.
-    pub fn published(&self) -> Published {
-        self.history.published()
+    /// The history as the salsa input `Globals.history_paths` takes it.
+    pub fn history_paths(&self) -> HistoryPaths {
+        self.history.history_paths()
     }
 
     /// Whether a legacy history from the output folder is still waiting to be migrated.
@@ -526,8 +526,8 @@ impl History {
         self.paths.iter().map(|p| &**p)
     }
 
-    /// The history as the salsa input `Site.published` takes it.
-    pub fn published(&self) -> Published {
+    /// The history as the salsa input `Globals.history_paths` takes it.
+    pub fn history_paths(&self) -> HistoryPaths {
         self.paths.iter().cloned().collect()
     }
 

@@ -4,7 +4,7 @@
 //! database and calls per-file queries; later queries find those results memoised. Both
 //! `--once` and the watcher use these functions, so they cannot compute different things.
 
-use crate::db::{Database, LangTree, Site, SourceFile};
+use crate::db::{Database, Globals, LangTree, SourceFile};
 use crate::derive::{
     TreeCheck, all_diagnostics, post_diagnostics, post_links, published_posts, sort_key,
     tree_checks,
@@ -13,7 +13,7 @@ use crate::diag::Diagnostic;
 use crate::output::{Files, Output};
 use crate::parse::{parse_deck, parse_series, parse_skill, parse_tag};
 use crate::render::{
-    Lane, OutputGroup, aggregate_documents, group_files, output_groups, prepare_post, render_output,
+    Lane, OutputGroup, group_files, output_groups, prepare_post, render_output, site_wide_files,
 };
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -29,7 +29,7 @@ pub fn outputs(db: &Database) -> Vec<(Arc<str>, Output)> {
     prepare_in_parallel(db);
     // The site-wide documents are the heavy joins (indexes, `llms-full.txt`): render them on
     // every thread before their group collects them.
-    aggregate_documents(db)
+    site_wide_files(db)
         .par_iter()
         .for_each_with(db.clone(), |db, file| {
             render_output(db, file);
@@ -72,7 +72,7 @@ fn refresh_matching(db: &Database, keep: impl Fn(OutputGroup) -> bool + Sync) ->
 
 /// Serializes every published post's fragments in parallel; the lists then only join them.
 fn prepare_in_parallel(db: &Database) {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let posts: Vec<SourceFile> = site
         .trees(db)
         .iter()
@@ -88,7 +88,7 @@ fn prepare_in_parallel(db: &Database) {
 type ParseJob = fn(&Database, SourceFile);
 
 fn parse_in_parallel(db: &Database) {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let mut jobs: Vec<(SourceFile, ParseJob)> = Vec::new();
     for &tree in site.trees(db).iter() {
         jobs.extend(

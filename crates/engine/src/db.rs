@@ -1,7 +1,7 @@
 //! The salsa database: the inputs (ground state) and the handle every query runs on.
 //!
 //! Ground state is small: one `SourceFile` per content path, one `LangTree` per language
-//! (which files exist there), and the `Site` singleton (config, today's date, preview mode,
+//! (which files exist there), and the `Globals` singleton (config, today's date, preview mode,
 //! the file lists that belong to no language, and the API paths published by earlier builds). Everything else is a tracked query in
 //! `parse`, `derive` and `render`. Only [`workspace`](crate::workspace) calls setters.
 
@@ -10,7 +10,9 @@ mod inputs;
 pub use inputs::Preview;
 
 // The inputs stay inside the crate: only `workspace` sets them and only queries read them.
-pub(crate) use inputs::{Index, LangIndex, LangTree, SeriesMembers, Site, SourceFile, TagMembers};
+pub(crate) use inputs::{
+    Globals, Index, LangIndex, LangTree, SeriesMembers, SourceFile, TagMembers,
+};
 
 use std::sync::{Arc, Mutex};
 

@@ -26,7 +26,7 @@ pub use slides::published_decks;
 pub use taxonomy::{tag_definitions, tag_display_name, tag_display_names, tag_tiers};
 
 use crate::content::FileRole;
-use crate::db::{LangTree, Site, SourceFile};
+use crate::db::{Globals, LangTree, SourceFile};
 
 /// The language tree a post or deck file belongs to.
 pub fn tree_of(db: &dyn salsa::Database, file: SourceFile) -> Option<LangTree> {
@@ -34,5 +34,5 @@ pub fn tree_of(db: &dyn salsa::Database, file: SourceFile) -> Option<LangTree> {
         FileRole::Post { lang, .. } | FileRole::Deck { lang, .. } => lang,
         _ => return None,
     };
-    Some(Site::get(db).tree(db, lang))
+    Some(Globals::get(db).tree(db, lang))
 }

@@ -11,6 +11,7 @@
 
 mod assemble;
 pub mod cloudflare;
+mod config_only;
 pub mod docs;
 mod gone;
 mod groups;
@@ -22,10 +23,9 @@ mod posts;
 mod runs;
 mod slides;
 mod splice;
-mod static_docs;
 mod timelines;
 
 pub use assemble::{group_files, prepare_post, render_output};
 pub use gone::gone_paths;
-pub use groups::{LAGGING_DOCUMENTS, Lane, OutputGroup, aggregate_documents, output_groups};
-pub use index::{DOCUMENTS, Document};
+pub use groups::{DOCUMENTS_LANE_FILES, Lane, OutputGroup, output_groups, site_wide_files};
+pub use index::{LISTED_DOCUMENTS, ListedDocument};

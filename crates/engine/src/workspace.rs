@@ -11,10 +11,10 @@ mod members;
 
 use crate::config::SiteConfig;
 use crate::content::{ContentPath, FileContents, FileRole, Scan, ScanProblem};
-use crate::db::{Database, LangTree, Preview, Site, SourceFile};
+use crate::db::{Database, Globals, LangTree, Preview, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::Lang;
-use crate::output::Published;
+use crate::output::HistoryPaths;
 use chrono::NaiveDate;
 use index::{Indexes, Summary, summary};
 use lists::Lists;
@@ -29,7 +29,7 @@ use std::sync::Arc;
 /// memory follows the files that exist, not every path it ever saw.
 pub struct Workspace {
     db: Database,
-    site: Site,
+    globals: Globals,
     files: HashMap<ContentPath, SourceFile>,
     /// What keeps the index inputs up to date as the content changes; `None` in a one-shot
     /// build, whose content never changes (the inputs hold everything its queries read, and the
@@ -129,7 +129,7 @@ impl Workspace {
         preview: impl Into<Preview>,
         scan: Scan,
         lifetime: Lifetime,
-        published: Published,
+        published: HistoryPaths,
     ) -> Workspace {
         Workspace::with_database(
             Database::default(),
@@ -150,7 +150,7 @@ impl Workspace {
         preview: impl Into<Preview>,
         scan: Scan,
         lifetime: Lifetime,
-        published: Published,
+        published: HistoryPaths,
     ) -> Workspace {
         let mut files = HashMap::with_capacity(scan.files.len());
         let mut lists = Lists::new(&config.languages);
@@ -173,7 +173,7 @@ impl Workspace {
         let trees = lang_trees(&db, &mut lists, lifetime);
         let problems: Arc<[Diagnostic]> = scan.problems.iter().map(scan_problem).collect();
         let preview = preview.into();
-        let site = Site::builder(
+        let site = Globals::builder(
             config,
             today,
             preview.drafts,
@@ -210,7 +210,7 @@ impl Workspace {
         };
         Workspace {
             db,
-            site,
+            globals: site,
             files,
             indexes,
             loaded,
@@ -229,9 +229,9 @@ impl Workspace {
         &self.db
     }
 
-    /// The site input (configuration, date, file lists, history).
-    pub fn site(&self) -> Site {
-        self.site
+    /// The global input (configuration, date, file lists, history).
+    pub fn globals(&self) -> Globals {
+        self.globals
     }
 
     /// The input for `path`, if the file exists.
@@ -271,15 +271,15 @@ impl Workspace {
     /// Moves the site's date. Every post's visibility may change, so every summary is read
     /// again (the unchanged ones leave the indexes as they are).
     pub fn set_today(&mut self, today: NaiveDate) -> bool {
-        if self.site.today(&self.db) == today {
+        if self.globals.today(&self.db) == today {
             return false;
         }
-        self.site
+        self.globals
             .set_today(&mut self.db)
             .with_durability(Durability::HIGH)
             .to(today);
         let posts: Vec<(Lang, SourceFile)> = self
-            .site
+            .globals
             .trees(&self.db)
             .iter()
             .flat_map(|&tree| {
@@ -327,13 +327,13 @@ impl Workspace {
     /// change of the site's languages gives each language its tree and index anew, as a build
     /// would have made them.
     pub fn set_config(&mut self, config: Arc<SiteConfig>) -> bool {
-        let current = self.site.config(&self.db).clone();
+        let current = self.globals.config(&self.db).clone();
         if *current == *config {
             return false;
         }
         let languages_changed = current.languages != config.languages;
         let roles_changed = languages_changed || current.layout != config.layout;
-        self.site
+        self.globals
             .set_config(&mut self.db)
             .with_durability(Durability::HIGH)
             .to(config.clone());
@@ -352,12 +352,12 @@ impl Workspace {
             let mut lists = Lists::collect(&self.db, &self.files, &config.languages);
             self.set_unread_languages(lists.unread_languages(&config.languages));
             let trees = lang_trees(&self.db, &mut lists, Lifetime::Watch);
-            self.site
+            self.globals
                 .set_trees(&mut self.db)
                 .with_durability(Durability::HIGH)
                 .to(trees);
             if let Some(indexes) = &mut self.indexes {
-                let summaries = summaries(&self.db, self.site);
+                let summaries = summaries(&self.db, self.globals);
                 indexes.rebuild(&mut self.db, summaries);
             }
         }
@@ -365,8 +365,8 @@ impl Workspace {
     }
 
     fn set_unread_languages(&mut self, unread: Arc<[Diagnostic]>) {
-        if **self.site.unread_languages(&self.db) != *unread {
-            self.site
+        if **self.globals.unread_languages(&self.db) != *unread {
+            self.globals
                 .set_unread_languages(&mut self.db)
                 .with_durability(Durability::MEDIUM)
                 .to(unread);
@@ -375,14 +375,14 @@ impl Workspace {
 
     /// Sets the API paths published so far (after each publish, from `write::Report`). Only a
     /// different set reaches salsa, so `_redirects` re-renders only when the history grows.
-    pub fn set_published(&mut self, published: Published) -> bool {
-        let current = self.site.published(&self.db);
+    pub fn set_history_paths(&mut self, published: HistoryPaths) -> bool {
+        let current = self.globals.history_paths(&self.db);
         // The publisher hands back the same list while the history does not grow.
         if Arc::ptr_eq(current, &published) || **current == *published {
             return false;
         }
-        self.site
-            .set_published(&mut self.db)
+        self.globals
+            .set_history_paths(&mut self.db)
             .with_durability(Durability::MEDIUM)
             .to(published);
         true
@@ -391,12 +391,12 @@ impl Workspace {
     /// The problems found while walking the content folder, and their setter (a full scan
     /// replaces them all; staging a path, those at the path).
     pub fn scan_problems(&self) -> Arc<[Diagnostic]> {
-        self.site.scan_problems(&self.db).clone()
+        self.globals.scan_problems(&self.db).clone()
     }
     /// Replaces the walk's problems; an equal list changes nothing, so no query reruns.
     pub fn set_scan_problems(&mut self, problems: Arc<[Diagnostic]>) {
-        if **self.site.scan_problems(&self.db) != *problems {
-            self.site
+        if **self.globals.scan_problems(&self.db) != *problems {
+            self.globals
                 .set_scan_problems(&mut self.db)
                 .with_durability(Durability::MEDIUM)
                 .to(problems);
@@ -422,14 +422,14 @@ impl Workspace {
             applied.changed.push(path);
         }
         if !replaced.is_empty() {
-            Lists::replace_inputs(&mut self.db, self.site, &replaced);
+            Lists::replace_inputs(&mut self.db, self.globals, &replaced);
             watched(&mut self.indexes).replace(&mut self.db, &replaced);
         }
         if applied.structural {
-            let languages = self.site.config(&self.db).languages.clone();
+            let languages = self.globals.config(&self.db).languages.clone();
             let lists = Lists::collect(&self.db, &self.files, &languages);
             self.set_unread_languages(lists.unread_languages(&languages));
-            lists.set_where_different(&mut self.db, self.site);
+            lists.set_where_different(&mut self.db, self.globals);
         }
         self.refresh_indexes(applied.changed.clone().iter(), &gone);
         // An input joins the set when created (a first edit, a new path) and leaves it when its
@@ -497,7 +497,7 @@ impl Workspace {
             }
             None if contents == missing => Staged::Unchanged,
             None => {
-                let role = self.site.config(&self.db).classify(&path);
+                let role = self.globals.config(&self.db).classify(&path);
                 let file = match self.free.pop() {
                     Some(file) => {
                         let db = &mut self.db;
@@ -549,7 +549,7 @@ fn lang_trees(db: &Database, lists: &mut Lists, lifetime: Lifetime) -> Arc<[Lang
 
 /// Every language's published posts with their summaries (read in parallel), in the site's
 /// order.
-fn summaries(db: &Database, site: Site) -> Vec<(Lang, Vec<(SourceFile, Summary)>)> {
+fn summaries(db: &Database, site: Globals) -> Vec<(Lang, Vec<(SourceFile, Summary)>)> {
     site.trees(db)
         .iter()
         .map(|tree| {
@@ -566,7 +566,7 @@ fn summaries(db: &Database, site: Site) -> Vec<(Lang, Vec<(SourceFile, Summary)>
 }
 
 /// Reads every post's summary (in parallel) and builds the indexes.
-fn build_indexes(db: &Database, site: Site, lifetime: Lifetime) -> Indexes {
+fn build_indexes(db: &Database, site: Globals, lifetime: Lifetime) -> Indexes {
     Indexes::build(
         db,
         summaries(db, site),

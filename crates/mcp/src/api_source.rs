@@ -1,13 +1,13 @@
 //! Where `content-api mcp` reads the API from: a built output folder, or a live site over
 //! HTTP(S) (reqwest, rustls), found through its `/api/index.json`. Every read is bounded: a
-//! file of the folder through `write::published` (inside the folder, never waiting on a FIFO,
+//! file of the folder through `write::out_file` (inside the folder, never waiting on a FIFO,
 //! at most [`MAX_API_FILE_BYTES`]), a request to the site by [`Bounds`] (a deadline for the
 //! whole exchange, a size for the body) and followed only to redirects within the site's
 //! origin.
 
 use crate::model::Languages;
 use crate::operations::{Operation, languages_listed, operations};
-use crate::write::published::read_published;
+use crate::write::out_file::read_out_file;
 use camino::Utf8Path;
 use content_api_verify::client::Bounds;
 use content_api_verify::live::{describe, is_loopback};
@@ -129,7 +129,7 @@ impl ApiSource {
     /// Reads one file of the API, `path` relative to the site's root (`api/posts.json`).
     pub async fn read(&self, path: &str) -> Fetched {
         match self {
-            ApiSource::Folder(root) => match read_published(root, path, MAX_API_FILE_BYTES) {
+            ApiSource::Folder(root) => match read_out_file(root, path, MAX_API_FILE_BYTES) {
                 Ok(Some(bytes)) => text(bytes, &format!("/{path}")),
                 Ok(None) => Fetched::NotFound,
                 Err(err) => Fetched::Failed(format!("{err}; it was not read.")),

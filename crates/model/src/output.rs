@@ -15,7 +15,7 @@ pub type Files = std::sync::Arc<[(std::sync::Arc<str>, Output)]>;
 
 /// Output paths (relative to the output folder, e.g. `api/posts.json`), sorted and
 /// duplicate-free: what earlier builds published, as the publishing history records it.
-pub type Published = std::sync::Arc<[std::sync::Arc<str>]>;
+pub type HistoryPaths = std::sync::Arc<[std::sync::Arc<str>]>;
 
 use chunk::{DIGEST_LEN, chunk_digest, digest_of};
 use std::cell::RefCell;

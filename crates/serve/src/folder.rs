@@ -2,7 +2,7 @@
 //!
 //! - The joined path is canonicalized (every symbolic link resolved) and must lie inside the
 //!   canonicalized output folder; a link that leads out of it answers "no such file"
-//!   (`write::published`, which `mcp` reads through too).
+//!   (`write::out_file`, which `mcp` reads through too).
 //! - The file is opened once (`O_NOFOLLOW`, `O_NONBLOCK` so a FIFO cannot hang a worker), its
 //!   metadata is read from that handle, and its bytes come from that handle. The writer
 //!   replaces files by renaming a complete temporary file over them, so an open handle always
@@ -20,7 +20,7 @@
 
 use super::rebase::Rewriter;
 use super::respond::{Body, full};
-use crate::write::published::{FileStamp, Opened, open_published};
+use crate::write::out_file::{FileStamp, Opened, open_out_file};
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;
@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
-/// PublishedFolder up to this size are read whole and cached; larger ones are streamed.
+/// ServedFolder up to this size are read whole and cached; larger ones are streamed.
 const CACHE_FILE_LIMIT: u64 = 1 << 20;
 /// The size of each read of a streamed file.
 const CHUNK: usize = 64 << 10;
@@ -220,7 +220,7 @@ fn stream_rewritten(file: std::fs::File, len: u64, rewriter: Rewriter) -> Body {
 }
 
 /// The output folder, for reading.
-pub struct PublishedFolder {
+pub struct ServedFolder {
     root: PathBuf,
     cache: Mutex<Cache>,
 }
@@ -243,15 +243,15 @@ fn version_stamp(_file: &std::fs::File, meta: &std::fs::Metadata) -> io::Result<
 /// no file index or change time on Windows.
 #[cfg(windows)]
 fn version_stamp(file: &std::fs::File, _meta: &std::fs::Metadata) -> io::Result<FileStamp> {
-    Ok(FileStamp::of_stat(&crate::write::published::stat_open(
+    Ok(FileStamp::of_stat(&crate::write::out_file::stat_open(
         file,
     )?))
 }
 
-impl PublishedFolder {
+impl ServedFolder {
     /// The output folder `out_dir`, which must exist.
-    pub fn new(out_dir: &Path) -> io::Result<PublishedFolder> {
-        Ok(PublishedFolder {
+    pub fn new(out_dir: &Path) -> io::Result<ServedFolder> {
+        Ok(ServedFolder {
             root: std::fs::canonicalize(out_dir)?,
             cache: Mutex::default(),
         })
@@ -266,7 +266,7 @@ impl PublishedFolder {
     /// regular file there inside the output folder, `Err` for any other failure (a symbolic
     /// link loop, an unreadable file), which the server answers with 500.
     pub fn read(&self, relative: &str) -> io::Result<Option<Served>> {
-        let (canonical, mut file, meta) = match open_published(&self.root, relative)? {
+        let (canonical, mut file, meta) = match open_out_file(&self.root, relative)? {
             Opened::File { path, file, meta } => (path, file, meta),
             Opened::Absent | Opened::NotAFile(_) => return Ok(None),
         };
@@ -380,7 +380,7 @@ impl FileExt for std::fs::File {
     }
 
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        crate::write::published::read_exact_at(self, buf, offset)
+        crate::write::out_file::read_exact_at(self, buf, offset)
     }
 }
 

@@ -197,7 +197,7 @@ pub fn release_idle_memory() {
 /// What every request handler shares.
 struct State {
     config: Arc<SiteConfig>,
-    files: folder::PublishedFolder,
+    files: folder::ServedFolder,
     gone: removed::Gone,
     /// Serialized SSE frames, sent only after the state above was refreshed for the rebuild
     /// they describe: a client that sees an event and then asks gets the new answer.
@@ -306,7 +306,7 @@ async fn run(
     (preview, site, hosts): (Option<preview::PreviewState>, Site, host::Hosts),
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let files = folder::PublishedFolder::new(out_dir.as_std_path())?;
+    let files = folder::ServedFolder::new(out_dir.as_std_path())?;
     let (stop_tx, stop) = watch::channel(false);
     let state = Arc::new(State {
         gone: removed::Gone::load(out_dir, configured),

@@ -1,5 +1,5 @@
 //! The two lanes: the API lane published by every rebuild, the documents lane
-//! (`render::LAGGING_DOCUMENTS`) when the caller says.
+//! (`render::DOCUMENTS_LANE_FILES`) when the caller says.
 
 use crate::render::Lane;
 use crate::write::{Report, Stop, WriteError};

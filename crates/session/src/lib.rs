@@ -201,7 +201,7 @@ impl Session {
             tracing::warn!("{warning}");
         }
         let scan = source::scan(&content_dir, &config);
-        let published = history.published();
+        let published = history.history_paths();
         let workspace =
             Workspace::with_database(db, config, today, preview, scan, Lifetime::Watch, published);
         let mut session = Session {
@@ -283,7 +283,7 @@ impl Session {
 
     /// The configuration in force (it changes when `watch.toml` is reloaded).
     pub fn config(&self) -> &SiteConfig {
-        self.workspace.site().config(self.workspace.db())
+        self.workspace.globals().config(self.workspace.db())
     }
 
     /// Every file the session's publisher owns in the output folder (for the purge list).

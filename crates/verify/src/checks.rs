@@ -47,7 +47,7 @@ pub struct Target {
     /// The files content-api published on the site and their hashes (xxh3-128, hex), from the
     /// deploy record it serves (`/.well-known/content-api/deploy.json`); `None` without one.
     /// Tells the tool's documents from the site's own, and static files from rewritten answers.
-    pub published: Option<BTreeMap<String, String>>,
+    pub deployed: Option<BTreeMap<String, String>>,
     /// When the whole run must end; `None`: no limit but each request's own.
     pub deadline: Option<Instant>,
 }
@@ -225,8 +225,8 @@ impl Target {
 
     /// The file of content-api's output a request path names (`x/` is `x/index.html`, `x` is
     /// `x`, `x.html` or `x/index.html`), when the deploy record lists it.
-    pub fn published_file(&self, path: &str) -> Option<&str> {
-        let files = self.published.as_ref()?;
+    pub fn deployed_file(&self, path: &str) -> Option<&str> {
+        let files = self.deployed.as_ref()?;
         let path = path.trim_start_matches('/');
         let candidates = if path.is_empty() || path.ends_with('/') {
             vec![format!("{path}index.html")]
@@ -257,10 +257,10 @@ impl Target {
         if Target::tool_answered(answered) {
             return Owner::Tool;
         }
-        let Some(files) = &self.published else {
+        let Some(files) = &self.deployed else {
             return Owner::Unknown;
         };
-        match self.published_file(&answered.path) {
+        match self.deployed_file(&answered.path) {
             None => Owner::Site,
             Some(file) if !recorded_by_bytes(file) => Owner::Unknown,
             Some(file) => {
@@ -289,12 +289,12 @@ impl Target {
             Some(other) => return format!("content-api's code ({other})"),
             None => {}
         }
-        let Some(files) = &self.published else {
+        let Some(files) = &self.deployed else {
             return "not content-api's edge layer (the site serves no deploy record to compare \
                     its bytes with: the host's files or the site's code)"
                 .into();
         };
-        match self.published_file(&answered.path) {
+        match self.deployed_file(&answered.path) {
             Some(file) if answered.hash.is_none() || answered.hash.as_ref() == files.get(file) => {
                 format!("the host's static files (content-api's `{file}`)")
             }

@@ -47,7 +47,7 @@ pub fn target(url: &str, history: &[String], options: &Options) -> Result<Target
         post: None,
         series: None,
         tag: None,
-        published: None,
+        deployed: None,
         deadline: options.deadline,
     };
     let json = |target: &Target, path: &str| -> Result<Value, String> {
@@ -88,7 +88,7 @@ pub fn target(url: &str, history: &[String], options: &Options) -> Result<Target
     target.series = json(&target, &series_listing)
         .ok()
         .and_then(|listing| listing["series"][0]["slug"].as_str().map(str::to_string));
-    target.published = deploy_record(&target, &prefix);
+    target.deployed = deploy_record(&target, &prefix);
     // Published once, and neither an endpoint's URL now nor one of the static error bodies
     // (outputs of every build that no endpoint lists).
     let error_bodies = crate::problem::STATIC_PROBLEMS.map(|(_, path)| path);

@@ -25,7 +25,7 @@
 //!   following a symbolic link (`dir`).
 //!
 //! Also: [`state_file`], the one bounded reader and the one synced writer of every state file
-//! (the folder's own, and `deploy`'s beside the site); [`published`], a published file read
+//! (the folder's own, and `deploy`'s beside the site); [`out_file`], a published file read
 //! back for `serve` and `mcp`; `publisher::intact`, whether the folder still holds the last
 //! publish; `output_stamps`, the folder's side of a build's fingerprint.
 
@@ -38,16 +38,16 @@ mod dir;
 mod headers;
 mod lock;
 mod manifest;
+pub mod out_file;
 mod output_stamps;
 mod ownership;
-pub mod published;
 mod publisher;
 mod report;
 mod safe_path;
 pub mod shutdown;
-mod site_documents;
 pub mod site_source;
 pub mod state_file;
+mod yielding_documents;
 
 pub use manifest::{MANIFEST_PATH, MAX_STATE_BYTES};
 pub use output_stamps::{OutputDigest, Racy};

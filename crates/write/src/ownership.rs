@@ -18,7 +18,7 @@
 //!   tool has no skill to list.
 //!   A document the site puts in place of one the tool wrote (in a folder not emptied between
 //!   builds) is recognised by the hash the tool recorded, and is the site's from then on
-//!   (`write::site_documents`).
+//!   (`write::yielding_documents`).
 //! - a path the configuration takes over (`take_over`, `--take-over`) is written whatever is
 //!   there: a migration from the site's own API, on purpose.
 //! - any other path where a file of another owner is in the way is a **collision**: the build

@@ -3,7 +3,7 @@
 //! them: `plan` (step 2: every path checked, other owners' files claimed or refused),
 //! `record_intent` (3, here), `writing` (4 and 5: changed files only, through
 //! `.content-api/tmp`, then the stale ones removed), `commit` (6, the manifest, last) and
-//! `remember` (7, here); `site_documents` settles and records the documents a site may
+//! `remember` (7, here); `yielding_documents` settles and records the documents a site may
 //! replace. Between publishes, a daemon asks `intact` whether someone changed the folder.
 
 use crate::dir::{Entry, OutDir};
@@ -11,8 +11,8 @@ use crate::lock::{Lock, open_locked};
 use crate::manifest::{INTENT_PATH, MANIFEST_PATH, Manifest};
 use crate::output::{Files, Output};
 use crate::output_stamps::{OutputDigest, Racy, output_digest};
-use crate::site_documents::{DocumentHashes, is_recorded};
 use crate::source::FileStamp;
+use crate::yielding_documents::{YieldingHashes, is_recorded};
 use crate::{Report, Stop, WriteError, all_paths, ownership, parent_of, shutdown};
 use camino::{Utf8Path, Utf8PathBuf};
 use intact::same_entries;
@@ -22,8 +22,8 @@ use std::sync::Arc;
 
 mod intact;
 mod plan;
-mod site_documents;
 mod writing;
+mod yielding_documents;
 
 pub use intact::now_ns;
 
@@ -33,7 +33,7 @@ pub use intact::now_ns;
 /// A file whose content is not known (the first publish, or after the folder was deleted) is
 /// read and compared, so an unchanged file is never rewritten, even across restarts.
 ///
-/// Each step's child module (`plan`, `writing`, `intact`, `site_documents`) works on its fields
+/// Each step's child module (`plan`, `writing`, `intact`, `yielding_documents`) works on its fields
 /// in its own `impl Publisher`.
 pub struct Publisher {
     out_dir: Utf8PathBuf,
@@ -50,7 +50,7 @@ pub struct Publisher {
     /// Outputs left to the site's own file (`ownership::yields_to_site`): never written.
     yielded: HashSet<Arc<str>>,
     /// The hashes of the documents a site may replace, as the record on disk lists them.
-    documents: DocumentHashes,
+    yielding_hashes: YieldingHashes,
     /// The xxh3-128 of the bytes of each of those documents this publisher wrote or found.
     digests: HashMap<Arc<str>, u128>,
     /// Paths (or folders ending in `/`) whose site files this publisher may replace.
@@ -104,7 +104,7 @@ impl Publisher {
             manifest,
             intent_on_disk: !intent.is_empty(),
             yielded: HashSet::new(),
-            documents: DocumentHashes::load(out_dir),
+            yielding_hashes: YieldingHashes::load(out_dir),
             digests: HashMap::new(),
             take_over: Vec::new(),
             last_groups: Vec::new(),
@@ -179,7 +179,7 @@ impl Publisher {
                             && is_recorded(path)
                             && self.dir().read(path).is_some_and(|bytes| {
                                 !output.eq_bytes(&bytes)
-                                    && self.documents.wrote(path, &bytes) == Some(false)
+                                    && self.yielding_hashes.wrote(path, &bytes) == Some(false)
                             })
                     }
                     // Not the tool's: a regular file of other bytes is the site's.
@@ -285,7 +285,7 @@ impl Publisher {
         self.yielded.clear();
         self.stamps.clear();
         self.last_groups.clear();
-        self.documents = DocumentHashes::load(&self.out_dir);
+        self.yielding_hashes = YieldingHashes::load(&self.out_dir);
         self.digests.clear();
     }
 

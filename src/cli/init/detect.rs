@@ -324,7 +324,7 @@ fn describe(found: &layout::Layout, content_dir: &str) -> String {
 /// The languages, default first: the configuration's, else those the files show, else the one
 /// the configuration names, else English (said to be a guess).
 fn languages(
-    site: &config::Site,
+    site: &config::GeneratorConfig,
     found: &layout::Layout,
     undecided: &mut Vec<String>,
 ) -> Why<Vec<String>> {

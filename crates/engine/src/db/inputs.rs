@@ -4,7 +4,7 @@ use crate::config::SiteConfig;
 use crate::content::{ContentPath, FileContents, FileRole};
 use crate::diag::Diagnostic;
 use crate::model::{Lang, SortKey};
-use crate::output::Published;
+use crate::output::HistoryPaths;
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -37,7 +37,7 @@ pub struct LangTree {
 /// Everything global. Separate fields are tracked separately: a new tag file does not
 /// invalidate what only reads `today`.
 #[salsa::input(singleton, debug)]
-pub struct Site {
+pub struct Globals {
     #[returns(ref)]
     pub config: Arc<SiteConfig>,
     /// Today's date in the site's time zone: scheduled content becomes visible when it moves.
@@ -69,7 +69,7 @@ pub struct Site {
     /// one input that comes from history rather than from the content: it decides which
     /// removed paths answer 410.
     #[returns(ref)]
-    pub published: Published,
+    pub history_paths: HistoryPaths,
 }
 
 /// What a preview publishes besides what production does (`--drafts`, `--future`). Never
@@ -99,7 +99,7 @@ impl From<bool> for Preview {
     }
 }
 
-impl Site {
+impl Globals {
     /// The file tree of one of the site's languages.
     pub fn tree(self, db: &dyn salsa::Database, lang: Lang) -> LangTree {
         *self

@@ -6,7 +6,7 @@ use super::keys::{
 use super::series::series_by_name;
 use super::taxonomy::tag_tiers;
 use crate::content::{ContentPath, FileRole};
-use crate::db::{LangTree, Site, SourceFile};
+use crate::db::{Globals, LangTree, SourceFile};
 use crate::diag::Diagnostic;
 use crate::parse::{
     Parsed, parse_deck, parse_post, parse_series, parse_skill, parse_tag, post_meta, post_reading,
@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// All diagnostics, sorted by file, line and column. Errors in here fail a build.
 #[salsa::tracked(returns(ref))]
 pub fn all_diagnostics(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let mut out: Vec<Diagnostic> = site.scan_problems(db).to_vec();
     out.extend(site.unread_languages(db).iter().cloned());
     for &tree in site.trees(db).iter() {
@@ -142,7 +142,7 @@ pub fn post_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
 /// (`tags = ""`), so no tag has a file.
 #[salsa::tracked]
 fn unfiled_tags_are_fine(db: &dyn salsa::Database) -> bool {
-    Site::get(db).config(db).layout.tags().is_none()
+    Globals::get(db).config(db).layout.tags().is_none()
 }
 
 /// A tag with no file in `tags/`. One keystroke from a known tag, it may be a typo that would
@@ -287,7 +287,7 @@ fn duplicate_slugs(db: &dyn salsa::Database, tree: LangTree) -> Vec<Diagnostic> 
                         *other,
                         format!(
                             "duplicate slug `{slug}`: {first} has the same slug, so both would be published at {}/blog/{slug}",
-                            Site::get(db).config(db).languages.site_prefix(lang)
+                            Globals::get(db).config(db).languages.site_prefix(lang)
                         ),
                     )
                     .help("give one of the posts another slug (the part of the file name after the date)"),
@@ -350,7 +350,7 @@ fn site_post_notes(db: &dyn salsa::Database) -> SiteNotes {
             })
         }
     };
-    for &tree in Site::get(db).trees(db).iter() {
+    for &tree in Globals::get(db).trees(db).iter() {
         for &file in tree.posts(db).iter() {
             let said = post_notes(db, file);
             let path = file.path(db);

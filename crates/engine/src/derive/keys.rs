@@ -16,7 +16,7 @@
 //!   warning.
 
 use crate::config::FrontMatterRules;
-use crate::db::{Site, SourceFile};
+use crate::db::{Globals, SourceFile};
 use crate::diag::Diagnostic;
 use crate::parse::keys::UnknownKey;
 use crate::parse::{parse_deck, parse_post, parse_series, parse_tag};
@@ -28,7 +28,7 @@ mod generators;
 /// The front-matter rules alone: other settings changing re-checks no file.
 #[salsa::tracked(returns(ref))]
 pub fn front_matter_rules(db: &dyn salsa::Database) -> FrontMatterRules {
-    Site::get(db).config(db).front_matter.clone()
+    Globals::get(db).config(db).front_matter.clone()
 }
 
 /// The errors of the keys in `unknown` (one file's) that are near misses of known keys.
@@ -64,7 +64,7 @@ pub fn near_miss_errors(
 /// keys other generators read.
 #[salsa::tracked(returns(ref))]
 pub fn unknown_key_reports(db: &dyn salsa::Database) -> Arc<[Diagnostic]> {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let rules = front_matter_rules(db);
     let mut files: Vec<(&str, &[UnknownKey])> = Vec::new();
     for &tree in site.trees(db).iter() {

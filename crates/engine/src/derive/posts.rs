@@ -1,7 +1,7 @@
 //! Whether a post is published, its sort key and links (per file), and readers of the indexes
 //! the workspace maintains from them (publication order, tag membership).
 
-use crate::db::{Index, LangTree, Preview, Site, SourceFile, TagMembers};
+use crate::db::{Globals, Index, LangTree, Preview, SourceFile, TagMembers};
 use crate::model::{SortKey, Timestamp};
 use crate::parse::post_meta;
 use chrono::NaiveDate;
@@ -15,7 +15,7 @@ pub fn is_published(draft: bool, pub_date: Timestamp, today: NaiveDate, preview:
 
 /// The preview mode of the database (`--drafts`, `--future`).
 pub fn preview_of(db: &dyn salsa::Database) -> Preview {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     Preview {
         drafts: site.drafts(db),
         future: site.future(db),
@@ -26,7 +26,7 @@ pub fn preview_of(db: &dyn salsa::Database) -> Preview {
 #[salsa::tracked(returns(ref))]
 pub fn sort_key(db: &dyn salsa::Database, file: SourceFile) -> Option<SortKey> {
     let meta = post_meta(db, file).as_ref()?;
-    let site = Site::get(db);
+    let site = Globals::get(db);
     is_published(meta.draft, meta.pub_date, site.today(db), preview_of(db)).then(|| SortKey {
         date: meta.pub_date,
         id: meta.id.clone(),

@@ -3,7 +3,7 @@
 //! `content-api list` prints and the preview's landing page shows.
 
 use crate::content::FileRole;
-use crate::db::{Site, SourceFile};
+use crate::db::{Globals, SourceFile};
 use crate::model::{Lang, Timestamp};
 use crate::parse::{deck_meta, post_meta};
 use chrono::NaiveDate;
@@ -62,7 +62,7 @@ pub struct Schedule {
 
 /// The posts and decks whose state `keep` accepts (and every one that does not parse).
 pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(ScheduleState) -> bool) -> Schedule {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let today = site.today(db);
     let mut out = Vec::new();
     let mut broken = Vec::new();
@@ -98,7 +98,7 @@ pub fn schedule(db: &dyn salsa::Database, keep: impl Fn(ScheduleState) -> bool) 
 
 /// One post's or deck's entry (`None`: not a post or deck, or it does not parse).
 pub fn schedule_entry(db: &dyn salsa::Database, file: SourceFile) -> Option<ScheduleEntry> {
-    let today = Site::get(db).today(db);
+    let today = Globals::get(db).today(db);
     let (kind, lang, draft, pub_date, title) = match file.role(db).clone() {
         FileRole::Post { lang, .. } => {
             let meta = post_meta(db, file).as_ref()?;

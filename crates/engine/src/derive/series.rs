@@ -4,7 +4,7 @@
 use super::posts::post_links;
 use super::tree_of;
 use crate::content::FileRole;
-use crate::db::{Index, LangTree, SeriesMembers, Site, SourceFile};
+use crate::db::{Globals, Index, LangTree, SeriesMembers, SourceFile};
 use crate::parse::{parse_post, post_meta, post_reading, series_meta};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// not its front matter is). Used to tell "unknown series" from "broken series file".
 #[salsa::tracked(returns(ref))]
 pub fn series_by_name(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, SourceFile>> {
-    let files = Site::get(db).series(db);
+    let files = Globals::get(db).series(db);
     Arc::new(
         files
             .iter()

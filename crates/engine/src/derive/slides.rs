@@ -1,7 +1,7 @@
 //! Published slide decks per language.
 
 use super::posts::{is_published, preview_of};
-use crate::db::{LangTree, Site, SourceFile};
+use crate::db::{Globals, LangTree, SourceFile};
 use crate::model::SortKey;
 use crate::parse::deck_meta;
 use std::sync::Arc;
@@ -9,7 +9,7 @@ use std::sync::Arc;
 /// The published decks of one language, newest first.
 #[salsa::tracked(returns(ref))]
 pub fn published_decks(db: &dyn salsa::Database, tree: LangTree) -> Arc<[SourceFile]> {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let (today, preview) = (site.today(db), preview_of(db));
     let mut decks: Vec<(SortKey, SourceFile)> = tree
         .decks(db)

@@ -1,6 +1,6 @@
 //! The tag taxonomy.
 
-use crate::db::{LangTree, Site};
+use crate::db::{Globals, LangTree};
 use crate::model::{Lang, TagDef, Tier};
 use crate::parse::{parse_post, tag_meta};
 use std::collections::BTreeMap;
@@ -9,7 +9,7 @@ use std::sync::Arc;
 /// Every valid tag definition by name.
 #[salsa::tracked(returns(ref))]
 pub fn tag_definitions(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, TagDef>> {
-    let tags = Site::get(db).tags(db);
+    let tags = Globals::get(db).tags(db);
     Arc::new(
         tags.iter()
             .filter_map(|&file| tag_meta(db, file).clone())
@@ -39,7 +39,7 @@ pub fn tag_display_names(
     db: &dyn salsa::Database,
     tree: LangTree,
 ) -> Arc<BTreeMap<Arc<str>, Arc<str>>> {
-    if !Site::get(db).config(db).front_matter.tags_as_written {
+    if !Globals::get(db).config(db).front_matter.tags_as_written {
         return Arc::default();
     }
     let mut files: Vec<_> = tree.posts(db).to_vec();
@@ -57,7 +57,7 @@ pub fn tag_display_names(
 
 /// How a human-facing document in `lang` names `tag`: its display name, else the tag itself.
 pub fn tag_display_name<'a>(db: &'a dyn salsa::Database, lang: Lang, tag: &'a str) -> &'a str {
-    Site::get(db)
+    Globals::get(db)
         .trees(db)
         .iter()
         .find(|tree| tree.lang(db) == lang)

@@ -6,7 +6,7 @@ use super::summary;
 use super::{Parsed, frontmatter, path_name, text_or_failure};
 use crate::config::{KEY_FIELDS, KeyAliases};
 use crate::content::{FileRole, PostName};
-use crate::db::{Site, SourceFile};
+use crate::db::{Globals, SourceFile};
 use crate::diag::{Diagnostic, Location};
 use crate::model::{Lang, PostMeta, Timestamp, is_valid_slug, slugify};
 use std::collections::BTreeMap;
@@ -83,12 +83,12 @@ pub struct PostReading {
 /// tags, series and descriptions are written.
 #[salsa::tracked(returns(ref))]
 pub fn post_reading(db: &dyn salsa::Database) -> PostReading {
-    let rules = &Site::get(db).config(db).front_matter;
+    let rules = &Globals::get(db).config(db).front_matter;
     PostReading {
         keys: rules.keys.clone(),
         description_from_body: rules.description_from_body,
         tags_as_written: rules.tags_as_written,
-        series_unfiled: Site::get(db).config(db).layout.series().is_none(),
+        series_unfiled: Globals::get(db).config(db).layout.series().is_none(),
     }
 }
 
@@ -103,7 +103,7 @@ pub fn post_meta(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<PostM
     let adopted = parsed
         .translation_key
         .as_ref()
-        .filter(|_| meta.lang != Site::get(db).config(db).languages.default_lang())
+        .filter(|_| meta.lang != Globals::get(db).config(db).languages.default_lang())
         .and_then(|key| translation_slugs(db).get(key))
         .filter(|slug| **slug != meta.slug);
     match adopted {
@@ -131,7 +131,7 @@ pub fn translation_slugs(db: &dyn salsa::Database) -> BTreeMap<Arc<str>, Arc<str
     if post_reading(db).keys.of("translation_key").is_empty() {
         return slugs;
     }
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let default = site.config(db).languages.default_lang();
     for tree in site
         .trees(db)

@@ -1,19 +1,19 @@
 //! Rendering one file, or one group of files, of the plan: the query behind each path.
 
+use super::config_only::config_only_files;
 use super::docs;
 use super::gone::redirects_file;
 use super::groups::{
-    Lane, OutputFile, OutputGroup, OutputKind, aggregate_documents, series_path, timeline_path,
+    Lane, OutputFile, OutputGroup, OutputKind, series_path, site_wide_files, timeline_path,
 };
 use super::index::api_index_json;
 use super::posts::{all_posts_json, post_entry_json, posts_json};
 use super::runs::{PostList, Run, list_runs, run_range};
 use super::slides::slides_json;
-use super::static_docs::static_documents;
 use super::timelines::{
     series_detail_json, series_listing_json, tag_timeline_json, timeline_post_json,
 };
-use crate::db::{Index, LangTree, Site, SourceFile};
+use crate::db::{Globals, Index, LangTree, SourceFile};
 use crate::derive::{series_members, series_names, tag_members, tag_names};
 use crate::documents;
 use crate::output::Files;
@@ -32,8 +32,8 @@ pub fn prepare_post(db: &dyn salsa::Database, file: SourceFile) {
 /// The files of one group.
 pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
     match group {
-        OutputGroup::Site => site_files(db),
-        OutputGroup::Aggregates => aggregate_files(db),
+        OutputGroup::SiteWide => site_wide_api_files(db),
+        OutputGroup::DocumentsLane => documents_lane_files(db),
         OutputGroup::PostMarkdown { tree, start } => post_markdown_files(db, tree, start),
         OutputGroup::Timelines { tree, start } => timeline_files(db, tree, start),
         OutputGroup::SeriesDetails { tree, start } => series_files(db, tree, start),
@@ -42,20 +42,20 @@ pub fn group_files(db: &dyn salsa::Database, group: OutputGroup) -> &Files {
 
 /// The site-wide documents of the API lane.
 #[salsa::tracked(returns(ref))]
-fn site_files(db: &dyn salsa::Database) -> Files {
-    site_files_of(db, Lane::Api)
+fn site_wide_api_files(db: &dyn salsa::Database) -> Files {
+    site_wide_files_in(db, Lane::Api)
 }
 
 /// The site-wide documents of the documents lane: a query of its own, so that the API lane
 /// neither renders nor re-validates them.
 /// A corpus too large for one `llms-full.txt` adds its other parts here.
 #[salsa::tracked(returns(ref))]
-fn aggregate_files(db: &dyn salsa::Database) -> Files {
+fn documents_lane_files(db: &dyn salsa::Database) -> Files {
     let parts = docs::llms_full_parts(db).len();
     if parts == 1 {
-        return site_files_of(db, Lane::Documents);
+        return site_wide_files_in(db, Lane::Documents);
     }
-    let mut files: Vec<(Arc<str>, Output)> = site_files_of(db, Lane::Documents).to_vec();
+    let mut files: Vec<(Arc<str>, Output)> = site_wide_files_in(db, Lane::Documents).to_vec();
     files.extend((1..parts).map(|index| {
         (
             Arc::from(docs::llms_full_part_file(index)),
@@ -66,8 +66,8 @@ fn aggregate_files(db: &dyn salsa::Database) -> Files {
     files.into()
 }
 
-fn site_files_of(db: &dyn salsa::Database, lane: Lane) -> Files {
-    aggregate_documents(db)
+fn site_wide_files_in(db: &dyn salsa::Database, lane: Lane) -> Files {
+    site_wide_files(db)
         .iter()
         .filter(|file| documents::lane_of(&file.path) == lane)
         .map(|file| (file.path.clone(), render_output(db, file)))
@@ -146,7 +146,7 @@ fn series_files(db: &dyn salsa::Database, tree: LangTree, start: u32) -> Files {
 
 /// The bytes of one site-wide document.
 pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     match &file.kind {
         OutputKind::ApiIndex => api_index_json(db).clone(),
         OutputKind::AllPosts => all_posts_json(db).clone(),
@@ -167,7 +167,7 @@ pub fn render_output(db: &dyn salsa::Database, file: &OutputFile) -> Output {
         OutputKind::NginxGone => super::nginx::gone_file(db).clone(),
         OutputKind::Worker => super::cloudflare::worker_file(db).clone(),
         OutputKind::Headers => super::host_files::headers_output(db).clone(),
-        OutputKind::Static => static_documents(db)
+        OutputKind::ConfigOnly => config_only_files(db)
             .get(&file.path)
             .cloned()
             .expect("planned static documents exist"),

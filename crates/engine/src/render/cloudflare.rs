@@ -19,7 +19,7 @@
 use super::gone::gone_paths;
 use super::host_files::{STATE_FOLDER, twin_pages};
 use crate::config::SiteConfig;
-use crate::db::Site;
+use crate::db::Globals;
 use crate::http::{ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, LAYER_HEADER, METHODS};
 use crate::media::{DEFAULT_TYPE, EXTENSION_TYPES, document_types};
 use crate::output::Output;
@@ -33,7 +33,7 @@ const WORKER_LOGIC: &str = include_str!("cloudflare_worker.js");
 /// The tool's own pages, by page path (`developers`), with the file that serves them: the edge
 /// layer answers every URL form of them (`x`, `x/`, `x/index.html`), as `serve` does.
 fn own_pages() -> serde_json::Map<String, Value> {
-    super::DOCUMENTS
+    super::LISTED_DOCUMENTS
         .iter()
         .filter(|document| document.file.ends_with("/index.html"))
         .map(|document| {
@@ -48,7 +48,7 @@ fn own_pages() -> serde_json::Map<String, Value> {
 /// The edge module: the generated tables, then the fixed logic.
 #[salsa::tracked(returns(ref))]
 pub fn worker_file(db: &dyn salsa::Database) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let gone: Vec<&str> = gone_paths(db).iter().map(|p| &**p).collect();
     Output::new(worker_source(config, &gone))
 }

@@ -1,9 +1,9 @@
 //! The API paths an earlier build published that are no longer outputs, and `_redirects`
 //! (Netlify), which answers them 410. These read the one history-dependent input,
-//! `Site.published`; the nginx include and the Cloudflare worker read [`gone_paths`] too.
+//! `Globals.history_paths`; the nginx include and the Cloudflare worker read [`gone_paths`] too.
 
 use super::groups::api_output_paths;
-use crate::db::Site;
+use crate::db::Globals;
 use crate::output::Output;
 use crate::problem::STATIC_PROBLEMS;
 use crate::wire::ErrorCode;
@@ -16,8 +16,8 @@ use std::sync::Arc;
 #[salsa::tracked(returns(ref))]
 pub fn gone_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
     let current = api_output_paths(db);
-    Site::get(db)
-        .published(db)
+    Globals::get(db)
+        .history_paths(db)
         .iter()
         .filter(|path| current.binary_search(path).is_err())
         .cloned()

@@ -8,10 +8,10 @@
 //! without looking inside. So a rebuild looks at the few groups an edit reached, not at every
 //! one of the corpus's files.
 
+use super::config_only::config_only_files;
 use super::docs;
 use super::runs::RUN;
-use super::static_docs::static_documents;
-use crate::db::{LangTree, Site, SourceFile};
+use crate::db::{Globals, LangTree, SourceFile};
 use crate::derive::{published_posts, series_names, tag_names};
 use crate::documents::{self, Pick};
 use crate::http;
@@ -59,7 +59,7 @@ pub enum OutputKind {
     /// `_headers`: the API's and the documents' headers (the skills' among them).
     Headers,
     /// A document that depends on the configuration only (OpenAPI, error bodies...).
-    Static,
+    ConfigOnly,
 }
 
 pub use crate::documents::Lane;
@@ -70,9 +70,10 @@ pub use crate::documents::Lane;
 /// [`Lane::Documents`]. Their paths never depend on the content, and no other output reads their
 /// bytes, so while they lag the API every URL still resolves and every API file is the one a
 /// fresh build writes.
-pub const LAGGING_DOCUMENTS: [&str; LAGGING] = documents::files(Pick::InLane(Lane::Documents));
+pub const DOCUMENTS_LANE_FILES: [&str; IN_DOCUMENTS_LANE] =
+    documents::files(Pick::InLane(Lane::Documents));
 
-const LAGGING: usize = documents::count(Pick::InLane(Lane::Documents));
+const IN_DOCUMENTS_LANE: usize = documents::count(Pick::InLane(Lane::Documents));
 
 /// One site-wide document, by its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -102,7 +103,7 @@ impl OutputKind {
             OutputKind::NginxGone => http::NGINX_GONE_FILE.into(),
             OutputKind::Worker => unreachable!("the edge module's path depends on the site"),
             OutputKind::Headers => "_headers".into(),
-            OutputKind::Static => unreachable!("static documents carry their own paths"),
+            OutputKind::ConfigOnly => unreachable!("static documents carry their own paths"),
         }
     }
 }
@@ -110,8 +111,8 @@ impl OutputKind {
 /// The site-wide documents, sorted by path. Re-runs when a skill appears or disappears (or the
 /// configuration changes); backdates otherwise.
 #[salsa::tracked(returns(ref))]
-pub fn aggregate_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
-    let config = Site::get(db).config(db);
+pub fn site_wide_files(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
+    let config = Globals::get(db).config(db);
     let mut kinds = vec![
         OutputKind::ApiIndex,
         OutputKind::AllPosts,
@@ -151,9 +152,9 @@ pub fn aggregate_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
         path: http::edge_module_path(config).into(),
         kind: OutputKind::Worker,
     });
-    files.extend(static_documents(db).keys().map(|path| OutputFile {
+    files.extend(config_only_files(db).keys().map(|path| OutputFile {
         path: path.clone(),
-        kind: OutputKind::Static,
+        kind: OutputKind::ConfigOnly,
     }));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files.into()
@@ -163,9 +164,9 @@ pub fn aggregate_documents(db: &dyn salsa::Database) -> Arc<[OutputFile]> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OutputGroup {
     /// The site-wide documents of the API lane.
-    Site,
-    /// The site-wide documents of the documents lane ([`LAGGING_DOCUMENTS`]).
-    Aggregates,
+    SiteWide,
+    /// The site-wide documents of the documents lane ([`DOCUMENTS_LANE_FILES`]).
+    DocumentsLane,
     /// The Markdown variants of a run of one language's published posts (newest first).
     PostMarkdown {
         /// The language's files.
@@ -194,8 +195,8 @@ impl OutputGroup {
     /// details are the edited posts' own outputs and the API, so only the aggregates lag.
     pub fn lane(self) -> Lane {
         match self {
-            OutputGroup::Aggregates => Lane::Documents,
-            OutputGroup::Site
+            OutputGroup::DocumentsLane => Lane::Documents,
+            OutputGroup::SiteWide
             | OutputGroup::PostMarkdown { .. }
             | OutputGroup::Timelines { .. }
             | OutputGroup::SeriesDetails { .. } => Lane::Api,
@@ -208,8 +209,8 @@ impl OutputGroup {
 #[salsa::tracked(returns(ref))]
 pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
     let starts = |len: usize| (0..len).step_by(RUN).map(|start| start as u32);
-    let mut groups = vec![OutputGroup::Site, OutputGroup::Aggregates];
-    for &tree in Site::get(db).trees(db).iter() {
+    let mut groups = vec![OutputGroup::SiteWide, OutputGroup::DocumentsLane];
+    for &tree in Globals::get(db).trees(db).iter() {
         groups.extend(
             starts(published_posts(db, tree).len())
                 .map(|start| OutputGroup::PostMarkdown { tree, start }),
@@ -229,12 +230,12 @@ pub fn output_groups(db: &dyn salsa::Database) -> Arc<[OutputGroup]> {
 /// a tag, series or site document appeared or disappeared.
 #[salsa::tracked(returns(ref))]
 pub fn api_output_paths(db: &dyn salsa::Database) -> Arc<[Arc<str>]> {
-    let mut paths: Vec<Arc<str>> = aggregate_documents(db)
+    let mut paths: Vec<Arc<str>> = site_wide_files(db)
         .iter()
         .map(|file| file.path.clone())
         .filter(|path| is_api_path(path))
         .collect();
-    for &tree in Site::get(db).trees(db).iter() {
+    for &tree in Globals::get(db).trees(db).iter() {
         let lang = tree.lang(db);
         paths.extend(
             tag_names(db, tree)

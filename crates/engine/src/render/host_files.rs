@@ -78,7 +78,7 @@ pub fn headers_output(db: &dyn salsa::Database) -> crate::output::Output {
 /// The output files, outside the API, that `_headers` has a block for: every discovery document
 /// (the agent skills only when there are some).
 fn header_paths(skills: &[String]) -> Vec<&str> {
-    let mut paths: Vec<&str> = super::DOCUMENTS
+    let mut paths: Vec<&str> = super::LISTED_DOCUMENTS
         .iter()
         .map(|document| document.file)
         .filter(|file| *file != paths::AGENT_SKILLS_INDEX)

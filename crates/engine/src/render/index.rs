@@ -1,6 +1,6 @@
 //! `api/index.json` (getApiIndex): the entry point, with every URL the templates resolve to.
 
-use crate::db::Site;
+use crate::db::Globals;
 use crate::derive::{series_names, tag_names};
 use crate::documents::{self, Pick};
 use crate::model::Lang;
@@ -12,7 +12,7 @@ use crate::wire::{ApiIndex, Authentication, Endpoint, ErrorFormat, Versioning, t
 /// portal): a listed row of the contract's output documents. `api/index.json` links every one
 /// of them under `name`.
 #[derive(Debug)]
-pub struct Document {
+pub struct ListedDocument {
     /// The key in the index's `links`.
     pub name: &'static str,
     /// The site-absolute URL path the document is linked at.
@@ -27,16 +27,16 @@ pub struct Document {
 
 const LISTED: usize = documents::count(Pick::Listed);
 
-/// Every discovery document, in the order the index and the catalogs list them: the rows of
+/// Every listed document, in the order the index and the catalogs list them: the rows of
 /// `contract::documents::OUTPUT_DOCUMENTS` with a listing. `links` of `api/index.json`, the AI
 /// catalog, the developer portal and `_headers` read it, and a test checks that each `file` is
 /// a planned output that `path` resolves to.
-pub const DOCUMENTS: [Document; LISTED] = listed_documents();
+pub const LISTED_DOCUMENTS: [ListedDocument; LISTED] = listed_in_the_table();
 
-const fn listed_documents() -> [Document; LISTED] {
+const fn listed_in_the_table() -> [ListedDocument; LISTED] {
     let rows = documents::rows::<LISTED>(Pick::Listed);
     let mut out = [const {
-        Document {
+        ListedDocument {
             name: "",
             path: "",
             file: "",
@@ -49,7 +49,7 @@ const fn listed_documents() -> [Document; LISTED] {
         let Some(listing) = rows[i].listing else {
             panic!("a listed row has a listing");
         };
-        out[i] = Document {
+        out[i] = ListedDocument {
             name: listing.name,
             path: rows[i].path,
             file: rows[i].file,
@@ -61,9 +61,9 @@ const fn listed_documents() -> [Document; LISTED] {
     out
 }
 
-/// The document named `name` (a name of [`DOCUMENTS`]).
-pub fn document(name: &str) -> &'static Document {
-    DOCUMENTS
+/// The document named `name` (a name of [`LISTED_DOCUMENTS`]).
+pub fn listed_document(name: &str) -> &'static ListedDocument {
+    LISTED_DOCUMENTS
         .iter()
         .find(|d| d.name == name)
         .unwrap_or_else(|| panic!("no document named {name}"))
@@ -87,7 +87,7 @@ pub const ERROR_FORMAT: &str = "Errors are RFC 9457 problem-details bodies (type
 /// The site-absolute paths `op`'s template currently resolves to: the site's languages in its
 /// order (`en` before `es`), then by slug or tag. Empty when no series or tag exists yet.
 pub fn resolved_paths(db: &dyn salsa::Database, op: &Operation) -> Vec<String> {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let names = |lang: Lang, param: PathParam| -> Vec<String> {
         let tree = site.tree(db, lang);
         let names = match param {
@@ -123,7 +123,7 @@ pub fn resolved_paths(db: &dyn salsa::Database, op: &Operation) -> Vec<String> {
 /// the set of URLs (or the configuration) changes.
 #[salsa::tracked(returns(ref))]
 pub fn api_index_json(db: &dyn salsa::Database) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let endpoints: Vec<Endpoint> = operations(&config.languages)
         .into_iter()
         .map(|op| {
@@ -139,7 +139,7 @@ pub fn api_index_json(db: &dyn salsa::Database) -> Output {
             }
         })
         .collect();
-    let links = DOCUMENTS
+    let links = LISTED_DOCUMENTS
         .iter()
         .map(|doc| {
             (

@@ -8,7 +8,7 @@
 
 use super::gone::gone_paths;
 use crate::config::SiteConfig;
-use crate::db::Site;
+use crate::db::Globals;
 use crate::http::{
     ALLOW, CONTRACT_HEADERS, DOCUMENT_HEADERS, HOST_FILES, METHODS, NGINX_GONE_FILE,
 };
@@ -174,7 +174,7 @@ pub fn server_block(
 /// body (the path is known, so it is written in). Rewritten by every build.
 #[salsa::tracked(returns(ref))]
 pub fn gone_file(db: &dyn salsa::Database) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let mut out = String::from(
         "# Removed API paths (410), written by content-api on every build and included by the\n\
          # server block of `content-api hosting nginx`. Reload nginx after a build changes it.\n",

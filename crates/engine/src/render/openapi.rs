@@ -236,7 +236,7 @@ pub fn openapi_document(config: &SiteConfig) -> Value {
             .map(|(name, description)| json!({ "name": name, "description": description }))
             .collect::<Vec<_>>(),
         "security": [],
-        "externalDocs": { "description": "Developer portal", "url": config.url(super::index::document("developers").path) },
+        "externalDocs": { "description": "Developer portal", "url": config.url(super::index::listed_document("developers").path) },
         "paths": paths,
         "components": {
             "schemas": component_schemas(languages),

@@ -1,7 +1,7 @@
 //! `api/slides-timeline/{lang}.json`.
 
 use super::splice::to_json_spliced;
-use crate::db::{LangTree, Site, SourceFile};
+use crate::db::{Globals, LangTree, SourceFile};
 use crate::derive::published_decks;
 use crate::model::DeckType;
 use crate::output::{Output, json_array};
@@ -24,7 +24,7 @@ pub fn deck_json(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<str>>
             DeckType::ExternalEmbed => SlideDeckType::ExternalEmbed,
             DeckType::ExternalLink => SlideDeckType::ExternalLink,
         },
-        is_draft: meta.draft && Site::get(db).drafts(db),
+        is_draft: meta.draft && Globals::get(db).drafts(db),
         event_name: meta.event_name.as_deref(),
         event_date: meta.event_date.map(|date| date.to_string()),
         external_url: meta.external_url.as_deref(),

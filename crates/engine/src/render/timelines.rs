@@ -3,7 +3,7 @@
 
 use super::runs::{PostList, Run};
 use super::splice::to_json_spliced;
-use crate::db::{LangTree, SeriesMembers, Site, SourceFile, TagMembers};
+use crate::db::{Globals, LangTree, SeriesMembers, SourceFile, TagMembers};
 use crate::derive::{
     first_chapter_hero, localized_series, post_series_position, series_members, series_names,
     sort_key,
@@ -31,7 +31,7 @@ pub fn timeline_post_json(db: &dyn salsa::Database, file: SourceFile) -> Option<
         tags: meta.tags.iter().map(|tag| &**tag).collect(),
         hero_image: meta.hero_image.as_deref(),
         // Only preview builds publish drafts, so this is false in production.
-        is_draft: meta.draft && Site::get(db).drafts(db),
+        is_draft: meta.draft && Globals::get(db).drafts(db),
         series_slug: position.map(|p| &*p.slug),
         series_current: position.map(|p| p.current),
         series_total: position.map(|p| p.total),

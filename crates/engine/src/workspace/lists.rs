@@ -1,4 +1,4 @@
-//! The per-kind file lists (`LangTree::posts`/`decks`, `Site::tags`/`series`/`skills`) as
+//! The per-kind file lists (`LangTree::posts`/`decks`, `Globals::tags`/`series`/`skills`) as
 //! [`Lists`]: made equal to the path table after a file appeared or disappeared, and given a
 //! file's new input at its first edit. Set only when a list differs: the post lists at LOW
 //! ([`LIST_DURABILITY`]), the deck lists at MEDIUM, the tag, series and skill lists at HIGH (see
@@ -6,7 +6,7 @@
 
 use super::index::LIST_DURABILITY;
 use crate::content::{ContentPath, FileContents, FileRole};
-use crate::db::{Database, Site, SourceFile};
+use crate::db::{Database, Globals, SourceFile};
 use crate::diag::Diagnostic;
 use crate::model::{Lang, Languages};
 use salsa::{Durability, Setter};
@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// The existing content files by kind, each list sorted by path: what the `LangTree`s and
-/// `Site` hold. Posts and decks in a language the site does not have are in no list (the
+/// `Globals` hold. Posts and decks in a language the site does not have are in no list (the
 /// workspace reports them, `unread_languages`).
 pub(super) struct Lists {
     /// Per language of the site, in the configuration's order: its posts and its decks.
@@ -111,7 +111,7 @@ impl Lists {
     /// set.
     pub(super) fn replace_inputs(
         db: &mut Database,
-        site: Site,
+        site: Globals,
         replaced: &HashMap<SourceFile, SourceFile>,
     ) {
         let swap = |list: &Arc<[SourceFile]>| -> Option<Arc<[SourceFile]>> {
@@ -146,7 +146,7 @@ impl Lists {
     }
 
     /// Sets the file lists of `site` that differ from these (whose languages are the site's).
-    pub(super) fn set_where_different(self, db: &mut Database, site: Site) {
+    pub(super) fn set_where_different(self, db: &mut Database, site: Globals) {
         let trees = site.trees(db).clone();
         for (tree, (lang, posts, decks)) in trees.iter().copied().zip(self.langs) {
             debug_assert_eq!(tree.lang(db), lang);

@@ -37,12 +37,12 @@ fn a_large_file_is_rewritten_as_it_is_sent_with_the_length_announced() {
     );
 }
 
-fn folder() -> (tempfile::TempDir, PublishedFolder) {
+fn folder() -> (tempfile::TempDir, ServedFolder) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("out/api")).unwrap();
     std::fs::write(dir.path().join("out/api/a.json"), "[1]").unwrap();
     std::fs::write(dir.path().join("secret.json"), "secret").unwrap();
-    let files = PublishedFolder::new(&dir.path().join("out")).unwrap();
+    let files = ServedFolder::new(&dir.path().join("out")).unwrap();
     (dir, files)
 }
 
@@ -117,7 +117,7 @@ async fn a_large_file_is_streamed_from_its_handle_with_the_etag_of_its_bytes() {
     );
     assert_eq!(served.content_length(), old.len() as u64);
     assert_eq!(served.etag, etag_of(&old));
-    if crate::write::published::under_wine() {
+    if crate::write::out_file::under_wine() {
         // Wine 8 has no POSIX-semantics rename: a file held open is never renamed over there.
         eprintln!("skipped under wine: renaming over a file held open needs Windows 10's rename");
         return;

@@ -57,7 +57,7 @@ impl Landing<'_> {
     pub fn render(&self) -> String {
         let documents: Vec<String> = Manifest::load(self.out_dir)
             .paths()
-            .filter(|path| is_document(path))
+            .filter(|path| is_served_file(path))
             .map(str::to_string)
             .collect();
         let mut out = String::with_capacity(16 * 1024 + documents.len() * 120);
@@ -130,7 +130,7 @@ impl Landing<'_> {
                 "<p class=\"ok\">No errors: every file in the content folder builds.</p>\n",
             );
         } else if errors > 0 {
-            out.push_str("<p>PublishedFolder with errors keep their last good version published until they are fixed. Save a fix: this page updates by itself.</p>\n");
+            out.push_str("<p>Files with errors keep their last good version published until they are fixed. Save a fix: this page updates by itself.</p>\n");
         }
         for d in self.diagnostics {
             let position = match (d.line, d.column) {
@@ -286,9 +286,9 @@ fn documents_section(out: &mut String, documents: &[String]) {
     out.push_str("</section>\n");
 }
 
-/// PublishedFolder this server answers: not the host's configuration, not the tool's state, and under
+/// Files this server answers: not the host's configuration, not the tool's state, and under
 /// `api/` only JSON (`api/404.html` is for static hosts).
-pub fn is_document(path: &str) -> bool {
+pub fn is_served_file(path: &str) -> bool {
     !crate::http::HOST_FILES.contains(&path)
         && !path.starts_with(".content-api/")
         && (!path.starts_with("api/") || path.ends_with(".json"))
@@ -353,6 +353,8 @@ mod tests {
         }
         .render();
         assert!(page.contains("data-errors=\"1\""));
+        // The page tells the author what happens to a broken file in plain words.
+        assert!(page.contains("<p>Files with errors keep their last good version published"));
         assert!(page.contains(
             "<code>blog/en/2024-01-01_x.md:3:8</code> `title` must be a string &lt;b&gt;"
         ));

@@ -105,7 +105,7 @@ pub fn load_and_check(
         request.preview,
         scan,
         Lifetime::Once,
-        history.published(),
+        history.history_paths(),
     );
     tracing::debug!("loaded the database at {:?}", started.elapsed());
     let diagnostics = crate::build::diagnostics(workspace.db());

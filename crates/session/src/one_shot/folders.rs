@@ -41,7 +41,7 @@ pub fn layout_not_read(
 ) -> Option<Diagnostic> {
     let db = workspace.db();
     let read = workspace
-        .site()
+        .globals()
         .trees(db)
         .iter()
         .any(|tree| !tree.posts(db).is_empty() || !tree.decks(db).is_empty());

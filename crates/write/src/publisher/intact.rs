@@ -6,8 +6,8 @@ use super::Publisher;
 use crate::at::{AtFlags, OwnedFd};
 use crate::dir::{Entry, OutDir};
 use crate::manifest::MANIFEST_PATH;
-use crate::site_documents::is_recorded;
 use crate::source::FileStamp;
+use crate::yielding_documents::is_recorded;
 use crate::{file_name, parent_of};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -25,14 +25,14 @@ impl Publisher {
         let whole = self.check(true);
         // All run: a folder's removals and a file's edits are repaired by the same publish.
         let unedited = !self.find_edits();
-        let kept = self.site_documents_kept();
+        let kept = self.yielding_documents_kept();
         whole && unedited && kept
     }
 
     /// Whether every document the site put in place of the tool's is still there. One the
     /// site (or the author) deleted is the tool's again: the next publish writes it. A few
     /// `stat`s: only the documents a site may replace are ever yielded this way.
-    fn site_documents_kept(&mut self) -> bool {
+    fn yielding_documents_kept(&mut self) -> bool {
         let gone: Vec<Arc<str>> = self
             .yielded
             .iter()

@@ -9,8 +9,8 @@ use super::plan::{DiskState, Plan};
 use crate::at::{AtFlags, OwnedFd};
 use crate::dir::{OutDir, read_in};
 use crate::output::Files;
-use crate::site_documents::is_recorded;
 use crate::source::FileStamp;
+use crate::yielding_documents::is_recorded;
 use crate::{Report, Stop, WriteError, file_name, ownership, parent_of};
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -193,7 +193,7 @@ impl Publisher {
 }
 
 /// What became of one output: written or found right on disk, with the xxh3-128 of its bytes
-/// when it is a document the site may replace (`site_documents`), and its stamp on disk when
+/// when it is a document the site may replace (`yielding_documents`), and its stamp on disk when
 /// a daemon wrote it (`intact`).
 pub(crate) struct Written {
     pub(crate) written: bool,

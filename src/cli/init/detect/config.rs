@@ -8,7 +8,7 @@ use camino::Utf8Path;
 
 /// What a generator's own files say.
 #[derive(Debug, Default)]
-pub struct Site {
+pub struct GeneratorConfig {
     pub generator: Option<Why<Generator>>,
     pub base_url: Option<Why<String>>,
     pub title: Option<Why<String>>,
@@ -58,7 +58,7 @@ fn first_file<'a>(root: &Utf8Path, names: &[&'a str]) -> Option<&'a str> {
 }
 
 /// Reads the generator and its configuration from the site's root.
-pub fn read(root: &Utf8Path) -> Site {
+pub fn read(root: &Utf8Path) -> GeneratorConfig {
     if let Some(name) = first_file(root, &["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"]) {
         return hugo(root, name, format!("{name} found"));
     }
@@ -118,13 +118,13 @@ pub fn read(root: &Utf8Path) -> Site {
     if root.join("_config.yml").is_file() || root.join("_posts").is_dir() {
         return jekyll(root);
     }
-    Site::default()
+    GeneratorConfig::default()
 }
 
-fn hugo(root: &Utf8Path, name: &str, found: impl Into<String>) -> Site {
-    let mut site = Site {
+fn hugo(root: &Utf8Path, name: &str, found: impl Into<String>) -> GeneratorConfig {
+    let mut site = GeneratorConfig {
         generator: Some(why(Generator::Hugo, found)),
-        ..Site::default()
+        ..GeneratorConfig::default()
     };
     let Some(config) = value::load(&root.join(name)) else {
         site.undecided.push(format!(
@@ -237,14 +237,14 @@ fn text_order<T>(items: &mut [T], text: &str, code: impl Fn(&T) -> &str) {
     items.sort_by_key(|item| at(code(item)));
 }
 
-fn zola(root: &Utf8Path, config: &Value) -> Site {
-    let mut site = Site {
+fn zola(root: &Utf8Path, config: &Value) -> GeneratorConfig {
+    let mut site = GeneratorConfig {
         generator: Some(why(
             Generator::Zola,
             "config.toml with base_url and no Hugo key",
         )),
         content_dir: Some(why("content".to_string(), "Zola's content folder")),
-        ..Site::default()
+        ..GeneratorConfig::default()
     };
     site.base_url = config
         .get_str("base_url")
@@ -283,14 +283,14 @@ fn zola(root: &Utf8Path, config: &Value) -> Site {
     site
 }
 
-fn jekyll(root: &Utf8Path) -> Site {
+fn jekyll(root: &Utf8Path) -> GeneratorConfig {
     let has_posts = root.join("_posts").is_dir();
     let found = match (root.join("_config.yml").is_file(), has_posts) {
         (true, true) => "_config.yml and _posts/ found",
         (true, false) => "_config.yml found (no _posts/ folder)",
         _ => "_posts/ found (no _config.yml)",
     };
-    let mut site = Site {
+    let mut site = GeneratorConfig {
         generator: Some(why(Generator::Jekyll, found)),
         content_dir: Some(why(
             ".".to_string(),
@@ -298,7 +298,7 @@ fn jekyll(root: &Utf8Path) -> Site {
         )),
         sections: vec!["_posts".to_string()],
         drafts_dir: Some("_drafts".to_string()),
-        ..Site::default()
+        ..GeneratorConfig::default()
     };
     let Some(config) = value::load(&root.join("_config.yml")) else {
         return site;
@@ -338,10 +338,10 @@ fn jekyll(root: &Utf8Path) -> Site {
     site
 }
 
-fn astro(root: &Utf8Path, name: &str) -> Site {
-    let mut site = Site {
+fn astro(root: &Utf8Path, name: &str) -> GeneratorConfig {
+    let mut site = GeneratorConfig {
         generator: Some(why(Generator::Astro, format!("{name} found"))),
-        ..Site::default()
+        ..GeneratorConfig::default()
     };
     let config = std::fs::read_to_string(root.join(name)).unwrap_or_default();
     site.base_url =
@@ -439,10 +439,10 @@ fn astro(root: &Utf8Path, name: &str) -> Site {
     site
 }
 
-fn eleventy(root: &Utf8Path, name: &str) -> Site {
-    let mut site = Site {
+fn eleventy(root: &Utf8Path, name: &str) -> GeneratorConfig {
+    let mut site = GeneratorConfig {
         generator: Some(why(Generator::Eleventy, format!("{name} found"))),
-        ..Site::default()
+        ..GeneratorConfig::default()
     };
     let config = std::fs::read_to_string(root.join(name)).unwrap_or_default();
     let input = js_string(&config, "input")

@@ -5,12 +5,15 @@ use super::licence::{licence_name, reuse_or_see_licence};
 use super::page::{Block, Page, code, link, text};
 use crate::config::SiteConfig;
 use crate::http::CACHE_CONTROL;
-use crate::render::index::{AUTH_REQUIRED, AUTH_SCHEME, AUTHENTICATION, document};
+use crate::render::index::{AUTH_REQUIRED, AUTH_SCHEME, AUTHENTICATION, listed_document};
 
 /// The Markdown of `auth.md` (depends on the configuration only).
 pub fn auth_md(config: &SiteConfig) -> String {
     let index = config.url("/api/index.json");
-    let auth_docs = config.url(&format!("{}#authentication", document("developers").path));
+    let auth_docs = config.url(&format!(
+        "{}#authentication",
+        listed_document("developers").path
+    ));
     let blocks = vec![
         Block::Paragraph(vec![text(AUTHENTICATION)]),
         Block::List(vec![
@@ -57,8 +60,8 @@ pub fn auth_md(config: &SiteConfig) -> String {
     ];
     Page {
         title: format!("Access policy: {}", config.name),
-        html_url: config.url(document("developers").path),
-        markdown_url: config.url(document("auth").path),
+        html_url: config.url(listed_document("developers").path),
+        markdown_url: config.url(listed_document("auth").path),
         modules: Vec::new(),
         blocks,
     }

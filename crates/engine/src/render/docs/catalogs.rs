@@ -5,18 +5,18 @@ use super::licence::reuse_clause;
 use super::skill_output_file;
 use super::skills::published_skills;
 use crate::config::SiteConfig;
-use crate::db::Site;
+use crate::db::Globals;
 use crate::media::{API_CATALOG_PROFILE, media_type};
 use crate::operations::Operation;
 use crate::output::Output;
 use crate::parse::skill_meta;
-use crate::render::index::{DOCUMENTS, Document, document};
+use crate::render::index::{LISTED_DOCUMENTS, ListedDocument, listed_document};
 use crate::wire::to_json;
 use serde_json::{Value, json};
 
 /// One target link of a linkset: `href`, plus `type` from the media type of the file it is
 /// served from.
-fn target(config: &SiteConfig, doc: &Document) -> Value {
+fn target(config: &SiteConfig, doc: &ListedDocument) -> Value {
     json!({ "href": config.url(doc.path), "type": media_type(doc.file) })
 }
 
@@ -36,19 +36,19 @@ pub fn api_catalog(config: &SiteConfig) -> String {
     let mut catalog = json!({
         "linkset": [
             {
-                "anchor": config.url(document("api_catalog").path),
+                "anchor": config.url(listed_document("api_catalog").path),
                 "item": [index],
                 "profile": [{ "href": API_CATALOG_PROFILE }]
             },
             {
                 "anchor": config.url("/api/index.json"),
-                "service-desc": [target(config, document("openapi"))],
+                "service-desc": [target(config, listed_document("openapi"))],
                 "service-doc": [
-                    target(config, document("developers")),
-                    target(config, document("developers_markdown")),
-                    target(config, document("llms_txt"))
+                    target(config, listed_document("developers")),
+                    target(config, listed_document("developers_markdown")),
+                    target(config, listed_document("llms_txt"))
                 ],
-                "service-meta": [index, target(config, document("auth"))]
+                "service-meta": [index, target(config, listed_document("auth"))]
             }
         ]
     });
@@ -96,7 +96,7 @@ fn entry(
 }
 
 /// `.well-known/ai-catalog.json`: every agent-facing artifact of the site (the API index, the
-/// discovery documents of `DOCUMENTS`, the MCP browser module among them, and each published
+/// discovery documents of `LISTED_DOCUMENTS`, the MCP browser module among them, and each published
 /// skill), each with its URL, media type and
 /// purpose, and the content licence. Follows the AI Catalog specification 1.0
 /// (Agent-Card/ai-catalog: `specVersion`, `host`, `entries`, `metadata`), with identifiers in
@@ -104,7 +104,7 @@ fn entry(
 /// documents recommend.
 #[salsa::tracked(returns(ref))]
 pub fn ai_catalog_json(db: &dyn salsa::Database) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let host = site_host(config);
     // The API itself first, through its entry point, which lists every endpoint.
     let index = Operation::by_id("getApiIndex");
@@ -117,7 +117,7 @@ pub fn ai_catalog_json(db: &dyn salsa::Database) -> Output {
         index.description,
     )];
     entries.extend(
-        DOCUMENTS
+        LISTED_DOCUMENTS
             .iter()
             .filter(|doc| doc.name != "ai_catalog")
             .map(|doc| {
@@ -153,7 +153,7 @@ pub fn ai_catalog_json(db: &dyn salsa::Database) -> Output {
         "host": {
             "displayName": config.name,
             "identifier": host,
-            "documentationUrl": config.url(document("developers").path)
+            "documentationUrl": config.url(listed_document("developers").path)
         },
         "entries": entries,
         "metadata": { "license": licence_object(&config.licence) }

@@ -12,10 +12,10 @@ mod policies;
 
 use super::page::{Block, Page, code, heading, link, text};
 use crate::config::SiteConfig;
-use crate::db::Site;
+use crate::db::Globals;
 use crate::operations::{Operation, operations};
 use crate::output::Output;
-use crate::render::index::{document, resolved_paths};
+use crate::render::index::{listed_document, resolved_paths};
 use crate::render::openapi::component_schemas;
 use std::collections::BTreeSet;
 
@@ -31,14 +31,14 @@ pub struct DeveloperDocs {
 /// response changed (see [`examples`]).
 #[salsa::tracked(returns(ref))]
 pub fn developer_docs(db: &dyn salsa::Database) -> DeveloperDocs {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let ops = operations(&config.languages);
     let examples: Vec<Option<String>> = ops
         .iter()
         .map(|op| resolved_paths(db, op).into_iter().next())
         .collect();
     let responses: Vec<Option<String>> = (0..ops.len())
-        .map(|operation| examples::example_response(db, Site::get(db), operation).clone())
+        .map(|operation| examples::example_response(db, Globals::get(db), operation).clone())
         .collect();
     let page = portal(config, &examples, &responses);
     DeveloperDocs {
@@ -91,9 +91,9 @@ pub fn portal(
     blocks.extend(policies::documents(config));
     Page {
         title: format!("{} API: developer documentation", config.name),
-        html_url: config.url(document("developers").path),
-        markdown_url: config.url(document("developers_markdown").path),
-        modules: vec![config.url(document("mcp_tools_module").path)],
+        html_url: config.url(listed_document("developers").path),
+        markdown_url: config.url(listed_document("developers_markdown").path),
+        modules: vec![config.url(listed_document("mcp_tools_module").path)],
         blocks,
     }
 }
@@ -107,11 +107,11 @@ fn intro(config: &SiteConfig) -> Vec<Block> {
             text(
                 ". Every endpoint is a pre-generated static JSON file: public, anonymous and read-only (GET and HEAD only). The machine-readable description is ",
             ),
-            link("openapi.json", config.url(document("openapi").path)),
+            link("openapi.json", config.url(listed_document("openapi").path)),
             text("; this page is also available "),
             link(
                 "as Markdown",
-                config.url(document("developers_markdown").path),
+                config.url(listed_document("developers_markdown").path),
             ),
             text("."),
         ]),

@@ -4,7 +4,7 @@
 use super::licence::{capitalized, reuse_or_see_licence};
 use super::post_md::{metadata_line, post_markdown};
 use super::text::{markdown, site_summary};
-use crate::db::{Index, Site, SourceFile};
+use crate::db::{Globals, Index, SourceFile};
 use crate::derive::post_series_position;
 use crate::languages::same_date_order;
 use crate::paths::{LLMS_FULL_TXT, LLMS_TXT};
@@ -24,7 +24,7 @@ use crate::render::runs::{PostList, Run};
 pub fn llms_full_section(db: &dyn salsa::Database, file: SourceFile) -> Option<Section> {
     let meta = post_meta(db, file).as_ref()?;
     let variant = post_markdown(db, file).as_ref()?;
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let mut chunks = vec![
         Chunk::from(format!(
             "\n{OPEN}id=\"{}\" lang=\"{}\">\n\n",
@@ -83,7 +83,7 @@ fn guard_separators(body: &str) -> std::borrow::Cow<'_, str> {
 /// larger than the budget is a part of its own.
 #[salsa::tracked(returns(ref))]
 pub fn llms_full_parts(db: &dyn salsa::Database) -> Arc<[std::ops::Range<usize>]> {
-    let budget = Site::get(db).config(db).hosting.llms_full_part_bytes;
+    let budget = Globals::get(db).config(db).hosting.llms_full_part_bytes;
     let runs = PostList::All(Index::get(db)).runs(db);
     let mut parts = Vec::new();
     let (mut start, mut size) = (0, 0);
@@ -113,7 +113,7 @@ pub fn llms_full_part_file(index: usize) -> String {
 /// the corpus is split, with the list of its other parts.
 #[salsa::tracked(returns(ref))]
 pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let parts = llms_full_parts(db);
     let mut prelude = format!(
         "# {}: full content\n\n> {}\n\n",
@@ -163,7 +163,7 @@ pub fn llms_full_txt(db: &dyn salsa::Database) -> Output {
 /// Part `index` (0-based: `llms-full-2.txt` is 1) of a split `llms-full.txt`. Not a query of
 /// its own: the group that lists the parts is, and joining a part's runs only clones handles.
 pub fn llms_full_part(db: &dyn salsa::Database, index: usize) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let parts = llms_full_parts(db);
     let Some(range) = parts.get(index) else {
         return Output::new(String::new());

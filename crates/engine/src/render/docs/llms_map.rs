@@ -8,7 +8,7 @@ use super::skill_output_file;
 use super::skills::published_skills;
 use super::text::{language_name, markdown, one_line, site_summary};
 use crate::config::SiteConfig;
-use crate::db::{LangTree, Site};
+use crate::db::{Globals, LangTree};
 use crate::derive::{
     localized_series, published_decks, series_chapters, series_names, tag_definitions,
     tag_display_name, tag_members, tag_names,
@@ -17,7 +17,7 @@ use crate::languages::names_in_words;
 use crate::operations::operations;
 use crate::output::Output;
 use crate::parse::{deck_meta, skill_meta};
-use crate::render::index::{DOCUMENTS, document, resolved_paths};
+use crate::render::index::{LISTED_DOCUMENTS, listed_document, resolved_paths};
 
 /// `- [name](url): notes`, on one line.
 fn item(name: &str, url: &str, notes: &str) -> String {
@@ -37,7 +37,7 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 /// changes one list re-renders that list, and the file joins the cached lists.
 #[salsa::tracked(returns(ref))]
 pub fn llms_txt(db: &dyn salsa::Database) -> Output {
-    let site = Site::get(db);
+    let site = Globals::get(db);
     let config = site.config(db);
     let mut out = header(config);
     out.push_str(&api_section(db, config));
@@ -62,7 +62,7 @@ pub fn llms_txt(db: &dyn salsa::Database) -> Output {
 #[salsa::tracked(returns(ref))]
 fn series_items(db: &dyn salsa::Database, tree: LangTree) -> String {
     let lang = tree.lang(db);
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let mut out = String::new();
     for name in series_names(db, tree).iter() {
         let Some(series) = localized_series(db, tree, name.clone()).as_ref() else {
@@ -87,7 +87,7 @@ fn series_items(db: &dyn salsa::Database, tree: LangTree) -> String {
 #[salsa::tracked(returns(ref))]
 fn tag_items(db: &dyn salsa::Database, tree: LangTree) -> String {
     let lang = tree.lang(db);
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let definitions = tag_definitions(db);
     let mut out = String::new();
     for tag in tag_names(db, tree).iter() {
@@ -113,7 +113,7 @@ fn tag_items(db: &dyn salsa::Database, tree: LangTree) -> String {
 #[salsa::tracked(returns(ref))]
 fn deck_items(db: &dyn salsa::Database, tree: LangTree) -> String {
     let lang = tree.lang(db);
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let timeline = config.url(&format!("/api/slides-timeline/{lang}.json"));
     let mut out = String::new();
     for &file in published_decks(db, tree).iter() {
@@ -164,7 +164,7 @@ fn api_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
         "Entry point: every operation with every URL it resolves to, version, versioning, authentication and links to every document.",
     ));
     for name in ["openapi", "developers", "developers_markdown", "auth"] {
-        let doc = document(name);
+        let doc = listed_document(name);
         out.push_str(&item(doc.title, &config.url(doc.path), doc.purpose));
     }
     for op in operations(&config.languages)
@@ -178,7 +178,7 @@ fn api_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
             }
             Some(path) => (config.url(&path), String::new()),
             None => (
-                config.url(&format!("{}#{}", document("developers").path, op.id)),
+                config.url(&format!("{}#{}", listed_document("developers").path, op.id)),
                 " No URL resolves yet.".to_string(),
             ),
         };
@@ -196,7 +196,7 @@ fn api_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
 
 fn optional_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
     let mut out = String::from("\n## Optional\n\n");
-    let full = document("llms_full_txt");
+    let full = listed_document("llms_full_txt");
     out.push_str(&item(
         full.title,
         &config.url(full.path),
@@ -220,7 +220,7 @@ fn optional_section(db: &dyn salsa::Database, config: &SiteConfig) -> String {
             "Every published post's metadata, newest first.",
         ));
     }
-    for doc in DOCUMENTS
+    for doc in LISTED_DOCUMENTS
         .iter()
         .filter(|d| d.path.starts_with("/.well-known/"))
     {

@@ -21,7 +21,7 @@ use super::text::clip;
 use crate::config::SiteConfig;
 use crate::html::module_script_tag;
 use crate::paths::MCP_TOOLS_MODULE;
-use crate::render::index::document;
+use crate::render::index::listed_document;
 use crate::tools::TOOLS;
 use crate::wire::to_json;
 use serde_json::{Map, Value, json};
@@ -67,7 +67,7 @@ pub fn server_card(config: &SiteConfig) -> String {
         format!("{namespace}/api"),
         json!({
             "index": config.url("/api/index.json"),
-            "openapi": config.url(document("openapi").path),
+            "openapi": config.url(listed_document("openapi").path),
             "authentication": "none",
             "access": "public, anonymous, read-only (GET and HEAD)"
         }),
@@ -95,7 +95,7 @@ pub fn server_card(config: &SiteConfig) -> String {
         "version": config.api_version,
         "title": clip(&config.name, 100),
         "description": "Read-only tools over the site's posts, series, tag timelines and talks.",
-        "websiteUrl": config.url(document("developers").path),
+        "websiteUrl": config.url(listed_document("developers").path),
         "_meta": meta
     });
     to_json(&card)

@@ -4,7 +4,7 @@
 use super::text::{language_name, markdown, normalized_body, strip_mdx_esm};
 use crate::config::SiteConfig;
 use crate::content::FileContents;
-use crate::db::{Site, SourceFile};
+use crate::db::{Globals, SourceFile};
 use crate::model::PostMeta;
 use crate::output::{Chunk, Output};
 use crate::parse::body::unchanged_body_range;
@@ -31,7 +31,7 @@ pub struct PostMarkdown {
 #[salsa::tracked(returns(ref))]
 pub fn post_markdown(db: &dyn salsa::Database, file: SourceFile) -> Option<PostMarkdown> {
     let meta = post_meta(db, file).as_ref()?;
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let mut header = title_block(meta);
     header.push_str(&metadata_line("Published", &meta.pub_date.to_string()));
     header.push_str(&language_line(meta));

@@ -10,7 +10,7 @@
 
 use super::skill_output_file;
 use super::text::sha256_digest;
-use crate::db::{Site, SourceFile};
+use crate::db::{Globals, SourceFile};
 use crate::output::Output;
 use crate::parse::skill_meta;
 use serde::Serialize;
@@ -22,7 +22,7 @@ pub const SKILLS_INDEX_SCHEMA: &str = "https://schemas.agentskills.io/discovery/
 /// The published skills (those whose SKILL.md is valid), sorted by name.
 #[salsa::tracked(returns(ref))]
 pub fn published_skills(db: &dyn salsa::Database) -> Arc<[(Arc<str>, SourceFile)]> {
-    let mut skills: Vec<(Arc<str>, SourceFile)> = Site::get(db)
+    let mut skills: Vec<(Arc<str>, SourceFile)> = Globals::get(db)
         .skills(db)
         .iter()
         .filter_map(|&file| Some((skill_meta(db, file).as_ref()?.name.clone(), file)))
@@ -68,7 +68,7 @@ struct SkillEntry<'a> {
 /// `.well-known/agent-skills/index.json`.
 #[salsa::tracked(returns(ref))]
 pub fn skills_index_json(db: &dyn salsa::Database) -> Output {
-    let config = Site::get(db).config(db);
+    let config = Globals::get(db).config(db);
     let skills = published_skills(db)
         .iter()
         .filter_map(|(name, file)| {

@@ -45,7 +45,7 @@ fn target(published: Option<&[(&str, &str)]>) -> Target {
         post: None,
         series: None,
         tag: None,
-        published: published.map(|files| {
+        deployed: published.map(|files| {
             files
                 .iter()
                 .map(|(path, hash)| (path.to_string(), hash.to_string()))

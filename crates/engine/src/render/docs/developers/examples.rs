@@ -6,7 +6,7 @@
 //! changed (an edit of the newest post, not of an older one). It reads at most [`PREFIX`]
 //! bytes of the file, so its cost does not grow with the corpus.
 
-use crate::db::{LangTree, Site};
+use crate::db::{Globals, LangTree};
 use crate::derive::{series_members, series_names, tag_members, tag_names};
 use crate::operations::{Operation, operations};
 use crate::output::Output;
@@ -30,7 +30,11 @@ pub const EXCERPT_NOTE: &str = "an excerpt of the file this URL serves, from thi
 /// path), or `None` when the operation has no URL yet (no series or tag exists). (`site` is
 /// the singleton: salsa keys a query with extra arguments by a salsa struct and them.)
 #[salsa::tracked(returns(ref))]
-pub fn example_response(db: &dyn salsa::Database, site: Site, operation: usize) -> Option<String> {
+pub fn example_response(
+    db: &dyn salsa::Database,
+    site: Globals,
+    operation: usize,
+) -> Option<String> {
     let op = operations(&site.config(db).languages)[operation];
     let output = example_output(db, site, op)?;
     // The API's files are in memory (only a post's Markdown twin holds a body left on disk),
@@ -42,7 +46,7 @@ pub fn example_response(db: &dyn salsa::Database, site: Site, operation: usize) 
 /// The output behind `op`'s example URL, the first path `index::resolved_paths` gives (the
 /// first language, then the first name in it), taken from the query that renders that file.
 /// It asks those queries directly rather than the output plan, which lists the portal itself.
-fn example_output(db: &dyn salsa::Database, site: Site, op: &Operation) -> Option<Output> {
+fn example_output(db: &dyn salsa::Database, site: Globals, op: &Operation) -> Option<Output> {
     let trees = site.trees(db);
     let first_lang = trees[0];
     if let Some(&tree) = trees
@@ -76,7 +80,7 @@ type NamesOf = for<'db> fn(&'db dyn salsa::Database, LangTree) -> &'db Arc<[Arc<
 /// `index::resolved_paths`).
 fn first_named(
     db: &dyn salsa::Database,
-    site: Site,
+    site: Globals,
     names: NamesOf,
 ) -> Option<(LangTree, Arc<str>)> {
     site.trees(db)

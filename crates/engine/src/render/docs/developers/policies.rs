@@ -9,7 +9,9 @@ use crate::problem::{STATIC_PROBLEMS, static_problem};
 use crate::render::docs::licence::{licence_name, reuse_or_see_licence};
 use crate::render::docs::page::{Block, code, heading, link, text};
 use crate::render::docs::schema_doc::schema_anchor;
-use crate::render::index::{AUTHENTICATION, DOCUMENTS, ERROR_FORMAT, VERSIONING_POLICY, document};
+use crate::render::index::{
+    AUTHENTICATION, ERROR_FORMAT, LISTED_DOCUMENTS, VERSIONING_POLICY, listed_document,
+};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -96,7 +98,7 @@ pub(super) fn policies(config: &SiteConfig) -> Vec<Block> {
             text(" and "),
             code("authentication.scheme: \"none\""),
             text(". The access policy is also published as "),
-            link("auth.md", config.url(document("auth").path)),
+            link("auth.md", config.url(listed_document("auth").path)),
             text("."),
         ]),
         section("limits"),
@@ -127,7 +129,7 @@ pub(super) fn policies(config: &SiteConfig) -> Vec<Block> {
 }
 
 pub(super) fn documents(config: &SiteConfig) -> Vec<Block> {
-    let rows = DOCUMENTS
+    let rows = LISTED_DOCUMENTS
         .iter()
         .map(|doc| {
             vec![

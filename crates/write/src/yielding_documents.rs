@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use xxhash_rust::xxh3::xxh3_128;
 
 /// Where the record lives, relative to the output folder.
-pub const DOCUMENTS_PATH: &str = ".content-api/documents.json";
+pub const YIELDING_HASHES_PATH: &str = ".content-api/documents.json";
 
 /// The paths whose hashes are recorded: every output document that may yield to the site's
 /// own file (`contract::documents::OUTPUT_DOCUMENTS`), but not the posts' Markdown twins
@@ -28,31 +28,31 @@ pub(crate) fn is_recorded(path: &str) -> bool {
 
 /// Path → the xxh3-128 hash of the bytes this tool wrote there.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct DocumentHashes(pub(crate) BTreeMap<String, u128>);
+pub struct YieldingHashes(pub(crate) BTreeMap<String, u128>);
 
 #[derive(serde::Serialize, serde::Deserialize)]
-struct DocumentHashesFile {
+struct YieldingHashesFile {
     generator: String,
     /// Path → hash, as 32 hexadecimal digits.
     documents: BTreeMap<String, String>,
 }
 
-impl DocumentHashes {
+impl YieldingHashes {
     /// The record of `out_dir`, or an empty one (with a warning when it is unreadable: its
     /// documents are then treated as this tool's, as before the record existed).
-    pub fn load(out_dir: &Utf8Path) -> DocumentHashes {
-        let path = crate::on_disk(out_dir, DOCUMENTS_PATH);
+    pub fn load(out_dir: &Utf8Path) -> YieldingHashes {
+        let path = crate::on_disk(out_dir, YIELDING_HASHES_PATH);
         let record = match read_state(&path, MAX_STATE_BYTES, Links::Refuse) {
-            Ok(None) => return DocumentHashes::default(),
-            Ok(Some(bytes)) => serde_json::from_slice::<DocumentHashesFile>(&bytes).ok(),
+            Ok(None) => return YieldingHashes::default(),
+            Ok(Some(bytes)) => serde_json::from_slice::<YieldingHashesFile>(&bytes).ok(),
             Err(err) => {
                 tracing::warn!("ignoring {err} (it stays where it is)");
-                return DocumentHashes::default();
+                return YieldingHashes::default();
             }
         };
         let Some(record) = record else {
             tracing::warn!("ignoring unreadable {path} (it stays where it is)");
-            return DocumentHashes::default();
+            return YieldingHashes::default();
         };
         let documents = record
             .documents
@@ -60,12 +60,12 @@ impl DocumentHashes {
             .filter(|(path, _)| is_recorded(path))
             .filter_map(|(path, hex)| Some((path, u128::from_str_radix(&hex, 16).ok()?)))
             .collect();
-        DocumentHashes(documents)
+        YieldingHashes(documents)
     }
 
     /// Deterministic bytes: sorted paths and hashes.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        let record = DocumentHashesFile {
+        let record = YieldingHashesFile {
             generator: "content-api".to_string(),
             documents: self
                 .0
@@ -116,25 +116,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = Utf8Path::from_path(dir.path()).unwrap();
         std::fs::create_dir(out.join(".content-api")).unwrap();
-        let hashes = DocumentHashes(BTreeMap::from([
+        let hashes = YieldingHashes(BTreeMap::from([
             ("404.html".to_string(), 1),
             ("llms.txt".to_string(), u128::MAX),
         ]));
-        std::fs::write(out.join(DOCUMENTS_PATH), hashes.to_bytes()).unwrap();
-        assert_eq!(DocumentHashes::load(out), hashes);
+        std::fs::write(out.join(YIELDING_HASHES_PATH), hashes.to_bytes()).unwrap();
+        assert_eq!(YieldingHashes::load(out), hashes);
         assert_eq!(hashes.wrote("404.html", b"anything"), Some(false));
         assert_eq!(hashes.wrote("auth.md", b"anything"), None);
 
         // Hand-edited: a path outside the recorded documents, a hash that is not hexadecimal.
         std::fs::write(
-            out.join(DOCUMENTS_PATH),
+            out.join(YIELDING_HASHES_PATH),
             r#"{"generator":"content-api","documents":{"../etc/passwd":"01","api/posts.json":"02","404.html":"zz","auth.md":"0a"}}"#,
         )
         .unwrap();
-        let loaded = DocumentHashes::load(out);
+        let loaded = YieldingHashes::load(out);
         assert_eq!(loaded.0, BTreeMap::from([("auth.md".to_string(), 10)]));
 
-        std::fs::write(out.join(DOCUMENTS_PATH), "not json").unwrap();
-        assert_eq!(DocumentHashes::load(out), DocumentHashes::default());
+        std::fs::write(out.join(YIELDING_HASHES_PATH), "not json").unwrap();
+        assert_eq!(YieldingHashes::load(out), YieldingHashes::default());
     }
 }

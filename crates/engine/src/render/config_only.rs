@@ -4,7 +4,7 @@
 
 use super::docs;
 use super::host_files::{api_not_found_page, not_found_page, routes_file};
-use crate::db::Site;
+use crate::db::Globals;
 use crate::output::Output;
 use crate::paths;
 use crate::problem::{STATIC_PROBLEMS, static_problem};
@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 /// Path → bytes of every configuration-only document.
 #[salsa::tracked(returns(ref))]
-pub fn static_documents(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Output>> {
-    let config = Site::get(db).config(db);
+pub fn config_only_files(db: &dyn salsa::Database) -> Arc<BTreeMap<Arc<str>, Output>> {
+    let config = Globals::get(db).config(db);
     let mut files: BTreeMap<Arc<str>, Output> = BTreeMap::new();
     let openapi = super::openapi::openapi_document(config);
     files.insert(paths::OPENAPI.into(), Output::new(to_json(&openapi)));

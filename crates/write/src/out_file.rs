@@ -29,7 +29,7 @@ pub enum Opened {
 /// Opens `relative` (a path that passed `SafePath`, or a tool's path) in the output folder
 /// `root`, which must be canonical (`std::fs::canonicalize`'s). `Err` for a failure that is not
 /// an absence: a symbolic link loop, a file that cannot be read.
-pub fn open_published(root: &Path, relative: &str) -> io::Result<Opened> {
+pub fn open_out_file(root: &Path, relative: &str) -> io::Result<Opened> {
     // A canonical root on Windows is a `\\?\` path, in which `/` separates nothing.
     let relative_on_disk = relative.replace('/', std::path::MAIN_SEPARATOR_STR);
     let canonical = match std::fs::canonicalize(root.join(relative_on_disk)) {
@@ -60,15 +60,15 @@ pub fn open_published(root: &Path, relative: &str) -> io::Result<Opened> {
     })
 }
 
-/// The bytes of `relative` in the output folder `root` (canonical), as [`open_published`]
+/// The bytes of `relative` in the output folder `root` (canonical), as [`open_out_file`]
 /// opens it, at most `max_bytes`; `Ok(None)` when there is no such file inside the folder.
-pub fn read_published(
+pub fn read_out_file(
     root: &Path,
     relative: &str,
     max_bytes: u64,
 ) -> Result<Option<Vec<u8>>, StateReadError> {
     let named = || format!("/{relative}");
-    match open_published(root, relative) {
+    match open_out_file(root, relative) {
         Ok(Opened::File { file, meta, .. }) => {
             read_bounded(file, &meta, &named(), max_bytes).map(Some)
         }
@@ -125,20 +125,16 @@ mod tests {
     fn a_file_inside_is_read_and_a_link_out_of_the_folder_is_no_file() {
         let (_dir, root) = folder();
         assert_eq!(
-            read_published(&root, "api/a.json", 10).unwrap().unwrap(),
+            read_out_file(&root, "api/a.json", 10).unwrap().unwrap(),
             b"[1]"
         );
-        assert!(
-            read_published(&root, "api/none.json", 10)
-                .unwrap()
-                .is_none()
-        );
+        assert!(read_out_file(&root, "api/none.json", 10).unwrap().is_none());
         std::os::unix::fs::symlink("../../secret", root.join("api/out.json")).unwrap();
-        assert!(read_published(&root, "api/out.json", 10).unwrap().is_none());
+        assert!(read_out_file(&root, "api/out.json", 10).unwrap().is_none());
         // A link that stays inside is read.
         std::os::unix::fs::symlink("a.json", root.join("api/in.json")).unwrap();
         assert_eq!(
-            read_published(&root, "api/in.json", 10).unwrap().unwrap(),
+            read_out_file(&root, "api/in.json", 10).unwrap().unwrap(),
             b"[1]"
         );
     }
@@ -149,17 +145,13 @@ mod tests {
         let fifo = std::ffi::CString::new(root.join("api/fifo.json").to_str().unwrap()).unwrap();
         // SAFETY: mkfifo(3) on a path of this test's folder.
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
-        let err = read_published(&root, "api/fifo.json", 10).unwrap_err();
+        let err = read_out_file(&root, "api/fifo.json", 10).unwrap_err();
         assert!(err.to_string().contains("FIFO"), "{err}");
         // /dev/zero is outside the folder: no file, never a read without end.
         std::os::unix::fs::symlink("/dev/zero", root.join("api/zero.json")).unwrap();
-        assert!(
-            read_published(&root, "api/zero.json", 10)
-                .unwrap()
-                .is_none()
-        );
+        assert!(read_out_file(&root, "api/zero.json", 10).unwrap().is_none());
         std::fs::write(root.join("api/big.json"), vec![b'x'; 3 << 20]).unwrap();
-        let err = read_published(&root, "api/big.json", 1 << 20).unwrap_err();
+        let err = read_out_file(&root, "api/big.json", 1 << 20).unwrap_err();
         assert!(err.to_string().contains("larger than 1 MiB"), "{err}");
     }
 }

@@ -1,11 +1,11 @@
-//! The steps of a publish for the documents a site may replace (`crate::site_documents` keeps
+//! The steps of a publish for the documents a site may replace (`crate::yielding_documents` keeps
 //! their record): an output whose bytes are not known is read to tell the tool's from the
 //! site's, and the record is updated around the writes.
 
 use super::Publisher;
 use super::plan::DiskState;
 use crate::output::Output;
-use crate::site_documents::{DOCUMENTS_PATH, DocumentHashes, is_recorded};
+use crate::yielding_documents::{YIELDING_HASHES_PATH, YieldingHashes, is_recorded};
 use crate::{WriteError, ownership};
 use std::sync::Arc;
 use xxhash_rust::xxh3::xxh3_128;
@@ -35,7 +35,7 @@ impl Publisher {
             self.digests.insert(path.clone(), xxh3_128(&bytes));
             return false;
         }
-        if self.documents.wrote(path, &bytes) != Some(false) {
+        if self.yielding_hashes.wrote(path, &bytes) != Some(false) {
             return true;
         }
         tracing::info!(
@@ -52,13 +52,13 @@ impl Publisher {
         &mut self,
         stale: &[(&(Arc<str>, Output), DiskState)],
     ) -> Result<(), WriteError> {
-        let mut documents = self.documents.clone();
+        let mut documents = self.yielding_hashes.clone();
         for ((path, _), _) in stale {
             if is_recorded(path) {
                 documents.0.remove(&**path);
             }
         }
-        self.save_documents(documents)
+        self.save_yielding_hashes(documents)
     }
 
     /// Part of step 6: once the build is committed, the record lists the hash of each recorded
@@ -73,24 +73,24 @@ impl Publisher {
                 let hash = self
                     .digests
                     .get(path)
-                    .or_else(|| self.documents.0.get(&**path))?;
+                    .or_else(|| self.yielding_hashes.0.get(&**path))?;
                 Some((path.to_string(), *hash))
             })
             .collect();
-        self.save_documents(DocumentHashes(documents))
+        self.save_yielding_hashes(YieldingHashes(documents))
     }
 
-    fn save_documents(&mut self, documents: DocumentHashes) -> Result<(), WriteError> {
-        if documents == self.documents {
+    fn save_yielding_hashes(&mut self, documents: YieldingHashes) -> Result<(), WriteError> {
+        if documents == self.yielding_hashes {
             return Ok(());
         }
         if documents.0.is_empty() {
-            self.dir().remove(DOCUMENTS_PATH)?;
+            self.dir().remove(YIELDING_HASHES_PATH)?;
         } else {
             self.dir()
-                .write_state(DOCUMENTS_PATH, &documents.to_bytes())?;
+                .write_state(YIELDING_HASHES_PATH, &documents.to_bytes())?;
         }
-        self.documents = documents;
+        self.yielding_hashes = documents;
         Ok(())
     }
 }
