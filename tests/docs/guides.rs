@@ -43,23 +43,25 @@ pub(super) fn root() -> PathBuf {
 
 /// README.md and every Markdown file under docs/, in a stable order.
 fn guides() -> Vec<PathBuf> {
-    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                walk(&path, found);
-            } else if path.extension().is_some_and(|ext| ext == "md") {
-                found.push(path);
-            }
+    let mut found = vec![root().join("README.md")];
+    markdown_under(&root().join("docs"), &mut found);
+    found
+}
+
+/// Adds every Markdown file under `dir` to `found`, in a stable order.
+pub(super) fn markdown_under(dir: &Path, found: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            markdown_under(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "md") {
+            found.push(path);
         }
     }
-    let mut found = vec![root().join("README.md")];
-    walk(&root().join("docs"), &mut found);
-    found
 }
 
 /// The fenced blocks of `text` (a guide at `name`).

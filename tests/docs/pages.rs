@@ -4,7 +4,7 @@
 //! READMEs names a file that exists and, with a `#fragment` into Markdown, one of its headings,
 //! so moving a section cannot leave a link behind.
 
-use super::guides::root;
+use super::guides::{markdown_under, root};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -14,20 +14,6 @@ const LINE_BOUNDS: &[(&str, usize)] = &[("README.md", 500), ("ARCHITECTURE.md", 
 
 /// The Markdown files whose links are checked, relative to the repository.
 fn pages() -> Vec<PathBuf> {
-    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                walk(&path, found);
-            } else if path.extension().is_some_and(|ext| ext == "md") {
-                found.push(path);
-            }
-        }
-    }
     let mut found: Vec<PathBuf> = [
         "README.md",
         "ARCHITECTURE.md",
@@ -38,7 +24,7 @@ fn pages() -> Vec<PathBuf> {
     .iter()
     .map(|name| root().join(name))
     .collect();
-    walk(&root().join("docs"), &mut found);
+    markdown_under(&root().join("docs"), &mut found);
     found
 }
 
