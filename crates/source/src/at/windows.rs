@@ -18,6 +18,9 @@
 //! Metadata comes from `GetFileInformationByHandle` (volume serial number and file index: a
 //! file's identity) and `FILE_BASIC_INFO` (its change time), through `windows-sys`,
 //! Microsoft's own bindings: std keeps both behind unstable features.
+//!
+//! Over 600 lines because it is one interface (the calls `unix` re-exports from rustix), each
+//! call sharing the held-folder handles and the error mapping of the others.
 
 use std::ffi::{CStr, CString};
 use std::fs::{File, OpenOptions};
