@@ -140,7 +140,7 @@ impl Outcome {
     }
 }
 
-/// A watch-mode build that lives across changes: each [`ChangeSet`] the watcher reports becomes
+/// A watch-mode build that lives across changes: each [`ChangeSet`](source::ChangeSet) the watcher reports becomes
 /// one rebuild, published only when the content it would publish has no errors.
 pub struct Session {
     workspace: Workspace,
